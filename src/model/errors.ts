@@ -1,0 +1,53 @@
+/** What went wrong, independent of any wire format. Each codec maps kinds to its own error types. */
+export type ErrorKind =
+  | "invalid_request"
+  | "authentication"
+  | "permission"
+  | "model_not_allowed"
+  | "not_found"
+  | "payload_too_large"
+  | "rate_limit"
+  | "budget_exceeded"
+  | "upstream"
+  | "overloaded"
+  | "unavailable"
+  | "timeout"
+  | "internal";
+
+/** Options carried by a GatewayError beyond status and kind. */
+export interface GatewayErrorOptions {
+  /** Response headers the boundary must set (e.g. Retry-After). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * A body fixed by the spec (401 `{detail}`, 429 budget, 503 `{detail}`); when set, the boundary
+   * sends it as is instead of the client format's error envelope.
+   */
+  readonly fixedBody?: unknown;
+  /** The upstream's own error body, kept for request logs. */
+  readonly upstreamBody?: string;
+  readonly cause?: unknown;
+}
+
+/** The one domain error. It is turned into an HTTP response in exactly one place. */
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly kind: ErrorKind;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly fixedBody?: unknown;
+  readonly upstreamBody?: string;
+
+  constructor(status: number, kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = "GatewayError";
+    this.status = status;
+    this.kind = kind;
+    this.headers = options.headers ?? {};
+    this.fixedBody = options.fixedBody;
+    this.upstreamBody = options.upstreamBody;
+  }
+}
+
+/** Shorthand for a 400 invalid_request error. */
+export function invalidRequest(message: string): GatewayError {
+  return new GatewayError(400, "invalid_request", message);
+}

@@ -1,0 +1,60 @@
+import type { GatewayError, NeutralRequest, NeutralResponse, StreamEvent, WireFormat } from "../model/mod.ts";
+import type { Frame } from "./framing/frame.ts";
+
+/** What the HTTP layer knows about a client request beyond its body. */
+export interface DecodeContext {
+  /** The model taken from the URL path (generate-content puts it there). */
+  readonly pathModel?: string;
+  /** Stream flag taken from the URL (`:streamGenerateContent`). */
+  readonly pathStream?: boolean;
+  /** Sub-endpoint for formats with several (`chat` | `generate` for the local runner). */
+  readonly endpoint?: string;
+}
+
+/** What an encoder needs to know about the client it answers. */
+export interface EncodeContext {
+  /** The model string the client sent; echoed back where a format echoes it. */
+  readonly requestModel: string;
+  /** Sub-endpoint for formats with several (`chat` | `generate` for the local runner). */
+  readonly endpoint?: string;
+  /** Unix seconds, passed in so encoders stay pure. */
+  readonly now: number;
+}
+
+/** An upstream request body plus what could not be expressed in the target format. */
+export interface EncodedRequest {
+  readonly body: Record<string, unknown>;
+  readonly warnings: readonly string[];
+}
+
+/** A client-facing error in this format's envelope. */
+export interface EncodedError {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** How a format frames its streams on the wire. */
+export type Framing = "sse" | "ndjson";
+
+/**
+ * One wire format around the neutral model. Translation is always decode → neutral → encode.
+ * Per-stream state lives in each TransformStream's closure.
+ */
+export interface Codec {
+  readonly format: WireFormat;
+  readonly framing: Framing;
+  /** Client body → neutral; throws GatewayError(400, invalid_request) with a clear message. */
+  decodeRequest(body: unknown, ctx: DecodeContext): NeutralRequest;
+  /** Neutral → upstream body for `upstreamModel`. */
+  encodeRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest;
+  /** Upstream non-stream body → neutral; throws GatewayError(502, upstream) when it is not this format. */
+  decodeResponse(body: unknown): NeutralResponse;
+  /** Neutral → client non-stream body. */
+  encodeResponse(response: NeutralResponse, ctx: EncodeContext): unknown;
+  /** Upstream frames → neutral events. */
+  decodeStream(): TransformStream<Frame, StreamEvent>;
+  /** Neutral events → client wire text (already framed: SSE events or NDJSON lines). */
+  encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, string>;
+  /** A GatewayError in this format's error envelope. */
+  encodeError(error: GatewayError): EncodedError;
+}

@@ -1,0 +1,61 @@
+import type { Frame } from "./frame.ts";
+
+/**
+ * Parses SSE text into frames per the HTML spec's rules that matter for model APIs: `data:` lines
+ * joined with "\n", `event:` names, comments ignored, CRLF/CR/LF line ends, and a final frame
+ * without a trailing blank line still emitted at end of stream (upstreams often omit it).
+ */
+export function sseFrames(): TransformStream<string, Frame> {
+  let buffer = "";
+  let event: string | undefined;
+  let data: string[] = [];
+  let sawCr = false;
+
+  const dispatch = (controller: TransformStreamDefaultController<Frame>) => {
+    if (data.length > 0) {
+      controller.enqueue(event ? { event, data: data.join("\n") } : { data: data.join("\n") });
+    }
+    event = undefined;
+    data = [];
+  };
+
+  const line = (text: string, controller: TransformStreamDefaultController<Frame>) => {
+    if (text === "") return dispatch(controller);
+    if (text.startsWith(":")) return;
+    const colon = text.indexOf(":");
+    const field = colon === -1 ? text : text.slice(0, colon);
+    let value = colon === -1 ? "" : text.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") data.push(value);
+    else if (field === "event") event = value;
+  };
+
+  return new TransformStream<string, Frame>({
+    transform(chunk, controller) {
+      let start = 0;
+      let text = buffer + chunk;
+      if (sawCr && text.startsWith("\n")) text = text.slice(1);
+      sawCr = false;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 10 && c !== 13) continue;
+        line(text.slice(start, i), controller);
+        if (c === 13) {
+          if (i + 1 === text.length) sawCr = true;
+          else if (text.charCodeAt(i + 1) === 10) i++;
+        }
+        start = i + 1;
+      }
+      buffer = text.slice(start);
+    },
+    flush(controller) {
+      if (buffer !== "") line(buffer, controller);
+      dispatch(controller);
+    },
+  });
+}
+
+/** Serialises one SSE event; `data` is already JSON text (or a sentinel like `[DONE]`). */
+export function sseEvent(data: string, event?: string): string {
+  return event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+}

@@ -1,0 +1,3 @@
+/** Helpers every codec may use; nothing here knows any one wire format. */
+export { stableHash, syntheticToolId, toolIdFor } from "./tool_ids.ts";
+export { argumentsObject, isRecord, tryParseJson } from "./json.ts";
