@@ -1,0 +1,12 @@
+/** Composition root: the `gateway` CLI. `serve` loads config, opens the database and serves the app. */
+import { runCli } from "./src/cli/mod.ts";
+
+if (import.meta.main) {
+  const code = await runCli(Deno.args, {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+    env: (name) => Deno.env.get(name),
+    now: Date.now,
+  });
+  Deno.exit(code);
+}

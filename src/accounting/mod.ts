@@ -1,0 +1,21 @@
+/** Accounting: prices (builtins + overrides, progressive match), cost, budgets, token estimates. */
+export { BUILTIN_PRICES, type Price } from "./price.ts";
+export { buildPriceTable, lookupPrice, type PriceMatch, type PriceTable } from "./price_table.ts";
+export { costOf } from "./cost.ts";
+export {
+  type BudgetInput,
+  type BudgetState,
+  type BudgetStatus,
+  budgetStatus,
+  DEFAULT_WARN_PCT,
+} from "./budget.ts";
+export { dayStartMs, isValidTimeZone, secondsUntilMidnight } from "./local_day.ts";
+export {
+  estimateRequestTokens,
+  estimateResponseTokens,
+  estimateTokens,
+  estimateUsage,
+  IMAGE_TOKENS,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+} from "./estimate.ts";

@@ -1,0 +1,45 @@
+import {
+  type Config,
+  ConfigError,
+  DEFAULT_CONFIG_YAML,
+  fileExists,
+  loadConfig,
+  parseConfig,
+  resolveHomePaths,
+} from "../config/mod.ts";
+import { loadSecretBox, Store } from "../storage/mod.ts";
+import type { CliIo } from "./io.ts";
+
+/**
+ * Loads the config for a command that only needs the database: a missing file means defaults (nothing
+ * is written), an invalid one is an error.
+ */
+export function configForCommand(configFlag: string | undefined, io: CliIo): Config {
+  const paths = resolveHomePaths(configFlag, { GATEWAY_HOME: io.env("GATEWAY_HOME"), HOME: io.env("HOME") });
+  if (!fileExists(paths.configPath)) return parseConfig(DEFAULT_CONFIG_YAML, paths, io.env);
+  return loadConfig(paths, io.env);
+}
+
+/** Opens the store beside the config. */
+export function openStore(config: Config, io: CliIo): Store {
+  Deno.mkdirSync(config.paths.home, { recursive: true, mode: 0o700 });
+  const box = loadSecretBox(config.paths.secretKeyPath, io.env("GATEWAY_SECRET_KEY"));
+  return Store.open(config.paths.dbPath, box);
+}
+
+/** Runs `work` with an open store, closing it afterwards. */
+export function withStore<T>(
+  configFlag: string | undefined,
+  io: CliIo,
+  work: (store: Store, config: Config) => T,
+): T {
+  const config = configForCommand(configFlag, io);
+  const store = openStore(config, io);
+  try {
+    return work(store, config);
+  } finally {
+    store.close();
+  }
+}
+
+export { ConfigError };

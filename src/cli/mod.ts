@@ -1,0 +1,67 @@
+import { ConfigError } from "../config/mod.ts";
+import { GATEWAY_VERSION } from "../http/app.ts";
+import { GatewayError } from "../model/mod.ts";
+import { configInitCommand } from "./config_init.ts";
+import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
+import { keysCommand } from "./keys.ts";
+import { serveCommand } from "./serve.ts";
+import { settingsCommand } from "./settings.ts";
+
+export type { CliIo } from "./io.ts";
+
+/** Top-level help. */
+export const MAIN_HELP = `gateway ${GATEWAY_VERSION}: a multi-format LLM API gateway
+
+Usage: gateway <command> [options]
+
+Commands:
+  serve         start the gateway (writes a default config on first run)
+  config-init   write a default, commented config file
+  keys          create, list, update and revoke API keys
+  settings      read and change runtime settings
+
+Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
+the database lives beside it) and --help.`;
+
+/** Runs one CLI invocation and returns its exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "serve":
+        return await serveCommand(rest, io);
+      case "config-init":
+        return configInitCommand(rest, io);
+      case "keys":
+        return keysCommand(rest, io);
+      case "settings":
+        return settingsCommand(rest, io);
+      case "--version":
+      case "version":
+        io.out(GATEWAY_VERSION);
+        return EXIT_OK;
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.out(MAIN_HELP);
+        return command === undefined ? EXIT_USAGE : EXIT_OK;
+      default:
+        throw new UsageError(`unknown command "${command}" (run gateway --help)`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`gateway: ${error.message}`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof GatewayError && error.kind === "invalid_request") {
+      io.err(`gateway: ${error.message}`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof ConfigError || error instanceof GatewayError) {
+      io.err(`gateway: ${error.message}`);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,118 @@
+import { type Config, fileExists, loadConfig, resolveHomePaths, writeDefaultConfig } from "../config/mod.ts";
+import { GatewayRuntime } from "../gateway/runtime.ts";
+import type { UpstreamTimeouts } from "../gateway/dispatch.ts";
+import { createHandler } from "../http/app.ts";
+import { loadSecretBox, seedFromConfig, Store } from "../storage/mod.ts";
+import { numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
+import { type CliIo, EXIT_OK, UsageError } from "./io.ts";
+
+/** Help text of `gateway serve`. */
+export const SERVE_HELP = `Usage: gateway serve [--port <port>] [--host <host>] [--config <file>]
+
+Starts the gateway. Writes a default config first when none exists. --port and --host override the
+config's server section (default 127.0.0.1:20128).`;
+
+/** A running gateway. */
+export interface RunningGateway {
+  readonly url: string;
+  readonly config: Config;
+  readonly runtime: GatewayRuntime;
+  /** Stops accepting connections, lets in-flight requests finish, flushes writes, closes clients. */
+  close(): Promise<void>;
+}
+
+/** Options for starting a gateway in-process (the CLI and the tests use this). */
+export interface StartOptions {
+  readonly config: Config;
+  readonly port?: number;
+  readonly host?: string;
+  readonly now?: () => number;
+  readonly quiet?: boolean;
+  readonly watchIntervalMs?: number;
+  readonly timeouts?: UpstreamTimeouts;
+}
+
+/** Opens the database, seeds it, builds the app and serves it. */
+export function startGateway(options: StartOptions): Promise<RunningGateway> {
+  const { config } = options;
+  const now = options.now ?? Date.now;
+  Deno.mkdirSync(config.paths.home, { recursive: true, mode: 0o700 });
+  const box = loadSecretBox(config.paths.secretKeyPath, Deno.env.get("GATEWAY_SECRET_KEY"));
+  const store = Store.open(config.paths.dbPath, box);
+  seedFromConfig(store.db, config, box, now());
+  const runtime = new GatewayRuntime(config, store, { now, timeouts: options.timeouts });
+  runtime.control.watch(options.watchIntervalMs ?? 1000);
+  const hostname = options.host ?? config.server.host;
+  return new Promise((resolve, reject) => {
+    try {
+      const server = Deno.serve({
+        hostname,
+        port: options.port ?? config.server.port,
+        onListen: ({ port }) => {
+          const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+          const url = `http://${host}:${port}`;
+          resolve({
+            url,
+            config,
+            runtime,
+            async close() {
+              await server.shutdown();
+              await runtime.close();
+              store.close();
+            },
+          });
+        },
+      }, createHandler(runtime.appDeps()));
+    } catch (error) {
+      runtime.close().finally(() => store.close());
+      reject(error);
+    }
+  });
+}
+
+/** `gateway serve`: runs until SIGINT or SIGTERM, then shuts down cleanly. */
+export async function serveCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    port: { type: "string", short: "p" },
+    host: { type: "string" },
+  }, "serve");
+  if (values.help) {
+    io.out(SERVE_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length > 0) throw new UsageError(`serve: unexpected argument "${positionals[0]}"`);
+  const port = numberFlag(values, "port", "serve");
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new UsageError(`serve: --port must be a whole number from 0 to 65535`);
+  }
+  const paths = resolveHomePaths(stringFlag(values, "config"), {
+    GATEWAY_HOME: io.env("GATEWAY_HOME"),
+    HOME: io.env("HOME"),
+  });
+  if (!fileExists(paths.configPath)) {
+    writeDefaultConfig(paths.configPath, false);
+    io.out(`Wrote default config to ${paths.configPath}`);
+  }
+  const config = loadConfig(paths, io.env);
+  const gateway = await startGateway({ config, port, host: stringFlag(values, "host") });
+  io.out(`gateway listening on ${gateway.url}`);
+  io.out(`  API (OpenAI, Anthropic, Responses): ${gateway.url}/v1`);
+  io.out(`  API (Gemini, Ollama):                ${gateway.url}`);
+  io.out(`  Dashboard:                           ${gateway.url}/dashboard`);
+  io.out(`  Config: ${config.paths.configPath}   Database: ${config.paths.dbPath}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      Deno.removeSignalListener("SIGINT", stop);
+      Deno.removeSignalListener("SIGTERM", stop);
+      io.out("Shutting down: finishing in-flight requests and flushing writes…");
+      gateway.close().then(resolve, (error) => {
+        io.err(`shutdown error: ${(error as Error).message}`);
+        resolve();
+      });
+    };
+    Deno.addSignalListener("SIGINT", stop);
+    Deno.addSignalListener("SIGTERM", stop);
+  });
+  io.out("Stopped.");
+  return EXIT_OK;
+}

@@ -1,0 +1,18 @@
+/** The provider kinds of the spec (`api_type`). */
+export const API_TYPES = [
+  "chat_compat",
+  "messages_native",
+  "generate_native",
+  "responses_native",
+  "free_tier",
+  "device_oauth_assistant",
+  "responses_oauth",
+  "cloud_assistant_oauth",
+  "subscription_shell",
+  "cli_oauth",
+  "cli_oauth_alt",
+  "messages_oauth",
+] as const;
+
+/** One provider kind. */
+export type ApiType = typeof API_TYPES[number];

@@ -1,0 +1,55 @@
+import type { ApiType } from "./api_types.ts";
+import type { HomePaths } from "./paths.ts";
+
+/** Saver levels shared by Caveman and Ponytail. */
+export type SaverLevel = "lite" | "full" | "ultra";
+
+/** One provider account as the gateway uses it. */
+export interface ProviderConfig {
+  readonly id: string;
+  readonly prefix: string;
+  readonly apiType: ApiType;
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly models: readonly string[];
+  readonly enabled: boolean;
+}
+
+/** A named ordered list of `<prefix>/<model>` entries. */
+export interface ComboConfig {
+  readonly name: string;
+  readonly models: readonly string[];
+}
+
+/** A static key from YAML: full access, identified in logs by its label. */
+export interface StaticKeyConfig {
+  readonly key: string;
+  readonly label: string;
+}
+
+/** Per-Mtok prices of one model. */
+export interface PriceConfig {
+  readonly inputPerMtok: number;
+  readonly outputPerMtok: number;
+  readonly cacheCreationPerMtok: number;
+  readonly cacheReadPerMtok: number;
+}
+
+/** Token saver switches as seeded from YAML. */
+export interface TokenSaversConfig {
+  readonly rtk: { readonly enabled: boolean };
+  readonly caveman: { readonly enabled: boolean; readonly level: SaverLevel };
+  readonly ponytail: { readonly enabled: boolean; readonly level: SaverLevel };
+  readonly headroom: { readonly enabled: boolean; readonly url: string };
+}
+
+/** The resolved, readonly configuration: built once at the edge from the YAML file. */
+export interface Config {
+  readonly paths: HomePaths;
+  readonly server: { readonly host: string; readonly port: number; readonly requireApiKey: boolean };
+  readonly apiKeys: readonly StaticKeyConfig[];
+  readonly providers: readonly ProviderConfig[];
+  readonly combos: readonly ComboConfig[];
+  readonly tokenSavers: TokenSaversConfig;
+  readonly pricing: Readonly<Record<string, PriceConfig>>;
+}

@@ -1,0 +1,131 @@
+import { isNode, isScalar, LineCounter, parseDocument, visit } from "yaml";
+import type { Document } from "yaml";
+import type { z } from "zod";
+import type { Config, PriceConfig } from "./config.ts";
+import { ConfigError } from "./errors.ts";
+import type { HomePaths } from "./paths.ts";
+import { type ConfigFile, configFileSchema } from "./schema.ts";
+
+const VAR_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/**
+ * Parses, resolves `${VAR}` references and validates YAML text into the readonly Config.
+ * Every failure is a ConfigError naming the file, the key path and the line.
+ */
+export function parseConfig(
+  text: string,
+  paths: HomePaths,
+  env: (name: string) => string | undefined,
+): Config {
+  const file = paths.configPath;
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0];
+    const line = first.linePos?.[0].line ?? lines.linePos(first.pos[0]).line;
+    throw new ConfigError(`${file}:${line}: invalid YAML: ${first.message.split("\n")[0]}`);
+  }
+  resolveVariables(doc, env, (offset, message) => {
+    throw new ConfigError(`${file}:${lines.linePos(offset).line}: ${message}`);
+  });
+  const parsed = configFileSchema.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) throw new ConfigError(describeIssue(parsed.error.issues[0], doc, lines, file));
+  checkUniqueness(parsed.data, doc, lines, file);
+  return toConfig(parsed.data, paths);
+}
+
+function resolveVariables(
+  doc: Document,
+  env: (name: string) => string | undefined,
+  fail: (offset: number, message: string) => never,
+): void {
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value !== "string" || !node.value.includes("${")) return;
+      node.value = node.value.replace(VAR_REFERENCE, (_match, name: string) => {
+        const value = env(name);
+        if (value === undefined) {
+          fail(node.range?.[0] ?? 0, `environment variable ${name} is not set (referenced as \${${name}})`);
+        }
+        return value;
+      });
+    },
+  });
+}
+
+function describeIssue(issue: z.core.$ZodIssue, doc: Document, lines: LineCounter, file: string): string {
+  const path = issue.path.map(String);
+  const keyPath = path.length > 0 ? formatPath(path) : "(top level)";
+  const at = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
+  const line = lineOf(doc, lines, at);
+  let message = issue.message;
+  if (issue.code === "unrecognized_keys") {
+    message = `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+  } else if (issue.code === "invalid_value" && "values" in issue) {
+    message = `must be one of ${issue.values.map(String).join(", ")}`;
+  }
+  return `${file}:${line}: ${keyPath}: ${message}`;
+}
+
+function formatPath(path: readonly string[]): string {
+  return path.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
+}
+
+function lineOf(doc: Document, lines: LineCounter, path: readonly PropertyKey[]): number {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = doc.getIn(path.slice(0, depth).map((p) => (typeof p === "symbol" ? String(p) : p)), true);
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+    if (isScalar(node) && node.range) return lines.linePos(node.range[0]).line;
+  }
+  return 1;
+}
+
+function checkUniqueness(data: ConfigFile, doc: Document, lines: LineCounter, file: string): void {
+  const duplicate = (section: string, field: string, values: readonly string[]) => {
+    const seen = new Set<string>();
+    values.forEach((value, index) => {
+      if (seen.has(value)) {
+        const line = lineOf(doc, lines, [section, index, field]);
+        throw new ConfigError(
+          `${file}:${line}: ${section}[${index}].${field}: duplicate ${field} "${value}"`,
+        );
+      }
+      seen.add(value);
+    });
+  };
+  duplicate("providers", "id", data.providers.map((p) => p.id));
+  duplicate("combos", "name", data.combos.map((c) => c.name));
+  duplicate("api_keys", "key", data.api_keys.map((k) => k.key));
+}
+
+function toConfig(data: ConfigFile, paths: HomePaths): Config {
+  const pricing: Record<string, PriceConfig> = {};
+  for (const [model, p] of Object.entries(data.pricing)) {
+    pricing[model] = {
+      inputPerMtok: p.input_per_mtok,
+      outputPerMtok: p.output_per_mtok,
+      cacheCreationPerMtok: p.cache_creation_per_mtok,
+      cacheReadPerMtok: p.cache_read_per_mtok,
+    };
+  }
+  return {
+    paths,
+    server: { host: data.server.host, port: data.server.port, requireApiKey: data.server.require_api_key },
+    apiKeys: data.api_keys.map((k, i) => ({
+      key: k.key,
+      label: k.client_key_label ?? `static-key-${i + 1}`,
+    })),
+    providers: data.providers.map((p) => ({
+      id: p.id,
+      prefix: p.prefix,
+      apiType: p.api_type,
+      baseUrl: p.base_url.replace(/\/+$/, ""),
+      apiKey: p.api_key,
+      models: p.models,
+      enabled: p.enabled,
+    })),
+    combos: data.combos.map((c) => ({ name: c.name, models: c.models })),
+    tokenSavers: data.token_savers,
+    pricing,
+  };
+}

@@ -1,0 +1,16 @@
+/** Configuration: YAML → ${VAR} → zod → one readonly Config, plus home paths and the default file. */
+export type {
+  ComboConfig,
+  Config,
+  PriceConfig,
+  ProviderConfig,
+  SaverLevel,
+  StaticKeyConfig,
+  TokenSaversConfig,
+} from "./config.ts";
+export { API_TYPES, type ApiType } from "./api_types.ts";
+export { ConfigError } from "./errors.ts";
+export { parseConfig } from "./load.ts";
+export { fileExists, loadConfig, writeDefaultConfig } from "./files.ts";
+export { type HomePaths, resolveHomePaths } from "./paths.ts";
+export { DEFAULT_CONFIG_YAML } from "./default_config.ts";

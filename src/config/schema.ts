@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { API_TYPES } from "./api_types.ts";
+
+const MODEL_REF = /^[^/\s]+\/\S+$/;
+const saverLevel = z.enum(["lite", "full", "ultra"]);
+
+/** Per-Mtok prices of one model (YAML `pricing.<model>`). */
+export const priceSchema = z.strictObject({
+  input_per_mtok: z.number().nonnegative(),
+  output_per_mtok: z.number().nonnegative(),
+  cache_creation_per_mtok: z.number().nonnegative().default(0),
+  cache_read_per_mtok: z.number().nonnegative().default(0),
+});
+
+/** One provider account (YAML `providers[]`). */
+export const providerSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only"),
+  prefix: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "letters, digits, '_', '.' or '-' only (no '/')"),
+  api_type: z.enum(API_TYPES),
+  base_url: z.url({ protocol: /^https?$/ }),
+  api_key: z.string().default(""),
+  models: z.array(z.string().min(1)).default([]),
+  enabled: z.boolean().default(true),
+});
+
+/** One combo (YAML `combos[]`). */
+export const comboSchema = z.strictObject({
+  name: z.string().min(1).regex(/^\S+$/, "no spaces"),
+  models: z.array(z.string().regex(MODEL_REF, "must be <prefix>/<model>")).min(1),
+});
+
+/** One static API key (YAML `api_keys[]`). */
+export const staticKeySchema = z.strictObject({
+  key: z.string().min(8).regex(/^\S+$/, "must not contain spaces"),
+  client_key_label: z.string().min(1).optional(),
+});
+
+/** The whole YAML file. Unknown keys are errors so typos do not pass silently. */
+export const configFileSchema = z.strictObject({
+  server: z.preprocess(
+    (v) => v ?? {},
+    z.strictObject({
+      host: z.string().min(1).default("127.0.0.1"),
+      port: z.number().int().min(1).max(65535).default(20128),
+      require_api_key: z.boolean().default(false),
+    }),
+  ),
+  api_keys: z.array(staticKeySchema).nullish().transform((v) => v ?? []),
+  providers: z.array(providerSchema).nullish().transform((v) => v ?? []),
+  combos: z.array(comboSchema).nullish().transform((v) => v ?? []),
+  token_savers: z.preprocess(
+    (v) => v ?? {},
+    z.strictObject({
+      rtk: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+      caveman: z.strictObject({ enabled: z.boolean().default(false), level: saverLevel.default("full") })
+        .prefault({}),
+      ponytail: z.strictObject({ enabled: z.boolean().default(false), level: saverLevel.default("full") })
+        .prefault({}),
+      headroom: z.strictObject({
+        enabled: z.boolean().default(false),
+        url: z.url().default("http://127.0.0.1:8787"),
+      }).prefault({}),
+    }),
+  ),
+  pricing: z.record(z.string().min(1), priceSchema).nullish().transform((v) => v ?? {}),
+});
+
+/** The YAML file after validation and defaults. */
+export type ConfigFile = z.output<typeof configFileSchema>;

@@ -1,0 +1,88 @@
+/**
+ * One HTTP client per provider: a Deno.HttpClient keeping up to 20 idle keep-alive connections, plus a
+ * limit of 100 requests in flight (queued beyond), which is what "pool 100, keep-alive 20" means here.
+ * Closed when the provider is disabled, deleted, or on shutdown.
+ */
+export const MAX_CONNECTIONS = 100;
+/** Idle keep-alive connections kept per provider. */
+export const KEEP_ALIVE_CONNECTIONS = 20;
+
+/** One provider's client and its in-flight limit. */
+export class ProviderClient {
+  readonly client: Deno.HttpClient;
+  #inFlight = 0;
+  #waiting: (() => void)[] = [];
+  #closed = false;
+
+  constructor() {
+    this.client = Deno.createHttpClient({
+      poolMaxIdlePerHost: KEEP_ALIVE_CONNECTIONS,
+      poolIdleTimeout: 90_000,
+    });
+  }
+
+  /** Waits for a free slot; the returned function releases it (call exactly once). */
+  async acquire(): Promise<() => void> {
+    if (this.#inFlight >= MAX_CONNECTIONS) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#inFlight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#inFlight--;
+      this.#waiting.shift()?.();
+    };
+  }
+
+  /** Requests currently in flight. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** True once closed. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Closes the underlying client. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.client.close();
+  }
+}
+
+/** The clients of every provider, keyed by provider id and a fingerprint of its connection settings. */
+export class ProviderClients {
+  #clients = new Map<string, { fingerprint: string; client: ProviderClient }>();
+
+  /** The client for a provider, created on first use. */
+  get(providerId: string, fingerprint: string): ProviderClient {
+    const existing = this.#clients.get(providerId);
+    if (existing && existing.fingerprint === fingerprint && !existing.client.closed) return existing.client;
+    existing?.client.close();
+    const client = new ProviderClient();
+    this.#clients.set(providerId, { fingerprint, client });
+    return client;
+  }
+
+  /** Closes clients of providers that are gone or disabled (hot reload). */
+  retain(enabledIds: ReadonlySet<string>): void {
+    for (const [id, entry] of this.#clients) {
+      if (enabledIds.has(id)) continue;
+      entry.client.close();
+      this.#clients.delete(id);
+    }
+  }
+
+  /** Ids with an open client (tests and the dashboard). */
+  openIds(): string[] {
+    return [...this.#clients.keys()];
+  }
+
+  /** Closes every client (shutdown). */
+  closeAll(): void {
+    for (const entry of this.#clients.values()) entry.client.close();
+    this.#clients.clear();
+  }
+}

@@ -1,0 +1,64 @@
+import type { Store } from "../storage/mod.ts";
+
+/** How often queued writes are committed at the latest. */
+export const FLUSH_INTERVAL_MS = 500;
+/** Queue length that triggers an early flush. */
+export const FLUSH_BATCH_SIZE = 500;
+
+/**
+ * Keeps database writes off the request path: usage rows, cooldown changes and request logs are
+ * queued and committed together in one transaction at least every FLUSH_INTERVAL_MS, and on close.
+ * A failed batch is reported and dropped rather than retried forever.
+ */
+export class BatchedWriter {
+  readonly #store: Store;
+  #queue: (() => void)[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #afterFlush: (() => void)[] = [];
+
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  /** Queues one write; it runs inside the next batch's transaction. */
+  enqueue(write: () => void): void {
+    this.#queue.push(write);
+    if (this.#queue.length >= FLUSH_BATCH_SIZE) this.flush();
+    else if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
+    }
+  }
+
+  /** Registers a callback run after every successful flush (live dashboards). */
+  onFlush(listener: () => void): void {
+    this.#afterFlush.push(listener);
+  }
+
+  /** Writes pending work now. */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#queue.length === 0) return;
+    const batch = this.#queue;
+    this.#queue = [];
+    try {
+      this.#store.transaction(() => {
+        for (const write of batch) write();
+      });
+    } catch (error) {
+      console.error(`gateway: dropped ${batch.length} queued writes: ${(error as Error).message}`);
+      return;
+    }
+    for (const listener of this.#afterFlush) listener();
+  }
+
+  /** Number of queued writes. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  /** Flushes and stops the timer (shutdown). */
+  close(): void {
+    this.flush();
+  }
+}

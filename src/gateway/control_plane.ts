@@ -1,0 +1,134 @@
+import type { ComboConfig, Config, PriceConfig, ProviderConfig } from "../config/mod.ts";
+import { resolveSettings, type RuntimeSettings } from "../config/runtime_settings.ts";
+import { digestsEqual, hashApiKey } from "../security/api_key.ts";
+import type { ApiKeyRecord, BudgetRecord, ComboRecord, Store } from "../storage/mod.ts";
+import type { ClientIdentity } from "./identity.ts";
+
+/** What changed in a reload, so listeners rebuild only what they must. */
+export interface ReloadEvent {
+  readonly reason: "start" | "external" | "local";
+}
+
+/**
+ * The in-memory copy of everything the request path reads (keys, settings, providers, combos, prices,
+ * budgets). Storage loads it at start; local changes call reload(); changes by other processes (the
+ * CLI) are picked up by polling SQLite's data_version, so nothing on the request path waits for the
+ * database.
+ */
+export class ControlPlane {
+  readonly config: Config;
+  readonly store: Store;
+  #settings!: RuntimeSettings;
+  #keysByHash = new Map<string, ApiKeyRecord>();
+  #keysById = new Map<number, ApiKeyRecord>();
+  #staticKeys = new Map<string, string>();
+  #providers: readonly ProviderConfig[] = [];
+  #combos: readonly ComboRecord[] = [];
+  #pricing: Readonly<Record<string, PriceConfig>> = {};
+  #budgets: readonly BudgetRecord[] = [];
+  #listeners: ((event: ReloadEvent) => void)[] = [];
+  #dataVersion = -1;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(config: Config, store: Store) {
+    this.config = config;
+    this.store = store;
+    for (const k of config.apiKeys) this.#staticKeys.set(hashApiKey(k.key), k.label);
+    this.#load();
+  }
+
+  /** Current runtime settings. */
+  get settings(): RuntimeSettings {
+    return this.#settings;
+  }
+
+  /** Every configured provider account (enabled or not), in routing order. */
+  get providers(): readonly ProviderConfig[] {
+    return this.#providers;
+  }
+
+  /** Every combo. */
+  get combos(): readonly ComboRecord[] {
+    return this.#combos;
+  }
+
+  /** Pricing overrides by model. */
+  get pricing(): Readonly<Record<string, PriceConfig>> {
+    return this.#pricing;
+  }
+
+  /** Budgets (global and per key). */
+  get budgets(): readonly BudgetRecord[] {
+    return this.#budgets;
+  }
+
+  /** Every DB key. */
+  get keys(): readonly ApiKeyRecord[] {
+    return [...this.#keysById.values()];
+  }
+
+  /** Combos as plain config. */
+  comboConfigs(): readonly ComboConfig[] {
+    return this.#combos;
+  }
+
+  /** Resolves a presented key to an identity; null when it is unknown or revoked. */
+  identify(presented: string): ClientIdentity | null {
+    const hash = hashApiKey(presented);
+    const label = this.#staticKeys.get(hash);
+    if (label !== undefined) return { kind: "static", label, keyHash: hash };
+    const record = this.#keysByHash.get(hash);
+    // The map lookup finds the candidate; the constant-time compare is the actual check.
+    if (!record || !digestsEqual(record.keyHash, hash) || record.status !== "active") return null;
+    return {
+      kind: "db",
+      keyId: record.id,
+      name: record.name,
+      canLogin: record.canLogin,
+      allowedModels: record.allowedModels,
+    };
+  }
+
+  /** Re-reads everything from the database and notifies listeners. */
+  reload(reason: ReloadEvent["reason"] = "local"): void {
+    this.#load();
+    for (const listener of this.#listeners) listener({ reason });
+  }
+
+  /** Registers a listener called after every reload. */
+  onReload(listener: (event: ReloadEvent) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Starts polling for changes made by other processes (default every second). */
+  watch(intervalMs = 1000): void {
+    if (this.#timer !== undefined) return;
+    const timer = setInterval(() => {
+      try {
+        if (this.store.dataVersion() !== this.#dataVersion) this.reload("external");
+      } catch (error) {
+        console.error(`gateway: reloading state failed: ${(error as Error).message}`);
+      }
+    }, intervalMs);
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
+  }
+
+  /** Stops polling. */
+  stop(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #load(): void {
+    this.#dataVersion = this.store.dataVersion();
+    this.#settings = resolveSettings(this.store.settings.all(), this.config.server.requireApiKey);
+    const keys = this.store.keys.list();
+    this.#keysByHash = new Map(keys.map((k) => [k.keyHash, k]));
+    this.#keysById = new Map(keys.map((k) => [k.id, k]));
+    this.#providers = this.store.providers.list();
+    this.#combos = this.store.combos.list();
+    this.#pricing = this.store.pricing.all();
+    this.#budgets = this.store.budgets.list();
+  }
+}

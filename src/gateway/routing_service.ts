@@ -1,0 +1,90 @@
+import type { RuntimeSettings } from "../config/runtime_settings.ts";
+import {
+  type ActiveCooldown,
+  activeCooldowns,
+  applyFailure,
+  applySuccess,
+  clearCooldowns,
+  emptyRoutingState,
+  type FailureClassification,
+  isCooling,
+  type Resolution,
+  resolveAttempts,
+  restoreCooldowns,
+  type RoutingState,
+  type RoutingTable,
+} from "../routing/mod.ts";
+import type { CooldownRecord, Store } from "../storage/mod.ts";
+import type { BatchedWriter } from "./batched_writer.ts";
+
+/**
+ * Holds the routing state (cooldowns, combo cursors) for the process. The pure routing core decides;
+ * this class keeps the current state and persists cooldown changes through the batched writer.
+ */
+export class RoutingService {
+  #state: RoutingState = emptyRoutingState();
+  readonly #store: Store;
+  readonly #writer: BatchedWriter;
+
+  constructor(store: Store, writer: BatchedWriter, now: number) {
+    this.#store = store;
+    this.#writer = writer;
+    const records = store.cooldowns.all().map((r) => ({ accountId: r.accountId, untilMs: r.expiresAt }));
+    this.#state = restoreCooldowns(this.#state, records, now);
+  }
+
+  /** Resolves a model string into attempts, advancing round-robin cursors. */
+  resolve(table: RoutingTable, model: string, settings: RuntimeSettings, now: number): Resolution {
+    const result = resolveAttempts(table, model, this.#state, now, {
+      cooldownsEnabled: settings.server_cooldowns_enabled,
+      comboStrategy: settings.combo_strategy,
+      comboStickyLimit: settings.combo_sticky_limit,
+    });
+    if (result.kind === "attempts") this.#state = result.nextState;
+    return result;
+  }
+
+  /** True when the account is cooling now (and cooldowns are on). */
+  isCooling(accountId: string, settings: RuntimeSettings, now: number): boolean {
+    return settings.server_cooldowns_enabled && isCooling(this.#state, accountId, now);
+  }
+
+  /** Records a failed attempt and persists the resulting cooldown. */
+  fail(
+    accountId: string,
+    classification: FailureClassification,
+    reason: string,
+    settings: RuntimeSettings,
+    now: number,
+  ): void {
+    if (!settings.server_cooldowns_enabled || classification.cooldownKind === null) return;
+    this.#state = applyFailure(this.#state, accountId, classification, now);
+    const entry = this.#state.cooldowns[accountId];
+    const record: CooldownRecord = {
+      accountId,
+      expiresAt: entry.untilMs,
+      reason: reason.slice(0, 300),
+      backoffLevel: entry.backoffLevel,
+    };
+    this.#writer.enqueue(() => this.#store.cooldowns.apply([{ accountId, record }]));
+  }
+
+  /** Records a success: the account's cooldown and backoff are cleared. */
+  succeed(accountId: string): void {
+    if (!Object.hasOwn(this.#state.cooldowns, accountId)) return;
+    this.#state = applySuccess(this.#state, accountId);
+    this.#writer.enqueue(() => this.#store.cooldowns.apply([{ accountId, record: null }]));
+  }
+
+  /** Active cooldowns, soonest expiry first. */
+  active(now: number): ActiveCooldown[] {
+    return activeCooldowns(this.#state, now);
+  }
+
+  /** Clears every cooldown in memory and in the database. */
+  clearAll(): void {
+    this.#state = clearCooldowns(this.#state);
+    this.#writer.enqueue(() => this.#store.cooldowns.clear());
+    this.#writer.flush();
+  }
+}

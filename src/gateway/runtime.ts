@@ -1,0 +1,106 @@
+import type { Config } from "../config/mod.ts";
+import { ProviderClients } from "../executors/http_clients.ts";
+import type { AppDeps } from "../http/app.ts";
+import { buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
+import type { Store } from "../storage/mod.ts";
+import { BatchedWriter } from "./batched_writer.ts";
+import { BudgetGuard } from "./budget_guard.ts";
+import { ControlPlane } from "./control_plane.ts";
+import { DEFAULT_TIMEOUTS, Dispatcher, type UpstreamTimeouts } from "./dispatch.ts";
+import type { ClientIdentity } from "./identity.ts";
+import { type CatalogEntry, modelCatalog } from "./model_catalog.ts";
+import { RoutingService } from "./routing_service.ts";
+import { UsageRecorder } from "./usage_recorder.ts";
+
+/** Knobs tests and the CLI may set. */
+export interface RuntimeOptions {
+  readonly now?: () => number;
+  readonly timeouts?: UpstreamTimeouts;
+}
+
+/**
+ * The gateway's long-lived parts wired together: the control plane (in-memory state), the routing table
+ * rebuilt on every reload, routing state, provider HTTP clients, usage recording and the batched writer.
+ */
+export class GatewayRuntime {
+  readonly control: ControlPlane;
+  readonly now: () => number;
+  readonly writer: BatchedWriter;
+  readonly routing: RoutingService;
+  readonly clients = new ProviderClients();
+  readonly budgets: BudgetGuard;
+  readonly recorder: UsageRecorder;
+  readonly dispatcher: Dispatcher;
+  #table!: RoutingTable;
+  #catalog: CatalogEntry[] = [];
+
+  constructor(config: Config, store: Store, options: RuntimeOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.control = new ControlPlane(config, store);
+    this.writer = new BatchedWriter(store);
+    this.routing = new RoutingService(store, this.writer, this.now());
+    this.budgets = new BudgetGuard(this.control, store);
+    this.recorder = new UsageRecorder(store, this.writer, this.budgets, this.control.pricing);
+    this.#rebuild();
+    this.control.onReload(() => this.#rebuild());
+    this.dispatcher = new Dispatcher({
+      control: this.control,
+      table: () => this.#table,
+      routing: this.routing,
+      clients: this.clients,
+      recorder: this.recorder,
+      budgets: this.budgets,
+      now: this.now,
+      newId: () => crypto.randomUUID().replaceAll("-", ""),
+      timeouts: options.timeouts ?? DEFAULT_TIMEOUTS,
+    });
+  }
+
+  /** The current routing table. */
+  get table(): RoutingTable {
+    return this.#table;
+  }
+
+  /** Models an identity may see. */
+  visibleModels(identity: ClientIdentity): CatalogEntry[] {
+    if (identity.kind !== "db" || identity.allowedModels.length === 0) return this.#catalog;
+    const visible = new Set(
+      filterModelList(identity.allowedModels, this.#catalog.map((e) => e.id), this.#table),
+    );
+    return this.#catalog.filter((e) => visible.has(e.id));
+  }
+
+  /** The dependencies the HTTP app needs. */
+  appDeps(): AppDeps {
+    return {
+      control: this.control,
+      dispatcher: this.dispatcher,
+      visibleModels: (identity) => this.visibleModels(identity),
+    };
+  }
+
+  /** Stops background work, flushes pending writes and closes every provider client. */
+  close(): Promise<void> {
+    this.control.stop();
+    this.writer.close();
+    this.clients.closeAll();
+    return Promise.resolve();
+  }
+
+  #rebuild(): void {
+    const providers = this.control.providers;
+    this.#table = buildRoutingTable(
+      providers.map((p) => ({
+        id: p.id,
+        prefix: p.prefix,
+        apiType: p.apiType,
+        models: p.models,
+        enabled: p.enabled,
+      })),
+      this.control.combos,
+    );
+    this.#catalog = modelCatalog(providers, this.control.combos);
+    this.recorder?.setOverrides(this.control.pricing);
+    this.clients.retain(new Set(providers.filter((p) => p.enabled).map((p) => p.id)));
+  }
+}

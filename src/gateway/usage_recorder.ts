@@ -1,0 +1,111 @@
+import {
+  buildPriceTable,
+  BUILTIN_PRICES,
+  costOf,
+  estimateRequestTokens,
+  estimateTokens,
+  lookupPrice,
+  type PriceTable,
+} from "../accounting/mod.ts";
+import type { NeutralRequest, Usage, WireFormat } from "../model/mod.ts";
+import type { Store, UsageRow } from "../storage/mod.ts";
+import type { BatchedWriter } from "./batched_writer.ts";
+import type { BudgetGuard } from "./budget_guard.ts";
+import { type ClientIdentity, identityKeyId, identityLabel } from "./identity.ts";
+
+/** One attempt's outcome to record. */
+export interface AttemptRecord {
+  readonly clientFormat: WireFormat;
+  readonly identity: ClientIdentity;
+  readonly request: NeutralRequest;
+  /** `<prefix>/<model>` as routed. */
+  readonly routeModel: string;
+  readonly upstreamModel: string;
+  readonly providerId: string;
+  readonly status: number;
+  readonly usage: Usage | null;
+  /** Output text seen, for an estimate when the upstream reported no usage. */
+  readonly outputText?: string;
+  readonly latencyMs: number;
+  readonly streamed: boolean;
+  readonly error?: string;
+}
+
+/**
+ * Turns attempt outcomes into usage rows with cost and hands them to the batched writer. Successful
+ * attempts without upstream usage are estimated with a real tokenizer; failed ones record zero tokens.
+ */
+export class UsageRecorder {
+  readonly #store: Store;
+  readonly #writer: BatchedWriter;
+  readonly #budgets: BudgetGuard;
+  #prices: PriceTable;
+  readonly #listeners: ((row: UsageRow) => void)[] = [];
+
+  constructor(
+    store: Store,
+    writer: BatchedWriter,
+    budgets: BudgetGuard,
+    overrides: Parameters<typeof buildPriceTable>[1],
+  ) {
+    this.#store = store;
+    this.#writer = writer;
+    this.#budgets = budgets;
+    this.#prices = buildPriceTable(BUILTIN_PRICES, overrides);
+  }
+
+  /** Rebuilds the price table after overrides change. */
+  setOverrides(overrides: Parameters<typeof buildPriceTable>[1]): void {
+    this.#prices = buildPriceTable(BUILTIN_PRICES, overrides);
+  }
+
+  /** Registers a listener for every recorded row (live dashboard). */
+  onRecord(listener: (row: UsageRow) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Records one attempt outcome; returns the row. */
+  record(attempt: AttemptRecord, now: number): UsageRow {
+    const success = attempt.status >= 200 && attempt.status < 300;
+    let usage = attempt.usage;
+    if (success && (usage === null || (usage.inputTotal === 0 && usage.output === 0))) {
+      usage = {
+        inputTotal: estimateRequestTokens(attempt.request),
+        cacheRead: 0,
+        cacheWrite: 0,
+        output: estimateTokens(attempt.outputText ?? ""),
+        reasoning: 0,
+        estimated: true,
+      };
+    }
+    const tokens = usage ?? { inputTotal: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
+    const match = lookupPrice(this.#prices, attempt.routeModel);
+    const cost = costOf(tokens, match?.price ?? null);
+    const row: UsageRow = {
+      ts: now,
+      clientFormat: attempt.clientFormat,
+      requestModel: attempt.request.model,
+      model: attempt.routeModel,
+      providerId: attempt.providerId,
+      accountId: attempt.providerId,
+      clientKeyId: identityKeyId(attempt.identity),
+      clientKeyLabel: identityLabel(attempt.identity),
+      status: attempt.status,
+      inputTokens: tokens.inputTotal,
+      cacheReadTokens: tokens.cacheRead,
+      cacheCreationTokens: tokens.cacheWrite,
+      outputTokens: tokens.output,
+      reasoningTokens: tokens.reasoning,
+      estimated: tokens.estimated === true,
+      cost,
+      priced: match !== null,
+      latencyMs: Math.max(0, Math.round(attempt.latencyMs)),
+      streamed: attempt.streamed,
+      error: (attempt.error ?? "").slice(0, 2000),
+    };
+    this.#budgets.add(row.clientKeyId, cost, now);
+    this.#writer.enqueue(() => this.#store.usage.insert([row]));
+    for (const listener of this.#listeners) listener(row);
+    return row;
+  }
+}

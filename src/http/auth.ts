@@ -1,0 +1,22 @@
+import type { MiddlewareHandler } from "hono";
+import type { ControlPlane } from "../gateway/control_plane.ts";
+import { presentedKey } from "./credentials.ts";
+import type { AppEnv } from "./env.ts";
+import { invalidApiKey } from "./errors.ts";
+
+/**
+ * API authentication. With require_api_key on, a missing, unknown or revoked key is a 401 with the
+ * spec's body. With it off, requests pass anonymously, but a valid DB key still brings its scopes.
+ * An unknown key is ignored then: many clients insist on sending some placeholder key.
+ */
+export function apiAuth(control: ControlPlane): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = presentedKey(c.req.raw.headers, new URL(c.req.url));
+    const identity = key === null ? null : control.identify(key);
+    if (identity === null) {
+      if (control.settings.server_require_api_key) throw invalidApiKey();
+      c.set("identity", { kind: "anonymous" });
+    } else c.set("identity", identity);
+    await next();
+  };
+}

@@ -1,0 +1,67 @@
+import { GatewayError } from "../model/mod.ts";
+import { codecFor } from "../wire/mod.ts";
+import type { AppVariables } from "./env.ts";
+
+/** The generic envelope for routes that belong to no wire format (utility, dashboard API). */
+function utilityBody(error: GatewayError): unknown {
+  return { error: { message: error.message, type: error.kind } };
+}
+
+/** Wraps anything thrown into a GatewayError; unknown errors become a 500 without internals. */
+export function asGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof SyntaxError) {
+    return new GatewayError(400, "invalid_request", `Invalid JSON body: ${error.message}`);
+  }
+  return new GatewayError(500, "internal", "Internal gateway error", { cause: error });
+}
+
+/**
+ * The one place errors become responses: a spec-fixed body when the error carries one, else the
+ * client format's own envelope. Never a stack trace.
+ */
+export function errorResponse(error: unknown, surface: AppVariables["surface"]): Response {
+  const gatewayError = asGatewayError(error);
+  if (gatewayError.status >= 500 && gatewayError.kind === "internal") {
+    console.error(
+      "gateway: internal error:",
+      (gatewayError.cause as Error | undefined)?.stack ?? gatewayError.cause,
+    );
+  }
+  const headers = new Headers(gatewayError.headers);
+  headers.set("content-type", "application/json");
+  if (gatewayError.fixedBody !== undefined) {
+    return new Response(JSON.stringify(gatewayError.fixedBody), { status: gatewayError.status, headers });
+  }
+  if (surface === "utility") {
+    return new Response(JSON.stringify(utilityBody(gatewayError)), { status: gatewayError.status, headers });
+  }
+  const encoded = codecFor(surface).encodeError(gatewayError);
+  const body = gatewayError.kind === "model_not_allowed"
+    ? withModelNotAllowedType(encoded.body)
+    : encoded.body;
+  return new Response(JSON.stringify(body), { status: encoded.status, headers });
+}
+
+/** 401 with the spec's fixed body. */
+export function invalidApiKey(): GatewayError {
+  return new GatewayError(401, "authentication", "Invalid API key", {
+    fixedBody: { detail: "Invalid API key" },
+  });
+}
+
+/** 403 for a model the key may not use. */
+export function modelNotAllowed(model: string): GatewayError {
+  return new GatewayError(403, "model_not_allowed", `This API key is not allowed to use model "${model}"`);
+}
+
+/** The spec fixes `error.type = model_not_allowed` on 403s whatever the format's envelope. */
+function withModelNotAllowedType(body: unknown): unknown {
+  if (typeof body !== "object" || body === null) return body;
+  const record = body as Record<string, unknown>;
+  const inner = record.error;
+  if (typeof inner === "object" && inner !== null) {
+    return { ...record, error: { ...(inner as Record<string, unknown>), type: "model_not_allowed" } };
+  }
+  return { ...record, type: "model_not_allowed" };
+}

@@ -1,0 +1,95 @@
+import {
+  cooldownDurationMs,
+  honoursRetryAfter,
+  MAX_BACKOFF_LEVEL,
+  RETRY_AFTER_CAP_MS,
+} from "./cooldown_policy.ts";
+import type { CooldownKind } from "./cooldown_policy.ts";
+import type { FailureClassification } from "./classify.ts";
+import type { CooldownEntry, RoutingState } from "./routing_state.ts";
+
+/** An account that is cooling down right now, as the dashboard and storage see it. */
+export interface ActiveCooldown {
+  readonly accountId: string;
+  readonly untilMs: number;
+  readonly kind: CooldownKind | null;
+  readonly remainingSeconds: number;
+}
+
+/** Whether an account is cooling at `now`. */
+export function isCooling(state: RoutingState, accountId: string, now: number): boolean {
+  const entry = Object.hasOwn(state.cooldowns, accountId) ? state.cooldowns[accountId] : undefined;
+  return entry !== undefined && entry.untilMs > now;
+}
+
+/**
+ * Records a failed attempt. Failures that are not fallback-eligible leave the state as it is. A new
+ * cooldown never shortens a longer one already running (a concurrent request may have set it).
+ */
+export function applyFailure(
+  state: RoutingState,
+  accountId: string,
+  classification: FailureClassification,
+  now: number,
+): RoutingState {
+  const kind = classification.cooldownKind;
+  if (kind === null) return state;
+  const previous = Object.hasOwn(state.cooldowns, accountId) ? state.cooldowns[accountId] : undefined;
+  const previousLevel = previous?.backoffLevel ?? 0;
+  const backoffLevel = kind === "body_rate_limit"
+    ? Math.min(previousLevel + 1, MAX_BACKOFF_LEVEL)
+    : previousLevel;
+  let duration = cooldownDurationMs(kind, backoffLevel);
+  if (classification.retryAfterMs !== null && honoursRetryAfter(kind)) {
+    duration = Math.min(classification.retryAfterMs, RETRY_AFTER_CAP_MS);
+  }
+  const untilMs = Math.max(now + duration, previous && previous.untilMs > now ? previous.untilMs : 0);
+  const entry: CooldownEntry = { untilMs, kind, backoffLevel };
+  return { ...state, cooldowns: { ...state.cooldowns, [accountId]: entry } };
+}
+
+/** Records a success: the account's cooldown and backoff level are gone. */
+export function applySuccess(state: RoutingState, accountId: string): RoutingState {
+  if (!Object.hasOwn(state.cooldowns, accountId)) return state;
+  const { [accountId]: _dropped, ...rest } = state.cooldowns;
+  return { ...state, cooldowns: rest };
+}
+
+/** Clears every cooldown and backoff level (dashboard "Clear all cooldowns"). */
+export function clearCooldowns(state: RoutingState): RoutingState {
+  return { ...state, cooldowns: {} };
+}
+
+/** Loads persisted cooldowns (account id + instant); already expired ones are skipped. */
+export function restoreCooldowns(
+  state: RoutingState,
+  records: readonly { readonly accountId: string; readonly untilMs: number }[],
+  now: number,
+): RoutingState {
+  const cooldowns: Record<string, CooldownEntry> = { ...state.cooldowns };
+  for (const record of records) {
+    if (record.untilMs <= now) continue;
+    const previous = Object.hasOwn(cooldowns, record.accountId) ? cooldowns[record.accountId] : undefined;
+    cooldowns[record.accountId] = {
+      untilMs: Math.max(record.untilMs, previous?.untilMs ?? 0),
+      kind: previous?.kind ?? null,
+      backoffLevel: previous?.backoffLevel ?? 0,
+    };
+  }
+  return { ...state, cooldowns };
+}
+
+/** The accounts cooling at `now`, soonest expiry first. */
+export function activeCooldowns(state: RoutingState, now: number): ActiveCooldown[] {
+  const out: ActiveCooldown[] = [];
+  for (const [accountId, entry] of Object.entries(state.cooldowns)) {
+    if (entry.untilMs <= now) continue;
+    out.push({
+      accountId,
+      untilMs: entry.untilMs,
+      kind: entry.kind,
+      remainingSeconds: Math.ceil((entry.untilMs - now) / 1000),
+    });
+  }
+  return out.sort((a, b) => a.untilMs - b.untilMs || a.accountId.localeCompare(b.accountId));
+}

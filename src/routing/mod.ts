@@ -1,0 +1,31 @@
+/** Routing: model string → attempts, combos, cooldown policy, error classification, allowlists. Pure. */
+export type { Account, Attempt, Combo, ComboStrategy } from "./types.ts";
+export { type ModelRef, parseModelRef } from "./model_ref.ts";
+export { buildRoutingTable, canonicalModel, canonicalPrefix, type RoutingTable } from "./routing_table.ts";
+export {
+  type ComboCursor,
+  type CooldownEntry,
+  emptyRoutingState,
+  type RoutingState,
+} from "./routing_state.ts";
+export * from "./cooldown_policy.ts";
+export {
+  classifyUpstreamFailure,
+  type FailureClassification,
+  MIN_RETRY_AFTER_MS,
+  parseRetryAfter,
+  type UpstreamFailure,
+} from "./classify.ts";
+export { hasRateLimitMarker, RATE_LIMIT_MARKERS } from "./body_markers.ts";
+export {
+  type ActiveCooldown,
+  activeCooldowns,
+  applyFailure,
+  applySuccess,
+  clearCooldowns,
+  isCooling,
+  restoreCooldowns,
+} from "./cooldowns.ts";
+export { expandModel, type Resolution, resolveAttempts, type ResolveOptions } from "./resolve.ts";
+export { allCoolingMessage, exhaustedMessage } from "./messages.ts";
+export { filterModelList, isModelAllowed, stripThinkingSuffix } from "./allowlist.ts";

@@ -1,0 +1,40 @@
+import { DatabaseSync } from "node:sqlite";
+import { dirname } from "node:path";
+import { migrate } from "./migrate.ts";
+
+/** The database handle type used by every repository. */
+export type Database = DatabaseSync;
+
+/**
+ * Opens (creating if needed) the SQLite database, applies pragmas and runs migrations. The handle is
+ * passed to repositories; nothing opens the database at import time.
+ */
+export function openDatabase(path: string): Database {
+  if (path !== ":memory:") Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const db = new DatabaseSync(path);
+  // WAL lets the CLI write while the server reads; NORMAL is durable across process crashes in WAL mode.
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("PRAGMA busy_timeout = 5000");
+  migrate(db);
+  if (path !== ":memory:") {
+    try {
+      Deno.chmodSync(path, 0o600);
+    } catch { /* not supported on every platform */ }
+  }
+  return db;
+}
+
+/** Runs `work` in one transaction, rolling back on error. */
+export function transaction<T>(db: Database, work: () => T): T {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = work();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}

@@ -1,0 +1,66 @@
+/** Storage: the only place with SQL. One repository per table family behind a narrow interface. */
+import { ApiKeysRepo } from "./api_keys_repo.ts";
+import { BudgetsRepo } from "./budgets_repo.ts";
+import { CombosRepo } from "./combos_repo.ts";
+import { CooldownsRepo } from "./cooldowns_repo.ts";
+import { type Database, openDatabase, transaction } from "./database.ts";
+import { PricingRepo } from "./pricing_repo.ts";
+import { ProvidersRepo } from "./providers_repo.ts";
+import type { SecretBox } from "./secret_box.ts";
+import { SettingsRepo } from "./settings_repo.ts";
+import { UsageRepo } from "./usage_repo.ts";
+
+export type { ApiKeyChanges, ApiKeyRecord } from "./api_keys_repo.ts";
+export type { BudgetRecord } from "./budgets_repo.ts";
+export type { ComboRecord } from "./combos_repo.ts";
+export type { CooldownRecord } from "./cooldowns_repo.ts";
+export type { UsageRow } from "./usage_repo.ts";
+export { type Database, openDatabase, transaction } from "./database.ts";
+export { loadSecretBox, SecretBox } from "./secret_box.ts";
+export { SAVER_SETTING_KEYS, saverSettings, seedFromConfig, type SeedReport } from "./seed.ts";
+export { migrate } from "./migrate.ts";
+
+/** Every repository over one database handle. */
+export class Store {
+  readonly db: Database;
+  readonly keys: ApiKeysRepo;
+  readonly settings: SettingsRepo;
+  readonly providers: ProvidersRepo;
+  readonly combos: CombosRepo;
+  readonly pricing: PricingRepo;
+  readonly budgets: BudgetsRepo;
+  readonly cooldowns: CooldownsRepo;
+  readonly usage: UsageRepo;
+
+  constructor(db: Database, box: SecretBox) {
+    this.db = db;
+    this.keys = new ApiKeysRepo(db);
+    this.settings = new SettingsRepo(db);
+    this.providers = new ProvidersRepo(db, box);
+    this.combos = new CombosRepo(db);
+    this.pricing = new PricingRepo(db);
+    this.budgets = new BudgetsRepo(db);
+    this.cooldowns = new CooldownsRepo(db);
+    this.usage = new UsageRepo(db);
+  }
+
+  /** Opens the database file and wraps it. */
+  static open(path: string, box: SecretBox): Store {
+    return new Store(openDatabase(path), box);
+  }
+
+  /** Runs `work` in one transaction. */
+  transaction<T>(work: () => T): T {
+    return transaction(this.db, work);
+  }
+
+  /** Changes whenever another connection (the CLI) commits; polled for hot pick-up. */
+  dataVersion(): number {
+    return Number((this.db.prepare("PRAGMA data_version").get() as { data_version: number }).data_version);
+  }
+
+  /** Closes the handle. */
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}

@@ -1,0 +1,203 @@
+import type { Finish, Usage } from "../../model/mod.ts";
+import { mergeUsage } from "../../model/mod.ts";
+import type { Frame } from "../framing/mod.ts";
+import { sseEvent } from "../framing/mod.ts";
+import { isRecord, tryParseJson } from "../shared/mod.ts";
+import { deltaOf, primaryChoice, reasoningOf } from "./chunk.ts";
+import { decodeFinish } from "./finish.ts";
+import { isUnusableId } from "./ids.ts";
+import { upstreamErrorMessage } from "./response.ts";
+import { DONE_EVENT } from "./stream_encode.ts";
+import { decodeUsage } from "./usage.ts";
+
+type Json = Record<string, unknown>;
+
+/** What a passthrough stream reports so the gateway can meter it without decoding it twice. */
+export interface PassthroughObserver {
+  /** Usage so far (merged across reports), each time the upstream reports some. */
+  usage(usage: Usage): void;
+  /** Each non-null finish reason, and the synthesised one when the upstream sent none. */
+  finish(finish: Finish): void;
+  /** An `error` object the upstream put inside its 200 stream. */
+  error(message: string): void;
+  /** Called once, at the first real content, reasoning or tool-call delta. */
+  content(): void;
+}
+
+/** Options of {@link chatCompletionsPassthrough}. */
+export interface PassthroughOptions {
+  /** Unix seconds, used where a chunk lacks `created`. */
+  readonly now: number;
+  /** Suffix of the `chatcmpl-` id used when the upstream's ids are unusable. */
+  readonly fallbackId: string;
+  /** Whether to end with `data: [DONE]` (default true; generate-content-family providers reject it). */
+  readonly emitDone?: boolean;
+  readonly observer?: PassthroughObserver;
+}
+
+/**
+ * Re-emits an upstream chat-completions stream to a chat-completions client with the spec's repairs:
+ * blank-line framing, `object`/`created` filled, unusable ids replaced, `*_filter_results` and empty
+ * `tool_calls` removed, non-JSON and empty chunks dropped, usage attached to the finish chunk, a
+ * finish synthesised when missing and `[DONE]` guaranteed. Unchanged chunks pass through byte for byte.
+ */
+export function chatCompletionsPassthrough(options: PassthroughOptions): TransformStream<Frame, string> {
+  const emitDone = options.emitDone ?? true;
+  const observer = options.observer;
+  let streamId: string | undefined;
+  let model = "";
+  let sawChunk = false;
+  let sawFinish = false;
+  let sawTool = false;
+  let sawContent = false;
+  let errored = false;
+  let ended = false;
+  let usage: Usage | undefined;
+  let rawUsage: unknown;
+
+  const end = (controller: TransformStreamDefaultController<string>) => {
+    if (ended) return;
+    ended = true;
+    if (sawChunk && !sawFinish && !errored) {
+      const reason = sawTool ? "tool_calls" : "stop";
+      const synthetic: Json = {
+        id: streamId ?? `chatcmpl-${options.fallbackId}`,
+        object: "chat.completion.chunk",
+        created: options.now,
+        model,
+        choices: [{ index: 0, delta: {}, finish_reason: reason }],
+      };
+      if (rawUsage !== undefined) synthetic.usage = rawUsage;
+      observer?.finish({ unified: reason, raw: null });
+      controller.enqueue(sseEvent(JSON.stringify(synthetic)));
+    }
+    if (emitDone) controller.enqueue(DONE_EVENT);
+  };
+
+  const normalise = (data: Json): boolean => {
+    let changed = false;
+    if (streamId === undefined) {
+      streamId = isUnusableId(data.id) ? `chatcmpl-${options.fallbackId}` : String(data.id);
+    }
+    if (isUnusableId(data.id)) {
+      data.id = streamId;
+      changed = true;
+    }
+    if (typeof data.object !== "string") {
+      data.object = "chat.completion.chunk";
+      changed = true;
+    }
+    if (typeof data.created !== "number") {
+      data.created = options.now;
+      changed = true;
+    }
+    if (stripFilterResults(data)) changed = true;
+    if (Array.isArray(data.choices)) {
+      for (const choice of data.choices) {
+        if (!isRecord(choice)) continue;
+        if (stripFilterResults(choice)) changed = true;
+        const delta = choice.delta;
+        if (isRecord(delta) && Array.isArray(delta.tool_calls) && delta.tool_calls.length === 0) {
+          delete delta.tool_calls;
+          changed = true;
+        }
+      }
+    }
+    return changed;
+  };
+
+  return new TransformStream<Frame, string>({
+    transform(frame, controller) {
+      if (ended) return;
+      if (frame.data.trim() === "[DONE]") return end(controller);
+      const data = tryParseJson(frame.data);
+      // Non-JSON data (HTML error pages, plain-text notices) would break every client's JSON parser.
+      if (!isRecord(data)) return;
+      if (data.error !== undefined && data.error !== null) {
+        errored = true;
+        observer?.error(upstreamErrorMessage(data.error));
+        controller.enqueue(sseEvent(wireText(frame.data, undefined), frame.event));
+        return;
+      }
+      sawChunk = true;
+      let changed = normalise(data);
+      if (typeof data.model === "string" && data.model !== "") model = data.model;
+
+      const reported = decodeUsage(data.usage);
+      if (reported) {
+        usage = usage ? mergeUsage(usage, reported) : reported;
+        rawUsage = data.usage;
+        observer?.usage(usage);
+      }
+      if (!reported && !(Array.isArray(data.choices) && data.choices.some(hasValue))) return;
+
+      const choice = primaryChoice(data);
+      if (choice) {
+        const delta = deltaOf(choice);
+        const tools = Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0;
+        if (tools) sawTool = true;
+        if (!sawContent && (tools || reasoningOf(delta) !== "" || nonEmptyString(delta.content))) {
+          sawContent = true;
+          observer?.content();
+        }
+        if (nonEmptyString(choice.finish_reason)) {
+          observer?.finish(decodeFinish(choice.finish_reason));
+          if (!sawFinish && (data.usage === undefined || data.usage === null) && rawUsage !== undefined) {
+            data.usage = rawUsage;
+            changed = true;
+          }
+          sawFinish = true;
+        }
+      }
+      controller.enqueue(sseEvent(wireText(frame.data, changed ? data : undefined), frame.event));
+    },
+    flush(controller) {
+      end(controller);
+    },
+  });
+}
+
+/** Data text for one SSE event: the upstream's own bytes unless the chunk changed or spans lines. */
+function wireText(original: string, changed: Json | undefined): string {
+  let text = changed !== undefined || original.includes("\n") || original.includes("\r")
+    ? JSON.stringify(changed ?? JSON.parse(original))
+    : original;
+  // Raw U+2028/U+2029 inside JSON end the line for some SSE clients; escaped they mean the same.
+  if (text.includes("\u2028") || text.includes("\u2029")) {
+    text = text.replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
+  }
+  return text;
+}
+
+/** Removes every `*_filter_results` key (Azure content filtering) and Azure's `content_filter_offsets`. */
+function stripFilterResults(target: Json): boolean {
+  let changed = false;
+  for (const key of Object.keys(target)) {
+    if (key.endsWith("_filter_results") || key === "content_filter_offsets") {
+      delete target[key];
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === "string" && value !== "";
+}
+
+/** Whether a choice carries anything a client acts on: a role, content, tool calls, a finish… */
+function hasValue(choice: unknown): boolean {
+  if (!isRecord(choice)) return false;
+  if (nonEmptyString(choice.finish_reason)) return true;
+  if (choice.logprobs !== undefined && choice.logprobs !== null) return true;
+  const delta = deltaOf(choice);
+  for (const value of Object.values(delta)) if (meaningful(value)) return true;
+  return false;
+}
+
+function meaningful(value: unknown): boolean {
+  if (value === null || value === undefined || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isRecord(value)) return Object.keys(value).length > 0;
+  return true;
+}

@@ -1,0 +1,291 @@
+import type {
+  CacheControl,
+  Extra,
+  ImagePart,
+  Message,
+  NeutralRequest,
+  ReasoningIntent,
+  TextPart,
+  ToolCallPart,
+  ToolChoice,
+  ToolDefinition,
+  ToolResultPart,
+} from "../../model/mod.ts";
+import { extraFieldsFor } from "../../model/mod.ts";
+import type { EncodedRequest } from "../codec.ts";
+import { isRecord } from "../shared/mod.ts";
+import { mergeExtraFields } from "./extra_fields.ts";
+
+const FORMAT = "chat_completions";
+
+type Json = Record<string, unknown>;
+
+/** Per-call encoding state: whether cache hints may be written, and the warnings collected. */
+interface Encoding {
+  readonly sameFormat: boolean;
+  readonly upstreamModel: string;
+  readonly warnings: string[];
+}
+
+/**
+ * Encodes a neutral request as a chat-completions body for `upstreamModel`. A request that came from
+ * this format gets its unmapped fields back at top, message and part level.
+ */
+export function encodeChatRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest {
+  const enc: Encoding = { sameFormat: request.source === FORMAT, upstreamModel, warnings: [] };
+  const messages: Json[] = request.system.map((part) => encodeSystem(part, enc));
+  for (const message of request.messages) messages.push(...encodeMessage(message, enc));
+
+  const body: Json = { model: upstreamModel, messages };
+  const hasTools = request.tools.length > 0;
+  if (hasTools) {
+    body.tools = request.tools.map((tool) => encodeTool(tool, enc));
+    if (request.toolChoice) body.tool_choice = encodeToolChoice(request.toolChoice);
+  }
+  encodeParams(request, body, enc);
+  const extra = extraFieldsFor(request.extra, FORMAT);
+  if (!hasTools) {
+    // Upstreams reject tool_choice / parallel_tool_calls without tools (and `tools: []` itself).
+    delete extra.tool_choice;
+    delete extra.parallel_tool_calls;
+    if (Array.isArray(extra.tools) && extra.tools.length === 0) delete extra.tools;
+  }
+  const streamOptions = extra.stream_options;
+  delete extra.stream_options;
+  if (request.stream) {
+    body.stream = true;
+    // Without include_usage an OpenAI-compatible upstream reports no usage on streams.
+    body.stream_options = { ...(isRecord(streamOptions) ? streamOptions : {}), include_usage: true };
+  }
+  mergeExtraFields(body, extra);
+  return { body, warnings: enc.warnings };
+}
+
+function encodeParams(request: NeutralRequest, body: Json, enc: Encoding): void {
+  const p = request.params;
+  if (p.maxTokens !== undefined) body[maxTokensField(enc.upstreamModel)] = p.maxTokens;
+  if (p.temperature !== undefined) body.temperature = p.temperature;
+  if (p.topP !== undefined) body.top_p = p.topP;
+  if (p.topK !== undefined) {
+    enc.warnings.push(`top_k (${p.topK}) cannot be expressed in chat completions; dropped`);
+  }
+  if (p.stop !== undefined && p.stop.length > 0) body.stop = [...p.stop];
+  if (p.seed !== undefined) body.seed = p.seed;
+  if (p.presencePenalty !== undefined) body.presence_penalty = p.presencePenalty;
+  if (p.frequencyPenalty !== undefined) body.frequency_penalty = p.frequencyPenalty;
+  const effort = reasoningEffort(request.reasoning, enc);
+  if (effort !== undefined) body.reasoning_effort = effort;
+}
+
+/** o-series and GPT-5 models reject `max_tokens`; everyone else knows it best. */
+function maxTokensField(model: string): string {
+  const last = (model.split("/").pop() ?? model).toLowerCase();
+  return /^(gpt-5|o\d)/.test(last) || /-o\d(-|$)/.test(last) ? "max_completion_tokens" : "max_tokens";
+}
+
+function reasoningEffort(intent: ReasoningIntent | undefined, enc: Encoding): string | undefined {
+  if (!intent) return undefined;
+  if (intent.effort !== undefined) return intent.effort;
+  if (intent.budgetTokens === undefined) return undefined;
+  const budget = intent.budgetTokens;
+  const effort = budget <= 0 ? "none" : budget <= 2048 ? "low" : budget <= 16384 ? "medium" : "high";
+  enc.warnings.push(`reasoning budget of ${budget} tokens expressed as reasoning_effort "${effort}"`);
+  return effort;
+}
+
+function encodeToolChoice(choice: ToolChoice): unknown {
+  switch (choice.type) {
+    case "auto":
+    case "none":
+    case "required":
+      return choice.type;
+    case "tool":
+      return { type: "function", function: { name: choice.name } };
+  }
+}
+
+function encodeTool(tool: ToolDefinition, enc: Encoding): Json {
+  const fn: Json = { name: tool.name };
+  if (tool.description !== undefined) fn.description = tool.description;
+  fn.parameters = tool.parameters;
+  const out: Json = { type: "function", function: fn };
+  cacheHint(out, tool.cacheControl, `tool "${tool.name}"`, enc);
+  return withExtra(out, tool.extra);
+}
+
+function encodeSystem(part: TextPart, enc: Encoding): Json {
+  const fields = extraFieldsFor(part.extra, FORMAT);
+  const role = fields.role === "developer" ? "developer" : "system";
+  delete fields.role;
+  const message: Json = { role, content: part.text };
+  if (part.cacheControl) {
+    const content: Json = { type: "text", text: part.text };
+    if (cacheHint(content, part.cacheControl, "system text", enc)) message.content = [content];
+  }
+  return mergeExtraFields(message, fields);
+}
+
+function encodeMessage(message: Message, enc: Encoding): Json[] {
+  const out: Json[] = [];
+  // Tool results go first as their own tool messages: OpenAI pairs them with the preceding tool calls.
+  for (const part of message.parts) {
+    if (part.kind === "toolResult") out.push(encodeToolResult(part, message.extra, enc));
+  }
+  switch (message.role) {
+    case "tool": {
+      const stray = message.parts.filter((p) => p.kind !== "toolResult").length;
+      if (stray > 0) enc.warnings.push(`${stray} non-tool-result part(s) in a tool message dropped`);
+      return out;
+    }
+    case "user":
+      if (out.length === 0 || message.parts.some((p) => p.kind !== "toolResult")) {
+        out.push(encodeUser(message, enc));
+      }
+      return out;
+    case "assistant":
+      out.push(encodeAssistant(message, enc));
+      return out;
+  }
+}
+
+function encodeUser(message: Message, enc: Encoding): Json {
+  const content: (TextPart | ImagePart)[] = [];
+  for (const part of message.parts) {
+    if (part.kind === "text" || part.kind === "image") content.push(part);
+    else if (part.kind !== "toolResult") enc.warnings.push(`${part.kind} part in a user message dropped`);
+  }
+  const out: Json = { role: "user", content: encodeContent(content, enc, false) };
+  if (message.name !== undefined) out.name = message.name;
+  return withExtra(out, message.extra);
+}
+
+function encodeAssistant(message: Message, enc: Encoding): Json {
+  const texts: TextPart[] = [];
+  const calls: Json[] = [];
+  let reasoning = "";
+  for (const part of message.parts) {
+    switch (part.kind) {
+      case "text":
+        texts.push(part);
+        break;
+      case "toolCall":
+        calls.push(encodeToolCall(part, enc));
+        break;
+      case "reasoning":
+        reasoning += part.text;
+        if (part.signature !== undefined) {
+          enc.warnings.push("reasoning signature cannot be expressed in chat completions; dropped");
+        }
+        if (part.redactedData !== undefined) {
+          enc.warnings.push("redacted reasoning cannot be expressed in chat completions; dropped");
+        }
+        break;
+      case "image":
+        enc.warnings.push("image part in an assistant message dropped");
+        break;
+      case "toolResult":
+        break;
+    }
+  }
+  const out: Json = { role: "assistant" };
+  out.content = texts.length > 0 ? encodeContent(texts, enc, true) : calls.length > 0 ? null : "";
+  // Upstreams reject `tool_calls: []`; only send the key when there are calls.
+  if (calls.length > 0) out.tool_calls = calls;
+  // DeepSeek-style upstreams require the reasoning of tool-call turns to be sent back.
+  if (reasoning !== "") out.reasoning_content = reasoning;
+  if (message.name !== undefined) out.name = message.name;
+  return withExtra(out, message.extra);
+}
+
+function encodeToolCall(part: ToolCallPart, enc: Encoding): Json {
+  const out: Json = {
+    id: part.id,
+    type: "function",
+    function: { name: part.name, arguments: part.arguments === "" ? "{}" : part.arguments },
+  };
+  if (part.signature !== undefined) {
+    // Only Gemini's OpenAI-compatible endpoint reads thought signatures, from `extra_content.google`.
+    if (part.family === "google" && enc.upstreamModel.toLowerCase().includes("gemini")) {
+      out.extra_content = { google: { thought_signature: part.signature } };
+    } else {
+      enc.warnings.push(
+        `tool call signature of "${part.name}" cannot be expressed for this upstream; dropped`,
+      );
+    }
+  }
+  return withExtra(out, part.extra);
+}
+
+function encodeToolResult(part: ToolResultPart, messageExtra: Extra | undefined, enc: Encoding): Json {
+  const texts: TextPart[] = [];
+  for (const item of part.content) {
+    if (item.kind === "text") texts.push(item);
+    else {enc.warnings.push(
+        `image in the result of tool call "${part.callId}" dropped (tool messages carry text)`,
+      );}
+  }
+  if (part.isError) {
+    enc.warnings.push(`error flag of tool result "${part.callId}" cannot be expressed in chat completions`);
+  }
+  const out: Json = { role: "tool", tool_call_id: part.callId, content: encodeContent(texts, enc, true) };
+  if (enc.sameFormat && part.name !== undefined) out.name = part.name;
+  cacheHint(out, part.cacheControl, `tool result "${part.callId}"`, enc);
+  withExtra(out, messageExtra);
+  return withExtra(out, part.extra);
+}
+
+/**
+ * A single plain text part becomes a string. Several parts stay an array, except that text-only
+ * assistant and tool content from another format is joined: many upstreams only take strings there.
+ */
+function encodeContent(parts: readonly (TextPart | ImagePart)[], enc: Encoding, joinText: boolean): unknown {
+  const encoded = parts.map((part) => encodeContentPart(part, enc));
+  if (encoded.length === 0) return "";
+  const plain = encoded.every((p) => p.type === "text" && Object.keys(p).length === 2);
+  if (plain && encoded.length === 1) return encoded[0].text;
+  if (plain && joinText && !enc.sameFormat) return encoded.map((p) => p.text).join("\n");
+  return encoded;
+}
+
+function encodeContentPart(part: TextPart | ImagePart, enc: Encoding): Json {
+  switch (part.kind) {
+    case "text": {
+      const out: Json = { type: "text", text: part.text };
+      cacheHint(out, part.cacheControl, "text part", enc);
+      return withExtra(out, part.extra);
+    }
+    case "image": {
+      const url = part.source.type === "url"
+        ? part.source.url
+        : `data:${part.source.mediaType};base64,${part.source.data}`;
+      const image: Json = { url };
+      if (part.detail !== undefined) image.detail = part.detail;
+      const out: Json = { type: "image_url", image_url: image };
+      cacheHint(out, part.cacheControl, "image part", enc);
+      return withExtra(out, part.extra);
+    }
+  }
+}
+
+/**
+ * Writes `cache_control` back only for a same-format request (the client's upstream evidently takes
+ * it); for any other source it is reported, since OpenAI-style upstreams reject unknown keys.
+ */
+function cacheHint(
+  target: Json,
+  cacheControl: CacheControl | undefined,
+  what: string,
+  enc: Encoding,
+): boolean {
+  if (!cacheControl) return false;
+  if (enc.sameFormat) {
+    target.cache_control = { ...cacheControl };
+    return true;
+  }
+  enc.warnings.push(`cacheControl on ${what} cannot be expressed in chat completions; dropped`);
+  return false;
+}
+
+function withExtra(target: Json, extra: Extra | undefined): Json {
+  return extra && extra.format === FORMAT ? mergeExtraFields(target, extra.fields) : target;
+}

@@ -1,0 +1,122 @@
+import type { BlockKind, Finish, StreamEvent, Usage } from "../../model/mod.ts";
+import { mergeUsage } from "../../model/mod.ts";
+import type { EncodeContext } from "../codec.ts";
+import { sseEvent } from "../framing/mod.ts";
+import { chatErrorObject } from "./errors.ts";
+import { encodeFinish } from "./finish.ts";
+import { chatCompletionId } from "./ids.ts";
+import { encodeUsage } from "./usage.ts";
+
+type Json = Record<string, unknown>;
+
+/** The terminator every chat-completions client waits for. */
+export const DONE_EVENT = "data: [DONE]\n\n";
+
+/**
+ * Neutral events → chat-completion chunks as SSE text. The finish chunk is written when the stream
+ * ends so that it can carry the usage, which some upstreams report only after their finish. The
+ * stream always ends with `data: [DONE]`, after an error too.
+ */
+export function encodeChatStream(ctx: EncodeContext): TransformStream<StreamEvent, string> {
+  let id = chatCompletionId("", String(ctx.now));
+  let model = ctx.requestModel;
+  let created = ctx.now;
+  let started = false;
+  let errored = false;
+  let sawTool = false;
+  let finish: Finish | undefined;
+  let usage: Usage | undefined;
+  let nextTool = 0;
+  const kinds = new Map<number, BlockKind>();
+  const toolPositions = new Map<number, number>();
+
+  const chunk = (delta: Json, finishReason: string | null = null, extra: Json = {}): string =>
+    sseEvent(JSON.stringify({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      ...extra,
+    }));
+
+  const toolPosition = (index: number): number => {
+    let position = toolPositions.get(index);
+    if (position === undefined) {
+      position = nextTool++;
+      toolPositions.set(index, position);
+    }
+    return position;
+  };
+
+  return new TransformStream<StreamEvent, string>({
+    transform(event, controller) {
+      if (errored) return;
+      const ensureStarted = () => {
+        if (started) return;
+        started = true;
+        controller.enqueue(chunk({ role: "assistant", content: "" }));
+      };
+      switch (event.type) {
+        case "start":
+          if (!started) {
+            id = chatCompletionId(event.id, String(ctx.now));
+            model = event.model || ctx.requestModel;
+            created = event.created ?? ctx.now;
+          }
+          ensureStarted();
+          return;
+        case "blockStart":
+          kinds.set(event.index, event.kind);
+          if (event.kind !== "toolCall") return;
+          ensureStarted();
+          sawTool = true;
+          controller.enqueue(chunk({
+            tool_calls: [{
+              index: toolPosition(event.index),
+              id: event.id ?? "",
+              type: "function",
+              function: { name: event.name ?? "", arguments: "" },
+            }],
+          }));
+          return;
+        case "textDelta":
+          ensureStarted();
+          controller.enqueue(chunk(
+            kinds.get(event.index) === "reasoning"
+              ? { reasoning_content: event.text }
+              : { content: event.text },
+          ));
+          return;
+        case "argumentsDelta":
+          ensureStarted();
+          sawTool = true;
+          controller.enqueue(chunk({
+            tool_calls: [{ index: toolPosition(event.index), function: { arguments: event.json } }],
+          }));
+          return;
+        case "signatureDelta":
+        case "blockEnd":
+          return;
+        case "usage":
+          usage = usage ? mergeUsage(usage, event.usage) : event.usage;
+          return;
+        case "finish":
+          finish ??= event.finish;
+          return;
+        case "error":
+          errored = true;
+          controller.enqueue(sseEvent(JSON.stringify({ error: chatErrorObject(event.message, event.kind) })));
+          return;
+      }
+    },
+    flush(controller) {
+      if (!errored && (started || finish)) {
+        if (!started) controller.enqueue(chunk({ role: "assistant", content: "" }));
+        const reason = finish ? encodeFinish(finish) : sawTool ? "tool_calls" : "stop";
+        controller.enqueue(chunk({}, reason, usage ? { usage: encodeUsage(usage) } : {}));
+      }
+      controller.enqueue(DONE_EVENT);
+    },
+  });
+}

@@ -1,0 +1,120 @@
+import { type ErrorKind, GatewayError, invalidRequest } from "../../model/mod.ts";
+import type { EncodedError } from "../codec.ts";
+
+/** google.rpc status names this codec uses in its error envelope. */
+export type GeminiStatus =
+  | "INVALID_ARGUMENT"
+  | "UNAUTHENTICATED"
+  | "PERMISSION_DENIED"
+  | "NOT_FOUND"
+  | "RESOURCE_EXHAUSTED"
+  | "UNAVAILABLE"
+  | "DEADLINE_EXCEEDED"
+  | "INTERNAL";
+
+/** The google.rpc status name for an error kind. */
+export function geminiStatusFor(kind: ErrorKind): GeminiStatus {
+  switch (kind) {
+    case "invalid_request":
+    case "payload_too_large":
+      return "INVALID_ARGUMENT";
+    case "authentication":
+      return "UNAUTHENTICATED";
+    case "permission":
+    case "model_not_allowed":
+      return "PERMISSION_DENIED";
+    case "not_found":
+      return "NOT_FOUND";
+    case "rate_limit":
+    case "budget_exceeded":
+      return "RESOURCE_EXHAUSTED";
+    case "overloaded":
+    case "unavailable":
+      return "UNAVAILABLE";
+    case "timeout":
+      return "DEADLINE_EXCEEDED";
+    case "upstream":
+    case "internal":
+      return "INTERNAL";
+  }
+}
+
+const ERROR_KINDS: ReadonlySet<string> = new Set<ErrorKind>([
+  "invalid_request",
+  "authentication",
+  "permission",
+  "model_not_allowed",
+  "not_found",
+  "payload_too_large",
+  "rate_limit",
+  "budget_exceeded",
+  "upstream",
+  "overloaded",
+  "unavailable",
+  "timeout",
+  "internal",
+]);
+
+/** The google.rpc status name for a stream error event's free-form kind (INTERNAL when unknown). */
+export function geminiStatusForKindName(kind: string): GeminiStatus {
+  return ERROR_KINDS.has(kind) ? geminiStatusFor(kind as ErrorKind) : "INTERNAL";
+}
+
+/** The body `{error:{code, message, status}}` Gemini clients expect. */
+export function errorEnvelope(code: number, message: string, status: GeminiStatus): Record<string, unknown> {
+  return { error: { code, message, status } };
+}
+
+/** A GatewayError in the Gemini error envelope. */
+export function encodeError(error: GatewayError): EncodedError {
+  const status = geminiStatusFor(error.kind);
+  const inner: Record<string, unknown> = { code: error.status, message: error.message, status };
+  if (error.kind === "model_not_allowed") {
+    // Gemini clients read `status`; the ErrorInfo reason and `type` let others tell this apart
+    // from a plain permission error.
+    inner.details = [{
+      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+      reason: "MODEL_NOT_ALLOWED",
+      domain: "gateway",
+    }];
+    inner.type = "model_not_allowed";
+  }
+  return { status: error.status, body: { error: inner } };
+}
+
+/** Formats a zod-style path as `contents[1].parts[0].text`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out === "" ? "body" : out;
+}
+
+/** A 400 invalid_request naming where in the body the problem is. */
+export function invalidAt(path: readonly PropertyKey[], message: string): GatewayError {
+  return invalidRequest(`Invalid generateContent request: ${formatPath(path)}: ${message}`);
+}
+
+/** A 502 upstream error for a Gemini body that is not a usable answer. */
+export function upstreamError(message: string, body?: unknown): GatewayError {
+  return new GatewayError(502, "upstream", message, {
+    upstreamBody: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** The message of a Gemini `{error:{code,message,status}}` body. */
+export function upstreamErrorMessage(error: unknown): { code?: number; text: string } {
+  if (typeof error === "object" && error !== null && !Array.isArray(error)) {
+    const record = error as Record<string, unknown>;
+    const code = typeof record.code === "number" ? record.code : undefined;
+    const status = typeof record.status === "string" ? ` ${record.status}` : "";
+    const message = typeof record.message === "string" ? record.message : JSON.stringify(error);
+    return {
+      code,
+      text: `Gemini upstream error${code === undefined ? "" : ` ${code}`}${status}: ${message}`,
+    };
+  }
+  return { text: `Gemini upstream error: ${JSON.stringify(error)}` };
+}

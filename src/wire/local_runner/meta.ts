@@ -1,0 +1,80 @@
+import { stableHash } from "../shared/mod.ts";
+
+/** Model capabilities /api/show advertises. */
+export interface ShowCapabilities {
+  readonly vision?: boolean;
+  readonly tools?: boolean;
+  readonly thinking?: boolean;
+}
+
+/** A routable model as /api/tags lists it. */
+export interface TagsModel {
+  readonly name: string;
+  /** ISO-8601 timestamp. */
+  readonly modifiedAt: string;
+}
+
+/** A deterministic 64-hex digest for a model name (clients use it as a cache key, nothing more). */
+export function modelDigest(name: string): string {
+  let digest = "";
+  for (let round = 0; digest.length < 64; round++) digest += stableHash(`${round}:${name}`);
+  return digest;
+}
+
+/** The family clients show next to a model: its provider prefix, or "gateway" for bare names (combos). */
+function familyOf(name: string): string {
+  const slash = name.indexOf("/");
+  return slash > 0 ? name.slice(0, slash) : "gateway";
+}
+
+function details(name: string): Record<string, unknown> {
+  const family = familyOf(name);
+  return {
+    parent_model: "",
+    format: "gguf",
+    family,
+    families: [family],
+    parameter_size: "",
+    quantization_level: "",
+  };
+}
+
+/** The GET /api/tags body for the routable models. */
+export function tagsBody(models: readonly TagsModel[]): { models: Record<string, unknown>[] } {
+  return {
+    models: models.map((m) => ({
+      name: m.name,
+      model: m.name,
+      modified_at: m.modifiedAt,
+      size: 0,
+      digest: modelDigest(m.name),
+      details: details(m.name),
+    })),
+  };
+}
+
+/** The POST /api/show body for one model; `modifiedAt` defaults to the epoch to keep this pure. */
+export function showBody(
+  model: string,
+  capabilities: ShowCapabilities,
+  modifiedAt = "1970-01-01T00:00:00.000Z",
+): Record<string, unknown> {
+  const caps = ["completion"];
+  if (capabilities.tools) caps.push("tools");
+  if (capabilities.vision) caps.push("vision");
+  if (capabilities.thinking) caps.push("thinking");
+  return {
+    modelfile: `FROM ${model}\n`,
+    parameters: "",
+    template: "{{ .Prompt }}",
+    details: details(model),
+    model_info: {},
+    capabilities: caps,
+    modified_at: modifiedAt,
+  };
+}
+
+/** The GET /api/version body. */
+export function versionBody(version: string): { version: string } {
+  return { version };
+}

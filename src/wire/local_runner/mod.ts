@@ -1,0 +1,26 @@
+/** The local-runner (Ollama-style) wire format: /api/chat, /api/generate and the utility bodies. */
+import type { Codec } from "../codec.ts";
+import { encodeError } from "./errors.ts";
+import { decodeRequest } from "./request.ts";
+import { encodeRequest } from "./request_encode.ts";
+import { decodeResponse } from "./response.ts";
+import { encodeResponse } from "./response_encode.ts";
+import { decodeStream } from "./stream_decode.ts";
+import { encodeStream } from "./stream_encode.ts";
+
+/** The local-runner codec; streams are NDJSON and stream by default. */
+export const localRunnerCodec: Codec = {
+  format: "local_runner",
+  framing: "ndjson",
+  decodeRequest,
+  encodeRequest,
+  decodeResponse,
+  encodeResponse,
+  decodeStream,
+  encodeStream,
+  encodeError,
+};
+
+export { modelDigest, showBody, tagsBody, versionBody } from "./meta.ts";
+export type { ShowCapabilities, TagsModel } from "./meta.ts";
+export { detectImageMediaType } from "./images.ts";

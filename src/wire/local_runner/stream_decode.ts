@@ -1,0 +1,99 @@
+import type { BlockKind, StreamEvent } from "../../model/mod.ts";
+import type { Frame } from "../framing/frame.ts";
+import { syntheticToolId, tryParseJson } from "../shared/mod.ts";
+import { finishFromDoneReason } from "./finish.ts";
+import type { UpstreamChunk } from "./schema.ts";
+import {
+  argumentsText,
+  chunkText,
+  createdSeconds,
+  parseUpstreamChunk,
+  responseIdFor,
+  upstreamErrorMessage,
+} from "./upstream.ts";
+
+type Emit = (event: StreamEvent) => void;
+
+/**
+ * Upstream NDJSON lines → neutral events. Ollama has no blocks, so they are synthesised: thinking and
+ * content each open a block that closes when the other kind starts, and every tool call arrives whole
+ * as one block. Lines that are not JSON objects are skipped.
+ */
+export function decodeStream(): TransformStream<Frame, StreamEvent> {
+  let id = "";
+  let started = false;
+  let ended = false;
+  let nextIndex = 0;
+  let toolCount = 0;
+  let open: { index: number; kind: BlockKind } | undefined;
+
+  const close = (emit: Emit) => {
+    if (open) emit({ type: "blockEnd", index: open.index });
+    open = undefined;
+  };
+  const deltaInto = (kind: BlockKind, text: string, emit: Emit) => {
+    if (open?.kind !== kind) {
+      close(emit);
+      open = { index: nextIndex++, kind };
+      emit({ type: "blockStart", index: open.index, kind });
+    }
+    emit({ type: "textDelta", index: open.index, text });
+  };
+
+  const line = (chunk: UpstreamChunk, emit: Emit) => {
+    if (!started) {
+      started = true;
+      id = responseIdFor(chunk);
+      const created = createdSeconds(chunk);
+      emit({ type: "start", id, model: chunk.model ?? "", ...(created !== undefined ? { created } : {}) });
+    }
+    const { content, thinking } = chunkText(chunk);
+    if (thinking) deltaInto("reasoning", thinking, emit);
+    if (content) deltaInto("text", content, emit);
+    for (const call of chunk.message?.tool_calls ?? []) {
+      close(emit);
+      const name = call.function.name;
+      const index = nextIndex++;
+      const callId = call.id || syntheticToolId(id, toolCount++, name);
+      emit({ type: "blockStart", index, kind: "toolCall", id: callId, name });
+      emit({ type: "argumentsDelta", index, json: argumentsText(call) });
+      emit({ type: "blockEnd", index });
+    }
+    if (chunk.done === true) {
+      close(emit);
+      ended = true;
+      emit({
+        type: "usage",
+        usage: {
+          inputTotal: chunk.prompt_eval_count ?? 0,
+          cacheRead: 0,
+          cacheWrite: 0,
+          output: chunk.eval_count ?? 0,
+          reasoning: 0,
+        },
+      });
+      emit({ type: "finish", finish: finishFromDoneReason(chunk.done_reason, toolCount > 0) });
+    }
+  };
+
+  return new TransformStream<Frame, StreamEvent>({
+    transform(frame, controller) {
+      if (ended) return;
+      const emit: Emit = (event) => controller.enqueue(event);
+      const chunk = parseUpstreamChunk(tryParseJson(frame.data));
+      if (!chunk) return;
+      const error = upstreamErrorMessage(chunk);
+      if (error !== undefined) {
+        close(emit);
+        ended = true;
+        emit({ type: "error", status: 502, kind: "upstream", message: error });
+        return;
+      }
+      line(chunk, emit);
+    },
+    flush(controller) {
+      // A cut-off stream still closes its blocks; the missing finish is left for the meter to notice.
+      close((event) => controller.enqueue(event));
+    },
+  });
+}

@@ -1,0 +1,243 @@
+import { extraFieldsFor } from "../../model/mod.ts";
+import type { Message, NeutralRequest, Part, ToolChoice, ToolDefinition } from "../../model/mod.ts";
+import type { EncodedRequest } from "../codec.ts";
+import { isRecord } from "../shared/mod.ts";
+import {
+  type Block,
+  cacheControlField,
+  imageBlock,
+  isPlainText,
+  replayableReasoning,
+  textBlock,
+  toolResultBlock,
+  toolUseBlock,
+} from "./blocks_encode.ts";
+import { EXTRA_KEYS } from "./request.ts";
+import { DEFAULT_MAX_TOKENS, planThinking } from "./thinking.ts";
+
+const FORMAT = "messages";
+/** With thinking on, the API only accepts top_p in this range. */
+const THINKING_MIN_TOP_P = 0.95;
+
+type WireRole = "user" | "assistant";
+
+/** A wire message being built; tool results are kept apart because they must lead the content. */
+interface WireMessage {
+  readonly role: WireRole;
+  readonly results: Block[];
+  readonly others: Block[];
+  fields: Record<string, unknown>;
+}
+
+/** What was dropped while encoding, reported once per kind. */
+interface Dropped {
+  reasoning: number;
+  imageDetail: boolean;
+  misplaced: number;
+}
+
+function encodePart(part: Part, role: WireRole, message: WireMessage, dropped: Dropped): void {
+  switch (part.kind) {
+    case "text":
+      // The API rejects empty text blocks; other formats use them as "no content".
+      if (part.text !== "") message.others.push(textBlock(part));
+      return;
+    case "image":
+      if (role === "assistant") {
+        dropped.misplaced++;
+        return;
+      }
+      if (part.detail !== undefined) dropped.imageDetail = true;
+      message.others.push(imageBlock(part));
+      return;
+    case "toolCall":
+      if (role === "user") {
+        dropped.misplaced++;
+        return;
+      }
+      message.others.push(toolUseBlock(part));
+      return;
+    case "toolResult":
+      if (role === "assistant") {
+        dropped.misplaced++;
+        return;
+      }
+      message.results.push(toolResultBlock(part));
+      return;
+    case "reasoning": {
+      const block = role === "assistant" ? replayableReasoning(part) : undefined;
+      if (block) message.others.push(block);
+      else dropped.reasoning++;
+      return;
+    }
+  }
+}
+
+function wireRole(message: Message): WireRole {
+  switch (message.role) {
+    case "assistant":
+      return "assistant";
+    // Tool results travel in user messages on this wire.
+    case "tool":
+    case "user":
+      return "user";
+  }
+}
+
+/**
+ * Neutral messages → wire messages. Consecutive messages that land on the same role merge, because
+ * the API wants alternating roles and every tool_use answered in the very next user message; within
+ * a user message the tool_result blocks come first.
+ */
+function encodeMessages(messages: readonly Message[], warnings: string[]): Block[] {
+  const out: WireMessage[] = [];
+  const dropped: Dropped = { reasoning: 0, imageDetail: false, misplaced: 0 };
+  for (const message of messages) {
+    const role = wireRole(message);
+    const current: WireMessage = {
+      role,
+      results: [],
+      others: [],
+      fields: extraFieldsFor(message.extra, FORMAT),
+    };
+    for (const part of message.parts) encodePart(part, role, current, dropped);
+    if (current.results.length === 0 && current.others.length === 0) continue;
+    const last = out.at(-1);
+    if (last && last.role === role) {
+      last.results.push(...current.results);
+      last.others.push(...current.others);
+      last.fields = { ...last.fields, ...current.fields };
+    } else {
+      out.push(current);
+    }
+  }
+  if (dropped.reasoning > 0) {
+    warnings.push(
+      `dropped ${dropped.reasoning} reasoning block(s) without an Anthropic signature (unsigned or from another provider)`,
+    );
+  }
+  if (dropped.imageDetail) warnings.push("image detail hints cannot be expressed in the messages format");
+  if (dropped.misplaced > 0) {
+    warnings.push(`dropped ${dropped.misplaced} part(s) the messages format does not allow in that role`);
+  }
+  return out.map((message) => {
+    const content = [...message.results, ...message.others];
+    const only = content.length === 1 ? content[0] : undefined;
+    return {
+      ...message.fields,
+      role: message.role,
+      content: only && isPlainText(only) ? only.text : content,
+    };
+  });
+}
+
+function encodeTool(tool: ToolDefinition): Block {
+  // The API insists on an object schema; some clients send `{}` for tools without parameters.
+  const schema = tool.parameters.type === undefined
+    ? { type: "object", ...tool.parameters }
+    : tool.parameters;
+  return {
+    ...extraFieldsFor(tool.extra, FORMAT),
+    name: tool.name,
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    input_schema: schema,
+    ...cacheControlField(tool.cacheControl),
+  };
+}
+
+function encodeToolChoice(choice: ToolChoice, extra: Record<string, unknown>): Block {
+  switch (choice.type) {
+    case "auto":
+      return { type: "auto", ...extra };
+    case "none":
+      return { type: "none", ...extra };
+    case "required":
+      return { type: "any", ...extra };
+    case "tool":
+      return { type: "tool", name: choice.name, ...extra };
+  }
+}
+
+function take(fields: Record<string, unknown>, key: string): unknown {
+  const value = fields[key];
+  delete fields[key];
+  return value;
+}
+
+function encodeSystem(request: NeutralRequest): unknown {
+  const blocks = request.system.filter((part) => part.text !== "").map(textBlock);
+  if (blocks.length === 0) return undefined;
+  return blocks.length === 1 && isPlainText(blocks[0]) ? blocks[0].text : blocks;
+}
+
+/** Sampling parameters, minus those the API rejects while thinking is on. */
+function samplingFields(request: NeutralRequest, thinkingOn: boolean, warnings: string[]): Block {
+  const { temperature, topP, topK, stop } = request.params;
+  const out: Block = {};
+  if (temperature !== undefined) {
+    if (thinkingOn && temperature !== 1) {
+      warnings.push("temperature dropped: the API rejects it with thinking on");
+    } else out.temperature = temperature;
+  }
+  if (topP !== undefined) {
+    if (thinkingOn && topP < THINKING_MIN_TOP_P) warnings.push("top_p dropped: below 0.95 with thinking on");
+    else out.top_p = topP;
+  }
+  if (topK !== undefined) {
+    if (thinkingOn) warnings.push("top_k dropped: the API rejects it with thinking on");
+    else out.top_k = topK;
+  }
+  if (stop && stop.length > 0) out.stop_sequences = stop;
+  const { seed, presencePenalty, frequencyPenalty } = request.params;
+  if (seed !== undefined) warnings.push("seed cannot be expressed in the messages format");
+  if (presencePenalty !== undefined) {
+    warnings.push("presence_penalty cannot be expressed in the messages format");
+  }
+  if (frequencyPenalty !== undefined) {
+    warnings.push("frequency_penalty cannot be expressed in the messages format");
+  }
+  return out;
+}
+
+/** Neutral request → a messages API body for `upstreamModel`. */
+export function encodeRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest {
+  const warnings: string[] = [];
+  const extra = extraFieldsFor(request.extra, FORMAT);
+  const serverTools = take(extra, EXTRA_KEYS.serverTools);
+  const choiceExtra = take(extra, EXTRA_KEYS.toolChoice);
+  const rawThinking = take(extra, EXTRA_KEYS.thinking);
+
+  const tools: Block[] = [
+    ...request.tools.map(encodeTool),
+    ...(Array.isArray(serverTools) ? serverTools : []),
+  ];
+  const forced = request.toolChoice?.type === "required" || request.toolChoice?.type === "tool";
+  const plan = planThinking(request, rawThinking, extra.output_config);
+  warnings.push(...plan.warnings);
+  let thinking = plan.thinking;
+  let maxTokens = plan.maxTokens;
+  if (thinking && thinking.type !== "disabled" && forced && tools.length > 0) {
+    warnings.push("thinking dropped: the API rejects it while tool_choice forces a tool");
+    thinking = undefined;
+    maxTokens = request.params.maxTokens ?? DEFAULT_MAX_TOKENS;
+  }
+  const thinkingOn = thinking !== undefined && thinking.type !== "disabled";
+  const system = encodeSystem(request);
+
+  const body: Record<string, unknown> = {
+    ...extra,
+    model: upstreamModel,
+    max_tokens: maxTokens,
+    ...(system !== undefined ? { system } : {}),
+    messages: encodeMessages(request.messages, warnings),
+    // An empty tools array is rejected by several upstreams; tool_choice is meaningless without tools.
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(tools.length > 0 && request.toolChoice
+      ? { tool_choice: encodeToolChoice(request.toolChoice, isRecord(choiceExtra) ? choiceExtra : {}) }
+      : {}),
+    ...(thinking ? { thinking } : {}),
+    ...samplingFields(request, thinkingOn, warnings),
+    ...(request.stream ? { stream: true } : {}),
+  };
+  return { body, warnings };
+}

@@ -1,0 +1,32 @@
+/** The OpenAI Responses API codec: `POST /v1/responses` clients and Responses-speaking upstreams. */
+import type { Codec } from "../codec.ts";
+import { encodeError } from "./errors.ts";
+import { decodeRequest } from "./request_decode.ts";
+import { encodeRequest } from "./request_encode.ts";
+import { decodeResponse } from "./response_decode.ts";
+import { encodeResponse } from "./response_encode.ts";
+import { decodeStream } from "./stream_decode.ts";
+import { encodeStream } from "./stream_encode.ts";
+
+/** The Responses codec: named-event SSE, no `[DONE]`, stateless (`store: false` upstream by default). */
+export const responsesCodec: Codec = {
+  format: "responses",
+  framing: "sse",
+  decodeRequest,
+  encodeRequest,
+  decodeResponse,
+  encodeResponse,
+  decodeStream,
+  encodeStream,
+  encodeError,
+};
+
+export {
+  decodeRequest,
+  decodeResponse,
+  decodeStream,
+  encodeError,
+  encodeRequest,
+  encodeResponse,
+  encodeStream,
+};

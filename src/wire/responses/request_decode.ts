@@ -1,0 +1,337 @@
+import type {
+  Extra,
+  ImagePart,
+  Message,
+  NeutralRequest,
+  Part,
+  ReasoningIntent,
+  TextPart,
+  ToolChoice,
+  ToolDefinition,
+} from "../../model/mod.ts";
+import { invalidRequest, splitExtra } from "../../model/mod.ts";
+import type { DecodeContext } from "../codec.ts";
+import { isRecord } from "../shared/mod.ts";
+import {
+  FunctionCallItemSchema,
+  FunctionCallOutputItemSchema,
+  FunctionToolChoiceSchema,
+  FunctionToolSchema,
+  ImageContentSchema,
+  MessageItemSchema,
+  parseAt,
+  ReasoningItemSchema,
+  RefusalContentSchema,
+  RequestBodySchema,
+  TextContentSchema,
+} from "./schema.ts";
+
+const FORMAT = "responses";
+
+// `reasoning` is mapped but also kept whole in extra, so `summary` and friends survive a same-format trip.
+const MAPPED_FIELDS = new Set([
+  "model",
+  "input",
+  "instructions",
+  "tools",
+  "tool_choice",
+  "max_output_tokens",
+  "temperature",
+  "top_p",
+  "stream",
+]);
+
+/** Message extra key holding items without a neutral form, each with the part index it preceded. */
+export const OPAQUE_ITEMS = "opaque_items";
+
+const always = () => true;
+
+const TEXT_PART_TYPES = new Set(["input_text", "output_text", "text", "summary_text"]);
+
+/** Rest of an object after the named keys, as an Extra tagged "responses" (undefined when empty). */
+function restOf(source: Record<string, unknown>, ...known: string[]): Extra | undefined {
+  return splitExtra(source, new Set(known), FORMAT);
+}
+
+/** Reads a data URL into base64 form; other URLs stay URLs. */
+function imageFromUrl(url: string, detail: string | undefined, extra: Extra | undefined): ImagePart {
+  const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  const source = match
+    ? { type: "base64" as const, mediaType: match[1], data: match[2] }
+    : { type: "url" as const, url };
+  return { kind: "image", source, ...(detail ? { detail } : {}), ...(extra ? { extra } : {}) };
+}
+
+function decodeImage(value: unknown, path: string): ImagePart {
+  const part = parseAt(ImageContentSchema, value, path);
+  if (part.image_url) {
+    return imageFromUrl(
+      part.image_url,
+      part.detail ?? undefined,
+      restOf(part, "type", "image_url", "detail"),
+    );
+  }
+  if (part.file_id) {
+    throw invalidRequest(`${path}.file_id: input images by file_id are not supported; send image_url`);
+  }
+  throw invalidRequest(`${path}.image_url: required`);
+}
+
+function decodeText(value: unknown, path: string): TextPart {
+  const part = parseAt(TextContentSchema, value, path);
+  const extra = restOf(part, "type", "text");
+  return { kind: "text", text: part.text, ...(extra ? { extra } : {}) };
+}
+
+/** One content part of a message or a function_call_output list. */
+function decodeContentPart(value: unknown, path: string, allowRefusal: boolean): TextPart | ImagePart {
+  const type = isRecord(value) ? value.type : undefined;
+  if (typeof type === "string" && TEXT_PART_TYPES.has(type)) return decodeText(value, path);
+  if (type === "input_image") return decodeImage(value, path);
+  if (type === "refusal" && allowRefusal) {
+    const part = parseAt(RefusalContentSchema, value, path);
+    return { kind: "text", text: part.refusal, extra: { format: FORMAT, fields: { type: "refusal" } } };
+  }
+  if (type === "input_file" || type === "input_audio") {
+    throw invalidRequest(`${path}.type: content part type "${type}" is not supported`);
+  }
+  throw invalidRequest(`${path}.type: unknown content part type ${JSON.stringify(type)}`);
+}
+
+/** Accumulates neutral messages while walking the input items. */
+class Conversation {
+  readonly system: TextPart[] = [];
+  readonly messages: Message[] = [];
+  private assistant: Part[] | null = null;
+  private tool: Part[] | null = null;
+
+  /** Continues the open assistant turn when `join` accepts it, else starts a fresh one. */
+  assistantParts(join: (open: readonly Part[]) => boolean, extra?: Extra): Part[] {
+    this.tool = null;
+    const lastIndex = this.messages.length - 1;
+    const last = this.messages[lastIndex];
+    // An open assistant turn is always the last message: every other push closes it.
+    if (this.assistant && join(this.assistant)) {
+      if (extra) {
+        this.messages[lastIndex] = {
+          ...last,
+          extra: { format: FORMAT, fields: { ...last.extra?.fields, ...extra.fields } },
+        };
+      }
+      return this.assistant;
+    }
+    const parts: Part[] = [];
+    this.messages.push({ role: "assistant", parts, ...(extra ? { extra } : {}) });
+    this.assistant = parts;
+    return parts;
+  }
+
+  toolParts(): Part[] {
+    this.assistant = null;
+    if (this.tool) return this.tool;
+    const parts: Part[] = [];
+    this.messages.push({ role: "tool", parts });
+    this.tool = parts;
+    return parts;
+  }
+
+  /**
+   * Keeps an item the neutral model has no form for (hosted and custom tool calls) on the last message,
+   * with the part position it came at, so a Responses upstream gets it back in place.
+   */
+  opaque(item: Record<string, unknown>): void {
+    if (this.messages.length === 0) this.assistantParts(always);
+    const lastIndex = this.messages.length - 1;
+    const last = this.messages[lastIndex];
+    const fields = last.extra?.format === FORMAT ? last.extra.fields : {};
+    const kept = Array.isArray(fields[OPAQUE_ITEMS]) ? fields[OPAQUE_ITEMS] : [];
+    this.messages[lastIndex] = {
+      ...last,
+      extra: {
+        format: FORMAT,
+        fields: { ...fields, [OPAQUE_ITEMS]: [...kept, { at: last.parts.length, item }] },
+      },
+    };
+  }
+
+  user(parts: Part[], extra: Extra | undefined): void {
+    this.assistant = null;
+    this.tool = null;
+    this.messages.push({ role: "user", parts, ...(extra ? { extra } : {}) });
+  }
+}
+
+const onlyReasoning = (parts: readonly Part[]) => parts.every((p) => p.kind === "reasoning");
+
+function decodeMessageItem(value: Record<string, unknown>, path: string, convo: Conversation): void {
+  const item = parseAt(MessageItemSchema, value, path);
+  const extra = restOf(item, "type", "role", "content");
+  const isAssistant = item.role === "assistant";
+  const parts: (TextPart | ImagePart)[] = typeof item.content === "string"
+    ? [{ kind: "text", text: item.content }]
+    : item.content.map((part, i) => decodeContentPart(part, `${path}.content[${i}]`, isAssistant));
+  switch (item.role) {
+    case "system":
+    case "developer":
+      parts.forEach((part, i) => {
+        if (part.kind !== "text") {
+          throw invalidRequest(`${path}.content[${i}].type: only text is supported in ${item.role} messages`);
+        }
+        convo.system.push(part);
+      });
+      return;
+    case "assistant":
+      convo.assistantParts(onlyReasoning, extra).push(...parts);
+      return;
+    case "user":
+      convo.user(parts, extra);
+      return;
+  }
+}
+
+function decodeItem(value: unknown, index: number, convo: Conversation): void {
+  const path = `input[${index}]`;
+  if (!isRecord(value)) throw invalidRequest(`${path}: expected an object`);
+  const type = value.type ?? (value.role !== undefined ? "message" : undefined);
+  switch (type) {
+    case "message":
+      return decodeMessageItem(value, path, convo);
+    case "function_call": {
+      const item = parseAt(FunctionCallItemSchema, value, path);
+      const extra = restOf(item, "type", "call_id", "name", "arguments");
+      convo.assistantParts(always).push({
+        kind: "toolCall",
+        id: item.call_id,
+        name: item.name,
+        arguments: item.arguments,
+        ...(extra ? { extra } : {}),
+      });
+      return;
+    }
+    case "function_call_output": {
+      const item = parseAt(FunctionCallOutputItemSchema, value, path);
+      const content = typeof item.output === "string"
+        ? [{ kind: "text" as const, text: item.output }]
+        : item.output.map((part, i) => decodeContentPart(part, `${path}.output[${i}]`, false));
+      const extra = restOf(item, "type", "call_id", "output");
+      convo.toolParts().push({
+        kind: "toolResult",
+        callId: item.call_id,
+        content,
+        ...(extra ? { extra } : {}),
+      });
+      return;
+    }
+    case "reasoning": {
+      const item = parseAt(ReasoningItemSchema, value, path);
+      const text = (item.summary ?? []).map((s) => s.text).join("\n\n");
+      const extra = restOf(item, "type", "encrypted_content");
+      convo.assistantParts(onlyReasoning).push({
+        kind: "reasoning",
+        text,
+        family: "openai",
+        ...(item.encrypted_content ? { redactedData: item.encrypted_content } : {}),
+        ...(extra ? { extra } : {}),
+      });
+      return;
+    }
+    case "web_search_call":
+    case "file_search_call":
+    case "code_interpreter_call":
+    case "image_generation_call":
+    case "local_shell_call":
+    case "local_shell_call_output":
+    case "custom_tool_call":
+    case "custom_tool_call_output":
+    case "mcp_call":
+    case "mcp_list_tools":
+    case "mcp_approval_request":
+    case "mcp_approval_response":
+      convo.opaque(value);
+      return;
+    case "item_reference":
+      throw invalidRequest(`${path}.type: item references are not supported (the gateway is stateless)`);
+    default:
+      throw invalidRequest(`${path}.type: unknown item type ${JSON.stringify(type)}`);
+  }
+}
+
+function decodeTools(
+  tools: readonly Record<string, unknown>[],
+): { defs: ToolDefinition[]; others: Record<string, unknown>[] } {
+  const defs: ToolDefinition[] = [];
+  const others: Record<string, unknown>[] = [];
+  tools.forEach((tool, i) => {
+    if (tool.type !== "function") {
+      others.push(tool);
+      return;
+    }
+    const fn = parseAt(FunctionToolSchema, tool, `tools[${i}]`);
+    const extra = restOf(fn, "type", "name", "description", "parameters");
+    defs.push({
+      name: fn.name,
+      ...(fn.description != null ? { description: fn.description } : {}),
+      parameters: fn.parameters ?? { type: "object", properties: {} },
+      ...(extra ? { extra } : {}),
+    });
+  });
+  return { defs, others };
+}
+
+/** Maps tool_choice; forms the neutral model cannot hold (allowed_tools, hosted tools) return undefined. */
+function decodeToolChoice(value: unknown): ToolChoice | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === "auto" || value === "none" || value === "required") return { type: value };
+  if (typeof value === "string") {
+    throw invalidRequest(`tool_choice: expected "auto", "none", "required" or an object, got "${value}"`);
+  }
+  if (!isRecord(value)) throw invalidRequest("tool_choice: expected a string or an object");
+  if (value.type === "function") {
+    return { type: "tool", name: parseAt(FunctionToolChoiceSchema, value, "tool_choice").name };
+  }
+  return undefined;
+}
+
+/** Client body → neutral request; throws GatewayError(400, invalid_request) naming the failing path. */
+export function decodeRequest(body: unknown, _ctx: DecodeContext): NeutralRequest {
+  if (!isRecord(body)) throw invalidRequest("body: expected a JSON object");
+  const req = parseAt(RequestBodySchema, body, "");
+  const convo = new Conversation();
+  if (req.instructions) convo.system.push({ kind: "text", text: req.instructions });
+  if (typeof req.input === "string") convo.user([{ kind: "text", text: req.input }], undefined);
+  else req.input.forEach((item, i) => decodeItem(item, i, convo));
+
+  const { defs, others } = decodeTools(req.tools ?? []);
+  const toolChoice = decodeToolChoice(req.tool_choice);
+
+  const fields: Record<string, unknown> = { ...splitExtra(body, MAPPED_FIELDS, FORMAT)?.fields };
+  if (others.length > 0) fields.tools = others;
+  if (req.tool_choice != null && toolChoice === undefined) fields.tool_choice = req.tool_choice;
+  if (req.reasoning == null) delete fields.reasoning;
+
+  const effort = req.reasoning?.effort ?? undefined;
+  const summary = req.reasoning?.summary ?? undefined;
+  const reasoning: ReasoningIntent | undefined = effort || summary
+    ? {
+      ...(effort ? { effort } : {}),
+      ...(summary && summary !== "none" ? { includeThoughts: true } : {}),
+    }
+    : undefined;
+
+  return {
+    model: req.model,
+    system: convo.system,
+    messages: convo.messages,
+    tools: defs,
+    ...(toolChoice ? { toolChoice } : {}),
+    params: {
+      ...(req.max_output_tokens != null ? { maxTokens: req.max_output_tokens } : {}),
+      ...(req.temperature != null ? { temperature: req.temperature } : {}),
+      ...(req.top_p != null ? { topP: req.top_p } : {}),
+    },
+    ...(reasoning ? { reasoning } : {}),
+    stream: req.stream === true,
+    source: FORMAT,
+    ...(Object.keys(fields).length > 0 ? { extra: { format: FORMAT, fields } } : {}),
+  };
+}

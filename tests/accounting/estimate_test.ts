@@ -1,0 +1,90 @@
+import { assertEquals } from "../helpers/assert.ts";
+import {
+  estimateRequestTokens,
+  estimateResponseTokens,
+  estimateTokens,
+  estimateUsage,
+  IMAGE_TOKENS,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+} from "../../src/accounting/mod.ts";
+import type { NeutralRequest } from "../../src/model/request.ts";
+
+function request(overrides: Partial<NeutralRequest>): NeutralRequest {
+  return {
+    model: "p/m",
+    system: [],
+    messages: [],
+    tools: [],
+    params: {},
+    stream: false,
+    source: "chat_completions",
+    ...overrides,
+  };
+}
+
+Deno.test("estimateTokens() counts 'hello world' as 2 tokens and empty text as 0", () => {
+  assertEquals(estimateTokens("hello world"), 2);
+  assertEquals(estimateTokens(""), 0);
+});
+
+Deno.test("estimateTokens() counts special-token text as plain text instead of throwing", () => {
+  assertEquals(estimateTokens("a <|endoftext|> b") > 3, true);
+});
+
+Deno.test("estimateRequestTokens() adds system, messages with overhead, images and tool calls", () => {
+  const r = request({
+    system: [{ kind: "text", text: "hello world" }],
+    messages: [
+      {
+        role: "user",
+        parts: [{ kind: "text", text: "hello world" }, { kind: "image", source: { type: "url", url: "u" } }],
+      },
+      { role: "assistant", parts: [{ kind: "toolCall", id: "c1", name: "get", arguments: '{"a":1}' }] },
+      {
+        role: "tool",
+        parts: [{ kind: "toolResult", callId: "c1", content: [{ kind: "text", text: "hello world" }] }],
+      },
+    ],
+  });
+  const expected = REPLY_PRIMING_TOKENS +
+    (2 + MESSAGE_OVERHEAD_TOKENS) +
+    (2 + IMAGE_TOKENS + MESSAGE_OVERHEAD_TOKENS) +
+    (estimateTokens("get") + estimateTokens('{"a":1}') + MESSAGE_OVERHEAD_TOKENS) +
+    (2 + MESSAGE_OVERHEAD_TOKENS);
+  assertEquals(estimateRequestTokens(r), expected);
+});
+
+Deno.test("estimateRequestTokens() counts tool definitions as their JSON", () => {
+  const bare = estimateRequestTokens(request({}));
+  const withTool = estimateRequestTokens(request({
+    tools: [{ name: "lookup", description: "Find a thing", parameters: { type: "object", properties: {} } }],
+  }));
+  assertEquals(bare, REPLY_PRIMING_TOKENS);
+  assertEquals(withTool - bare > 5, true);
+});
+
+Deno.test("estimateResponseTokens() counts reasoning inside the output total", () => {
+  const parts = [
+    { kind: "reasoning" as const, text: "hello world" },
+    { kind: "text" as const, text: "hello world" },
+  ];
+  assertEquals(estimateResponseTokens(parts), { output: 4, reasoning: 2 });
+});
+
+Deno.test("estimateUsage() marks the usage as estimated with empty cache buckets", () => {
+  const u = estimateUsage(
+    request({ messages: [{ role: "user", parts: [{ kind: "text", text: "hello world" }] }] }),
+    [
+      { kind: "text", text: "hello world" },
+    ],
+  );
+  assertEquals(u, {
+    inputTotal: REPLY_PRIMING_TOKENS + MESSAGE_OVERHEAD_TOKENS + 2,
+    cacheRead: 0,
+    cacheWrite: 0,
+    output: 2,
+    reasoning: 0,
+    estimated: true,
+  });
+});

@@ -1,0 +1,61 @@
+import { parseConfig, resolveHomePaths } from "../../src/config/mod.ts";
+import { type RunningGateway, startGateway } from "../../src/cli/serve.ts";
+import type { UpstreamTimeouts } from "../../src/gateway/dispatch.ts";
+
+/** A gateway running in-process on a free loopback port with its own temp home. */
+export interface TestGateway extends RunningGateway {
+  readonly dir: string;
+  readonly configPath: string;
+  /** Stops the gateway and removes its home. */
+  stop(): Promise<void>;
+}
+
+/** Starts a gateway from YAML text (fresh home unless `dir` is given). */
+export async function startTestGateway(
+  yaml: string,
+  options: {
+    dir?: string;
+    timeouts?: UpstreamTimeouts;
+    env?: Record<string, string>;
+    watchIntervalMs?: number;
+  } = {},
+): Promise<TestGateway> {
+  const dir = options.dir ?? Deno.makeTempDirSync({ prefix: "gateway-test-" });
+  const configPath = `${dir}/config.yaml`;
+  Deno.writeTextFileSync(configPath, yaml);
+  const config = parseConfig(yaml, resolveHomePaths(configPath, {}), (n) => options.env?.[n]);
+  const running = await startGateway({
+    config,
+    port: 0,
+    host: "127.0.0.1",
+    timeouts: options.timeouts,
+    watchIntervalMs: options.watchIntervalMs ?? 200,
+  });
+  let stopped = false;
+  return {
+    ...running,
+    dir,
+    configPath,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await running.close();
+      if (!options.dir) Deno.removeSync(dir, { recursive: true });
+    },
+  };
+}
+
+/** YAML for chat_compat providers pointing at mock upstreams. */
+export function chatProvidersYaml(
+  providers: readonly { id: string; prefix: string; url: string; models?: string[]; apiType?: string }[],
+  extra = "",
+): string {
+  const entries = providers.map((p) =>
+    `  - id: ${p.id}\n    prefix: ${p.prefix}\n    api_type: ${
+      p.apiType ?? "chat_compat"
+    }\n    base_url: ${p.url}${
+      (p.apiType ?? "chat_compat") === "chat_compat" ? "/v1" : ""
+    }\n    api_key: upstream-key-${p.id}\n    models: [${(p.models ?? ["m1"]).join(", ")}]\n`
+  ).join("");
+  return `providers:\n${entries}${extra}`;
+}

@@ -1,0 +1,83 @@
+import { DatabaseSync } from "node:sqlite";
+import { loadMigrations, migrate, splitStatements } from "../../src/storage/migrate.ts";
+import { openDatabase } from "../../src/storage/database.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
+
+const SPEC_TABLES = [
+  "api_keys",
+  "usage",
+  "budgets",
+  "providers",
+  "combos",
+  "settings",
+  "pricing_overrides",
+  "cooldowns",
+  "inventory_providers",
+  "upstream_keys",
+  "upstream_models",
+  "upstream_key_history",
+  "request_logs",
+];
+
+function tables(db: DatabaseSync): string[] {
+  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[])
+    .map((r) => r.name);
+}
+
+Deno.test("openDatabase() creates every table the spec names, in WAL mode", () => {
+  const dir = Deno.makeTempDirSync();
+  const db = openDatabase(`${dir}/g.db`);
+  const present = tables(db);
+  for (const table of SPEC_TABLES) assert(present.includes(table), `missing table ${table}`);
+  assertEquals((db.prepare("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode, "wal");
+  db.close();
+  Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("migrate() re-run on an up-to-date database applies nothing and keeps data", () => {
+  const db = new DatabaseSync(":memory:");
+  const first = migrate(db);
+  assert(first >= 1);
+  db.prepare("INSERT INTO settings (key, value) VALUES ('combo_strategy', 'fusion')").run();
+  assertEquals(migrate(db), 0);
+  // Even when user_version is lost, re-running every migration is safe.
+  db.exec("PRAGMA user_version = 0");
+  assertEquals(migrate(db), first);
+  assertEquals(db.prepare("SELECT value FROM settings WHERE key = 'combo_strategy'").get(), {
+    value: "fusion",
+  });
+  db.close();
+});
+
+Deno.test("migrate() adds a missing column and skips one that already exists", () => {
+  const db = new DatabaseSync(":memory:");
+  migrate(db);
+  const version = loadMigrations().at(-1)!.version;
+  const addColumn = [{
+    version: version + 1,
+    name: "x_add.sql",
+    sql: "ALTER TABLE combos ADD COLUMN note TEXT;",
+  }];
+  assertEquals(migrate(db, addColumn), 1);
+  const columns = (db.prepare("PRAGMA table_info(combos)").all() as { name: string }[]).map((c) => c.name);
+  assert(columns.includes("note"));
+  db.exec(`PRAGMA user_version = ${version}`);
+  assertEquals(migrate(db, addColumn), 1, "a duplicate column is skipped, not an error");
+  db.close();
+});
+
+Deno.test("migrate() deletes legacy dashboard username/password settings", () => {
+  const db = new DatabaseSync(":memory:");
+  migrate(db);
+  db.prepare("INSERT INTO settings (key, value) VALUES ('dashboard_password_hash', 'x'), ('k', 'v')").run();
+  migrate(db);
+  assertEquals(db.prepare("SELECT key FROM settings").all(), [{ key: "k" }]);
+  db.close();
+});
+
+Deno.test("splitStatements() splits at line-ending semicolons and drops comments", () => {
+  assertEquals(splitStatements("-- c\nCREATE TABLE a (x);\n\nCREATE INDEX i ON a (x);"), [
+    "CREATE TABLE a (x)",
+    "CREATE INDEX i ON a (x)",
+  ]);
+});
