@@ -51,6 +51,26 @@ export interface DispatchInput {
   readonly signal: AbortSignal;
 }
 
+/** What one request did, reported once when it is over (request logs, live usage). */
+export interface RequestTrace {
+  readonly input: DispatchInput;
+  readonly startedAt: number;
+  model: string;
+  providerId: string;
+  status: number;
+  streamed: boolean;
+  /** The answer as sent to the client (non-stream JSON text, or the streamed output text). */
+  responseBody: string;
+  error: string;
+  latencyMs: number;
+}
+
+/** Watches requests: the dashboard's in-flight count, live events and request logs hang off this. */
+export interface DispatchObserver {
+  started(trace: RequestTrace): void;
+  finished(trace: RequestTrace): void;
+}
+
 /** What the dispatcher needs from the runtime. */
 export interface DispatchDeps {
   readonly control: ControlPlane;
@@ -62,6 +82,7 @@ export interface DispatchDeps {
   readonly now: () => number;
   readonly newId: () => string;
   readonly timeouts: UpstreamTimeouts;
+  readonly observers: readonly DispatchObserver[];
 }
 
 type AttemptOutcome =
@@ -79,11 +100,47 @@ export class Dispatcher {
     this.#deps = deps;
   }
 
-  /** Handles one model request and returns the client's response. */
+  /** Handles one model request and returns the client's response; observers hear about it once. */
   async handle(input: DispatchInput): Promise<Response> {
+    const deps = this.#deps;
+    const trace: RequestTrace = {
+      input,
+      startedAt: deps.now(),
+      model: modelOf(input),
+      providerId: "",
+      status: 0,
+      streamed: false,
+      responseBody: "",
+      error: "",
+      latencyMs: 0,
+    };
+    let deferred = false;
+    const finish = () => {
+      trace.latencyMs = deps.now() - trace.startedAt;
+      for (const observer of deps.observers) observer.finished(trace);
+    };
+    for (const observer of deps.observers) observer.started(trace);
+    try {
+      const response = await this.#handle(input, trace, () => {
+        deferred = true;
+        return finish;
+      });
+      if (!deferred) finish();
+      return response;
+    } catch (error) {
+      trace.status = error instanceof GatewayError ? error.status : 500;
+      trace.error = error instanceof Error ? error.message : String(error);
+      finish();
+      throw error;
+    }
+  }
+
+  async #handle(input: DispatchInput, trace: RequestTrace, defer: () => () => void): Promise<Response> {
     const deps = this.#deps;
     const clientCodec = codecFor(input.surface);
     const request = clientCodec.decodeRequest(input.body, input.decode);
+    trace.model = request.model;
+    trace.streamed = request.stream;
     const now = deps.now();
     const settings = deps.control.settings;
     deps.budgets.check(input.identity.kind === "db" ? input.identity.keyId : null, now);
@@ -113,7 +170,8 @@ export class Dispatcher {
       if (last !== null && deps.routing.isCooling(attempt.account.id, deps.control.settings, deps.now())) {
         continue;
       }
-      const outcome = await this.#attempt(input, clientCodec, request, attempt);
+      trace.providerId = attempt.account.id;
+      const outcome = await this.#attempt(input, clientCodec, request, attempt, trace, defer);
       if (outcome.kind === "success") return outcome.response;
       last = { providerId: attempt.account.id, message: outcome.message };
     }
@@ -126,6 +184,8 @@ export class Dispatcher {
     clientCodec: Codec,
     request: NeutralRequest,
     attempt: Attempt,
+    trace: RequestTrace,
+    defer: () => () => void,
   ): Promise<AttemptOutcome> {
     const deps = this.#deps;
     const started = deps.now();
@@ -239,13 +299,21 @@ export class Dispatcher {
       deps.routing.succeed(provider.id);
       if (request.stream) {
         // The upstream ignored stream:true; answer as a stream anyway.
+        trace.status = 200;
+        trace.responseBody = outputTextOf(response);
         const events = ReadableStream.from(responseEvents(response));
         return {
           kind: "success",
           response: streamResponse(clientCodec, events.pipeThrough(clientCodec.encodeStream(ctx))),
         };
       }
-      return { kind: "success", response: Response.json(clientCodec.encodeResponse(response, ctx)) };
+      const answer = JSON.stringify(clientCodec.encodeResponse(response, ctx));
+      trace.status = 200;
+      trace.responseBody = answer;
+      return {
+        kind: "success",
+        response: new Response(answer, { headers: { "content-type": "application/json" } }),
+      };
     }
     return await this.#stream(
       input,
@@ -258,6 +326,8 @@ export class Dispatcher {
       started,
       ctx,
       fail,
+      trace,
+      defer,
     );
   }
 
@@ -272,14 +342,21 @@ export class Dispatcher {
     started: number,
     ctx: EncodeContext,
     fail: (status: number, message: string, classification: FailureClassification) => AttemptOutcome,
+    trace: RequestTrace,
+    defer: () => () => void,
   ): Promise<AttemptOutcome> {
     const deps = this.#deps;
     const passthrough = clientCodec.format === upstreamCodec.format;
     const [meterFrames, rawFrames] = upstreamFrames(body, upstreamCodec).tee();
     let committed = false;
+    let finishTrace = () => {};
     const onDone = (summary: StreamSummary) => {
       if (!committed) return;
       const ok = summary.end === "completed" && summary.error === null;
+      trace.status = ok ? 200 : summary.end === "cancelled" ? 499 : 502;
+      trace.responseBody = summary.outputText;
+      trace.error = summary.error ?? (summary.end === "cancelled" ? "client disconnected" : "");
+      finishTrace();
       deps.recorder.record({
         clientFormat: input.surface,
         identity: input.identity,
@@ -306,6 +383,7 @@ export class Dispatcher {
       return fail(status, message, classifyUpstreamFailure({ kind: "status", status, bodyText: message }));
     }
     committed = true;
+    finishTrace = defer();
     if (!passthrough) {
       await rawFrames.cancel();
       const out = replay(peek.buffered, reader).pipeThrough(clientCodec.encodeStream(ctx));
@@ -430,4 +508,10 @@ export function* responseEvents(response: NeutralResponse): Generator<StreamEven
   }
   yield { type: "usage", usage: response.usage };
   yield { type: "finish", finish: response.finish };
+}
+
+function modelOf(input: DispatchInput): string {
+  const body = input.body as Record<string, unknown> | null;
+  if (input.decode.pathModel) return input.decode.pathModel;
+  return typeof body?.model === "string" ? body.model : "";
 }

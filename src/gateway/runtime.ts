@@ -6,7 +6,7 @@ import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
 import { BudgetGuard } from "./budget_guard.ts";
 import { ControlPlane } from "./control_plane.ts";
-import { DEFAULT_TIMEOUTS, Dispatcher, type UpstreamTimeouts } from "./dispatch.ts";
+import { DEFAULT_TIMEOUTS, Dispatcher, type DispatchObserver, type UpstreamTimeouts } from "./dispatch.ts";
 import type { ClientIdentity } from "./identity.ts";
 import { type CatalogEntry, modelCatalog } from "./model_catalog.ts";
 import { RoutingService } from "./routing_service.ts";
@@ -31,6 +31,8 @@ export class GatewayRuntime {
   readonly budgets: BudgetGuard;
   readonly recorder: UsageRecorder;
   readonly dispatcher: Dispatcher;
+  /** Request observers (request logs, live usage); add to it before serving. */
+  readonly observers: DispatchObserver[] = [];
   #table!: RoutingTable;
   #catalog: CatalogEntry[] = [];
 
@@ -53,6 +55,7 @@ export class GatewayRuntime {
       now: this.now,
       newId: () => crypto.randomUUID().replaceAll("-", ""),
       timeouts: options.timeouts ?? DEFAULT_TIMEOUTS,
+      observers: this.observers,
     });
   }
 

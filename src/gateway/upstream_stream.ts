@@ -1,12 +1,13 @@
 import type { StreamEvent } from "../model/mod.ts";
 import type { Codec } from "../wire/codec.ts";
-import { type Frame, ndjsonFrames, sseFrames } from "../wire/framing/mod.ts";
+import { type Frame, ndjsonFrames, splitJoinedData, sseFrames } from "../wire/framing/mod.ts";
 
 /** Upstream bytes → frames in the upstream codec's framing. */
 export function upstreamFrames(body: ReadableStream<Uint8Array>, codec: Codec): ReadableStream<Frame> {
   return (body as ReadableStream<BufferSource>)
     .pipeThrough(new TextDecoderStream())
-    .pipeThrough(codec.framing === "ndjson" ? ndjsonFrames() : sseFrames());
+    .pipeThrough(codec.framing === "ndjson" ? ndjsonFrames() : sseFrames())
+    .pipeThrough(splitJoinedData());
 }
 
 /** True for events that prove the upstream is really answering (content or a finish). */

@@ -6,12 +6,14 @@ import nodeAssert from "node:assert/strict";
 
 /** Deep structural equality (objects compare by own keys, whatever their prototype). */
 export function assertEquals<T>(actual: T, expected: T, message?: string): void {
-  nodeAssert.deepStrictEqual(plain(actual), plain(expected), message);
+  if (message === undefined) nodeAssert.deepStrictEqual(plain(actual), plain(expected));
+  else nodeAssert.deepStrictEqual(plain(actual), plain(expected), message);
 }
 
 /** Deep structural inequality. */
 export function assertNotEquals<T>(actual: T, expected: T, message?: string): void {
-  nodeAssert.notDeepStrictEqual(plain(actual), plain(expected), message);
+  if (message === undefined) nodeAssert.notDeepStrictEqual(plain(actual), plain(expected));
+  else nodeAssert.notDeepStrictEqual(plain(actual), plain(expected), message);
 }
 
 // node:sqlite returns null-prototype rows; compare them as plain objects.
@@ -41,7 +43,8 @@ export function assertExists<T>(
 
 /** A string matches a pattern. */
 export function assertMatch(actual: string, pattern: RegExp, message?: string): void {
-  nodeAssert.match(actual, pattern, message);
+  if (message === undefined) nodeAssert.match(actual, pattern);
+  else nodeAssert.match(actual, pattern, message);
 }
 
 /** A string contains a substring. */

@@ -59,3 +59,30 @@ export function sseFrames(): TransformStream<string, Frame> {
 export function sseEvent(data: string, event?: string): string {
   return event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
 }
+
+/**
+ * Upstreams that forget the blank line between events make several `data:` lines join into one frame.
+ * JSON never contains a raw newline, so a multi-line frame that is not valid JSON as a whole is split
+ * back into one frame per line (the spec's "blank-line separators are restored").
+ */
+export function splitJoinedData(): TransformStream<Frame, Frame> {
+  return new TransformStream<Frame, Frame>({
+    transform(frame, controller) {
+      if (!frame.data.includes("\n") || isJson(frame.data)) return controller.enqueue(frame);
+      for (const line of frame.data.split("\n")) {
+        if (line.trim() !== "") {
+          controller.enqueue(frame.event ? { event: frame.event, data: line } : { data: line });
+        }
+      }
+    },
+  });
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
