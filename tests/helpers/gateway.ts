@@ -17,6 +17,7 @@ export async function startTestGateway(
     dir?: string;
     timeouts?: UpstreamTimeouts;
     env?: Record<string, string>;
+    now?: () => number;
     watchIntervalMs?: number;
   } = {},
 ): Promise<TestGateway> {
@@ -29,6 +30,7 @@ export async function startTestGateway(
     port: 0,
     host: "127.0.0.1",
     timeouts: options.timeouts,
+    now: options.now,
     watchIntervalMs: options.watchIntervalMs ?? 200,
   });
   let stopped = false;
