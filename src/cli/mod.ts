@@ -3,6 +3,7 @@ import { GATEWAY_VERSION } from "../http/app.ts";
 import { GatewayError } from "../model/mod.ts";
 import { configInitCommand } from "./config_init.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
+import { budgetsCommand } from "./budgets.ts";
 import { keysCommand } from "./keys.ts";
 import { serveCommand } from "./serve.ts";
 import { settingsCommand } from "./settings.ts";
@@ -19,6 +20,7 @@ Commands:
   config-init   write a default, commented config file
   keys          create, list, update and revoke API keys
   settings      read and change runtime settings
+  budgets       set, list and delete daily spend limits
 
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
 the database lives beside it) and --help.`;
@@ -36,6 +38,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return keysCommand(rest, io);
       case "settings":
         return settingsCommand(rest, io);
+      case "budgets":
+        return budgetsCommand(rest, io);
       case "--version":
       case "version":
         io.out(GATEWAY_VERSION);

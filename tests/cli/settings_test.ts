@@ -120,3 +120,29 @@ Deno.test("GATEWAY_HOME decides where config and database live", async () => {
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("budgets set, list and delete manage daily limits for scripts", async () => {
+  const home = tempHome();
+  const c = ["--config", home.configPath];
+  try {
+    await cli(["keys", "create", "--name", "dev", ...c]);
+    assertEquals((await cli(["budgets", "set", "--daily", "5", ...c])).out, [
+      "Budget 1 set: global daily limit $5, warn at 80%",
+    ]);
+    assertEquals(
+      (await cli(["budgets", "set", "--daily", "2", "--key", "dev", "--warn", "50", ...c])).code,
+      0,
+    );
+    const list = JSON.parse((await cli(["budgets", "list", "--json", ...c])).out[0]);
+    assertEquals(list.map((b: { scope: string; status: string }) => [b.scope, b.status]), [["global", "ok"], [
+      "key 1",
+      "ok",
+    ]]);
+    assertEquals((await cli(["budgets", "set", "--daily", "x", ...c])).code, 2);
+    assertEquals((await cli(["budgets", "set", "--daily", "1", "--key", "ghost", ...c])).code, 1);
+    assertEquals((await cli(["budgets", "delete", "1", ...c])).out, ["Deleted budget 1"]);
+    assertEquals((await cli(["budgets", "delete", "1", ...c])).code, 1);
+  } finally {
+    home.cleanup();
+  }
+});
