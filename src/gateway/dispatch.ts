@@ -385,7 +385,8 @@ export class Dispatcher {
     committed = true;
     finishTrace = defer();
     if (!passthrough) {
-      await rawFrames.cancel();
+      // Not awaited: a tee branch's cancel settles only once the other branch is cancelled too.
+      rawFrames.cancel().catch(() => {});
       const out = replay(peek.buffered, reader).pipeThrough(clientCodec.encodeStream(ctx));
       return { kind: "success", response: streamResponse(clientCodec, out) };
     }

@@ -1,0 +1,236 @@
+/**
+ * The conformance matrix: every client surface × every upstream wire format × {stream, non-stream} ×
+ * every scenario of the neutral fixture, through a real gateway. Each case checks what the client
+ * decodes (text, tool calls, usage, finish) and what the upstream received (tool pairing, images), and
+ * compares the exact client bytes with golden files (UPDATE_GOLDEN=1 rewrites them).
+ */
+import type { NeutralRequest, NeutralResponse, Part, WireFormat } from "../../src/model/mod.ts";
+import { codecFor } from "../../src/wire/mod.ts";
+import { type Frame, ndjsonFrames, sseFrames } from "../../src/wire/framing/mod.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { collect } from "../helpers/collect.ts";
+import { formatOfPath, startFormatUpstream } from "../helpers/format_upstream.ts";
+import { startTestGateway } from "../helpers/gateway.ts";
+import {
+  type ScenarioName,
+  scenarioRequest,
+  scenarioResponse,
+  SCENARIOS,
+} from "../fixtures/neutral_scenarios.ts";
+
+const CLIENTS: readonly WireFormat[] = [
+  "chat_completions",
+  "responses",
+  "messages",
+  "generate_content",
+  "local_runner",
+];
+const UPSTREAMS = [
+  { prefix: "up_chat", format: "chat_completions", apiType: "chat_compat", path: "/v1" },
+  { prefix: "up_messages", format: "messages", apiType: "messages_native", path: "" },
+  { prefix: "up_generate", format: "generate_content", apiType: "generate_native", path: "" },
+  { prefix: "up_responses", format: "responses", apiType: "responses_native", path: "/v1" },
+] as const;
+const FIXED_NOW = 1_763_700_000_000;
+const GOLDEN_DIR = new URL("../fixtures/golden/", import.meta.url);
+const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";
+
+function yamlFor(mockUrl: string): string {
+  return "providers:\n" +
+    UPSTREAMS.map((u) =>
+      `  - id: ${u.prefix}-1\n    prefix: ${u.prefix}\n    api_type: ${u.apiType}\n    base_url: ${mockUrl}${u.path}\n    api_key: k\n    models: [text]\n`
+    ).join("");
+}
+
+/** Sends the client's request for a case; returns status and raw text. */
+async function send(
+  gatewayUrl: string,
+  client: WireFormat,
+  request: NeutralRequest,
+  route: string,
+): Promise<{ status: number; text: string }> {
+  const body = codecFor(client).encodeRequest(request, route).body;
+  let url: string;
+  switch (client) {
+    case "chat_completions":
+      url = `${gatewayUrl}/v1/chat/completions`;
+      break;
+    case "responses":
+      url = `${gatewayUrl}/v1/responses`;
+      break;
+    case "messages":
+      url = `${gatewayUrl}/v1/messages`;
+      break;
+    case "generate_content":
+      url = `${gatewayUrl}/v1beta/models/${route}:${
+        request.stream ? "streamGenerateContent?alt=sse" : "generateContent"
+      }`;
+      break;
+    case "local_runner":
+      url = `${gatewayUrl}/api/chat`;
+      body.stream = request.stream;
+      break;
+  }
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "anthropic-version": "2023-06-01" },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+/** What the client would understand from the bytes it received. */
+async function decodeClient(
+  client: WireFormat,
+  stream: boolean,
+  text: string,
+): Promise<NeutralResponse & { errors: readonly string[] }> {
+  const codec = codecFor(client);
+  if (!stream) return { ...codec.decodeResponse(JSON.parse(text)), errors: [] };
+  const frames: Frame[] = await Array.fromAsync(
+    ReadableStream.from([text]).pipeThrough(codec.framing === "ndjson" ? ndjsonFrames() : sseFrames()),
+  );
+  const events = await Array.fromAsync(ReadableStream.from(frames).pipeThrough(codec.decodeStream()));
+  return collect(events);
+}
+
+function textOf(parts: readonly Part[], kind: "text" | "reasoning"): string {
+  return parts.map((p) => (p.kind === kind ? p.text : "")).join("");
+}
+
+/** Which usage buckets a client format can express. */
+function expressesCacheRead(client: WireFormat): boolean {
+  return client !== "local_runner";
+}
+
+function checkAnswer(client: WireFormat, scenario: ScenarioName, got: NeutralResponse) {
+  const expected = scenarioResponse(scenario);
+  assertEquals(got.usage.inputTotal, expected.usage.inputTotal, "input total");
+  assertEquals(got.usage.output, expected.usage.output, "output tokens");
+  if (expressesCacheRead(client)) assertEquals(got.usage.cacheRead, expected.usage.cacheRead, "cache read");
+  if (client === "messages") {
+    assertEquals(got.usage.cacheWrite, expected.usage.cacheWrite === 0 ? 0 : got.usage.cacheWrite);
+  }
+  switch (scenario) {
+    case "tool_round_trip": {
+      const calls = got.parts.filter((p) => p.kind === "toolCall");
+      assertEquals(calls.length, 1);
+      const call = calls[0] as Extract<Part, { kind: "toolCall" }>;
+      assertEquals(call.name, "get_weather");
+      assertEquals(JSON.parse(call.arguments), { city: "Berlin" });
+      assert(call.id !== "", "tool call id");
+      assertEquals(got.finish.unified, "tool_calls");
+      break;
+    }
+    case "reasoning":
+      assertEquals(textOf(got.parts, "text"), "Yes, 17 is prime.");
+      assertEquals(got.finish.unified, "stop");
+      break;
+    default:
+      assertEquals(textOf(got.parts, "text"), textOf(expected.parts, "text"));
+      assertEquals(got.finish.unified, "stop");
+  }
+}
+
+function checkUpstreamRequest(
+  upstream: WireFormat,
+  scenario: ScenarioName,
+  body: Record<string, unknown>,
+  path: string,
+) {
+  const decoded = codecFor(upstream).decodeRequest(body, { pathModel: `x/${scenario}`, endpoint: "chat" });
+  const parts = decoded.messages.flatMap((m) => m.parts);
+  if (scenario === "tool_round_trip") {
+    const calls = parts.filter((p) => p.kind === "toolCall") as Extract<Part, { kind: "toolCall" }>[];
+    const results = parts.filter((p) => p.kind === "toolResult") as Extract<Part, { kind: "toolResult" }>[];
+    assertEquals(calls.map((c) => JSON.parse(c.arguments).city), ["Paris", "Rome"], `${path}: tool calls`);
+    assertEquals(results.length, 2, `${path}: every tool call has its result`);
+    for (const [i, result] of results.entries()) {
+      assertEquals(result.callId, calls[i].id, `${path}: result ${i} pairs`);
+    }
+    assertEquals(decoded.tools.map((t) => t.name), ["get_weather"]);
+  }
+  if (scenario === "image") {
+    assert(parts.some((p) => p.kind === "image"), `${path}: image reached the upstream`);
+  }
+  assertEquals(decoded.system.map((s) => s.text).join(""), "You are terse.");
+}
+
+Deno.test("conformance matrix: 5 client surfaces × 4 upstream formats × stream/non-stream × scenarios", async (t) => {
+  const mock = await startFormatUpstream((scenario) => {
+    if (scenario === "error_before") return { kind: "fail", status: 500 };
+    if (scenario === "error_after") return { kind: "break_after_text", text: "Partial ans" };
+    return { kind: "answer", response: scenarioResponse(scenario as ScenarioName) };
+  });
+  const gw = await startTestGateway(yamlFor(mock.url), { now: () => FIXED_NOW });
+  try {
+    for (const client of CLIENTS) {
+      for (const upstream of UPSTREAMS) {
+        const golden: string[] = [];
+        await t.step(`${client} ← ${upstream.format}`, async () => {
+          for (const stream of [false, true]) {
+            for (const scenario of SCENARIOS) {
+              const label = `${scenario} ${stream ? "stream" : "non-stream"}`;
+              const before = mock.requests.length;
+              const { status, text } = await send(
+                gw.url,
+                client,
+                scenarioRequest(scenario, stream),
+                `${upstream.prefix}/${scenario}`,
+              );
+              assertEquals(status, 200, `${label}: ${text.slice(0, 300)}`);
+              const upstreamRequest = mock.requests[before];
+              assertEquals(formatOfPath(upstreamRequest.path), upstream.format);
+              checkUpstreamRequest(upstream.format, scenario, upstreamRequest.body, label);
+              const got = await decodeClient(client, stream, text);
+              checkAnswer(client, scenario, got);
+              golden.push(`### ${label}\n${text}`);
+            }
+            const failed = await send(
+              gw.url,
+              client,
+              scenarioRequest("text", stream),
+              `${upstream.prefix}/error_before`,
+            );
+            assertEquals(failed.status, 503);
+            assertEquals(JSON.parse(failed.text), {
+              detail:
+                `All providers exhausted: ${upstream.prefix}-1: HTTP 500: {"error":{"message":"upstream exploded"}}`,
+            });
+            gw.runtime.routing.clearAll();
+          }
+          const cut = await send(
+            gw.url,
+            client,
+            scenarioRequest("text", true),
+            `${upstream.prefix}/error_after`,
+          );
+          assertEquals(cut.status, 200, "after the first byte there is no fallback");
+          const partial = await decodeClient(client, true, cut.text);
+          assertStringIncludes(textOf(partial.parts, "text"), "Partial ans");
+          assert(
+            partial.errors.length > 0 || partial.finish.unified === "error",
+            `${client}: the cut must be visible`,
+          );
+          golden.push(`### error_after stream\n${cut.text}`);
+        });
+        const file = new URL(`${client}__${upstream.format}.txt`, GOLDEN_DIR);
+        const actual = golden.join("\n");
+        if (UPDATE) Deno.writeTextFileSync(file, actual);
+        else {
+          let expected = "";
+          try {
+            expected = Deno.readTextFileSync(file);
+          } catch {
+            throw new Error(`missing golden file ${file.pathname}; run with UPDATE_GOLDEN=1`);
+          }
+          assertEquals(actual, expected, `golden bytes for ${client} ← ${upstream.format}`);
+        }
+      }
+    }
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});

@@ -1,0 +1,87 @@
+/** Shared stream helpers for tests: run items through a transform, fold neutral events into a response. */
+import {
+  mergeUsage,
+  type NeutralResponse,
+  type Part,
+  type StreamEvent,
+  type Usage,
+  ZERO_USAGE,
+} from "../../src/model/mod.ts";
+
+/** Collects everything `items` produce through `transform`. */
+export async function run<I, O>(items: readonly I[], transform: TransformStream<I, O>): Promise<O[]> {
+  return await Array.fromAsync(ReadableStream.from(items).pipeThrough(transform));
+}
+
+/** The response a stream of neutral events describes, plus any error events it carried. */
+export interface Collected extends NeutralResponse {
+  readonly errors: readonly string[];
+}
+
+/** Folds neutral stream events into the response they describe. */
+export function collect(events: readonly StreamEvent[]): Collected {
+  let id = "";
+  let model = "";
+  let created: number | undefined;
+  let usage: Usage = ZERO_USAGE;
+  let finish: NeutralResponse["finish"] = { unified: "other", raw: null };
+  const errors: string[] = [];
+  const blocks = new Map<number, Part>();
+  for (const event of events) {
+    switch (event.type) {
+      case "start":
+        id = event.id;
+        model = event.model;
+        created = event.created;
+        break;
+      case "blockStart":
+        blocks.set(
+          event.index,
+          event.kind === "toolCall"
+            ? { kind: "toolCall", id: event.id ?? "", name: event.name ?? "", arguments: "" }
+            : event.kind === "reasoning"
+            ? {
+              kind: "reasoning",
+              text: "",
+              ...(event.redactedData ? { redactedData: event.redactedData } : {}),
+            }
+            : { kind: "text", text: "" },
+        );
+        break;
+      case "textDelta": {
+        const part = blocks.get(event.index);
+        if (part && (part.kind === "text" || part.kind === "reasoning")) {
+          blocks.set(event.index, { ...part, text: part.text + event.text });
+        }
+        break;
+      }
+      case "argumentsDelta": {
+        const part = blocks.get(event.index);
+        if (part?.kind === "toolCall") {
+          blocks.set(event.index, { ...part, arguments: part.arguments + event.json });
+        }
+        break;
+      }
+      case "signatureDelta": {
+        const part = blocks.get(event.index);
+        if (part?.kind === "reasoning" || part?.kind === "toolCall") {
+          blocks.set(event.index, { ...part, signature: (part.signature ?? "") + event.signature });
+        }
+        break;
+      }
+      case "usage":
+        usage = mergeUsage(usage, event.usage);
+        break;
+      case "finish":
+        finish = event.finish;
+        break;
+      case "error":
+        errors.push(event.message);
+        break;
+      case "blockEnd":
+        break;
+    }
+  }
+  const parts = [...blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, part]) => part);
+  return { id, model, ...(created !== undefined ? { created } : {}), parts, finish, usage, errors };
+}
