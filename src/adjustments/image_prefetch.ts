@@ -1,0 +1,179 @@
+import type { ImagePart, Message, NeutralRequest, Part } from "../model/mod.ts";
+import { isPrivateHost } from "./private_address.ts";
+import type { AdjustTarget } from "./target.ts";
+
+/** Largest image the gateway downloads. */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+/** How long one download may take. */
+export const IMAGE_TIMEOUT_MS = 20_000;
+const MAX_REDIRECTS = 3;
+
+function needsInline(target: AdjustTarget): boolean {
+  switch (target.upstreamFormat) {
+    case "generate_content":
+    case "local_runner":
+      return true;
+    case "chat_completions":
+    case "responses":
+    case "messages":
+      return false;
+  }
+}
+
+function imagesOf(parts: readonly Part[], out: Set<string>): void {
+  for (const part of parts) {
+    if (part.kind === "image" && part.source.type === "url" && /^https?:\/\//i.test(part.source.url)) {
+      out.add(part.source.url);
+    } else if (part.kind === "toolResult") imagesOf(part.content, out);
+  }
+}
+
+/** The http(s) image URLs to download for a target that only takes inline image data. */
+export function imagesToPrefetch(request: NeutralRequest, target: AdjustTarget): string[] {
+  if (!needsInline(target)) return [];
+  const urls = new Set<string>();
+  for (const message of request.messages) imagesOf(message.parts, urls);
+  return [...urls];
+}
+
+/** What prefetching needs from outside. */
+export interface PrefetchDeps {
+  readonly fetch: typeof fetch;
+  readonly maxBytes?: number;
+  readonly timeoutMs?: number;
+  /** Allow private and loopback addresses (the provider itself is local). */
+  readonly allowPrivate: boolean;
+  /** A signal that aborts after `ms`; defaults to AbortSignal.timeout. */
+  readonly timeoutSignal?: (ms: number) => AbortSignal;
+}
+
+/** The downloads that failed, and why; their image parts stay as URLs. */
+export interface PrefetchResult {
+  readonly request: NeutralRequest;
+  readonly failures: readonly { readonly url: string; readonly reason: string }[];
+}
+
+type Inline = { readonly mediaType: string; readonly data: string };
+
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  }
+  return btoa(binary);
+}
+
+async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > max) {
+      await reader.cancel();
+      throw new Error(`image is larger than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+// Redirects are followed by hand so every hop gets the same address check as the first URL.
+async function download(url: string, deps: PrefetchDeps): Promise<Inline> {
+  const max = deps.maxBytes ?? MAX_IMAGE_BYTES;
+  const signal = (deps.timeoutSignal ?? ((ms: number) => AbortSignal.timeout(ms)))(
+    deps.timeoutMs ?? IMAGE_TIMEOUT_MS,
+  );
+  let current = new URL(url);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (current.protocol !== "http:" && current.protocol !== "https:") throw new Error("not an http(s) URL");
+    if (!deps.allowPrivate && isPrivateHost(current)) {
+      throw new Error(`refused to fetch a private or loopback address (${current.hostname})`);
+    }
+    const response = await deps.fetch(current.href, { redirect: "manual", signal });
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      const location = response.headers.get("location");
+      if (!location) throw new Error(`HTTP ${response.status} without a Location header`);
+      current = new URL(location, current);
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new Error(`HTTP ${response.status}`);
+    }
+    const mediaType = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (!mediaType.startsWith("image/")) {
+      await response.body?.cancel();
+      throw new Error(`content type "${mediaType || "none"}" is not an image`);
+    }
+    const declared = Number(response.headers.get("content-length") ?? "0");
+    if (declared > max) {
+      await response.body?.cancel();
+      throw new Error(`image is larger than ${max} bytes`);
+    }
+    const bytes = response.body ? await readCapped(response.body, max) : new Uint8Array();
+    return { mediaType, data: base64(bytes) };
+  }
+  throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+}
+
+function replaceParts(parts: readonly Part[], fetched: ReadonlyMap<string, Inline>): readonly Part[] {
+  let changed = false;
+  const out = parts.map((part): Part => {
+    if (part.kind === "image" && part.source.type === "url") {
+      const inline = fetched.get(part.source.url);
+      if (!inline) return part;
+      changed = true;
+      return { ...part, source: { type: "base64", ...inline } } satisfies ImagePart;
+    }
+    if (part.kind === "toolResult") {
+      const content = replaceParts(part.content, fetched);
+      if (content === part.content) return part;
+      changed = true;
+      return { ...part, content: content as typeof part.content };
+    }
+    return part;
+  });
+  return changed ? out : parts;
+}
+
+/**
+ * Downloads the given image URLs and inlines them as base64. Private and loopback hosts are refused
+ * unless `allowPrivate`; bodies over 20 MiB and non-image content types are refused. A failed image
+ * keeps its URL part and is listed in `failures`; the request always goes on.
+ */
+export async function prefetchImages(
+  request: NeutralRequest,
+  urls: readonly string[],
+  deps: PrefetchDeps,
+): Promise<PrefetchResult> {
+  if (urls.length === 0) return { request, failures: [] };
+  const fetched = new Map<string, Inline>();
+  const failures: { url: string; reason: string }[] = [];
+  await Promise.all(urls.map(async (url) => {
+    try {
+      fetched.set(url, await download(url, deps));
+    } catch (error) {
+      failures.push({ url, reason: error instanceof Error ? error.message : String(error) });
+    }
+  }));
+  if (fetched.size === 0) return { request, failures };
+  let changed = false;
+  const messages = request.messages.map((message): Message => {
+    const parts = replaceParts(message.parts, fetched);
+    if (parts === message.parts) return message;
+    changed = true;
+    return { ...message, parts };
+  });
+  return { request: changed ? { ...request, messages } : request, failures };
+}

@@ -1,0 +1,141 @@
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import type { Message } from "../../src/model/mod.ts";
+import {
+  IMAGE_PLACEHOLDER,
+  imagesToPrefetch,
+  isPrivateHost,
+  prefetchImages,
+  stripUnsupportedImages,
+} from "../../src/adjustments/mod.ts";
+import { request, target } from "./fixtures.ts";
+
+function withImage(url: string): Message {
+  return {
+    role: "user",
+    parts: [{ kind: "text", text: "what is this?" }, { kind: "image", source: { type: "url", url } }],
+  };
+}
+
+Deno.test("stripUnsupportedImages() replaces images with a placeholder when the model has no vision", () => {
+  const out = stripUnsupportedImages(
+    request([withImage("https://example.com/a.png")]),
+    target("deepseek-chat", "chat_completions"),
+  );
+  assertEquals(out.messages[0].parts[1], { kind: "text", text: IMAGE_PLACEHOLDER });
+});
+
+Deno.test("stripUnsupportedImages() keeps images when vision is unknown or supported", () => {
+  const input = request([withImage("https://example.com/a.png")]);
+  assert(stripUnsupportedImages(input, target("mystery-model", "chat_completions")) === input);
+  assert(stripUnsupportedImages(input, target("gpt-4o", "chat_completions")) === input);
+});
+
+Deno.test("imagesToPrefetch() lists http(s) image URLs only for targets that need inline data", () => {
+  const input = request([withImage("https://example.com/a.png"), withImage("data:image/png;base64,AAAA")]);
+  assertEquals(imagesToPrefetch(input, target("gemini-2.5-flash", "generate_content")), [
+    "https://example.com/a.png",
+  ]);
+  assertEquals(imagesToPrefetch(input, target("llava", "local_runner")), ["https://example.com/a.png"]);
+  assertEquals(imagesToPrefetch(input, target("gpt-4o", "chat_completions")), []);
+});
+
+function imageFetch(calls: string[], type = "image/png", body = new Uint8Array([1, 2, 3])): typeof fetch {
+  return (input) => {
+    calls.push(String(input));
+    return Promise.resolve(new Response(body, { headers: { "content-type": type } }));
+  };
+}
+
+Deno.test("prefetchImages() inlines a fetched image as base64 with its media type", async () => {
+  const calls: string[] = [];
+  const input = request([withImage("https://example.com/a.png")]);
+  const { request: out, failures } = await prefetchImages(input, ["https://example.com/a.png"], {
+    fetch: imageFetch(calls),
+    allowPrivate: false,
+  });
+  assertEquals(failures, []);
+  assertEquals(out.messages[0].parts[1], {
+    kind: "image",
+    source: { type: "base64", mediaType: "image/png", data: "AQID" },
+  });
+});
+
+Deno.test("prefetchImages() refuses private and loopback addresses unless the provider is local", async () => {
+  const urls = [
+    "http://127.0.0.1/a.png",
+    "http://localhost:8080/a.png",
+    "http://[::1]/a.png",
+    "http://10.1.2.3/a.png",
+  ];
+  for (const url of urls) {
+    const calls: string[] = [];
+    const input = request([withImage(url)]);
+    const { request: out, failures } = await prefetchImages(input, [url], {
+      fetch: imageFetch(calls),
+      allowPrivate: false,
+    });
+    assertEquals(calls, [], url);
+    assert(out === input);
+    assertStringIncludes(failures[0].reason, "private or loopback");
+  }
+  const calls: string[] = [];
+  const { failures } = await prefetchImages(request([withImage(urls[0])]), [urls[0]], {
+    fetch: imageFetch(calls),
+    allowPrivate: true,
+  });
+  assertEquals([calls.length, failures.length], [1, 0]);
+});
+
+Deno.test("prefetchImages() checks every redirect hop against the private-address rule", async () => {
+  const calls: string[] = [];
+  const fetch: typeof globalThis.fetch = (input) => {
+    calls.push(String(input));
+    return Promise.resolve(
+      new Response(null, { status: 302, headers: { location: "http://169.254.169.254/meta" } }),
+    );
+  };
+  const { failures } = await prefetchImages(request([withImage("https://example.com/a.png")]), [
+    "https://example.com/a.png",
+  ], {
+    fetch,
+    allowPrivate: false,
+  });
+  assertEquals(calls, ["https://example.com/a.png"]);
+  assertStringIncludes(failures[0].reason, "169.254.169.254");
+});
+
+Deno.test("prefetchImages() leaves the URL in place for non-images, oversize bodies and errors", async () => {
+  const url = "https://example.com/a.png";
+  const cases: { fetch: typeof fetch; maxBytes?: number; reason: string }[] = [
+    { fetch: imageFetch([], "text/html"), reason: "not an image" },
+    { fetch: imageFetch([], "image/png", new Uint8Array(100)), maxBytes: 10, reason: "larger than 10 bytes" },
+    { fetch: () => Promise.reject(new TypeError("dns failure")), reason: "dns failure" },
+    { fetch: () => Promise.resolve(new Response("", { status: 404 })), reason: "HTTP 404" },
+  ];
+  for (const c of cases) {
+    const input = request([withImage(url)]);
+    const { request: out, failures } = await prefetchImages(input, [url], { ...c, allowPrivate: false });
+    assert(out === input);
+    assertStringIncludes(failures[0].reason, c.reason);
+  }
+});
+
+Deno.test("isPrivateHost() judges literal hosts and lets public ones through", () => {
+  for (
+    const url of [
+      "http://192.168.1.1",
+      "http://172.20.0.1",
+      "http://0.0.0.0",
+      "http://[fe80::1]",
+      "http://[::ffff:127.0.0.1]",
+      "http://app.localhost",
+    ]
+  ) {
+    assert(isPrivateHost(new URL(url)), url);
+  }
+  for (
+    const url of ["https://example.com", "http://8.8.8.8", "http://172.32.0.1", "http://[2606:4700::1111]"]
+  ) {
+    assert(!isPrivateHost(new URL(url)), url);
+  }
+});

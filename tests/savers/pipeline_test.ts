@@ -1,0 +1,94 @@
+import { assert, assertEquals } from "../helpers/assert.ts";
+import type { NeutralRequest } from "../../src/model/mod.ts";
+import { buildSavers, mergeStat, runSavers } from "../../src/savers/mod.ts";
+import type { Saver, SaverName, SaverStatEvent, SaverStats } from "../../src/savers/mod.ts";
+import { request, text } from "./request_fixture.ts";
+
+function appending(name: SaverName, log: string[]): Saver {
+  return {
+    name,
+    apply: (r: NeutralRequest) => {
+      log.push(name);
+      return { ...r, system: [...r.system, text(name)] };
+    },
+  };
+}
+
+Deno.test("runSavers() runs savers as Headroom, RTK, Caveman, Ponytail whatever order they are given in", async () => {
+  const log: string[] = [];
+  const savers = (["ponytail", "rtk", "caveman", "headroom"] as const).map((n) => appending(n, log));
+  const out = await runSavers(request(), savers, {}, () => {});
+  assertEquals(log, ["headroom", "rtk", "caveman", "ponytail"]);
+  assertEquals(out.system.map((p) => p.text), ["headroom", "rtk", "caveman", "ponytail"]);
+});
+
+Deno.test("runSavers() keeps the request from before a saver that throws and reports the error once", async () => {
+  const log: string[] = [];
+  const failing: Saver = {
+    name: "caveman",
+    apply: (r) => {
+      void { ...r, system: [] };
+      throw new Error("broken saver");
+    },
+  };
+  const errors: [SaverName, unknown][] = [];
+  const events: SaverStatEvent[] = [];
+  const out = await runSavers(
+    request([text("base")]),
+    [appending("rtk", log), failing, appending("ponytail", log)],
+    {},
+    (e) => events.push(e),
+    (name, error) => errors.push([name, error]),
+  );
+  assertEquals(out.system.map((p) => p.text), ["base", "rtk", "ponytail"]);
+  assertEquals(errors.length, 1);
+  assertEquals(errors[0][0], "caveman");
+  assertEquals(events.map((e) => [e.saver, e.changed, e.failed]), [
+    ["rtk", true, false],
+    ["caveman", false, true],
+    ["ponytail", true, false],
+  ]);
+  assertEquals(events[1].bytesBefore, events[1].bytesAfter);
+});
+
+Deno.test("runSavers() survives a saver whose promise rejects", async () => {
+  const rejecting: Saver = { name: "headroom", apply: () => Promise.reject(new Error("down")) };
+  const input = request([text("base")]);
+  const out = await runSavers(input, [rejecting], {}, () => {});
+  assertEquals(out, input);
+});
+
+Deno.test("runSavers() reports bytes before and after for each saver", async () => {
+  const events: SaverStatEvent[] = [];
+  const noop: Saver = { name: "rtk", apply: (r) => r };
+  await runSavers(request([text("base")]), [noop, appending("caveman", [])], {}, (e) => events.push(e));
+  assertEquals(events[0].changed, false);
+  assertEquals(events[0].bytesBefore, events[0].bytesAfter);
+  assert(events[1].bytesAfter > events[1].bytesBefore);
+  assertEquals(events[1].bytesBefore, events[0].bytesAfter);
+});
+
+Deno.test("mergeStat() accumulates requests, bytes and errors", () => {
+  let stats: SaverStats | undefined;
+  stats = mergeStat(stats, { saver: "rtk", bytesBefore: 100, bytesAfter: 60, changed: true, failed: false });
+  stats = mergeStat(stats, { saver: "rtk", bytesBefore: 50, bytesAfter: 50, changed: false, failed: true });
+  assertEquals(stats, { saver: "rtk", requests: 2, bytesBefore: 150, bytesAfter: 110, errors: 1 });
+});
+
+Deno.test("buildSavers() builds only the enabled savers, in pipeline order", () => {
+  const fetchStub: typeof fetch = () => Promise.reject(new Error("unused"));
+  const all = buildSavers({
+    rtk: true,
+    caveman: { enabled: true, level: "ultra" },
+    ponytail: { enabled: true, level: "lite" },
+    headroom: { enabled: true, url: "http://127.0.0.1:8787" },
+  }, { fetch: fetchStub });
+  assertEquals(all.map((s) => s.name), ["headroom", "rtk", "caveman", "ponytail"]);
+  const defaults = buildSavers({
+    rtk: true,
+    caveman: { enabled: false, level: "full" },
+    ponytail: { enabled: false, level: "full" },
+    headroom: { enabled: false, url: "http://127.0.0.1:8787" },
+  }, { fetch: fetchStub });
+  assertEquals(defaults.map((s) => s.name), ["rtk"]);
+});
