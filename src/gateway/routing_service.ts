@@ -44,6 +44,15 @@ export class RoutingService {
     return result;
   }
 
+  /** Resolves without advancing any cursor (fusion's routability check). */
+  peek(table: RoutingTable, model: string, settings: RuntimeSettings, now: number): Resolution {
+    return resolveAttempts(table, model, this.#state, now, {
+      cooldownsEnabled: settings.server_cooldowns_enabled,
+      comboStrategy: "fallback",
+      comboStickyLimit: settings.combo_sticky_limit,
+    });
+  }
+
   /** True when the account is cooling now (and cooldowns are on). */
   isCooling(accountId: string, settings: RuntimeSettings, now: number): boolean {
     return settings.server_cooldowns_enabled && isCooling(this.#state, accountId, now);

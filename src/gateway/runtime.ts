@@ -1,4 +1,5 @@
 import type { Config } from "../config/mod.ts";
+import { attachDashboard, type DashboardContext } from "../dashboard/context.ts";
 import { ProviderClients } from "../executors/http_clients.ts";
 import type { AppDeps } from "../http/app.ts";
 import { buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
@@ -10,12 +11,15 @@ import { DEFAULT_TIMEOUTS, Dispatcher, type DispatchObserver, type UpstreamTimeo
 import type { ClientIdentity } from "./identity.ts";
 import { type CatalogEntry, modelCatalog } from "./model_catalog.ts";
 import { RoutingService } from "./routing_service.ts";
+import { SaverService } from "./saver_service.ts";
 import { UsageRecorder } from "./usage_recorder.ts";
 
 /** Knobs tests and the CLI may set. */
 export interface RuntimeOptions {
   readonly now?: () => number;
   readonly timeouts?: UpstreamTimeouts;
+  /** Outbound fetch for savers (Headroom) and image prefetch. */
+  readonly fetch?: typeof fetch;
 }
 
 /**
@@ -33,6 +37,9 @@ export class GatewayRuntime {
   readonly dispatcher: Dispatcher;
   /** Request observers (request logs, live usage); add to it before serving. */
   readonly observers: DispatchObserver[] = [];
+  readonly savers: SaverService;
+  /** The dashboard's live hub and request-log observer, registered at construction. */
+  readonly dashboard: DashboardContext;
   #table!: RoutingTable;
   #catalog: CatalogEntry[] = [];
 
@@ -42,6 +49,7 @@ export class GatewayRuntime {
     this.writer = new BatchedWriter(store);
     this.routing = new RoutingService(store, this.writer, this.now());
     this.budgets = new BudgetGuard(this.control, store);
+    this.savers = new SaverService(store, this.writer, options.fetch ?? fetch);
     this.recorder = new UsageRecorder(store, this.writer, this.budgets, this.control.pricing);
     this.#rebuild();
     this.control.onReload(() => this.#rebuild());
@@ -56,7 +64,10 @@ export class GatewayRuntime {
       newId: () => crypto.randomUUID().replaceAll("-", ""),
       timeouts: options.timeouts ?? DEFAULT_TIMEOUTS,
       observers: this.observers,
+      savers: this.savers,
+      fetch: options.fetch ?? fetch,
     });
+    this.dashboard = attachDashboard(this);
   }
 
   /** The current routing table. */
@@ -79,12 +90,14 @@ export class GatewayRuntime {
       control: this.control,
       dispatcher: this.dispatcher,
       visibleModels: (identity) => this.visibleModels(identity),
+      dashboard: this.dashboard,
     };
   }
 
   /** Stops background work, flushes pending writes and closes every provider client. */
   close(): Promise<void> {
     this.control.stop();
+    this.dashboard.hub.close();
     this.writer.close();
     this.clients.closeAll();
     return Promise.resolve();

@@ -7,6 +7,9 @@ import { errorResponse } from "./errors.ts";
 import { surfaceRoutes } from "./surface_routes.ts";
 import { type UtilityDeps, utilityRoutes } from "./utility_routes.ts";
 import type { Dispatcher } from "../gateway/dispatch.ts";
+import type { DashboardContext } from "../dashboard/context.ts";
+import { dashboardRoutes } from "./dashboard/mod.ts";
+import { uiRoutes } from "./ui_assets.ts";
 
 /** The version reported by `GET /api/version` and the CLI. */
 export const GATEWAY_VERSION = "3.0.0";
@@ -15,6 +18,8 @@ export const GATEWAY_VERSION = "3.0.0";
 export interface AppDeps extends UtilityDeps {
   readonly control: ControlPlane;
   readonly dispatcher: Dispatcher;
+  /** The dashboard (sign-in, management and state APIs, UI); absent in bare data-plane setups. */
+  readonly dashboard?: DashboardContext;
 }
 
 /** Picks the wire format errors on a path are encoded in. */
@@ -50,6 +55,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   for (const pattern of ["/v1/*", "/v1beta/*", "/api/*"]) app.use(pattern, auth);
   app.route("/", utilityRoutes(deps));
   app.route("/", surfaceRoutes(deps.dispatcher));
+  // The dashboard UI (uiRoutes) is served behind the dashboard's own access control.
+  if (deps.dashboard) app.route("/", dashboardRoutes(deps.dashboard, GATEWAY_VERSION, uiRoutes()));
   return app;
 }
 

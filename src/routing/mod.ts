@@ -29,3 +29,4 @@ export {
 export { expandModel, type Resolution, resolveAttempts, type ResolveOptions } from "./resolve.ts";
 export { allCoolingMessage, exhaustedMessage } from "./messages.ts";
 export { filterModelList, isModelAllowed, stripThinkingSuffix } from "./allowlist.ts";
+export { clampMinPanel, JUDGE_INSTRUCTION, judgeRequest, panelRequest } from "./fusion.ts";

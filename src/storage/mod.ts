@@ -9,12 +9,30 @@ import { ProvidersRepo } from "./providers_repo.ts";
 import type { SecretBox } from "./secret_box.ts";
 import { SettingsRepo } from "./settings_repo.ts";
 import { UsageRepo } from "./usage_repo.ts";
+import { RequestLogsRepo } from "./request_logs_repo.ts";
+import { DashboardSessionsRepo } from "./dashboard_sessions_repo.ts";
+import { InventoryRepo } from "./inventory_repo.ts";
+import { UsageStatsRepo } from "./usage_stats_repo.ts";
+import { SaverStatsRepo } from "./saver_stats_repo.ts";
 
 export type { ApiKeyChanges, ApiKeyRecord } from "./api_keys_repo.ts";
 export type { BudgetRecord } from "./budgets_repo.ts";
 export type { ComboRecord } from "./combos_repo.ts";
 export type { CooldownRecord } from "./cooldowns_repo.ts";
 export type { UsageRow } from "./usage_repo.ts";
+export type { RequestLogInput, RequestLogRecord, RequestLogSummary } from "./request_logs_repo.ts";
+export type { DashboardSession } from "./dashboard_sessions_repo.ts";
+export type { InventoryProviderView, InventorySummary, UpstreamKeyView } from "./inventory_repo.ts";
+export {
+  type ClientTotals,
+  type DailyTotals,
+  DAY_MS,
+  type GroupTotals,
+  type UnpricedModel,
+  type UsageDimension,
+  type UsageTotals,
+} from "./usage_stats_repo.ts";
+export type { SaverStat } from "./saver_stats_repo.ts";
 export { type Database, openDatabase, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox } from "./secret_box.ts";
 export { SAVER_SETTING_KEYS, saverSettings, seedFromConfig, type SeedReport } from "./seed.ts";
@@ -31,6 +49,13 @@ export class Store {
   readonly budgets: BudgetsRepo;
   readonly cooldowns: CooldownsRepo;
   readonly usage: UsageRepo;
+  readonly requestLogs: RequestLogsRepo;
+  readonly sessions: DashboardSessionsRepo;
+  readonly inventory: InventoryRepo;
+  readonly usageStats: UsageStatsRepo;
+  readonly saverStats: SaverStatsRepo;
+  /** The credential sealer (dashboard Reset re-seeds providers with it). */
+  readonly box: SecretBox;
 
   constructor(db: Database, box: SecretBox) {
     this.db = db;
@@ -42,6 +67,12 @@ export class Store {
     this.budgets = new BudgetsRepo(db);
     this.cooldowns = new CooldownsRepo(db);
     this.usage = new UsageRepo(db);
+    this.requestLogs = new RequestLogsRepo(db);
+    this.sessions = new DashboardSessionsRepo(db);
+    this.inventory = new InventoryRepo(db, box);
+    this.usageStats = new UsageStatsRepo(db);
+    this.saverStats = new SaverStatsRepo(db);
+    this.box = box;
   }
 
   /** Opens the database file and wraps it. */

@@ -1,0 +1,96 @@
+/**
+ * Bench: dashboard state sections over a seeded usage table (default 1,000,000 rows over 90 days).
+ * Run: deno run -A scripts/bench/dashboard_state.ts [rows] [days]
+ * Prints seeding time, rollup size and per-section timings (median and max of several runs).
+ */
+import { parseConfig, resolveHomePaths } from "../../src/config/mod.ts";
+import { buildState, type StateSection } from "../../src/dashboard/state/sections.ts";
+import { GatewayRuntime } from "../../src/gateway/runtime.ts";
+import { loadSecretBox, Store } from "../../src/storage/mod.ts";
+
+const ROWS = Number(Deno.args[0] ?? 1_000_000);
+const DAYS = Number(Deno.args[1] ?? 90);
+const RUNS = 7;
+
+const dir = Deno.makeTempDirSync({ prefix: "gateway-bench-dashboard-" });
+const yaml = `providers:\n  - id: acct-a\n    prefix: p\n    api_type: chat_compat\n    base_url: http://127.0.0.1:9/v1\n    models: [m1]\n`;
+Deno.writeTextFileSync(`${dir}/config.yaml`, yaml);
+const paths = resolveHomePaths(`${dir}/config.yaml`, {});
+const config = parseConfig(yaml, paths, () => undefined);
+const store = Store.open(paths.dbPath, loadSecretBox(paths.secretKeyPath, undefined));
+
+const models = Array.from({ length: 12 }, (_, i) => `p${i % 4}/model-${i}`);
+const providers = ["acct-a", "acct-b", "acct-c", "acct-d"];
+const now = Date.now();
+let seed = 42;
+const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+
+const seedStart = performance.now();
+const insert = store.db.prepare(
+  `INSERT INTO usage (ts, client_format, request_model, model, provider_id, account_id, client_key_id,
+     client_key_label, status, input_tokens, output_tokens, cost, priced, latency_ms)
+   VALUES (?, 'chat_completions', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+);
+const BATCH = 50_000;
+for (let done = 0; done < ROWS; done += BATCH) {
+  store.transaction(() => {
+    for (let i = done; i < Math.min(done + BATCH, ROWS); i++) {
+      const model = models[Math.floor(rand() * models.length)];
+      const keyId = Math.floor(rand() * 6);
+      const status = rand() < 0.95 ? 200 : rand() < 0.5 ? 429 : 502;
+      const input = Math.floor(rand() * 4000);
+      const output = Math.floor(rand() * 800);
+      insert.run(
+        now - Math.floor(rand() * DAYS * 86_400_000),
+        model,
+        model,
+        providers[Math.floor(rand() * providers.length)],
+        providers[0],
+        keyId === 0 ? null : keyId,
+        keyId === 0 ? "(no key)" : `key-${keyId}`,
+        status,
+        input,
+        output,
+        (input * 3 + output * 15) / 1e6,
+        model.endsWith("-11") ? 0 : 1,
+        Math.floor(rand() * 3000),
+      );
+    }
+  });
+}
+const seedMs = performance.now() - seedStart;
+const rollupRows = Number(
+  (store.db.prepare("SELECT count(*) AS n FROM usage_daily").get() as { n: number }).n,
+);
+console.log(`seeded ${ROWS.toLocaleString()} usage rows over ${DAYS} days in ${(seedMs / 1000).toFixed(1)} s ` +
+  `(${Math.round(ROWS / (seedMs / 1000)).toLocaleString()} rows/s with the rollup trigger); rollup rows: ${rollupRows.toLocaleString()}`);
+
+const runtime = new GatewayRuntime(config, store);
+const ctx = runtime.dashboard;
+const cases: [StateSection, string][] = [
+  ["overview", ""],
+  ["usage", ""],
+  ["analytics", "days=7&dimension=model"],
+  ["analytics", "days=30&dimension=provider"],
+  ["analytics", "days=90&dimension=client_key"],
+  ["analytics", "days=365&dimension=model"],
+  ["leaderboard", "days=30&sort=tokens"],
+  ["leaderboard", "days=365&sort=cost"],
+  ["pricing", ""],
+  ["request-logs", ""],
+];
+console.log("section                                   median ms   max ms");
+for (const [section, query] of cases) {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    buildState(section, ctx, new URLSearchParams(query), "http://127.0.0.1:20128", "bench");
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const label = `${section}${query ? `?${query}` : ""}`.padEnd(42);
+  console.log(`${label}${times[RUNS >> 1].toFixed(1).padStart(9)}${times[RUNS - 1].toFixed(1).padStart(9)}`);
+}
+await runtime.close();
+store.close();
+Deno.removeSync(dir, { recursive: true });

@@ -1,0 +1,217 @@
+import type { DispatchObserver, RequestTrace } from "../gateway/dispatch.ts";
+import { identityLabel } from "../gateway/identity.ts";
+import type { UsageRow } from "../storage/mod.ts";
+
+/** One event of the live usage stream (see docs/dashboard-api.md). */
+export interface RequestEvent {
+  readonly seq: number;
+  readonly phase: "start" | "finish" | "usage";
+  readonly request_id: number | null;
+  readonly ts: number;
+  readonly model: string;
+  readonly provider_id: string;
+  readonly user: string;
+  readonly client_format: string;
+  readonly status: number;
+  readonly latency_ms: number;
+  readonly streamed: boolean;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly cost: number;
+  readonly error: string;
+}
+
+/** How often subscribers get a batch at most: 5 batches plus 5 in-flight updates per second. */
+export const LIVE_FLUSH_MS = 200;
+/** Comment pings keep proxies from closing an idle stream. */
+export const LIVE_HEARTBEAT_MS = 15_000;
+/** Recent events kept for the snapshot. */
+export const RECENT_EVENTS = 100;
+/** Events one batch carries at most; older ones are dropped for a slow subscriber. */
+export const MAX_BATCH = 500;
+
+interface Subscriber {
+  readonly send: (text: string) => void;
+  readonly end: () => void;
+  pending: RequestEvent[];
+  dropped: number;
+  lastInflight: number;
+}
+
+/**
+ * Fans request events out to live dashboard streams. Events are only buffered on the request path;
+ * a timer (running only while someone listens) sends them in batches, so the cost per request stays
+ * constant whatever the request rate and however many dashboards are open.
+ */
+export class LiveHub implements DispatchObserver {
+  #seq = 0;
+  #inflight = 0;
+  #recent: RequestEvent[] = [];
+  #ids = new WeakMap<RequestTrace, number>();
+  #subscribers = new Set<Subscriber>();
+  #flushTimer: ReturnType<typeof setInterval> | undefined;
+  #pingTimer: ReturnType<typeof setInterval> | undefined;
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  /** Requests currently being handled. */
+  get inflight(): number {
+    return this.#inflight;
+  }
+
+  /** The most recent events, oldest first. */
+  recent(): RequestEvent[] {
+    return [...this.#recent];
+  }
+
+  /** Observer hook: a client request started. */
+  started(trace: RequestTrace): void {
+    this.#inflight++;
+    const id = ++this.#seq;
+    this.#ids.set(trace, id);
+    this.#push(this.#traceEvent(trace, "start", id));
+  }
+
+  /** Observer hook: a client request finished (its response is complete). */
+  finished(trace: RequestTrace): void {
+    this.#inflight = Math.max(0, this.#inflight - 1);
+    this.#push(this.#traceEvent(trace, "finish", this.#ids.get(trace) ?? null));
+  }
+
+  /** Usage-recorder hook: one upstream attempt was recorded. */
+  recorded(row: UsageRow): void {
+    this.#push({
+      seq: ++this.#seq,
+      phase: "usage",
+      request_id: null,
+      ts: row.ts,
+      model: row.model,
+      provider_id: row.providerId,
+      user: row.clientKeyLabel,
+      client_format: row.clientFormat,
+      status: row.status,
+      latency_ms: row.latencyMs,
+      streamed: row.streamed,
+      input_tokens: row.inputTokens,
+      output_tokens: row.outputTokens,
+      cost: row.cost,
+      error: row.error.slice(0, 300),
+    });
+  }
+
+  /**
+   * Adds a stream; it gets the snapshot at once and batches after. `end` is called when the hub closes
+   * (shutdown), so open streams do not hold the server open. Returns the unsubscribe function.
+   */
+  subscribe(send: (text: string) => void, end: () => void = () => {}): () => void {
+    const subscriber: Subscriber = { send, end, pending: [], dropped: 0, lastInflight: this.#inflight };
+    send(message("snapshot", { inflight: this.#inflight, recent: this.#recent }));
+    this.#subscribers.add(subscriber);
+    if (this.#flushTimer === undefined) {
+      this.#flushTimer = setInterval(() => this.#flush(), LIVE_FLUSH_MS);
+      this.#pingTimer = setInterval(() => this.#broadcast(": ping\n\n"), LIVE_HEARTBEAT_MS);
+    }
+    return () => {
+      this.#subscribers.delete(subscriber);
+      if (this.#subscribers.size === 0) this.#stopTimers();
+    };
+  }
+
+  /** Number of open streams. */
+  get subscribers(): number {
+    return this.#subscribers.size;
+  }
+
+  /** Ends every stream and the timers (shutdown). */
+  close(): void {
+    for (const subscriber of this.#subscribers) {
+      try {
+        subscriber.end();
+      } catch { /* already gone */ }
+    }
+    this.#subscribers.clear();
+    this.#stopTimers();
+  }
+
+  #stopTimers(): void {
+    clearInterval(this.#flushTimer);
+    clearInterval(this.#pingTimer);
+    this.#flushTimer = undefined;
+    this.#pingTimer = undefined;
+  }
+
+  #traceEvent(trace: RequestTrace, phase: "start" | "finish", id: number | null): RequestEvent {
+    const finished = phase === "finish";
+    return {
+      seq: finished ? ++this.#seq : id ?? ++this.#seq,
+      phase,
+      request_id: id,
+      ts: finished ? this.#now() : trace.startedAt,
+      model: trace.model,
+      provider_id: trace.providerId,
+      user: identityLabel(trace.input.identity),
+      client_format: trace.input.surface,
+      status: finished ? trace.status : 0,
+      latency_ms: finished ? Math.max(0, Math.round(trace.latencyMs)) : 0,
+      streamed: trace.streamed,
+      input_tokens: 0,
+      output_tokens: 0,
+      cost: 0,
+      error: finished ? trace.error.slice(0, 300) : "",
+    };
+  }
+
+  #push(event: RequestEvent): void {
+    this.#recent.push(event);
+    if (this.#recent.length > RECENT_EVENTS) this.#recent.splice(0, this.#recent.length - RECENT_EVENTS);
+    for (const subscriber of this.#subscribers) {
+      subscriber.pending.push(event);
+      if (subscriber.pending.length > MAX_BATCH * 2) {
+        const excess = subscriber.pending.length - MAX_BATCH;
+        subscriber.pending.splice(0, excess);
+        subscriber.dropped += excess;
+      }
+    }
+  }
+
+  #flush(): void {
+    for (const subscriber of this.#subscribers) {
+      try {
+        if (subscriber.pending.length > 0) {
+          let events = subscriber.pending;
+          if (events.length > MAX_BATCH) {
+            subscriber.dropped += events.length - MAX_BATCH;
+            events = events.slice(-MAX_BATCH);
+          }
+          subscriber.pending = [];
+          subscriber.send(message("request", { events, dropped: subscriber.dropped }));
+          subscriber.dropped = 0;
+        }
+        if (subscriber.lastInflight !== this.#inflight) {
+          subscriber.lastInflight = this.#inflight;
+          subscriber.send(message("inflight", { count: this.#inflight }));
+        }
+      } catch {
+        this.#subscribers.delete(subscriber);
+      }
+    }
+    if (this.#subscribers.size === 0) this.#stopTimers();
+  }
+
+  #broadcast(text: string): void {
+    for (const subscriber of this.#subscribers) {
+      try {
+        subscriber.send(text);
+      } catch {
+        this.#subscribers.delete(subscriber);
+      }
+    }
+  }
+}
+
+function message(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}

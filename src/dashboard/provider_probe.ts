@@ -1,0 +1,130 @@
+import type { ProviderConfig } from "../config/mod.ts";
+import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
+import type { NeutralRequest } from "../model/mod.ts";
+import { codecFor } from "../wire/mod.ts";
+
+/** Upstream probes give up after this long. */
+export const PROBE_TIMEOUT_MS = 20_000;
+
+/** Result of Test Connection. */
+export interface ProbeResult {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly latency_ms: number;
+  readonly message: string;
+  readonly model: string;
+}
+
+/** Model list outcome of Fetch Models. */
+export type FetchModelsResult =
+  | { readonly ok: true; readonly models: string[]; readonly url: string }
+  | { readonly ok: false; readonly message: string; readonly url: string };
+
+function headersFor(preset: ProtocolPreset, apiKey: string): Record<string, string> {
+  return {
+    ...preset.authHeaders(apiKey),
+    ...(preset.format === "messages" ? { "anthropic-version": DEFAULT_ANTHROPIC_VERSION } : {}),
+  };
+}
+
+/** Queries an upstream's model list (OpenAI/Anthropic `data[].id`, Gemini `models[].name`). */
+export async function fetchUpstreamModels(
+  provider: Pick<ProviderConfig, "apiType" | "baseUrl" | "apiKey">,
+  fetcher: typeof fetch = fetch,
+): Promise<FetchModelsResult> {
+  const preset = presetFor(provider.apiType);
+  if (!preset) {
+    return { ok: false, message: `api_type "${provider.apiType}" cannot be called by this build`, url: "" };
+  }
+  const url = preset.modelsUrl(provider.baseUrl.replace(/\/+$/, ""));
+  try {
+    const response = await fetcher(url, {
+      headers: { accept: "application/json", ...headersFor(preset, provider.apiKey) },
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    if (!response.ok) return { ok: false, message: `HTTP ${response.status}: ${summarize(text)}`, url };
+    return { ok: true, models: modelIds(JSON.parse(text)), url };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message.split("\n")[0].slice(0, 300), url };
+  }
+}
+
+/** Ids from the model-list shapes the supported upstreams return. */
+export function modelIds(body: unknown): string[] {
+  const record = (body ?? {}) as Record<string, unknown>;
+  const list = Array.isArray(record.data) ? record.data : Array.isArray(record.models) ? record.models : [];
+  const ids: string[] = [];
+  for (const entry of list as unknown[]) {
+    const item = (entry ?? {}) as Record<string, unknown>;
+    const raw = typeof item.id === "string" ? item.id : typeof item.name === "string" ? item.name : "";
+    const id = raw.startsWith("models/") ? raw.slice("models/".length) : raw;
+    if (id !== "" && !ids.includes(id)) ids.push(id);
+  }
+  return ids.sort();
+}
+
+/**
+ * Test Connection: a one-token, non-stream request encoded by the provider's own codec and sent to the
+ * same URL the gateway uses, with the provider's credentials. Never throws; the result says what happened.
+ */
+export async function probeProvider(
+  provider: ProviderConfig,
+  model: string,
+  now: () => number,
+  fetcher: typeof fetch = fetch,
+): Promise<ProbeResult> {
+  const preset = presetFor(provider.apiType);
+  if (!preset) {
+    return {
+      ok: false,
+      status: 0,
+      latency_ms: 0,
+      message: `api_type "${provider.apiType}" cannot be called by this build`,
+      model,
+    };
+  }
+  const request: NeutralRequest = {
+    model,
+    system: [],
+    messages: [{ role: "user", parts: [{ kind: "text", text: "ping" }] }],
+    tools: [],
+    params: { maxTokens: 1 },
+    stream: false,
+    source: preset.format,
+  };
+  const body = codecFor(preset.format).encodeRequest(request, model).body;
+  const started = now();
+  try {
+    const response = await fetcher(preset.url(provider.baseUrl, model, false), {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headersFor(preset, provider.apiKey) },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    const latency = Math.max(0, Math.round(now() - started));
+    return {
+      ok: response.ok,
+      status: response.status,
+      latency_ms: latency,
+      message: response.ok
+        ? `Connected: HTTP ${response.status} in ${latency} ms`
+        : `HTTP ${response.status}: ${summarize(text)}`,
+      model,
+    };
+  } catch (error) {
+    return {
+      ok: false,
+      status: 0,
+      latency_ms: Math.max(0, Math.round(now() - started)),
+      message: (error as Error).message.split("\n")[0].slice(0, 300),
+      model,
+    };
+  }
+}
+
+function summarize(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat || "(empty body)";
+}

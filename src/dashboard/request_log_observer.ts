@@ -1,0 +1,60 @@
+import type { DispatchObserver, RequestTrace } from "../gateway/dispatch.ts";
+import { identityLabel } from "../gateway/identity.ts";
+import type { GatewayRuntime } from "../gateway/runtime.ts";
+import { truncateUtf8 } from "./truncate.ts";
+
+/**
+ * Captures one request log row per finished client request while `server_request_logging` is on, and
+ * prunes the table to the retention setting. The write goes through the batched writer, so the request
+ * path never waits for the database.
+ */
+export class RequestLogObserver implements DispatchObserver {
+  readonly #runtime: GatewayRuntime;
+
+  constructor(runtime: GatewayRuntime) {
+    this.#runtime = runtime;
+  }
+
+  /** Nothing to do when a request starts. */
+  started(_trace: RequestTrace): void {}
+
+  /** Queues the row for a finished request. */
+  finished(trace: RequestTrace): void {
+    const settings = this.#runtime.control.settings;
+    if (!settings.server_request_logging) return;
+    const request = truncateUtf8(bodyText(trace.input.body));
+    const response = truncateUtf8(trace.responseBody);
+    const store = this.#runtime.control.store;
+    const retention = settings.server_request_log_retention;
+    const row = {
+      ts: trace.startedAt,
+      clientFormat: trace.input.surface,
+      model: trace.model,
+      providerId: trace.providerId,
+      accountId: trace.providerId,
+      status: trace.status,
+      latencyMs: trace.latencyMs,
+      streamed: trace.streamed,
+      user: identityLabel(trace.input.identity),
+      requestBody: request.text,
+      responseBody: response.text,
+      requestTruncated: request.truncated,
+      responseTruncated: response.truncated,
+      error: trace.error.slice(0, 4000),
+    };
+    this.#runtime.writer.enqueue(() => {
+      store.requestLogs.insert(row);
+      store.requestLogs.prune(retention);
+    });
+  }
+}
+
+function bodyText(body: unknown): string {
+  if (body === undefined) return "";
+  if (typeof body === "string") return body;
+  try {
+    return JSON.stringify(body);
+  } catch {
+    return String(body);
+  }
+}

@@ -1,0 +1,75 @@
+import type { ControlPlane } from "../gateway/control_plane.ts";
+import type { ClientIdentity } from "../gateway/identity.ts";
+import { generateToken, hashApiKey } from "../security/api_key.ts";
+
+/** Dashboard sessions last this long (the cookie's Max-Age, in seconds). */
+export const SESSION_MAX_AGE_S = 30 * 24 * 3600;
+
+/** Why a key cannot open the dashboard, or null when it can. */
+export function loginRefusal(identity: ClientIdentity | null): string | null {
+  if (identity === null) return "Invalid API key";
+  switch (identity.kind) {
+    case "static":
+      return null;
+    case "db":
+      return identity.canLogin ? null : "This API key cannot sign in to the dashboard";
+    case "anonymous":
+      return "Invalid API key";
+  }
+}
+
+/**
+ * Dashboard sign-in sessions. The cookie carries a random token; only its SHA-256 is stored, with the key
+ * that opened it. Every lookup re-checks that key against the in-memory control plane, so revoking a key
+ * or turning off its can_login ends its sessions at once.
+ */
+export class DashboardSessions {
+  readonly #control: ControlPlane;
+  readonly #staticLabels: Map<string, string>;
+
+  constructor(control: ControlPlane) {
+    this.#control = control;
+    this.#staticLabels = new Map(control.config.apiKeys.map((k) => [hashApiKey(k.key), k.label]));
+  }
+
+  /** Opens a session for an identity that may sign in; returns the cookie token. */
+  open(identity: ClientIdentity, now: number): string {
+    if (loginRefusal(identity) !== null || identity.kind === "anonymous") {
+      throw new Error("identity cannot sign in");
+    }
+    const token = generateToken();
+    this.#control.store.sessions.create({
+      tokenHash: hashApiKey(token),
+      keyId: identity.kind === "db" ? identity.keyId : null,
+      staticKeyHash: identity.kind === "static" ? identity.keyHash : null,
+      createdAt: now,
+      expiresAt: now + SESSION_MAX_AGE_S * 1000,
+    });
+    return token;
+  }
+
+  /** The identity behind a cookie token, or null when the session is unknown, expired or its key lost access. */
+  resolve(token: string, now: number): ClientIdentity | null {
+    if (token === "" || token.length > 200) return null;
+    const session = this.#control.store.sessions.get(hashApiKey(token));
+    if (!session || session.expiresAt <= now) return null;
+    if (session.staticKeyHash !== null) {
+      const label = this.#staticLabels.get(session.staticKeyHash);
+      return label === undefined ? null : { kind: "static", label, keyHash: session.staticKeyHash };
+    }
+    const key = this.#control.keys.find((k) => k.id === session.keyId);
+    if (!key || key.status !== "active" || !key.canLogin) return null;
+    return {
+      kind: "db",
+      keyId: key.id,
+      name: key.name,
+      canLogin: key.canLogin,
+      allowedModels: key.allowedModels,
+    };
+  }
+
+  /** Ends the session of a cookie token. */
+  close(token: string): void {
+    if (token !== "") this.#control.store.sessions.delete(hashApiKey(token));
+  }
+}

@@ -1,0 +1,104 @@
+import type { GatewayRuntime } from "../../gateway/runtime.ts";
+import { budgetView } from "../views.ts";
+import { windowStart } from "./common.ts";
+
+/** One dashboard alert. */
+export interface Alert {
+  readonly id: string;
+  readonly severity: "critical" | "warning" | "info";
+  readonly title: string;
+  readonly detail: string;
+  readonly href: string;
+}
+
+const ORDER = { critical: 0, warning: 1, info: 2 } as const;
+
+/** The alerts every state response carries; each check is fail-safe so one broken check hides no others. */
+export function collectAlerts(runtime: GatewayRuntime): Alert[] {
+  const alerts: Alert[] = [];
+  const checks: (() => void)[] = [
+    () => {
+      for (const budget of runtime.control.budgets) {
+        const view = budgetView(budget, runtime);
+        if (view.status === "ok") continue;
+        const exceeded = view.status === "exceeded";
+        alerts.push({
+          id: budget.keyId === null ? "budget:global" : `budget:key:${budget.keyId}`,
+          severity: exceeded ? "critical" : "warning",
+          title: `${view.scope_label} budget ${exceeded ? "exceeded" : "nearly used"}`,
+          detail: `$${view.spent_today.toFixed(2)} of $${view.daily_limit.toFixed(2)} today (${
+            view.percentage.toFixed(0)
+          } %)${exceeded ? "; requests are refused until midnight" : ""}`,
+          href: "/dashboard/ui/budgets",
+        });
+      }
+    },
+    () => {
+      if (!runtime.control.settings.server_cooldowns_enabled) {
+        alerts.push({
+          id: "cooldown:disabled",
+          severity: "info",
+          title: "Cooldowns are off",
+          detail: "Failing accounts are retried immediately.",
+          href: "/dashboard/ui/settings",
+        });
+        return;
+      }
+      const active = runtime.routing.active(runtime.now());
+      if (active.length > 0) {
+        alerts.push({
+          id: "cooldown:active",
+          severity: "warning",
+          title: `${active.length} account${active.length === 1 ? "" : "s"} cooling down`,
+          detail: active.slice(0, 5).map((c) => `${c.accountId} (${c.remainingSeconds}s)`).join(", "),
+          href: "/dashboard/ui/routing",
+        });
+      }
+    },
+    () => {
+      const unpriced = runtime.control.store.usageStats.unpriced(windowStart(runtime.now(), 30));
+      if (unpriced.length > 0) {
+        alerts.push({
+          id: "unpriced:models",
+          severity: "warning",
+          title: `${unpriced.length} model${unpriced.length === 1 ? "" : "s"} without a price`,
+          detail: `Used in the last 30 days and counted at $0: ${
+            unpriced.slice(0, 5).map((u) => u.model).join(", ")
+          }`,
+          href: "/dashboard/ui/pricing",
+        });
+      }
+    },
+    () => {
+      if (!runtime.control.providers.some((p) => p.enabled)) {
+        alerts.push({
+          id: "setup:no_providers",
+          severity: "critical",
+          title: "No enabled providers",
+          detail: "Add a provider so requests can be routed.",
+          href: "/dashboard/ui/providers",
+        });
+      }
+    },
+    () => {
+      const dbKeys = runtime.control.keys.some((k) => k.status === "active");
+      if (!dbKeys && runtime.control.config.apiKeys.length === 0) {
+        alerts.push({
+          id: "setup:no_keys",
+          severity: "info",
+          title: "No API keys",
+          detail: "Create a key for each client so usage can be told apart and budgets applied.",
+          href: "/dashboard/ui/keys",
+        });
+      }
+    },
+  ];
+  for (const check of checks) {
+    try {
+      check();
+    } catch (error) {
+      console.error(`gateway: dashboard alert check failed: ${(error as Error).message}`);
+    }
+  }
+  return alerts.sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.id.localeCompare(b.id));
+}

@@ -1,0 +1,84 @@
+import { dayStartMs } from "../../accounting/mod.ts";
+import type { GatewayRuntime } from "../../gateway/runtime.ts";
+import { type DailyTotals, DAY_MS, type GroupTotals, type UsageTotals } from "../../storage/mod.ts";
+import { round } from "../views.ts";
+
+/** What every section builder gets. */
+export interface SectionInput {
+  readonly runtime: GatewayRuntime;
+  readonly query: URLSearchParams;
+  /** The server's public origin as the browser sees it (for Tools and base URLs). */
+  readonly origin: string;
+  readonly inflight: number;
+  /** The gateway version (settings screen, meta). */
+  readonly version: string;
+}
+
+/** The UTC day number of an instant. */
+export function utcDay(ms: number): number {
+  return Math.floor(ms / DAY_MS);
+}
+
+/** The first UTC day of a window of `days` days ending today. */
+export function windowStart(now: number, days: number): number {
+  return utcDay(now) - (days - 1);
+}
+
+/** The start of today in the reporting time zone. */
+export function todayStart(runtime: GatewayRuntime): number {
+  return dayStartMs(runtime.now(), runtime.budgets.zone());
+}
+
+/** Totals in the API's snake_case shape. */
+export function totalsView(t: UsageTotals) {
+  return {
+    requests: t.requests,
+    input_tokens: t.inputTokens,
+    output_tokens: t.outputTokens,
+    cache_read_tokens: t.cacheReadTokens,
+    cache_creation_tokens: t.cacheCreationTokens,
+    cost: round(t.cost, 6),
+  };
+}
+
+/** Success share of requests in percent (100 when there were none). */
+export function successPct(t: UsageTotals): number {
+  return t.requests === 0 ? 100 : round((t.okRequests * 100) / t.requests, 2);
+}
+
+/** Every day of a window, zeros included, oldest first. */
+export function dailySeries(rows: readonly DailyTotals[], fromDay: number, toDay: number) {
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  const out = [];
+  for (let day = fromDay; day <= toDay; day++) {
+    const r = byDay.get(day);
+    out.push({
+      date: new Date(day * DAY_MS).toISOString().slice(0, 10),
+      requests: r?.requests ?? 0,
+      input_tokens: r?.inputTokens ?? 0,
+      output_tokens: r?.outputTokens ?? 0,
+      tokens: (r?.inputTokens ?? 0) + (r?.outputTokens ?? 0),
+      cost: round(r?.cost ?? 0, 6),
+    });
+  }
+  return out;
+}
+
+/** A breakdown row in the API's shape. */
+export function breakdownView(g: GroupTotals) {
+  return { key: g.key, ...totalsView(g), success_pct: successPct(g) };
+}
+
+/** Reads an integer query parameter from an allowed set or range, else the fallback. */
+export function intParam(
+  query: URLSearchParams,
+  name: string,
+  fallback: number,
+  allowed: { min: number; max: number } | readonly number[],
+): number {
+  const n = Number(query.get(name));
+  if (!query.has(name) || !Number.isInteger(n)) return fallback;
+  if (Array.isArray(allowed)) return allowed.includes(n) ? n : fallback;
+  const range = allowed as { min: number; max: number };
+  return Math.min(Math.max(n, range.min), range.max);
+}

@@ -1,0 +1,182 @@
+import { BUILTIN_PRICES } from "../../accounting/mod.ts";
+import { API_TYPES } from "../../config/mod.ts";
+import {
+  describeSetting,
+  resolveSettings,
+  SETTING_DEFINITIONS,
+  SETTING_KEYS,
+  type SettingKey,
+} from "../../config/runtime_settings.ts";
+import { presetFor } from "../../executors/presets.ts";
+import { budgetView, comboView, keyView, priceView, providerView, round } from "../views.ts";
+import { type SectionInput, windowStart } from "./common.ts";
+
+/** Providers with masked credentials, and the api_types this build can call. */
+export function providersSection({ runtime }: SectionInput) {
+  return {
+    providers: runtime.control.providers.map((p) => providerView(p, runtime)),
+    api_types: API_TYPES.map((t) => ({
+      api_type: t,
+      callable: presetFor(t) !== null,
+      format: presetFor(t)?.format ?? null,
+    })),
+  };
+}
+
+/** Combos, the combo strategy, and the routable ids to pick members from. */
+export function combosSection({ runtime }: SectionInput) {
+  const models = new Set<string>();
+  for (const p of runtime.control.providers) {
+    if (p.enabled) { for (const m of p.models) models.add(`${p.prefix}/${m}`); }
+  }
+  return {
+    combos: runtime.control.combos.map((c) => comboView(c, runtime)),
+    strategy: runtime.control.settings.combo_strategy,
+    sticky_limit: runtime.control.settings.combo_sticky_limit,
+    models: [...models].sort(),
+  };
+}
+
+/** Accounts per prefix in try order with readiness, and active cooldowns. */
+export function routingSection({ runtime }: SectionInput) {
+  const settings = runtime.control.settings;
+  const cooldowns = runtime.routing.active(runtime.now());
+  const byAccount = new Map(cooldowns.map((c) => [c.accountId, c]));
+  const prefixes = new Map<string, unknown[]>();
+  for (const p of runtime.control.providers) {
+    const accounts = prefixes.get(p.prefix) ?? [];
+    const cooling = settings.server_cooldowns_enabled ? byAccount.get(p.id) : undefined;
+    const callable = presetFor(p.apiType) !== null;
+    accounts.push({
+      order: accounts.length + 1,
+      id: p.id,
+      api_type: p.apiType,
+      enabled: p.enabled,
+      callable,
+      ready: p.enabled && callable && cooling === undefined,
+      cooldown: cooling
+        ? { remaining_s: cooling.remainingSeconds, until: cooling.untilMs, kind: cooling.kind }
+        : null,
+    });
+    prefixes.set(p.prefix, accounts);
+  }
+  return {
+    cooldowns_enabled: settings.server_cooldowns_enabled,
+    combo_strategy: settings.combo_strategy,
+    account_strategy: settings.server_account_strategy,
+    prefixes: [...prefixes].map(([prefix, accounts]) => ({ prefix, accounts })),
+    cooldowns: cooldowns.map((c) => ({
+      account_id: c.accountId,
+      remaining_s: c.remainingSeconds,
+      until: c.untilMs,
+      kind: c.kind,
+    })),
+  };
+}
+
+/** Token saver switches and their counters. */
+export function saversSection({ runtime }: SectionInput) {
+  const s = runtime.control.settings;
+  return {
+    settings: {
+      rtk_enabled: s.saver_rtk_enabled,
+      caveman_enabled: s.saver_caveman_enabled,
+      caveman_level: s.saver_caveman_level,
+      ponytail_enabled: s.saver_ponytail_enabled,
+      ponytail_level: s.saver_ponytail_level,
+      headroom_enabled: s.saver_headroom_enabled,
+      headroom_url: s.saver_headroom_url,
+    },
+    stats: runtime.control.store.saverStats.all().map((r) => ({
+      saver: r.saver,
+      requests: r.requests,
+      bytes_before: r.bytesBefore,
+      bytes_after: r.bytesAfter,
+      saved_pct: r.bytesBefore > 0 ? round(((r.bytesBefore - r.bytesAfter) * 100) / r.bytesBefore, 2) : 0,
+      errors: r.errors,
+    })),
+  };
+}
+
+/** Budgets with today's status, and the keys a budget can be set for. */
+export function budgetsSection({ runtime }: SectionInput) {
+  return {
+    budgets: runtime.control.budgets.map((b) => budgetView(b, runtime)),
+    keys: runtime.control.keys.filter((k) => k.status === "active").map((k) => ({ id: k.id, name: k.name })),
+    timezone: runtime.budgets.zone(),
+  };
+}
+
+/** DB keys (prefix only) and the labels of static keys. */
+export function keysSection({ runtime }: SectionInput) {
+  return {
+    keys: runtime.control.keys.map((k) => keyView(k, runtime.control.budgets)),
+    static_keys: runtime.control.config.apiKeys.map((k) => ({ label: k.label })),
+  };
+}
+
+/** Builtin prices, overrides, and models used without a price. */
+export function pricingSection({ runtime }: SectionInput) {
+  return {
+    builtin: Object.entries(BUILTIN_PRICES).map(([m, p]) => priceView(m, p)),
+    overrides: Object.entries(runtime.control.pricing).map(([m, p]) => priceView(m, p)),
+    unpriced: runtime.control.store.usageStats.unpriced(windowStart(runtime.now(), 30)).map((u) => ({
+      model: u.model,
+      requests: u.requests,
+      input_tokens: u.inputTokens,
+      output_tokens: u.outputTokens,
+    })),
+  };
+}
+
+const ENUM_OPTIONS: Partial<Record<SettingKey, readonly string[]>> = {
+  server_account_strategy: ["fill_first", "round_robin", "sticky_round_robin"],
+  combo_strategy: ["fallback", "round_robin", "fusion"],
+  saver_caveman_level: ["lite", "full", "ultra"],
+  saver_ponytail_level: ["lite", "full", "ultra"],
+};
+const INTEGER_KEYS = new Set<SettingKey>([
+  "server_request_log_retention",
+  "server_account_sticky_limit",
+  "combo_sticky_limit",
+  "combo_fusion_min_panel",
+]);
+
+function settingType(key: SettingKey, fallback: unknown): string {
+  if (ENUM_OPTIONS[key]) return "enum";
+  if (typeof fallback === "boolean") return "boolean";
+  if (typeof fallback === "number") return INTEGER_KEYS.has(key) ? "integer" : "number";
+  return "string";
+}
+
+/** Every runtime setting with its value, default and type, plus server information. */
+export function settingsSection({ runtime }: SectionInput, startedAt: number, version: string) {
+  const stored = runtime.control.store.settings.all();
+  const resolved = resolveSettings(stored, runtime.control.config.server.requireApiKey);
+  const config = runtime.control.config;
+  return {
+    settings: SETTING_KEYS.map((key) => {
+      const fallback = key === "server_require_api_key"
+        ? config.server.requireApiKey
+        : (SETTING_DEFINITIONS[key] as { fallback: unknown }).fallback;
+      return {
+        key,
+        value: resolved[key],
+        default: fallback,
+        stored: stored.has(key),
+        description: describeSetting(key),
+        type: settingType(key, fallback),
+        ...(ENUM_OPTIONS[key] ? { options: ENUM_OPTIONS[key] } : {}),
+      };
+    }),
+    server: {
+      version,
+      host: config.server.host,
+      port: config.server.port,
+      config_path: config.paths.configPath,
+      db_path: config.paths.dbPath,
+      started_at: startedAt,
+      uptime_s: Math.max(0, Math.round((runtime.now() - startedAt) / 1000)),
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import type { UsageDimension } from "../../storage/mod.ts";
+import { budgetView, round } from "../views.ts";
+import {
+  breakdownView,
+  dailySeries,
+  intParam,
+  type SectionInput,
+  successPct,
+  todayStart,
+  totalsView,
+  utcDay,
+  windowStart,
+} from "./common.ts";
+
+const WINDOWS = [7, 30, 90, 365] as const;
+const DIMENSIONS: readonly UsageDimension[] = ["model", "provider", "account", "client_key"];
+const SORTS = ["tokens", "cost", "requests"] as const;
+
+/** Overview: totals, today, counts, global budget, setup checklist. */
+export function overviewSection({ runtime, origin, inflight }: SectionInput) {
+  const stats = runtime.control.store.usageStats;
+  const now = runtime.now();
+  const totals = stats.totals(null);
+  const global = runtime.control.budgets.find((b) => b.keyId === null);
+  const activeKeys = runtime.control.keys.filter((k) => k.status === "active").length;
+  return {
+    totals: totalsView(totals),
+    today: totalsView(stats.totalsSince(todayStart(runtime))),
+    provider_count: runtime.control.providers.filter((p) => p.enabled).length,
+    provider_total: runtime.control.providers.length,
+    combo_count: runtime.control.combos.length,
+    key_count: activeKeys,
+    static_key_count: runtime.control.config.apiKeys.length,
+    global_budget: global ? budgetView(global, runtime) : null,
+    inflight,
+    cooldown_count: runtime.routing.active(now).length,
+    base_url: origin,
+    setup: {
+      has_providers: runtime.control.providers.length > 0,
+      has_keys: activeKeys > 0 || runtime.control.config.apiKeys.length > 0,
+      has_requests: totals.requests > 0,
+    },
+    top_models: stats.breakdown(windowStart(now, 30), "model", 10).map(breakdownView),
+    daily: dailySeries(stats.daily(windowStart(now, 14)), windowStart(now, 14), utcDay(now)),
+  };
+}
+
+/** Usage: live count and recent events, today, daily history, models. */
+export function usageSection({ runtime, inflight }: SectionInput, recent: unknown[]) {
+  const stats = runtime.control.store.usageStats;
+  const now = runtime.now();
+  return {
+    inflight,
+    recent,
+    today: totalsView(stats.totalsSince(todayStart(runtime))),
+    daily: dailySeries(stats.daily(windowStart(now, 30)), windowStart(now, 30), utcDay(now)),
+    by_model: stats.breakdown(windowStart(now, 30), "model", 50).map(breakdownView),
+    live_url: "/dashboard/api/live",
+  };
+}
+
+/** Analytics: spend over a window, broken down by one dimension. */
+export function analyticsSection({ runtime, query }: SectionInput) {
+  const days = intParam(query, "days", 30, WINDOWS);
+  const dimensionRaw = query.get("dimension") ?? "model";
+  const dimension = (DIMENSIONS as readonly string[]).includes(dimensionRaw)
+    ? dimensionRaw as UsageDimension
+    : "model";
+  const stats = runtime.control.store.usageStats;
+  const now = runtime.now();
+  const from = windowStart(now, days);
+  const totals = stats.totals(from);
+  return {
+    days,
+    dimension,
+    summary: { ...totalsView(totals), success_rate: successPct(totals) },
+    daily: dailySeries(stats.daily(from), from, utcDay(now)),
+    breakdown: stats.breakdown(from, dimension, 200).map(breakdownView),
+    success: {
+      success_2xx: totals.okRequests,
+      client_4xx: totals.clientErrors,
+      server_5xx: totals.serverErrors,
+      total: totals.requests,
+    },
+    unpriced_models: stats.unpriced(from).map((u) => ({
+      model: u.model,
+      requests: u.requests,
+      input_tokens: u.inputTokens,
+      output_tokens: u.outputTokens,
+    })),
+  };
+}
+
+/** Leaderboard: clients ranked by tokens, cost or requests, then keys without usage. */
+export function leaderboardSection({ runtime, query }: SectionInput) {
+  const days = intParam(query, "days", 30, WINDOWS);
+  const sortRaw = query.get("sort") ?? "tokens";
+  const sort = (SORTS as readonly string[]).includes(sortRaw) ? sortRaw as typeof SORTS[number] : "tokens";
+  const clients = runtime.control.store.usageStats.byClient(windowStart(runtime.now(), days));
+  const names = new Map(runtime.control.keys.map((k) => [k.id, k.name]));
+  const metric = (c: (typeof clients)[number]) =>
+    sort === "cost" ? c.cost : sort === "requests" ? c.requests : c.inputTokens + c.outputTokens;
+  const ranked = clients.sort((a, b) => metric(b) - metric(a)).slice(0, 50);
+  const rows = ranked.map((c, i) => ({
+    rank: i + 1,
+    key_id: c.keyId === 0 ? null : c.keyId,
+    key_name: c.keyId === 0 ? c.label : names.get(c.keyId) ?? c.label,
+    requests: c.requests,
+    tokens: c.inputTokens + c.outputTokens,
+    input_tokens: c.inputTokens,
+    output_tokens: c.outputTokens,
+    cost: round(c.cost, 6),
+    success_pct: successPct(c),
+  }));
+  const used = new Set(clients.map((c) => c.keyId));
+  const idle = runtime.control.keys.filter((k) => k.status === "active" && !used.has(k.id))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  for (const key of idle) {
+    rows.push({
+      rank: rows.length + 1,
+      key_id: key.id,
+      key_name: key.name,
+      requests: 0,
+      tokens: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cost: 0,
+      success_pct: 100,
+    });
+  }
+  return { days, sort, rows };
+}

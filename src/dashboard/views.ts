@@ -1,0 +1,126 @@
+import { budgetStatus } from "../accounting/mod.ts";
+import type { PriceConfig, ProviderConfig } from "../config/mod.ts";
+import { presetFor } from "../executors/presets.ts";
+import type { GatewayRuntime } from "../gateway/runtime.ts";
+import type {
+  ApiKeyRecord,
+  BudgetRecord,
+  ComboRecord,
+  RequestLogRecord,
+  RequestLogSummary,
+} from "../storage/mod.ts";
+import { maskSecret } from "./mask.ts";
+
+/** A DB key as the dashboard shows it: never the key, only its display prefix. */
+export function keyView(key: ApiKeyRecord, budgets: readonly BudgetRecord[]) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    status: key.status,
+    can_login: key.canLogin,
+    allowed_models: [...key.allowedModels],
+    daily_budget: budgets.find((b) => b.keyId === key.id)?.dailyLimit ?? null,
+    created_at: key.createdAt,
+    updated_at: key.updatedAt,
+  };
+}
+
+/** A provider with its credential masked, plus routing facts. */
+export function providerView(provider: ProviderConfig, runtime: GatewayRuntime) {
+  const preset = presetFor(provider.apiType);
+  const cooldown = runtime.routing.active(runtime.now()).find((c) => c.accountId === provider.id);
+  return {
+    id: provider.id,
+    prefix: provider.prefix,
+    api_type: provider.apiType,
+    base_url: provider.baseUrl,
+    api_key_masked: maskSecret(provider.apiKey),
+    has_api_key: provider.apiKey !== "",
+    models: [...provider.models],
+    enabled: provider.enabled,
+    callable: preset !== null,
+    format: preset?.format ?? null,
+    cooldown: cooldown
+      ? { remaining_s: cooldown.remainingSeconds, until: cooldown.untilMs, kind: cooldown.kind }
+      : null,
+  };
+}
+
+/** A budget with today's spend and status. */
+export function budgetView(budget: BudgetRecord, runtime: GatewayRuntime) {
+  const spent = runtime.budgets.spentToday(budget.keyId, runtime.now());
+  const status = budgetStatus({ dailyLimit: budget.dailyLimit, warnPct: budget.warnPct, spentToday: spent });
+  const key = budget.keyId === null ? undefined : runtime.control.keys.find((k) => k.id === budget.keyId);
+  return {
+    id: budget.id,
+    scope: budget.keyId === null ? "global" as const : budget.keyId,
+    key_id: budget.keyId,
+    scope_label: budget.keyId === null ? "Global" : key?.name ?? `key #${budget.keyId}`,
+    daily_limit: budget.dailyLimit,
+    warn_pct: budget.warnPct,
+    spent_today: round(spent, 6),
+    percentage: round(status.percentage, 2),
+    remaining: round(status.remaining, 6),
+    status: status.status,
+  };
+}
+
+/** A combo with the members no enabled provider serves. */
+export function comboView(combo: ComboRecord, runtime: GatewayRuntime) {
+  const routable = new Set(
+    runtime.control.providers.filter((p) => p.enabled).flatMap((p) =>
+      p.models.map((m) => `${p.prefix}/${m}`)
+    ),
+  );
+  return {
+    id: combo.id,
+    name: combo.name,
+    models: [...combo.models],
+    unroutable: combo.models.filter((m) => !routable.has(m)),
+  };
+}
+
+/** A price in the snake_case shape of the YAML file. */
+export function priceView(model: string, price: PriceConfig) {
+  return {
+    model,
+    input_per_mtok: price.inputPerMtok,
+    output_per_mtok: price.outputPerMtok,
+    cache_creation_per_mtok: price.cacheCreationPerMtok,
+    cache_read_per_mtok: price.cacheReadPerMtok,
+  };
+}
+
+/** A request log row without bodies. */
+export function logSummary(log: RequestLogSummary) {
+  return {
+    id: log.id,
+    ts: log.ts,
+    client_format: log.clientFormat,
+    model: log.model,
+    provider_id: log.providerId,
+    status: log.status,
+    latency_ms: log.latencyMs,
+    streamed: log.streamed,
+    user: log.user,
+    error: log.error,
+  };
+}
+
+/** A request log row with bodies. */
+export function logDetail(log: RequestLogRecord) {
+  return {
+    ...logSummary(log),
+    request_body: log.requestBody,
+    response_body: log.responseBody,
+    request_truncated: log.requestTruncated,
+    response_truncated: log.responseTruncated,
+  };
+}
+
+/** Rounds for display without float noise. */
+export function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}

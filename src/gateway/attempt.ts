@@ -1,0 +1,390 @@
+import {
+  applyAdjustments,
+  capabilitiesFor,
+  type ClientKind,
+  imagesToPrefetch,
+  isPrivateHost,
+  prefetchImages,
+} from "../adjustments/mod.ts";
+import type { ProviderConfig } from "../config/mod.ts";
+import { callUpstream } from "../executors/call_upstream.ts";
+import type { ProviderClients } from "../executors/http_clients.ts";
+import { DEFAULT_ANTHROPIC_VERSION, presetFor } from "../executors/presets.ts";
+import {
+  GatewayError,
+  type NeutralRequest,
+  type NeutralResponse,
+  type StreamEvent,
+  type WireFormat,
+} from "../model/mod.ts";
+import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
+import { chatCompletionsPassthrough, codecFor, type EncodeContext } from "../wire/mod.ts";
+import type { Codec } from "../wire/codec.ts";
+import type { ControlPlane } from "./control_plane.ts";
+import type { ClientIdentity } from "./identity.ts";
+import type { RoutingService } from "./routing_service.ts";
+import { streamMeter, type StreamSummary } from "./stream_meter.ts";
+import { drain, frameText, peekStream, replay, upstreamFrames } from "./upstream_stream.ts";
+import type { UsageRecorder } from "./usage_recorder.ts";
+
+/** Upstream timeouts (ms). */
+export interface UpstreamTimeouts {
+  readonly headersMs: number;
+  readonly idleMs: number;
+}
+
+/** Defaults: generous for slow non-stream generations, strict enough to notice dead streams. */
+export const DEFAULT_TIMEOUTS: UpstreamTimeouts = { headersMs: 300_000, idleMs: 120_000 };
+/** Upstream error bodies are read up to this size for classification and messages. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** The long-lived parts one attempt uses. */
+export interface AttemptDeps {
+  readonly control: ControlPlane;
+  readonly routing: RoutingService;
+  readonly clients: ProviderClients;
+  readonly recorder: UsageRecorder;
+  readonly now: () => number;
+  readonly newId: () => string;
+  readonly timeouts: UpstreamTimeouts;
+  /** Used for image prefetch. */
+  readonly fetch: typeof fetch;
+}
+
+/** Who asked and how: the parts of the client request every attempt needs. */
+export interface CallerContext {
+  readonly surface: WireFormat;
+  readonly identity: ClientIdentity;
+  readonly clientHeaders: Headers;
+  readonly clientKind: ClientKind;
+  readonly signal: AbortSignal;
+  readonly endpoint?: string;
+  /** Called once when a stream is committed; returns what to call when it is over. */
+  readonly onStreamCommitted: () => (summary: StreamSummary) => void;
+}
+
+/** The outcome of one attempt. */
+export type AttemptOutcome =
+  | { readonly kind: "answer"; readonly response: NeutralResponse }
+  | { readonly kind: "stream"; readonly response: Response }
+  | { readonly kind: "failure"; readonly message: string; readonly classification: FailureClassification };
+
+/**
+ * One try against one account: adjust the request for the target, encode, call, classify failures
+ * (cooling the account and recording a usage row), and return a neutral answer or a committed stream.
+ * Non-fallback upstream errors are thrown as GatewayErrors: the client sees them at once.
+ */
+export async function runAttempt(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  original: NeutralRequest,
+  attempt: Attempt,
+): Promise<AttemptOutcome> {
+  const started = deps.now();
+  const provider = deps.control.providers.find((p) => p.id === attempt.account.id);
+  const preset = provider ? presetFor(provider.apiType) : null;
+  if (!provider || !preset) {
+    const message = `api_type "${attempt.account.apiType}" cannot be called by this gateway build`;
+    return {
+      kind: "failure",
+      message,
+      classification: { fallback: true, cooldownKind: null, retryAfterMs: null },
+    };
+  }
+  const request = await adjustForTarget(deps, caller, original, attempt, provider, preset.format);
+  const upstreamCodec = codecFor(preset.format);
+  const encoded = upstreamCodec.encodeRequest(request.request, attempt.upstreamModel);
+  const outcome = await callUpstream({
+    url: preset.url(provider.baseUrl, attempt.upstreamModel, request.request.stream),
+    headers: {
+      "content-type": "application/json",
+      accept: request.request.stream ? "text/event-stream" : "application/json",
+      ...preset.authHeaders(provider.apiKey),
+      ...forwardedHeaders(preset.format, caller.clientHeaders, request.headers),
+    },
+    body: JSON.stringify(encoded.body),
+    client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
+    signal: caller.signal,
+    headersTimeoutMs: deps.timeouts.headersMs,
+    idleTimeoutMs: deps.timeouts.idleMs,
+  });
+  const record = (status: number, response: NeutralResponse | null, error = "", outputText = "") =>
+    deps.recorder.record({
+      clientFormat: caller.surface,
+      identity: caller.identity,
+      request: original,
+      routeModel: attempt.routeModel,
+      upstreamModel: attempt.upstreamModel,
+      providerId: provider.id,
+      status,
+      usage: response && (response.usage.inputTotal > 0 || response.usage.output > 0) ? response.usage : null,
+      outputText,
+      latencyMs: deps.now() - started,
+      streamed: original.stream,
+      error,
+    }, deps.now());
+  const fail = (status: number, message: string, classification: FailureClassification): AttemptOutcome => {
+    record(status, null, message);
+    deps.routing.fail(provider.id, classification, message, deps.control.settings, deps.now());
+    if (!classification.fallback) {
+      throw new GatewayError(status, status === 404 ? "not_found" : "invalid_request", message, {
+        upstreamBody: message,
+      });
+    }
+    return { kind: "failure", message, classification };
+  };
+  if (outcome.kind === "network") {
+    const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
+    return fail(0, `${outcome.reason}: ${outcome.message}`, classification);
+  }
+  if (outcome.status >= 400) {
+    const text = await readLimited(outcome.body, ERROR_BODY_LIMIT);
+    const classification = classifyUpstreamFailure({
+      kind: "status",
+      status: outcome.status,
+      bodyText: text,
+      retryAfterHeader: outcome.headers.get("retry-after"),
+      now: deps.now(),
+    });
+    return fail(outcome.status, `HTTP ${outcome.status}: ${summarize(text)}`, classification);
+  }
+  const contentType = outcome.headers.get("content-type") ?? "";
+  if (!request.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
+    const text = await readLimited(outcome.body, Number.POSITIVE_INFINITY);
+    let response: NeutralResponse;
+    try {
+      response = upstreamCodec.decodeResponse(JSON.parse(text));
+    } catch (error) {
+      const message = error instanceof GatewayError
+        ? error.message
+        : `upstream sent a body that is not ${preset.format} JSON: ${summarize(text)}`;
+      return fail(502, message, classifyUpstreamFailure({ kind: "status", status: 502, bodyText: text }));
+    }
+    if (isEmptyAnswer(response)) {
+      const classification = classifyUpstreamFailure({ kind: "status", status: 502, bodyText: "" });
+      return fail(502, "upstream returned an empty answer", classification);
+    }
+    record(200, response, "", outputTextOf(response));
+    deps.routing.succeed(provider.id);
+    return { kind: "answer", response };
+  }
+  return await streamAttempt(
+    deps,
+    caller,
+    upstreamCodec,
+    original,
+    attempt,
+    provider,
+    outcome.body,
+    started,
+    fail,
+  );
+}
+
+async function streamAttempt(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  upstreamCodec: Codec,
+  request: NeutralRequest,
+  attempt: Attempt,
+  provider: ProviderConfig,
+  body: ReadableStream<Uint8Array>,
+  started: number,
+  fail: (status: number, message: string, classification: FailureClassification) => AttemptOutcome,
+): Promise<AttemptOutcome> {
+  const clientCodec = codecFor(caller.surface);
+  const passthrough = clientCodec.format === upstreamCodec.format;
+  const [meterFrames, rawFrames] = upstreamFrames(body, upstreamCodec).tee();
+  let finished: ((summary: StreamSummary) => void) | null = null;
+  const onDone = (summary: StreamSummary) => {
+    if (finished === null) return;
+    const ok = summary.end === "completed" && summary.error === null;
+    finished(summary);
+    deps.recorder.record({
+      clientFormat: caller.surface,
+      identity: caller.identity,
+      request,
+      routeModel: attempt.routeModel,
+      upstreamModel: attempt.upstreamModel,
+      providerId: provider.id,
+      status: ok ? 200 : summary.end === "cancelled" ? 499 : 502,
+      usage: summary.usageReported ? summary.usage : null,
+      outputText: summary.outputText,
+      latencyMs: deps.now() - started,
+      streamed: true,
+      error: summary.error ?? (summary.end === "cancelled" ? "client disconnected" : ""),
+    }, deps.now());
+    if (ok) deps.routing.succeed(provider.id);
+  };
+  const events = meterFrames.pipeThrough(upstreamCodec.decodeStream()).pipeThrough(streamMeter(onDone));
+  const reader = events.getReader();
+  const peek = await peekStream(reader);
+  if (peek.kind !== "committed") {
+    await Promise.allSettled([reader.cancel(), rawFrames.cancel()]);
+    const message = peek.kind === "error" ? peek.message : "upstream stream ended without any content";
+    return fail(502, message, classifyUpstreamFailure({ kind: "status", status: 502, bodyText: message }));
+  }
+  finished = caller.onStreamCommitted();
+  const ctx = encodeContext(request, caller, deps.now());
+  if (!passthrough) {
+    // Not awaited: a tee branch's cancel settles only once the other branch is cancelled too.
+    rawFrames.cancel().catch(() => {});
+    const out = replay(peek.buffered, reader).pipeThrough(clientCodec.encodeStream(ctx));
+    return { kind: "stream", response: streamResponse(clientCodec, out) };
+  }
+  // Same format on both sides: the client gets the upstream's own frames; the events feed the meter.
+  drain(reader);
+  const repaired = clientCodec.format === "chat_completions"
+    ? rawFrames.pipeThrough(chatCompletionsPassthrough({ now: ctx.now, fallbackId: deps.newId() }))
+    : rawFrames.pipeThrough(
+      new TransformStream({ transform: (frame, c) => c.enqueue(frameText(frame, clientCodec.framing)) }),
+    );
+  const linked = repaired.pipeThrough(
+    new TransformStream<string, string>({
+      cancel: (reason) => {
+        reader.cancel(reason).catch(() => {});
+      },
+    }),
+  );
+  return { kind: "stream", response: streamResponse(clientCodec, linked) };
+}
+
+/** Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. */
+async function adjustForTarget(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  request: NeutralRequest,
+  attempt: Attempt,
+  provider: ProviderConfig,
+  format: WireFormat,
+): Promise<{ request: NeutralRequest; headers: Readonly<Record<string, string>> }> {
+  const providerIsLocal = isPrivateHost(new URL(provider.baseUrl));
+  const target = {
+    upstreamFormat: format,
+    model: attempt.upstreamModel,
+    capabilities: capabilitiesFor(attempt.upstreamModel, {}),
+    clientKind: caller.clientKind,
+    providerIsLocal,
+  };
+  const adjusted = applyAdjustments(request, target);
+  const urls = imagesToPrefetch(adjusted.request, target);
+  if (urls.length === 0) return adjusted;
+  const fetched = await prefetchImages(adjusted.request, urls, {
+    fetch: deps.fetch,
+    allowPrivate: providerIsLocal,
+  });
+  return { request: fetched.request, headers: adjusted.headers };
+}
+
+/** The encode context for answering a client. */
+export function encodeContext(request: NeutralRequest, caller: CallerContext, nowMs: number): EncodeContext {
+  return { requestModel: request.model, endpoint: caller.endpoint, now: Math.floor(nowMs / 1000) };
+}
+
+/** A streaming HTTP response in a codec's framing. */
+export function streamResponse(codec: Codec, text: ReadableStream<string>): Response {
+  return new Response(text.pipeThrough(new TextEncoderStream()), {
+    headers: {
+      "content-type": codec.framing === "ndjson"
+        ? "application/x-ndjson"
+        : "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    },
+  });
+}
+
+/** Client headers a messages upstream needs (API version, beta flags merged with adjustment betas). */
+function forwardedHeaders(
+  format: WireFormat,
+  headers: Headers,
+  adjusted: Readonly<Record<string, string>>,
+): Record<string, string> {
+  if (format !== "messages") return {};
+  const out: Record<string, string> = {
+    "anthropic-version": headers.get("anthropic-version") ?? DEFAULT_ANTHROPIC_VERSION,
+  };
+  const betas = [headers.get("anthropic-beta"), adjusted["anthropic-beta"]].filter((b): b is string => !!b);
+  const unique = [
+    ...new Set(betas.flatMap((b) => b.split(",").map((s) => s.trim()).filter((s) => s !== ""))),
+  ];
+  if (unique.length > 0) out["anthropic-beta"] = unique.join(",");
+  return out;
+}
+
+async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (text.length < limit) {
+      const next = await reader.read();
+      if (next.done) return text + decoder.decode();
+      text += decoder.decode(next.value, { stream: true });
+    }
+    await reader.cancel();
+    return text.slice(0, limit);
+  } catch (error) {
+    return text || `(body unreadable: ${(error as Error).message})`;
+  }
+}
+
+function summarize(text: string): string {
+  const compact = text.replace(/\s+/g, " ").trim();
+  return compact.length > 300 ? `${compact.slice(0, 300)}…` : compact || "(empty body)";
+}
+
+/** An answer with nothing in it is a failure, unless the upstream says why (length, filter). */
+function isEmptyAnswer(response: NeutralResponse): boolean {
+  const hasContent = response.parts.some((p) =>
+    p.kind === "toolCall" || (p.kind === "text" && p.text !== "") ||
+    (p.kind === "reasoning" && (p.text !== "" || !!p.redactedData))
+  );
+  return !hasContent && response.finish.unified !== "length" && response.finish.unified !== "content_filter";
+}
+
+/** Text, reasoning and tool calls of an answer, for token estimates and logs. */
+export function outputTextOf(response: NeutralResponse): string {
+  let text = "";
+  for (const part of response.parts) {
+    if (part.kind === "text" || part.kind === "reasoning") text += part.text;
+    else if (part.kind === "toolCall") text += part.name + part.arguments;
+  }
+  return text;
+}
+
+/** A complete response as neutral stream events (stream clients answered from a whole response). */
+export function* responseEvents(response: NeutralResponse): Generator<StreamEvent> {
+  yield { type: "start", id: response.id, model: response.model, created: response.created };
+  let index = 0;
+  for (const part of response.parts) {
+    switch (part.kind) {
+      case "text":
+        yield { type: "blockStart", index, kind: "text" };
+        yield { type: "textDelta", index, text: part.text };
+        break;
+      case "reasoning":
+        yield {
+          type: "blockStart",
+          index,
+          kind: "reasoning",
+          redactedData: part.redactedData,
+          family: part.family,
+        };
+        if (part.text) yield { type: "textDelta", index, text: part.text };
+        if (part.signature) yield { type: "signatureDelta", index, signature: part.signature };
+        break;
+      case "toolCall":
+        yield { type: "blockStart", index, kind: "toolCall", id: part.id, name: part.name };
+        yield { type: "argumentsDelta", index, json: part.arguments };
+        break;
+      case "image":
+      case "toolResult":
+        continue;
+    }
+    yield { type: "blockEnd", index };
+    index++;
+  }
+  yield { type: "usage", usage: response.usage };
+  yield { type: "finish", finish: response.finish };
+}

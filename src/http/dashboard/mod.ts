@@ -1,0 +1,80 @@
+/** The dashboard's HTTP face: sign-in, access control, redirects, management and state APIs, live stream. */
+import { Hono } from "hono";
+import type { DashboardContext } from "../../dashboard/context.ts";
+import { DashboardSessions } from "../../dashboard/sessions.ts";
+import type { AppEnv } from "../env.ts";
+import { dashboardAccess, sameOriginMutations } from "./access.ts";
+import { budgetsRoutes } from "./budgets_routes.ts";
+import { combosRoutes } from "./combos_routes.ts";
+import { configRoutes } from "./config_routes.ts";
+import { inventoryRoutes } from "./inventory_routes.ts";
+import { keysRoutes } from "./keys_routes.ts";
+import { liveRoutes } from "./live_routes.ts";
+import { loginRoutes } from "./login_routes.ts";
+import { pricingRoutes } from "./pricing_routes.ts";
+import { providersRoutes } from "./providers_routes.ts";
+import { requestLogsRoutes } from "./request_logs_routes.ts";
+import { routingRoutes } from "./routing_routes.ts";
+import { settingsRoutes } from "./settings_routes.ts";
+import { stateRoutes } from "./state_routes.ts";
+
+/** Former page URLs that now live under /dashboard/ui. */
+export const LEGACY_SCREENS = [
+  "usage",
+  "analytics",
+  "leaderboard",
+  "request-logs",
+  "inventory",
+  "providers",
+  "combos",
+  "routing",
+  "savers",
+  "budgets",
+  "keys",
+  "tools",
+  "pricing",
+  "settings",
+] as const;
+
+/**
+ * Public routes (redirects, sign-in, inventory push with its own token). Mount before
+ * `dashboardProtected` and before anything else under /dashboard.
+ */
+export function dashboardPublicRoutes(ctx: DashboardContext, sessions: DashboardSessions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const toUi = (suffix: string) => (c: { req: { url: string } }) => {
+    const search = new URL(c.req.url).search;
+    return new Response(null, { status: 302, headers: { location: `/dashboard/ui${suffix}${search}` } });
+  };
+  for (const path of ["/", "/dashboard", "/dashboard/"]) app.on(["GET", "HEAD"], path, toUi(""));
+  for (const screen of LEGACY_SCREENS) app.on(["GET", "HEAD"], `/dashboard/${screen}`, toUi(`/${screen}`));
+  app.use("/dashboard/*", sameOriginMutations());
+  app.route("/", loginRoutes(ctx, sessions));
+  app.route("/", inventoryRoutes(ctx));
+  return app;
+}
+
+/** The dashboard: public routes, then access control over everything else under /dashboard (the UI too). */
+export function dashboardRoutes(
+  ctx: DashboardContext,
+  version: string,
+  ui?: Hono<AppEnv>,
+): Hono<AppEnv> {
+  const sessions = new DashboardSessions(ctx.runtime.control);
+  const app = new Hono<AppEnv>();
+  app.route("/", dashboardPublicRoutes(ctx, sessions));
+  app.use("/dashboard/*", dashboardAccess(ctx.runtime.control, sessions, ctx.runtime.now));
+  if (ui) app.route("/", ui);
+  app.route("/", liveRoutes(ctx));
+  app.route("/", stateRoutes(ctx, version));
+  app.route("/", keysRoutes(ctx));
+  app.route("/", budgetsRoutes(ctx));
+  app.route("/", providersRoutes(ctx));
+  app.route("/", combosRoutes(ctx));
+  app.route("/", settingsRoutes(ctx));
+  app.route("/", configRoutes(ctx));
+  app.route("/", requestLogsRoutes(ctx));
+  app.route("/", pricingRoutes(ctx));
+  app.route("/", routingRoutes(ctx));
+  return app;
+}

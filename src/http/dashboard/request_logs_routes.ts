@@ -1,0 +1,39 @@
+import { Hono } from "hono";
+import type { DashboardContext } from "../../dashboard/context.ts";
+import { logDetail } from "../../dashboard/views.ts";
+import type { AppEnv } from "../env.ts";
+import { idParam, notFound } from "./validation.ts";
+
+/** Request logs: export, detail, clear. */
+export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { runtime } = ctx;
+  const store = runtime.control.store;
+
+  app.get("/dashboard/api/request-logs/export", () => {
+    runtime.writer.flush();
+    return new Response(JSON.stringify(store.requestLogs.all().map(logDetail)), {
+      headers: {
+        "content-type": "application/json",
+        "content-disposition": 'attachment; filename="gateway-request-logs.json"',
+        "cache-control": "private, no-store",
+      },
+    });
+  });
+
+  app.get("/dashboard/api/request-logs/:id", (c) => {
+    const id = idParam(c.req.param("id"), "Request log");
+    runtime.writer.flush();
+    const log = store.requestLogs.get(id);
+    if (!log) throw notFound(`Request log ${id} does not exist`);
+    return new Response(JSON.stringify({ log: logDetail(log) }), {
+      headers: { "content-type": "application/json", "cache-control": "private, no-store" },
+    });
+  });
+
+  app.delete("/dashboard/api/request-logs", (c) => {
+    runtime.writer.flush();
+    return c.json({ ok: true, deleted: store.requestLogs.clear() });
+  });
+  return app;
+}

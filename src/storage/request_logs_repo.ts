@@ -1,0 +1,162 @@
+import type { Database } from "./database.ts";
+
+/** One captured request, as written by the request-log observer. */
+export interface RequestLogInput {
+  readonly ts: number;
+  readonly clientFormat: string;
+  readonly model: string;
+  readonly providerId: string;
+  readonly accountId: string;
+  readonly status: number;
+  readonly latencyMs: number;
+  readonly streamed: boolean;
+  readonly user: string;
+  readonly requestBody: string;
+  readonly responseBody: string;
+  readonly requestTruncated: boolean;
+  readonly responseTruncated: boolean;
+  readonly error: string;
+}
+
+/** A stored request log row without its bodies (listings). */
+export interface RequestLogSummary {
+  readonly id: number;
+  readonly ts: number;
+  readonly clientFormat: string;
+  readonly model: string;
+  readonly providerId: string;
+  readonly accountId: string;
+  readonly status: number;
+  readonly latencyMs: number;
+  readonly streamed: boolean;
+  readonly user: string;
+  readonly error: string;
+}
+
+/** A stored request log row with its bodies. */
+export interface RequestLogRecord extends RequestLogSummary {
+  readonly requestBody: string;
+  readonly responseBody: string;
+  readonly requestTruncated: boolean;
+  readonly responseTruncated: boolean;
+}
+
+interface Row {
+  id: number;
+  ts: number;
+  client_format: string;
+  model: string;
+  provider_id: string;
+  account_id: string;
+  status: number;
+  latency_ms: number;
+  streamed: number;
+  user: string;
+  error: string;
+  request_body?: string;
+  response_body?: string;
+  request_truncated?: number;
+  response_truncated?: number;
+}
+
+const SUMMARY_COLUMNS =
+  "id, ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, user, error";
+
+/** The request_logs table: captured requests, pruned to the retention setting. */
+export class RequestLogsRepo {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Inserts one row (call inside the writer's transaction). */
+  insert(log: RequestLogInput): void {
+    this.#db.prepare(
+      `INSERT INTO request_logs (ts, client_format, model, provider_id, account_id, status, latency_ms, streamed,
+         user, request_body, response_body, error, request_truncated, response_truncated)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      log.ts,
+      log.clientFormat,
+      log.model,
+      log.providerId,
+      log.accountId,
+      log.status,
+      Math.max(0, Math.round(log.latencyMs)),
+      log.streamed ? 1 : 0,
+      log.user,
+      log.requestBody,
+      log.responseBody,
+      log.error,
+      log.requestTruncated ? 1 : 0,
+      log.responseTruncated ? 1 : 0,
+    );
+  }
+
+  /** Deletes all but the newest `keep` rows; returns how many went. */
+  prune(keep: number): number {
+    const result = this.#db.prepare(
+      "DELETE FROM request_logs WHERE id <= (SELECT id FROM request_logs ORDER BY id DESC LIMIT 1 OFFSET ?)",
+    ).run(keep);
+    return Number(result.changes);
+  }
+
+  /** A page of summaries, newest first. */
+  page(limit: number, offset: number): RequestLogSummary[] {
+    const rows = this.#db.prepare(
+      `SELECT ${SUMMARY_COLUMNS} FROM request_logs ORDER BY id DESC LIMIT ? OFFSET ?`,
+    ).all(limit, offset) as unknown as Row[];
+    return rows.map(toSummary);
+  }
+
+  /** One row with bodies. */
+  get(id: number): RequestLogRecord | undefined {
+    const row = this.#db.prepare("SELECT * FROM request_logs WHERE id = ?").get(id) as unknown as
+      | Row
+      | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Every row with bodies, newest first (export). */
+  all(): RequestLogRecord[] {
+    return (this.#db.prepare("SELECT * FROM request_logs ORDER BY id DESC").all() as unknown as Row[])
+      .map(toRecord);
+  }
+
+  /** Number of rows. */
+  count(): number {
+    return Number((this.#db.prepare("SELECT count(*) AS n FROM request_logs").get() as { n: number }).n);
+  }
+
+  /** Deletes every row; returns how many went. */
+  clear(): number {
+    return Number(this.#db.prepare("DELETE FROM request_logs").run().changes);
+  }
+}
+
+function toSummary(r: Row): RequestLogSummary {
+  return {
+    id: Number(r.id),
+    ts: Number(r.ts),
+    clientFormat: r.client_format,
+    model: r.model,
+    providerId: r.provider_id,
+    accountId: r.account_id,
+    status: Number(r.status),
+    latencyMs: Number(r.latency_ms),
+    streamed: r.streamed === 1,
+    user: r.user,
+    error: r.error,
+  };
+}
+
+function toRecord(r: Row): RequestLogRecord {
+  return {
+    ...toSummary(r),
+    requestBody: r.request_body ?? "",
+    responseBody: r.response_body ?? "",
+    requestTruncated: r.request_truncated === 1,
+    responseTruncated: r.response_truncated === 1,
+  };
+}

@@ -1,0 +1,153 @@
+import type { Database } from "./database.ts";
+
+/** Milliseconds in a UTC day: the rollup's bucket size. */
+export const DAY_MS = 86_400_000;
+
+/** Summed usage of a set of rows. */
+export interface UsageTotals {
+  readonly requests: number;
+  readonly okRequests: number;
+  readonly clientErrors: number;
+  readonly serverErrors: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheCreationTokens: number;
+  readonly cost: number;
+}
+
+/** Totals of one UTC day (day = days since the epoch). */
+export interface DailyTotals extends UsageTotals {
+  readonly day: number;
+}
+
+/** Totals of one value of a breakdown dimension. */
+export interface GroupTotals extends UsageTotals {
+  readonly key: string;
+}
+
+/** Totals of one client key (id 0 = requests without a DB key; label tells them apart). */
+export interface ClientTotals extends UsageTotals {
+  readonly keyId: number;
+  readonly label: string;
+}
+
+/** A model used with tokens but without a price. */
+export interface UnpricedModel {
+  readonly model: string;
+  readonly requests: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** Columns of usage_daily a breakdown can group by. */
+export type UsageDimension = "model" | "provider" | "account" | "client_key";
+
+const SUMS = `coalesce(sum(requests), 0) AS requests, coalesce(sum(ok_requests), 0) AS ok,
+  coalesce(sum(client_errors), 0) AS c4, coalesce(sum(server_errors), 0) AS c5,
+  coalesce(sum(input_tokens), 0) AS inp, coalesce(sum(output_tokens), 0) AS outp,
+  coalesce(sum(cache_read_tokens), 0) AS cr, coalesce(sum(cache_creation_tokens), 0) AS cc,
+  coalesce(sum(cost), 0) AS cost`;
+
+type SumRow = Record<string, number | string | null>;
+
+function totalsOf(r: SumRow): UsageTotals {
+  return {
+    requests: Number(r.requests),
+    okRequests: Number(r.ok),
+    clientErrors: Number(r.c4),
+    serverErrors: Number(r.c5),
+    inputTokens: Number(r.inp),
+    outputTokens: Number(r.outp),
+    cacheReadTokens: Number(r.cr),
+    cacheCreationTokens: Number(r.cc),
+    cost: Number(r.cost),
+  };
+}
+
+function dimensionColumn(dimension: UsageDimension): string {
+  switch (dimension) {
+    case "model":
+      return "model";
+    case "provider":
+      return "provider_id";
+    case "account":
+      return "account_id";
+    case "client_key":
+      return "client_key_label";
+  }
+}
+
+/**
+ * Read-only aggregates for the dashboard. Windows of whole days read the `usage_daily` rollup (kept by a
+ * trigger on usage inserts), so they cost thousands of rows, not millions; partial-day windows read the
+ * usage table through its `ts` index.
+ */
+export class UsageStatsRepo {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Totals over rollup days `>= fromDay` (all time when null). */
+  totals(fromDay: number | null): UsageTotals {
+    const row = fromDay === null
+      ? this.#db.prepare(`SELECT ${SUMS} FROM usage_daily`).get()
+      : this.#db.prepare(`SELECT ${SUMS} FROM usage_daily WHERE day >= ?`).get(fromDay);
+    return totalsOf(row as SumRow);
+  }
+
+  /** Totals of raw usage rows with `ts >= sinceMs` (today in the reporting zone). */
+  totalsSince(sinceMs: number): UsageTotals {
+    const row = this.#db.prepare(
+      `SELECT count(*) AS requests, coalesce(sum(status BETWEEN 200 AND 299), 0) AS ok,
+         coalesce(sum(status BETWEEN 400 AND 499), 0) AS c4, coalesce(sum(status >= 500 OR status < 200), 0) AS c5,
+         coalesce(sum(input_tokens), 0) AS inp, coalesce(sum(output_tokens), 0) AS outp,
+         coalesce(sum(cache_read_tokens), 0) AS cr, coalesce(sum(cache_creation_tokens), 0) AS cc,
+         coalesce(sum(cost), 0) AS cost FROM usage WHERE ts >= ?`,
+    ).get(sinceMs);
+    return totalsOf(row as SumRow);
+  }
+
+  /** Per-day totals for days `>= fromDay` that have rows. */
+  daily(fromDay: number): DailyTotals[] {
+    const rows = this.#db.prepare(
+      `SELECT day, ${SUMS} FROM usage_daily WHERE day >= ? GROUP BY day ORDER BY day`,
+    ).all(fromDay) as unknown as SumRow[];
+    return rows.map((r) => ({ day: Number(r.day), ...totalsOf(r) }));
+  }
+
+  /** Totals per value of a dimension for days `>= fromDay`, by cost then requests. */
+  breakdown(fromDay: number, dimension: UsageDimension, limit: number): GroupTotals[] {
+    const column = dimensionColumn(dimension);
+    const rows = this.#db.prepare(
+      `SELECT ${column} AS k, ${SUMS} FROM usage_daily WHERE day >= ? GROUP BY ${column}
+       ORDER BY cost DESC, requests DESC LIMIT ?`,
+    ).all(fromDay, limit) as unknown as SumRow[];
+    return rows.map((r) => ({ key: String(r.k), ...totalsOf(r) }));
+  }
+
+  /** Totals per client key for days `>= fromDay`. */
+  byClient(fromDay: number): ClientTotals[] {
+    const rows = this.#db.prepare(
+      `SELECT client_key_id AS kid, client_key_label AS label, ${SUMS} FROM usage_daily WHERE day >= ?
+       GROUP BY client_key_id, client_key_label`,
+    ).all(fromDay) as unknown as SumRow[];
+    return rows.map((r) => ({ keyId: Number(r.kid), label: String(r.label), ...totalsOf(r) }));
+  }
+
+  /** Models with token usage but no price, for days `>= fromDay`. */
+  unpriced(fromDay: number): UnpricedModel[] {
+    const rows = this.#db.prepare(
+      `SELECT model, sum(unpriced_requests) AS n, sum(input_tokens) AS inp, sum(output_tokens) AS outp
+       FROM usage_daily WHERE day >= ? AND unpriced_requests > 0 GROUP BY model ORDER BY n DESC`,
+    ).all(fromDay) as unknown as SumRow[];
+    return rows.map((r) => ({
+      model: String(r.model),
+      requests: Number(r.n),
+      inputTokens: Number(r.inp),
+      outputTokens: Number(r.outp),
+    }));
+  }
+}

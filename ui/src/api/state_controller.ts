@@ -1,0 +1,82 @@
+import type { ReactiveController, ReactiveControllerHost } from "lit";
+import { type Alert, getState } from "./client.ts";
+
+/**
+ * Loads one state section for a screen and keeps it fresh: refetches on demand, optionally polls, and
+ * aborts in-flight reads when the screen leaves the page. Each screen owns its own data (no global store).
+ */
+export class StateController<T> implements ReactiveController {
+  /** Last data received; undefined until the first successful read. */
+  data: T | undefined = undefined;
+  /** Meta of the last response. */
+  meta: Record<string, unknown> = {};
+  /** Alerts of the last response. */
+  alerts: readonly Alert[] = [];
+  /** Message of the last failed read, or "" when the last read worked. */
+  error = "";
+  /** HTTP status of the last failed read. */
+  errorStatus = 0;
+  /** True while the first read is in flight. */
+  loading = true;
+
+  private abort: AbortController | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private params: Record<string, string | number> = {};
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly section: string,
+    private readonly pollMs = 0,
+  ) {
+    host.addController(this);
+  }
+
+  /** Starts loading when the screen is attached. */
+  hostConnected(): void {
+    void this.refresh();
+    if (this.pollMs > 0) this.timer = setInterval(() => void this.refresh(true), this.pollMs);
+  }
+
+  /** Stops polling and cancels reads. */
+  hostDisconnected(): void {
+    clearInterval(this.timer);
+    this.abort?.abort();
+  }
+
+  /** Sets query parameters for the next read without reading now (before the host connects). */
+  useParams(params: Record<string, string | number>): void {
+    this.params = params;
+  }
+
+  /** Changes query parameters (period, page…) and reloads. */
+  setParams(params: Record<string, string | number>): Promise<void> {
+    this.params = params;
+    return this.refresh();
+  }
+
+  /** Reloads; a quiet refresh keeps showing old data and ignores transient errors. */
+  async refresh(quiet = false): Promise<void> {
+    this.abort?.abort();
+    const abort = new AbortController();
+    this.abort = abort;
+    let result;
+    try {
+      result = await getState<T>(this.section, this.params, abort.signal);
+    } catch {
+      return; // aborted by a newer refresh or by leaving the screen
+    }
+    if (abort.signal.aborted) return;
+    this.loading = false;
+    if (result.ok) {
+      this.data = result.data.data;
+      this.meta = result.data.meta;
+      this.alerts = result.data.alerts;
+      this.error = "";
+      this.errorStatus = 0;
+    } else if (!quiet || this.data === undefined) {
+      this.error = result.message;
+      this.errorStatus = result.status;
+    }
+    this.host.requestUpdate();
+  }
+}

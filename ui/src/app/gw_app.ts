@@ -1,0 +1,428 @@
+import { css, html, LitElement, type TemplateResult } from "lit";
+import { API_BASE, send } from "../api/client.ts";
+import type { GwPalette, PaletteCommand } from "../components/gw_palette.ts";
+import type { GwToasts } from "../components/gw_toasts.ts";
+import { NavigateEvent, ShellActionEvent, ThemeEvent, ToastEvent, ValueEvent } from "../lib/events.ts";
+import { nextTheme, setTheme, storedTheme, type ThemeChoice } from "../lib/theme.ts";
+import { sharedStyles } from "../styles/shared.ts";
+import {
+  type AppLocation,
+  parseLocation,
+  type ScreenId,
+  screenInfo,
+  screenPath,
+  SCREENS,
+  UI_BASE,
+} from "./routes.ts";
+
+/** Actions the palette can run besides jumping to a screen. */
+const ACTIONS: readonly PaletteCommand[] = [
+  { id: "create-key", title: "Create API key", group: "Actions", icon: "keys", keywords: "new token" },
+  {
+    id: "create-provider",
+    title: "Add provider",
+    group: "Actions",
+    icon: "providers",
+    keywords: "new upstream create",
+  },
+  {
+    id: "create-combo",
+    title: "Create combo",
+    group: "Actions",
+    icon: "combos",
+    keywords: "new fallback group",
+  },
+  { id: "create-budget", title: "Set a budget", group: "Actions", icon: "budgets", keywords: "new limit" },
+  {
+    id: "add-price",
+    title: "Add pricing override",
+    group: "Actions",
+    icon: "pricing",
+    keywords: "price new",
+  },
+  {
+    id: "clear-cooldowns",
+    title: "Clear all cooldowns",
+    group: "Actions",
+    icon: "routing",
+    keywords: "reset accounts",
+  },
+  {
+    id: "export-logs",
+    title: "Export request logs (JSON)",
+    group: "Actions",
+    icon: "download",
+    keywords: "download",
+  },
+  {
+    id: "export-config",
+    title: "Export configuration (YAML)",
+    group: "Actions",
+    icon: "download",
+    keywords: "backup",
+  },
+  {
+    id: "toggle-theme",
+    title: "Toggle theme",
+    group: "Actions",
+    icon: "moon",
+    keywords: "dark light mode appearance",
+  },
+  { id: "theme-light", title: "Use light theme", group: "Actions", icon: "sun", keywords: "appearance" },
+  { id: "theme-dark", title: "Use dark theme", group: "Actions", icon: "moon", keywords: "appearance" },
+  {
+    id: "theme-system",
+    title: "Use system theme",
+    group: "Actions",
+    icon: "monitor",
+    keywords: "appearance auto",
+  },
+  { id: "sign-out", title: "Sign out", group: "Actions", icon: "logout", keywords: "logout" },
+];
+
+/** The application shell: sidebar, top bar, router outlet, command palette, toasts and theme. */
+export class GwApp extends LitElement {
+  static override properties = {
+    location: { state: true },
+    theme: { state: true },
+    menuOpen: { state: true },
+    paletteOpen: { state: true },
+  };
+  static override styles = [
+    sharedStyles,
+    css`
+      :host {
+        display: block;
+        min-height: 100vh;
+      }
+      .layout {
+        display: grid;
+        grid-template-columns: var(--gw-sidebar-width) minmax(0, 1fr);
+        min-height: 100vh;
+      }
+      gw-sidebar {
+        position: sticky;
+        top: 0;
+        height: 100vh;
+      }
+      main {
+        padding: var(--gw-space-5) var(--gw-space-6) var(--gw-space-6);
+        max-width: 1320px;
+        width: 100%;
+        margin: 0 auto;
+      }
+      .scrim {
+        display: none;
+      }
+      .not-found {
+        padding: var(--gw-space-6) 0;
+      }
+      @media (max-width: 900px) {
+        .layout {
+          grid-template-columns: minmax(0, 1fr);
+        }
+        gw-sidebar {
+          position: fixed;
+          left: 0;
+          top: 0;
+          bottom: 0;
+          width: min(280px, 84vw);
+          z-index: 40;
+          transform: translateX(-100%);
+          transition: transform 180ms ease;
+          box-shadow: var(--gw-shadow-lg);
+        }
+        .menu-open gw-sidebar {
+          transform: none;
+        }
+        .menu-open .scrim {
+          display: block;
+          position: fixed;
+          inset: 0;
+          background: var(--gw-overlay);
+          z-index: 30;
+        }
+        main {
+          padding: var(--gw-space-4) var(--gw-space-3) var(--gw-space-6);
+        }
+      }
+    `,
+  ];
+  declare location: AppLocation | null;
+  declare theme: ThemeChoice;
+  declare menuOpen: boolean;
+  declare paletteOpen: boolean;
+
+  constructor() {
+    super();
+    this.location = parseLocation(location.pathname, location.search);
+    this.theme = storedTheme();
+    this.menuOpen = false;
+    this.paletteOpen = false;
+    this.addEventListener(NavigateEvent.type, (e) => this.navigate(e.path));
+    this.addEventListener(ToastEvent.type, (e) => this.toast(e.message, e.kind));
+    this.addEventListener(ThemeEvent.type, (e) => this.pickTheme(e.choice));
+    this.addEventListener(ShellActionEvent.type, (e) => this.onShellAction(e.action));
+    this.addEventListener("click", (e) => this.interceptLink(e));
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    addEventListener("popstate", this.onPopState);
+    addEventListener("keydown", this.onKeyDown);
+    this.updateTitle();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    removeEventListener("popstate", this.onPopState);
+    removeEventListener("keydown", this.onKeyDown);
+  }
+
+  override render() {
+    const current = this.location?.screen ?? "overview";
+    return html`
+      <div class="layout ${this.menuOpen ? "menu-open" : ""}">
+        <gw-sidebar .current=${current}></gw-sidebar>
+        <div class="scrim" @click=${() => (this.menuOpen = false)}></div>
+        <div>
+          <gw-topbar .heading=${this.location ? screenInfo(current).title : "Not found"} .theme=${this
+            .theme}></gw-topbar>
+          <main id="main">${this.location ? this.screen(this.location) : this.notFound()}</main>
+        </div>
+      </div>
+      <gw-palette .open=${this.paletteOpen} .commands=${this.commands()}
+        @gw-value=${this.onPaletteChoice} @gw-close=${() => (this.paletteOpen = false)}></gw-palette>
+      <gw-toasts></gw-toasts>
+    `;
+  }
+
+  /** Renders the element of one screen; exhaustive so a new ScreenId cannot be forgotten. */
+  private screen(loc: AppLocation): TemplateResult {
+    const p = loc.params;
+    switch (loc.screen) {
+      case "overview":
+        return html`<gw-overview-screen .params=${p}></gw-overview-screen>`;
+      case "usage":
+        return html`<gw-usage-screen .params=${p}></gw-usage-screen>`;
+      case "analytics":
+        return html`<gw-analytics-screen .params=${p}></gw-analytics-screen>`;
+      case "leaderboard":
+        return html`<gw-leaderboard-screen .params=${p}></gw-leaderboard-screen>`;
+      case "request-logs":
+        return html`<gw-request-logs-screen .params=${p}></gw-request-logs-screen>`;
+      case "inventory":
+        return html`<gw-inventory-screen .params=${p}></gw-inventory-screen>`;
+      case "providers":
+        return html`<gw-providers-screen .params=${p}></gw-providers-screen>`;
+      case "combos":
+        return html`<gw-combos-screen .params=${p}></gw-combos-screen>`;
+      case "routing":
+        return html`<gw-routing-screen .params=${p}></gw-routing-screen>`;
+      case "savers":
+        return html`<gw-savers-screen .params=${p}></gw-savers-screen>`;
+      case "budgets":
+        return html`<gw-budgets-screen .params=${p}></gw-budgets-screen>`;
+      case "keys":
+        return html`<gw-keys-screen .params=${p}></gw-keys-screen>`;
+      case "tools":
+        return html`<gw-tools-screen .params=${p}></gw-tools-screen>`;
+      case "pricing":
+        return html`<gw-pricing-screen .params=${p}></gw-pricing-screen>`;
+      case "settings":
+        return html`<gw-settings-screen .params=${p}></gw-settings-screen>`;
+    }
+  }
+
+  private notFound(): TemplateResult {
+    return html`
+      <div class="card not-found">
+        <gw-empty icon="search" heading="No such screen"
+          text="This address does not match any dashboard screen. Use the sidebar or press Ctrl+K to find one.">
+            <a class="btn primary" href=${UI_BASE}>Go to Overview</a></gw-empty>
+      </div>
+    `;
+  }
+
+  private commands(): PaletteCommand[] {
+    const screens = SCREENS.map((s): PaletteCommand => ({
+      id: `go:${s.id}`,
+      title: s.title,
+      group: "Go to",
+      icon: s.id,
+      keywords: `${s.group} ${s.keywords}`,
+      hint: s.group,
+    }));
+    return [...screens, ...ACTIONS];
+  }
+
+  /** Moves to an in-app path without reloading. */
+  navigate(path: string, replace = false): void {
+    const url = new URL(path, location.origin);
+    const target = url.pathname + url.search;
+    if (replace) history.replaceState(null, "", target);
+    else if (target !== location.pathname + location.search) history.pushState(null, "", target);
+    this.location = parseLocation(url.pathname, url.search);
+    this.menuOpen = false;
+    this.updateTitle();
+    if (!replace) scrollTo({ top: 0 });
+  }
+
+  private readonly onPopState = (): void => {
+    this.location = parseLocation(location.pathname, location.search);
+    this.updateTitle();
+  };
+
+  private readonly onKeyDown = (event: KeyboardEvent): void => {
+    const mod = event.ctrlKey || event.metaKey;
+    if (mod && event.key.toLowerCase() === "k") {
+      event.preventDefault();
+      this.paletteOpen = !this.paletteOpen;
+      return;
+    }
+    if (event.key === "/" && !mod && !event.altKey && !isTyping(event) && !this.paletteOpen) {
+      event.preventDefault();
+      this.paletteOpen = true;
+    }
+    if (event.key === "Escape" && this.menuOpen) this.menuOpen = false;
+  };
+
+  private interceptLink(event: MouseEvent): void {
+    if (
+      event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey ||
+      event.altKey
+    ) {
+      return;
+    }
+    const anchor = event.composedPath().find((n): n is HTMLAnchorElement => n instanceof HTMLAnchorElement);
+    if (!anchor || anchor.target || anchor.hasAttribute("download")) return;
+    const url = new URL(anchor.href, location.href);
+    if (
+      url.origin !== location.origin || !(url.pathname === UI_BASE || url.pathname.startsWith(`${UI_BASE}/`))
+    ) return;
+    event.preventDefault();
+    this.navigate(url.pathname + url.search);
+  }
+
+  private onPaletteChoice(event: ValueEvent<unknown>): void {
+    event.stopPropagation();
+    this.paletteOpen = false;
+    const id = String(event.value);
+    if (id.startsWith("go:")) {
+      this.navigate(screenPath(id.slice(3) as ScreenId));
+      return;
+    }
+    void this.runAction(id);
+  }
+
+  private async runAction(id: string): Promise<void> {
+    switch (id) {
+      case "create-key":
+        return this.navigate(screenPath("keys", { action: "create" }));
+      case "create-provider":
+        return this.navigate(screenPath("providers", { action: "create" }));
+      case "create-combo":
+        return this.navigate(screenPath("combos", { action: "create" }));
+      case "create-budget":
+        return this.navigate(screenPath("budgets", { action: "create" }));
+      case "add-price":
+        return this.navigate(screenPath("pricing", { action: "create" }));
+      case "export-config":
+        return this.navigate(screenPath("settings", { action: "export" }));
+      case "export-logs":
+        return download(`${API_BASE}/request-logs/export`);
+      case "clear-cooldowns": {
+        const result = await send<unknown>("POST", `${API_BASE}/routing/clear-cooldowns`);
+        if (result.ok) {
+          this.toast(clearedMessage(result.data), "success");
+          if (this.location?.screen === "routing") {
+            this.navigate(screenPath("routing", { refreshed: String(Date.now()) }), true);
+          }
+        } else this.toast(`Could not clear cooldowns: ${result.message}`, "error");
+        return;
+      }
+      case "toggle-theme":
+        return this.pickTheme(nextTheme(this.theme));
+      case "theme-light":
+      case "theme-dark":
+      case "theme-system":
+        return this.pickTheme(id.slice(6) as ThemeChoice);
+      case "sign-out":
+        return this.signOut();
+    }
+  }
+
+  private onShellAction(action: ShellActionEvent["action"]): void {
+    switch (action) {
+      case "toggle-menu":
+        this.menuOpen = !this.menuOpen;
+        return;
+      case "open-palette":
+        this.paletteOpen = true;
+        return;
+      case "sign-out":
+        void this.signOut();
+        return;
+    }
+  }
+
+  private async signOut(): Promise<void> {
+    await fetch("/dashboard/logout", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { accept: "application/json" },
+    }).catch(() => {});
+    location.assign("/dashboard/login");
+  }
+
+  private pickTheme(choice: ThemeChoice): void {
+    setTheme(choice);
+    this.theme = choice;
+    this.toast(`Theme: ${choice}`, "info");
+  }
+
+  private toast(message: string, kind: ToastEvent["kind"]): void {
+    this.renderRoot.querySelector<GwToasts>("gw-toasts")?.show(message, kind);
+  }
+
+  private updateTitle(): void {
+    document.title = `${this.location ? screenInfo(this.location.screen).title : "Not found"} · Gateway`;
+  }
+
+  /** The palette element (tests and screens never need it; kept for focus handling). */
+  get palette(): GwPalette | null {
+    return this.renderRoot.querySelector("gw-palette");
+  }
+}
+
+function isTyping(event: KeyboardEvent): boolean {
+  const target = event.composedPath()[0];
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+function download(url: string): void {
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = "";
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+function clearedMessage(data: unknown): string {
+  if (typeof data === "object" && data !== null) {
+    const record = data as Record<string, unknown>;
+    if (typeof record.message === "string") return record.message;
+    if (typeof record.cleared === "number") return `Cleared ${record.cleared} cooldown(s)`;
+  }
+  return "Cooldowns cleared";
+}
+
+customElements.define("gw-app", GwApp);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "gw-app": GwApp;
+  }
+}

@@ -1,0 +1,20 @@
+/** Entry point of the dashboard bundle: registers every element, then the shell takes over <gw-app>. */
+import "./components/gw_alerts.ts";
+import "./components/gw_bar_chart.ts";
+import "./components/gw_copy_button.ts";
+import "./components/gw_countdown.ts";
+import "./components/gw_dialog.ts";
+import "./components/gw_empty.ts";
+import "./components/gw_field.ts";
+import "./components/gw_json_view.ts";
+import "./components/gw_meter.ts";
+import "./components/gw_page_header.ts";
+import "./components/gw_pager.ts";
+import "./components/gw_palette.ts";
+import "./components/gw_segmented.ts";
+import "./components/gw_sidebar.ts";
+import "./components/gw_stat.ts";
+import "./components/gw_toasts.ts";
+import "./components/gw_topbar.ts";
+import "./screens/mod.ts";
+import "./app/gw_app.ts";

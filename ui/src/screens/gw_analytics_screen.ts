@@ -1,0 +1,265 @@
+import { css, html, nothing } from "lit";
+import { StateController } from "../api/state_controller.ts";
+import type { SegmentOption } from "../components/gw_segmented.ts";
+import type { ValueEvent } from "../lib/events.ts";
+import { formatCompact, formatCost, formatInt, formatPercent } from "../lib/format.ts";
+import { type Json, list, num, obj, str } from "../lib/read.ts";
+import { sharedStyles } from "../styles/shared.ts";
+import { ScreenBase } from "./screen_base.ts";
+
+const PERIODS: readonly SegmentOption[] = [
+  { value: "7", label: "7 days" },
+  { value: "30", label: "30 days" },
+  { value: "90", label: "90 days" },
+  { value: "365", label: "365 days" },
+];
+const DIMENSIONS: readonly SegmentOption[] = [
+  { value: "model", label: "Model" },
+  { value: "provider", label: "Provider" },
+  { value: "account", label: "Account" },
+  { value: "client_key", label: "Client key" },
+];
+const METRICS: readonly SegmentOption[] = [
+  { value: "cost", label: "Cost" },
+  { value: "requests", label: "Requests" },
+  { value: "tokens", label: "Tokens" },
+];
+
+/** Analytics: spend, requests, tokens and success rate over 7–365 days, broken down by a dimension. */
+export class GwAnalyticsScreen extends ScreenBase {
+  static override properties = { days: { state: true }, dimension: { state: true }, metric: { state: true } };
+  static override styles = [
+    sharedStyles,
+    css`
+      .controls {
+        display: flex;
+        gap: var(--gw-space-3);
+        flex-wrap: wrap;
+        align-items: center;
+        margin-bottom: var(--gw-space-4);
+      }
+      .share {
+        display: flex;
+        align-items: center;
+        gap: 8px;
+        min-width: 120px;
+      }
+      .share .track {
+        flex: 1;
+        height: 6px;
+        border-radius: 999px;
+        background: var(--gw-surface-3);
+        overflow: hidden;
+      }
+      .share .fill {
+        height: 100%;
+        background: var(--gw-chart-1);
+        border-radius: inherit;
+      }
+      .success-bar {
+        display: flex;
+        height: 10px;
+        border-radius: 999px;
+        overflow: hidden;
+        background: var(--gw-surface-3);
+      }
+      .success-bar span {
+        display: block;
+        height: 100%;
+      }
+      .legend {
+        display: flex;
+        gap: var(--gw-space-4);
+        flex-wrap: wrap;
+        margin-top: 10px;
+        font-size: var(--gw-text-sm);
+        color: var(--gw-text-muted);
+      }
+      .legend i {
+        display: inline-block;
+        width: 10px;
+        height: 10px;
+        border-radius: 3px;
+        margin-right: 6px;
+        vertical-align: -1px;
+      }
+    `,
+  ];
+  declare days: string;
+  declare dimension: string;
+  declare metric: string;
+  private state = new StateController<Json>(this, "analytics");
+
+  constructor() {
+    super();
+    this.days = "30";
+    this.dimension = "model";
+    this.metric = "cost";
+  }
+
+  override connectedCallback(): void {
+    this.days = PERIODS.find((p) => p.value === this.params.get("days"))?.value ?? "30";
+    this.dimension = DIMENSIONS.find((p) => p.value === this.params.get("dimension"))?.value ?? "model";
+    this.state.useParams({ days: this.days, dimension: this.dimension });
+    super.connectedCallback();
+  }
+
+  override render() {
+    return html`
+      <gw-page-header heading="Analytics" description="Spend, tokens and success rate over time."></gw-page-header>
+            <div class="controls">
+        <gw-segmented label="Period" .options=${PERIODS} .value=${this.days} @gw-value=${(
+          e: ValueEvent<unknown>,
+        ) => this.change({ days: String(e.value) })}></gw-segmented>
+        <gw-segmented label="Breakdown" .options=${DIMENSIONS} .value=${this.dimension}
+          @gw-value=${(e: ValueEvent<unknown>) => this.change({ dimension: String(e.value) })}></gw-segmented>
+      </div>
+            ${this.frame(this.state, (d) => this.body(obj(d)))}
+    `;
+  }
+
+  private change(next: { days?: string; dimension?: string }): void {
+    this.days = next.days ?? this.days;
+    this.dimension = next.dimension ?? this.dimension;
+    history.replaceState(null, "", `${location.pathname}?days=${this.days}&dimension=${this.dimension}`);
+    void this.state.setParams({ days: this.days, dimension: this.dimension });
+  }
+
+  private body(d: Json) {
+    const summary = obj(d.summary);
+    const success = obj(d.success);
+    const total = num(success.total);
+    const daily = list(d.daily);
+    const breakdown = list(d.breakdown);
+    const unpriced = list(d.unpriced_models);
+    const value = (x: Json) =>
+      this.metric === "cost"
+        ? num(x.cost)
+        : this.metric === "requests"
+        ? num(x.requests)
+        : num(x.input_tokens) + num(x.output_tokens);
+    const fmt = (v: number) => this.metric === "cost" ? formatCost(v) : formatCompact(v);
+    const maxShare = Math.max(...breakdown.map((b) => num(b.cost)), 0);
+    const dimLabel = DIMENSIONS.find((x) => x.value === this.dimension)?.label ?? "Key";
+    return html`
+      <div class="stack">
+        <div class="grid-stats">
+          <gw-stat label="Cost" .value=${formatCost(
+            summary.cost,
+          )} .hint=${`last ${this.days} days`}></gw-stat>
+          <gw-stat label="Requests" .value=${formatInt(summary.requests)}></gw-stat>
+          <gw-stat label="Input tokens" .value=${formatCompact(summary.input_tokens)}
+            .hint=${`${formatCompact(summary.cache_read_tokens)} cache read`}></gw-stat>
+          <gw-stat label="Output tokens" .value=${formatCompact(summary.output_tokens)}></gw-stat>
+          <gw-stat label="Success rate" .value=${total === 0 ? "–" : formatPercent(summary.success_rate)}
+            .tone=${total === 0
+              ? ""
+              : num(summary.success_rate) >= 95
+              ? "ok"
+              : num(summary.success_rate) >= 80
+              ? "warn"
+              : "danger"}></gw-stat>
+        </div>
+        <div class="card">
+          <div class="card-head">
+            <h2>Per day</h2>
+            <gw-segmented label="Metric" .options=${METRICS} .value=${this.metric}
+              @gw-value=${(e: ValueEvent<unknown>) => (this.metric = String(e.value))}></gw-segmented>
+          </div>
+          <div class="card-body">
+            <gw-bar-chart .label=${`${this.metric} per day`} .height=${220}
+              .points=${daily.map((x) => ({
+                label: str(x.date).slice(5),
+                value: value(x),
+              }))} .format=${fmt}></gw-bar-chart>
+          </div>
+        </div>
+        <div class="grid-2">
+          <div class="card">
+            <div class="card-head"><h2>Outcomes</h2><span class="small muted">${formatInt(
+              total,
+            )} requests</span></div>
+            <div class="card-body">${total === 0
+              ? html`<p class="muted small">No requests in this period.</p>`
+              : html`
+                <div class="success-bar" role="img" aria-label="Outcome split">
+                  <span style="width:${(num(success.success_2xx) / total) *
+                    100}%;background:var(--gw-ok)"></span>
+                  <span style="width:${(num(success.client_4xx) / total) *
+                    100}%;background:var(--gw-warn)"></span>
+                  <span style="width:${(num(success.server_5xx) / total) *
+                    100}%;background:var(--gw-danger)"></span>
+                </div>
+                <div class="legend">
+                  <span><i style="background:var(--gw-ok)"></i>2xx ${formatInt(success.success_2xx)}</span>
+                  <span><i style="background:var(--gw-warn)"></i>4xx ${formatInt(success.client_4xx)}</span>
+                  <span><i style="background:var(--gw-danger)"></i>5xx ${formatInt(success.server_5xx)}</span>
+                </div>
+              `}</div>
+          </div>
+          <div class="card">
+            <div class="card-head">
+              <h2>Unpriced models</h2>
+            </div>
+            <div class="card-body">${unpriced.length === 0
+              ? html`<p class="muted small">Every model used in this period has a price.</p>`
+              : html`
+                <p
+                  class="small muted">These cost $0 until you add a price on the <a href="/dashboard/ui/pricing">Pricing</a> screen.</p>
+                <div class="chips" style="margin-top:10px">${unpriced.map((u) =>
+                  html`<span class="chip">${str(u.model)} · ${formatInt(u.requests)}</span>`
+                )}</div>
+              `}</div>
+          </div>
+        </div>
+        <div class="card">
+              <div class="card-head"><h2>By ${dimLabel.toLowerCase()}</h2></div>
+              ${breakdown.length === 0
+                ? html`
+                  <gw-empty icon="analytics" heading="Nothing to break down yet"
+                    text="Send some requests through the gateway; they show up here within seconds."></gw-empty>
+                `
+                : html`
+                  <div class="table-wrap">
+                    <table data-testid="breakdown">
+                      <thead>
+                        <tr>
+                          <th>${dimLabel}</th>
+                          <th class="right">Requests</th>
+                          <th class="right">Input</th>
+                          <th class="right">Output</th>
+                          <th class="right">Success</th>
+                          <th>Cost</th>
+                        </tr>
+                      </thead>
+                      <tbody>${breakdown.map((b) =>
+                        html`
+                          <tr>
+                            <td class="mono small">${str(b.key) || "–"}</td>
+                            <td class="right num">${formatInt(b.requests)}</td>
+                            <td class="right num">${formatCompact(b.input_tokens)}</td>
+                            <td class="right num">${formatCompact(b.output_tokens)}</td>
+                            <td class="right num">${b.success_pct === undefined
+                              ? "–"
+                              : formatPercent(b.success_pct)}</td>
+                            <td>
+                              <div class="share"><span class="num" style="min-width:64px">${formatCost(
+                                b.cost,
+                              )}</span>
+                                          <span class="track"><span class="fill" style="display:block;width:${maxShare >
+                                              0
+                                            ? (num(b.cost) / maxShare) * 100
+                                            : 0}%"></span></span></div>
+                            </td>
+                          </tr>
+                        `
+                      )}</tbody>
+                    </table>
+                  </div>
+                `}
+            </div>
+      </div>${nothing}
+    `;
+  }
+}
+customElements.define("gw-analytics-screen", GwAnalyticsScreen);

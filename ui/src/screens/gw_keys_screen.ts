@@ -1,0 +1,347 @@
+import { css, html, nothing } from "lit";
+import { API_BASE, send } from "../api/client.ts";
+import { StateController } from "../api/state_controller.ts";
+import { formatCost, formatDateTime } from "../lib/format.ts";
+import { icon } from "../lib/icons.ts";
+import { bool, type Json, list, obj, optNum, pick, str, strings } from "../lib/read.ts";
+import { sharedStyles } from "../styles/shared.ts";
+import { ScreenBase } from "./screen_base.ts";
+
+interface KeyForm {
+  id: string | null;
+  name: string;
+  canLogin: boolean;
+  models: string;
+  budget: string;
+}
+
+const EMPTY: KeyForm = { id: null, name: "", canLogin: true, models: "", budget: "" };
+
+/** API Keys: list, create (plaintext shown once with a copy button), edit scopes, revoke. */
+export class GwKeysScreen extends ScreenBase {
+  static override properties = {
+    form: { state: true },
+    errors: { state: true },
+    formError: { state: true },
+    saving: { state: true },
+    created: { state: true },
+    revoking: { state: true },
+  };
+  static override styles = [
+    sharedStyles,
+    css`
+      .secret {
+        display: flex;
+        gap: 8px;
+        align-items: center;
+        padding: 12px;
+        border-radius: var(--gw-radius-sm);
+        background: var(--gw-surface-2);
+        border: 1px dashed var(--gw-border-strong);
+      }
+      .secret code {
+        flex: 1;
+        border: none;
+        background: none;
+        word-break: break-all;
+        font-size: var(--gw-text-sm);
+      }
+      .warn-box {
+        padding: 10px 12px;
+        border-radius: var(--gw-radius-sm);
+        background: var(--gw-warn-soft);
+        color: var(--gw-warn);
+        font-size: var(--gw-text-sm);
+      }
+    `,
+  ];
+  declare form: KeyForm | null;
+  declare errors: Record<string, string>;
+  declare formError: string;
+  declare saving: boolean;
+  declare created: { key: string; name: string } | null;
+  declare revoking: Json | null;
+  private state = new StateController<Json>(this, "keys");
+
+  constructor() {
+    super();
+    this.form = null;
+    this.errors = {};
+    this.formError = "";
+    this.saving = false;
+    this.created = null;
+    this.revoking = null;
+  }
+
+  protected override willUpdate(): void {
+    if (this.takeAction() === "create") this.openForm({ ...EMPTY });
+  }
+
+  override render() {
+    return html`
+      <gw-page-header heading="API Keys"
+        description="Keys clients use to call the gateway and sign in to this dashboard.">
+        <button class="primary" @click=${() => this.openForm({ ...EMPTY })}>${icon("plus")}Create key</button>
+      </gw-page-header>
+            ${this.frame(this.state, (d) => this.table(keysOf(d)))}
+            ${this.formDialog()} ${this.createdDialog()} ${this.revokeDialog()}
+    `;
+  }
+
+  private table(keys: Json[]) {
+    const staticKeys = list(pick(obj(this.state.data), "static_keys", "static"));
+    if (keys.length === 0) {
+      return html`
+        <div class="card">
+          <gw-empty icon="keys" heading="No API keys yet"
+            text="Create a key for each client or teammate. Keys can be limited to some models and given a daily budget.">
+            <button class="primary" @click=${() => this.openForm({ ...EMPTY })}>${icon(
+              "plus",
+            )}Create your first key</button>
+          </gw-empty>
+        </div>${this.staticNote(staticKeys)}
+      `;
+    }
+    return html`
+      <div class="card">
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Key</th>
+                <th>Status</th>
+                <th>Dashboard</th>
+                <th>Models</th>
+                <th class="right">Daily budget</th>
+                <th>Created</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>${keys.map((k) => {
+              const active = isActive(k);
+              const models = strings(pick(k, "allowed_models", "models"));
+              return html`
+                <tr>
+                  <td><b>${str(k.name)}</b></td>
+                  <td class="mono small nowrap">${str(pick(k, "prefix", "key_prefix"))}…</td>
+                  <td>${active
+                    ? html`<span class="badge ok"><span class="dot"></span>active</span>`
+                    : html`<span class="badge">revoked</span>`}</td>
+                  <td>${bool(pick(k, "can_login"))
+                    ? html`<span class="badge info">can sign in</span>`
+                    : html`<span class="faint small">API only</span>`}</td>
+                  <td>${models.length === 0
+                    ? html`<span class="muted small">all models</span>`
+                    : html`<div class="chips">${
+                      models.slice(0, 3).map((m) => html`<span class="chip">${m}</span>`)
+                    }${
+                      models.length > 3
+                        ? html`<span class="faint small">+${models.length - 3}</span>`
+                        : nothing
+                    }</div>`}</td>
+                  <td class="right num">${optNum(pick(k, "daily_budget", "daily_limit")) === null
+                    ? html`<span class="faint">–</span>`
+                    : formatCost(pick(k, "daily_budget", "daily_limit"))}</td>
+                  <td class="small muted nowrap">${formatDateTime(pick(k, "created_at", "created"))}</td>
+                  <td class="right nowrap">${active
+                    ? html`
+                      <button class="sm ghost" aria-label="Edit ${str(k.name)}" @click=${() =>
+                        this.edit(k)}>${icon("edit", 14)}Edit</button>
+                      <button class="sm ghost danger" aria-label="Revoke ${str(
+                        k.name,
+                      )}" @click=${() => (this.revoking = k)}>Revoke</button>
+                    `
+                    : nothing}</td>
+                </tr>
+              `;
+            })}</tbody>
+          </table>
+        </div>
+      </div>${this.staticNote(staticKeys)}
+    `;
+  }
+
+  private staticNote(staticKeys: Json[]) {
+    if (staticKeys.length === 0) return nothing;
+    return html`<p class="small muted" style="margin-top:12px">Also accepted: ${staticKeys.length} static key(s) from the YAML file
+      (${staticKeys.map((k) => str(pick(k, "label", "name"))).join(", ")}), with full access.</p>`;
+  }
+
+  private formDialog() {
+    const f = this.form;
+    return html`<gw-dialog .open=${f !== null} heading=${
+      f?.id ? "Edit key" : "Create API key"
+    } @gw-close=${() => (this.form = null)}>
+      ${
+      f
+        ? html`<form id="key-form" class="stack" @submit=${this.submit} novalidate>
+          ${this.formError ? html`<div class="form-error" role="alert">${this.formError}</div>` : nothing}
+          <gw-field label="Name" required .error=${
+          this.errors.name ?? ""
+        } hint="Who or what uses this key, e.g. laptop-claude-code">
+            <input name="name" .value=${f.name} aria-invalid=${
+          this.errors.name ? "true" : "false"
+        } maxlength="100"
+              @input=${(e: Event) => this.patch({ name: value(e) })}>
+          </gw-field>
+          <gw-field label="Allowed models" .error=${this.errors.allowed_models ?? ""}
+            hint="One per line or comma-separated: prefix/model, prefix/* or a combo name. Empty allows every model.">
+            <textarea name="allowed_models" .value=${f.models} aria-invalid=${
+          this.errors.allowed_models ? "true" : "false"
+        }
+              placeholder="openai/*&#10;anthropic/claude-sonnet-4" @input=${(e: Event) =>
+          this.patch({ models: value(e) })}></textarea>
+          </gw-field>
+          <gw-field label="Daily budget (USD)" .error=${
+          this.errors.daily_budget ?? ""
+        } hint="Optional. Requests get 429 once today's spend reaches it.">
+            <input name="daily_budget" type="number" min="0" step="0.01" inputmode="decimal" .value=${f.budget}
+              aria-invalid=${this.errors.daily_budget ? "true" : "false"} @input=${(e: Event) =>
+          this.patch({ budget: value(e) })}>
+          </gw-field>
+          <label class="check"><input type="checkbox" class="switch" name="can_login" .checked=${f.canLogin}
+            @change=${(e: Event) =>
+          this.patch({ canLogin: (e.target as HTMLInputElement).checked })}>Allow dashboard sign-in</label>
+        </form>`
+        : nothing
+    }
+      <button slot="footer" @click=${() => (this.form = null)}>Cancel</button>
+      <button slot="footer" class="primary" type="submit" form="key-form" ?disabled=${this.saving}>
+        ${this.saving ? "Saving…" : f?.id ? "Save changes" : "Create key"}</button>
+    </gw-dialog>`;
+  }
+
+  private createdDialog() {
+    const c = this.created;
+    return html`<gw-dialog .open=${c !== null} heading="Key created" @gw-close=${() => (this.created = null)}>
+      ${
+      c
+        ? html`
+          <div class="stack">
+            <p>Copy the key for <b>${c
+              .name}</b> now. It is stored only as a hash and will not be shown again.</p>
+            <div
+              class="secret"><code data-testid="new-key">${c.key}</code><gw-copy-button .text=${c
+                .key}></gw-copy-button></div>
+            <div class="warn-box">Treat it like a password: anyone with this key can use your providers.</div>
+          </div>
+        `
+        : nothing
+    }
+      <button slot="footer" class="primary" @click=${() => (this.created = null)}>I copied it</button>
+    </gw-dialog>`;
+  }
+
+  private revokeDialog() {
+    const k = this.revoking;
+    return html`
+      <gw-dialog .open=${k !== null} heading="Revoke key?" @gw-close=${() => (this.revoking = null)}>
+        <p>Clients using <b>${str(k?.name)}</b> will get 401 from now on. This cannot be undone.</p>
+        <button slot="footer" @click=${() => (this.revoking = null)}>Cancel</button>
+        <button slot="footer" class="danger-solid" @click=${this.revoke}>Revoke key</button>
+      </gw-dialog>
+    `;
+  }
+
+  private openForm(form: KeyForm): void {
+    this.form = form;
+    this.errors = {};
+    this.formError = "";
+  }
+
+  private edit(k: Json): void {
+    const budget = optNum(pick(k, "daily_budget", "daily_limit"));
+    this.openForm({
+      id: str(k.id),
+      name: str(k.name),
+      canLogin: bool(k.can_login),
+      models: strings(pick(k, "allowed_models", "models")).join("\n"),
+      budget: budget === null ? "" : String(budget),
+    });
+  }
+
+  private patch(change: Partial<KeyForm>): void {
+    if (this.form) this.form = { ...this.form, ...change };
+  }
+
+  private validate(f: KeyForm): Record<string, string> {
+    const errors: Record<string, string> = {};
+    if (f.name.trim() === "") errors.name = "Enter a name";
+    else if (f.name.trim().length > 100) errors.name = "Use at most 100 characters";
+    if (f.budget.trim() !== "" && !(Number(f.budget) > 0)) {
+      errors.daily_budget = "Enter an amount above 0, or leave empty";
+    }
+    const bad = splitList(f.models).find((m) => /\s/.test(m));
+    if (bad) errors.allowed_models = `"${bad}" contains spaces`;
+    return errors;
+  }
+
+  private readonly submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    const f = this.form;
+    if (!f || this.saving) return;
+    this.errors = this.validate(f);
+    this.formError = "";
+    if (Object.keys(this.errors).length > 0) return;
+    this.saving = true;
+    const body = {
+      name: f.name.trim(),
+      can_login: f.canLogin,
+      allowed_models: splitList(f.models),
+      daily_budget: f.budget.trim() === "" ? null : Number(f.budget),
+    };
+    const result = f.id
+      ? await send<Json>("POST", `${API_BASE}/keys/${encodeURIComponent(f.id)}`, body)
+      : await send<Json>("POST", `${API_BASE}/v2/keys`, body);
+    this.saving = false;
+    if (!result.ok) {
+      const { fields, form } = this.fieldErrors(result, [
+        "name",
+        "allowed_models",
+        "daily_budget",
+        "can_login",
+      ]);
+      this.errors = fields;
+      this.formError = form;
+      return;
+    }
+    this.form = null;
+    if (!f.id) {
+      const data = obj(result.data);
+      const plaintext = str(pick(data, "plaintext", "secret")) || str(data.key);
+      this.created = { key: plaintext, name: body.name };
+    } else this.toast(`Saved ${body.name}`);
+    await this.state.refresh();
+  };
+
+  private readonly revoke = async (): Promise<void> => {
+    const k = this.revoking;
+    if (!k) return;
+    this.revoking = null;
+    const result = await send("DELETE", `${API_BASE}/keys/${encodeURIComponent(str(k.id))}`);
+    if (result.ok) this.toast(`Revoked ${str(k.name)}`);
+    else this.toast(`Could not revoke: ${result.message}`, "error");
+    await this.state.refresh();
+  };
+}
+
+function keysOf(d: Json): Json[] {
+  return Array.isArray(d) ? list(d) : list(pick(obj(d), "keys", "items"));
+}
+
+function isActive(k: Json): boolean {
+  const status = pick(k, "status");
+  if (typeof status === "string") return status === "active";
+  return pick(k, "is_active", "active") === undefined ? true : bool(pick(k, "is_active", "active"));
+}
+
+function splitList(text: string): string[] {
+  return text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+}
+
+function value(event: Event): string {
+  return (event.target as HTMLInputElement).value;
+}
+
+customElements.define("gw-keys-screen", GwKeysScreen);

@@ -1,0 +1,161 @@
+import { css, html } from "lit";
+import { StateController } from "../api/state_controller.ts";
+import type { SegmentOption } from "../components/gw_segmented.ts";
+import type { ValueEvent } from "../lib/events.ts";
+import { formatCompact, formatCost, formatInt, formatPercent } from "../lib/format.ts";
+import { type Json, list, num, obj, str } from "../lib/read.ts";
+import { sharedStyles } from "../styles/shared.ts";
+import { ScreenBase } from "./screen_base.ts";
+
+const SORTS: readonly SegmentOption[] = [
+  { value: "tokens", label: "Tokens" },
+  { value: "cost", label: "Cost" },
+  { value: "requests", label: "Requests" },
+];
+const PERIODS: readonly SegmentOption[] = [
+  { value: "7", label: "7 days" },
+  { value: "30", label: "30 days" },
+  { value: "90", label: "90 days" },
+  { value: "365", label: "365 days" },
+];
+
+/** Leaderboard: client keys ranked by tokens, cost or requests. */
+export class GwLeaderboardScreen extends ScreenBase {
+  static override properties = { sort: { state: true }, days: { state: true } };
+  static override styles = [
+    sharedStyles,
+    css`
+      .controls {
+        display: flex;
+        gap: var(--gw-space-3);
+        flex-wrap: wrap;
+        margin-bottom: var(--gw-space-4);
+      }
+      .rank {
+        width: 28px;
+        height: 28px;
+        border-radius: 50%;
+        display: inline-grid;
+        place-items: center;
+        font-weight: 700;
+        font-size: var(--gw-text-sm);
+        background: var(--gw-surface-2);
+      }
+      .rank.r1 {
+        background: #fbbf24;
+        color: #3b2a00;
+      }
+      .rank.r2 {
+        background: #cbd5e1;
+        color: #1e293b;
+      }
+      .rank.r3 {
+        background: #d6a274;
+        color: #3a1f06;
+      }
+      .bar {
+        height: 6px;
+        border-radius: 999px;
+        background: var(--gw-surface-3);
+        overflow: hidden;
+        min-width: 80px;
+      }
+      .bar span {
+        display: block;
+        height: 100%;
+        background: var(--gw-chart-2);
+      }
+    `,
+  ];
+  declare sort: string;
+  declare days: string;
+  private state = new StateController<Json>(this, "leaderboard");
+
+  constructor() {
+    super();
+    this.sort = "tokens";
+    this.days = "30";
+  }
+
+  override connectedCallback(): void {
+    this.sort = SORTS.find((s) => s.value === this.params.get("sort"))?.value ?? "tokens";
+    this.days = PERIODS.find((s) => s.value === this.params.get("days"))?.value ?? "30";
+    this.state.useParams({ sort: this.sort, days: this.days });
+    super.connectedCallback();
+  }
+
+  override render() {
+    return html`
+      <gw-page-header heading="Leaderboard" description="Which clients use the gateway most."></gw-page-header>
+            <div class="controls">
+        <gw-segmented label="Rank by" .options=${SORTS} .value=${this.sort}
+          @gw-value=${(e: ValueEvent<unknown>) => this.change(String(e.value), this.days)}></gw-segmented>
+        <gw-segmented label="Period" .options=${PERIODS} .value=${this.days}
+          @gw-value=${(e: ValueEvent<unknown>) => this.change(this.sort, String(e.value))}></gw-segmented>
+      </div>
+            ${this.frame(this.state, (d) => this.table(list(obj(d).rows)))}
+    `;
+  }
+
+  private change(sort: string, days: string): void {
+    this.sort = sort;
+    this.days = days;
+    history.replaceState(null, "", `${location.pathname}?sort=${sort}&days=${days}`);
+    void this.state.setParams({ sort, days });
+  }
+
+  private table(rows: Json[]) {
+    if (rows.length === 0) {
+      return html`
+        <div class="card">
+          <gw-empty icon="leaderboard" heading="No clients to rank yet"
+            text="Create API keys for your clients; once they send requests they are ranked here.">
+                <a class="btn primary" href="/dashboard/ui/keys?action=create">Create a key</a></gw-empty>
+        </div>
+      `;
+    }
+    const metric = (r: Json) =>
+      this.sort === "cost" ? num(r.cost) : this.sort === "requests" ? num(r.requests) : num(r.tokens);
+    const top = Math.max(...rows.map(metric), 0);
+    return html`
+      <div class="card">
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>Client</th>
+                <th class="right">Requests</th>
+                <th class="right">Tokens</th>
+                <th class="right">Cost</th>
+                <th class="right">Success</th>
+                <th>Share</th>
+              </tr>
+            </thead>
+            <tbody>${rows.map((r) => {
+              const rank = num(r.rank);
+              return html`
+                <tr>
+                  <td><span class="rank r${rank}">${rank || "–"}</span></td>
+                  <td><b>${str(r.key_name)}</b></td>
+                  <td class="right num">${formatInt(r.requests)}</td>
+                  <td class="right num" title=${`${formatInt(r.input_tokens)} in · ${
+                    formatInt(r.output_tokens)
+                  } out`}>${formatCompact(r.tokens)}</td>
+                  <td class="right num">${formatCost(r.cost)}</td>
+                  <td class="right num">${num(r.requests) === 0 ? "–" : formatPercent(r.success_pct)}</td>
+                  <td>
+                    <div class="bar"><span style="width:${top > 0
+                      ? (metric(r) / top) * 100
+                      : 0}%"></span></div>
+                  </td>
+                </tr>
+              `;
+            })}</tbody>
+          </table>
+        </div>
+      </div>
+    `;
+  }
+}
+customElements.define("gw-leaderboard-screen", GwLeaderboardScreen);

@@ -1,0 +1,236 @@
+import { css, html, nothing } from "lit";
+import { API_BASE, send } from "../api/client.ts";
+import { StateController } from "../api/state_controller.ts";
+import { formatInt } from "../lib/format.ts";
+import { icon } from "../lib/icons.ts";
+import { type Json, list, num, obj, str } from "../lib/read.ts";
+import { sharedStyles } from "../styles/shared.ts";
+import { ScreenBase } from "./screen_base.ts";
+
+const RATES = [
+  ["input_per_mtok", "Input"],
+  ["output_per_mtok", "Output"],
+  ["cache_creation_per_mtok", "Cache write"],
+  ["cache_read_per_mtok", "Cache read"],
+] as const;
+
+type PriceForm = { editing: boolean; model: string } & Record<(typeof RATES)[number][0], string>;
+
+/** Pricing: builtin prices (read-only) and database overrides (add / edit / delete). */
+export class GwPricingScreen extends ScreenBase {
+  static override properties = {
+    form: { state: true },
+    errors: { state: true },
+    formError: { state: true },
+    saving: { state: true },
+    filter: { state: true },
+  };
+  static override styles = [
+    sharedStyles,
+    css`
+      .search {
+        max-width: 280px;
+      }
+    `,
+  ];
+  declare form: PriceForm | null;
+  declare errors: Record<string, string>;
+  declare formError: string;
+  declare saving: boolean;
+  declare filter: string;
+  private state = new StateController<Json>(this, "pricing");
+
+  constructor() {
+    super();
+    this.form = null;
+    this.errors = {};
+    this.formError = "";
+    this.saving = false;
+    this.filter = "";
+  }
+
+  protected override willUpdate(): void {
+    if (this.takeAction() === "create") this.openForm(null);
+  }
+
+  override render() {
+    return html`
+      <gw-page-header heading="Pricing"
+        description="USD per million tokens. Overrides win over builtins; names match by longest prefix.">
+        <button class="primary" @click=${() => this.openForm(null)}>${icon("plus")}Add override</button>
+      </gw-page-header>
+            ${this.frame(this.state, (d) => this.body(obj(d)))} ${this.formDialog()}
+    `;
+  }
+
+  private body(d: Json) {
+    const overrides = list(d.overrides);
+    const builtin = list(d.builtin).filter((p) =>
+      str(p.model).toLowerCase().includes(this.filter.toLowerCase())
+    );
+    const unpriced = list(d.unpriced);
+    return html`<div class="stack">
+      ${
+      unpriced.length > 0
+        ? html`
+          <div class="card">
+            <div
+              class="card-head"><h2>Used without a price</h2><span class="small muted">cost recorded as $0</span></div>
+            <div class="card-body chips">${unpriced.map((u) =>
+              html`<button class="sm" @click=${() => this.openForm({ model: u.model })}>${icon("plus", 12)}${
+                str(u.model)
+              } · ${formatInt(u.requests)} req</button>`
+            )}</div>
+          </div>
+        `
+        : nothing
+    }
+      <div class="card"><div class="card-head"><h2>Overrides</h2><span class="small muted">${overrides.length}</span></div>
+        ${
+      overrides.length === 0
+        ? html`
+          <div
+            class="card-body muted small">No overrides. Add one to price a model the builtins miss or to correct a price.</div>
+        `
+        : this.priceTable(overrides, true)
+    }</div>
+      <div class="card"><div class="card-head"><h2>Builtin prices</h2>
+        <input class="search" type="search" placeholder="Filter models" aria-label="Filter builtin prices" .value=${this.filter}
+          @input=${(e: Event) => (this.filter = (e.target as HTMLInputElement).value)}></div>
+        ${this.priceTable(builtin, false)}</div>
+    </div>`;
+  }
+
+  private priceTable(rows: Json[], editable: boolean) {
+    return html`
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr><th>Model</th>${RATES.map(([, label]) => html`<th class="right">${label}</th>`)}${editable
+              ? html`<th></th>`
+              : nothing}</tr>
+          </thead>
+          <tbody>${rows.map((p) =>
+            html`<tr><td class="mono small">${str(p.model)}</td>${
+              RATES.map(([k]) => html`<td class="right num">${rate(p[k])}</td>`)
+            }
+        ${
+              editable
+                ? html`<td class="right nowrap"><button class="sm ghost" @click=${() => this.openForm(p)}>${
+                  icon("edit", 14)
+                }Edit</button>
+            <button class="sm ghost danger" aria-label="Delete ${str(p.model)}" @click=${() =>
+                  this.deleteItem(str(p.model))}>${icon("trash", 14)}</button></td>`
+                : html``
+            }</tr>`
+          )}</tbody>
+        </table>
+      </div>
+    `;
+  }
+
+  private formDialog() {
+    const f = this.form;
+    return html`<gw-dialog .open=${f !== null} heading=${
+      f?.editing ? `Edit ${f.model}` : "Add pricing override"
+    } @gw-close=${() => (this.form = null)}>
+      ${
+      f
+        ? html`<form id="price-form" class="stack" @submit=${this.submit} novalidate>
+          ${this.formError ? html`<div class="form-error" role="alert">${this.formError}</div>` : nothing}
+          <gw-field label="Model" required .error=${
+          this.errors.model ?? ""
+        } hint="Full name or a prefix, e.g. gpt-4o or openai/gpt-4o">
+            <input name="model" .value=${f.model} ?disabled=${f.editing} aria-invalid=${
+          this.errors.model ? "true" : "false"
+        }
+              @input=${(e: Event) => this.patch({ model: value(e) })}></gw-field>
+          <div class="form-grid">${
+          RATES.map(([k, label]) =>
+            html`<gw-field label="${label} $/M" ?required=${
+              k === "input_per_mtok" || k === "output_per_mtok"
+            } .error=${this.errors[k] ?? ""}>
+              <input name=${k} type="number" min="0" step="0.0001" inputmode="decimal" .value=${
+              f[k]
+            } aria-invalid=${this.errors[k] ? "true" : "false"}
+                @input=${(e: Event) => this.patch({ [k]: value(e) })}></gw-field>`
+          )
+        }</div>
+        </form>`
+        : nothing
+    }
+      <button slot="footer" @click=${() => (this.form = null)}>Cancel</button>
+      <button slot="footer" class="primary" type="submit" form="price-form" ?disabled=${this.saving}>${
+      this.saving ? "Saving…" : "Save price"
+    }</button>
+    </gw-dialog>`;
+  }
+
+  private openForm(p: Json | null): void {
+    const editing = p !== null && p.input_per_mtok !== undefined;
+    this.form = {
+      editing,
+      model: str(p?.model),
+      input_per_mtok: str(p?.input_per_mtok),
+      output_per_mtok: str(p?.output_per_mtok),
+      cache_creation_per_mtok: str(p?.cache_creation_per_mtok),
+      cache_read_per_mtok: str(p?.cache_read_per_mtok),
+    };
+    this.errors = {};
+    this.formError = "";
+  }
+
+  private patch(change: Partial<PriceForm>): void {
+    if (this.form) this.form = { ...this.form, ...change };
+  }
+
+  private readonly submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    const f = this.form;
+    if (!f || this.saving) return;
+    const errors: Record<string, string> = {};
+    if (!/^\S+$/.test(f.model.trim())) errors.model = "Enter a model name without spaces";
+    for (const [k] of RATES) {
+      const raw = f[k].trim();
+      const required = k === "input_per_mtok" || k === "output_per_mtok";
+      if (raw === "" ? required : !(Number(raw) >= 0)) {
+        errors[k] = required && raw === "" ? "Required" : "Enter 0 or more";
+      }
+    }
+    this.errors = errors;
+    this.formError = "";
+    if (Object.keys(errors).length > 0) return;
+    this.saving = true;
+    const body: Record<string, unknown> = { model: f.model.trim() };
+    for (const [k] of RATES) if (f[k].trim() !== "") body[k] = Number(f[k]);
+    const result = await send("POST", `${API_BASE}/pricing`, body);
+    this.saving = false;
+    if (!result.ok) {
+      const { fields, form } = this.fieldErrors(result, ["model", ...RATES.map(([k]) => k)]);
+      this.errors = fields;
+      this.formError = form;
+      return;
+    }
+    this.form = null;
+    this.toast(`Saved price for ${f.model.trim()}`);
+    await this.state.refresh();
+  };
+
+  private async deleteItem(model: string): Promise<void> {
+    const result = await send("DELETE", `${API_BASE}/pricing/${encodeURIComponent(model)}`);
+    if (result.ok) this.toast(`Removed override for ${model}`);
+    else this.toast(result.message, "error");
+    await this.state.refresh();
+  }
+}
+
+function rate(value: unknown): string {
+  const n = num(value, NaN);
+  return Number.isNaN(n) ? "–" : `$${n.toFixed(n < 1 && n > 0 ? 3 : 2)}`;
+}
+
+function value(event: Event): string {
+  return (event.target as HTMLInputElement).value;
+}
+
+customElements.define("gw-pricing-screen", GwPricingScreen);

@@ -1,0 +1,260 @@
+import { css, html, nothing } from "lit";
+import { API_BASE, send } from "../api/client.ts";
+import { StateController } from "../api/state_controller.ts";
+import type { ValueEvent } from "../lib/events.ts";
+import { formatDateTime, formatInt, formatLatency } from "../lib/format.ts";
+import { icon } from "../lib/icons.ts";
+import { bool, type Json, list, num, obj, str } from "../lib/read.ts";
+import { sharedStyles } from "../styles/shared.ts";
+import { ScreenBase } from "./screen_base.ts";
+
+const LIMIT = 50;
+
+/** Request Logs: paginated table, JSON detail per request, export as JSON and clear. */
+export class GwRequestLogsScreen extends ScreenBase {
+  static override properties = {
+    page: { state: true },
+    detail: { state: true },
+    detailError: { state: true },
+    clearing: { state: true },
+  };
+  static override styles = [
+    sharedStyles,
+    css`
+      .off {
+        display: flex;
+        align-items: center;
+        gap: 12px;
+        flex-wrap: wrap;
+        padding: 12px 16px;
+        border-radius: var(--gw-radius);
+        background: var(--gw-info-soft);
+        margin-bottom: var(--gw-space-4);
+      }
+      .off span {
+        flex: 1;
+        min-width: 200px;
+      }
+      .s2 {
+        color: var(--gw-ok);
+        font-weight: 600;
+      }
+      .s4 {
+        color: var(--gw-warn);
+        font-weight: 600;
+      }
+      .s5 {
+        color: var(--gw-danger);
+        font-weight: 600;
+      }
+      .meta {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(150px, 1fr));
+        gap: 10px 16px;
+        margin-bottom: var(--gw-space-4);
+        font-size: var(--gw-text-sm);
+      }
+      .meta div span {
+        display: block;
+        color: var(--gw-text-muted);
+        font-size: var(--gw-text-xs);
+      }
+      h3 {
+        margin: var(--gw-space-4) 0 var(--gw-space-2);
+      }
+    `,
+  ];
+  declare page: number;
+  declare detail: Json | null;
+  declare detailError: string;
+  declare clearing: boolean;
+  private state = new StateController<Json>(this, "request-logs", 15_000);
+
+  constructor() {
+    super();
+    this.page = 1;
+    this.detail = null;
+    this.detailError = "";
+    this.clearing = false;
+  }
+
+  override connectedCallback(): void {
+    this.page = Math.max(1, Number(this.params.get("page")) || 1);
+    this.state.useParams({ page: this.page, limit: LIMIT });
+    super.connectedCallback();
+  }
+
+  override render() {
+    const total = num(obj(this.state.data).total);
+    return html`
+      <gw-page-header heading="Request Logs" description="Captured requests and responses, newest first.">
+        <a class="btn" href=${`${API_BASE}/request-logs/export`} download="gateway-request-logs.json"
+          data-action="export-logs">${icon("download")}Export JSON</a>
+        <button class="danger" ?disabled=${total === 0} @click=${() => (this.clearing = true)}>${icon(
+          "trash",
+        )}Clear</button>
+      </gw-page-header>
+            ${this.frame(this.state, (d) => this.body(obj(d)))}
+            ${this.detailDialog()} ${this.clearDialog()}
+    `;
+  }
+
+  private body(d: Json) {
+    const logs = list(d.logs);
+    const enabled = bool(d.logging_enabled);
+    return html`
+      ${enabled
+        ? nothing
+        : html`<div class="off">${
+          icon("info")
+        }<span>Request logging is off, so new requests are not captured.</span>
+          <button class="sm primary" @click=${this.enableLogging}>Turn on logging</button></div>`}
+            <div class="card">${logs.length === 0
+              ? html`
+                <gw-empty icon="request-logs" heading="No captured requests"
+                  text=${enabled
+                    ? "Logging is on. Send a request through the gateway and it appears here with its full request and response."
+                    : "Turn on request logging, then send a request through the gateway to see it here."}></gw-empty>
+              `
+              : html`
+                <div class="table-wrap">
+                  <table data-testid="logs">
+                    <thead>
+                      <tr>
+                        <th>Time</th>
+                        <th>Model</th>
+                        <th>Provider</th>
+                        <th>User</th>
+                        <th>Format</th>
+                        <th>Status</th>
+                        <th class="right">Latency</th>
+                      </tr>
+                    </thead>
+                    <tbody>${logs.map((l) =>
+                      html`
+                        <tr class="clickable" tabindex="0" @click=${() => this.open(l)} @keydown=${(
+                          e: KeyboardEvent,
+                        ) => e.key === "Enter" && this.open(l)}>
+                          <td class="small nowrap num">${formatDateTime(l.ts)}</td>
+                          <td class="mono small">${str(l.model)}</td>
+                          <td class="small">${str(l.provider_id) || html`<span class="faint">–</span>`}</td>
+                          <td class="small">${str(l.user)}</td>
+                          <td class="small muted">${str(l.client_format)}${bool(l.streamed)
+                            ? html`
+                              <span class="badge">stream</span>
+                            `
+                            : nothing}</td>
+                          <td><span class="s${String(num(l.status))[0]}">${num(l.status) ||
+                            "error"}</span></td>
+                          <td class="right num small">${formatLatency(l.latency_ms)}</td>
+                        </tr>
+                      `
+                    )}</tbody>
+                  </table>
+                </div>
+                <div class="card-foot">
+                  <gw-pager .total=${num(d.total)} .limit=${num(
+                    d.limit,
+                    LIMIT,
+                  )} .offset=${(num(d.page, 1) - 1) * num(d.limit, LIMIT)}
+                    @gw-value=${this.onPage}></gw-pager>
+                </div>
+              `}</div>
+            <p class="small faint"
+        style="margin-top:10px">Keeps the newest ${formatInt(
+          d.retention,
+        )} requests; bodies are cut at 64 KB.</p>
+    `;
+  }
+
+  private detailDialog() {
+    const l = this.detail;
+    return html`
+      <gw-dialog wide .open=${l !== null || this.detailError !== ""} heading=${l
+        ? `Request #${str(l.id)}`
+        : "Request"}
+        @gw-close=${() => ((this.detail = null), (this.detailError = ""))}>
+            ${this.detailError ? html`<div class="form-error">${this.detailError}</div>` : nothing}
+            ${l
+              ? html`
+                <div class="meta">
+                  <div><span>Time</span>${formatDateTime(l.ts)}</div>
+                  <div><span>Model</span><code>${str(l.model)}</code></div>
+                  <div><span>Provider</span>${str(l.provider_id) || "–"}</div>
+                  <div><span>Status</span>${str(l.status)}</div>
+                  <div><span>Latency</span>${formatLatency(l.latency_ms)}</div>
+                  <div><span>User</span>${str(l.user)}</div>
+                </div>
+                          ${str(l.error) ? html`<div class="form-error">${str(l.error)}</div>` : nothing}
+                          <h3>Request${bool(l.request_truncated)
+                            ? html`
+                              <span class="badge warn">truncated</span>
+                            `
+                            : nothing}</h3>
+                          <gw-json-view .value=${l.request_body}></gw-json-view>
+                          <h3>Response${bool(l.response_truncated)
+                            ? html`
+                              <span class="badge warn">truncated</span>
+                            `
+                            : nothing}</h3>
+                          <gw-json-view .value=${l.response_body}></gw-json-view>
+                          <h3>Full record</h3>
+                          <gw-json-view .value=${l}></gw-json-view>
+              `
+              : nothing}
+            <gw-copy-button slot="footer" label="Copy JSON" .text=${JSON.stringify(
+              l,
+              null,
+              2,
+            )}></gw-copy-button>
+            <button slot="footer" @click=${() => ((this.detail = null),
+              (this.detailError = ""))}>Close</button>
+          </gw-dialog>
+    `;
+  }
+
+  private clearDialog() {
+    return html`
+      <gw-dialog .open=${this
+        .clearing} heading="Clear request logs?" @gw-close=${() => (this.clearing = false)}>
+        <p>All captured requests and responses are deleted. Usage and cost history are kept. Export first if you need them.</p>
+        <button slot="footer" @click=${() => (this.clearing = false)}>Cancel</button>
+        <button slot="footer" class="danger-solid" @click=${this.clear}>Clear logs</button>
+      </gw-dialog>
+    `;
+  }
+
+  private async open(l: Json): Promise<void> {
+    this.detailError = "";
+    this.detail = { ...l };
+    const result = await fetch(`${API_BASE}/request-logs/${encodeURIComponent(str(l.id))}`, {
+      headers: { accept: "application/json" },
+    })
+      .then(async (r) => (r.ok ? obj(obj(await r.json()).log) : null))
+      .catch(() => null);
+    if (result && Object.keys(result).length > 0) this.detail = result;
+    else this.detailError = "The full record is gone (pruned or cleared). Showing the summary only.";
+  }
+
+  private readonly onPage = (e: ValueEvent<unknown>): void => {
+    this.page = Math.floor(Number(e.value) / LIMIT) + 1;
+    history.replaceState(null, "", `${location.pathname}?page=${this.page}`);
+    void this.state.setParams({ page: this.page, limit: LIMIT });
+  };
+
+  private readonly enableLogging = async (): Promise<void> => {
+    const result = await send("POST", `${API_BASE}/settings`, { server_request_logging: true });
+    if (result.ok) this.toast("Request logging is on");
+    else this.toast(result.message, "error");
+    await this.state.refresh();
+  };
+
+  private readonly clear = async (): Promise<void> => {
+    this.clearing = false;
+    const result = await send<Json>("DELETE", `${API_BASE}/request-logs`);
+    if (result.ok) this.toast(`Deleted ${formatInt(obj(result.data).deleted)} log(s)`);
+    else this.toast(result.message, "error");
+    await this.state.refresh();
+  };
+}
+customElements.define("gw-request-logs-screen", GwRequestLogsScreen);

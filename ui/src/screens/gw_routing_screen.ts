@@ -1,0 +1,170 @@
+import { css, html, nothing } from "lit";
+import { API_BASE, send } from "../api/client.ts";
+import { StateController } from "../api/state_controller.ts";
+import { icon } from "../lib/icons.ts";
+import { bool, type Json, list, num, obj, str } from "../lib/read.ts";
+import { sharedStyles } from "../styles/shared.ts";
+import { ScreenBase } from "./screen_base.ts";
+
+/** Routing: per-prefix try order and readiness, active cooldowns counting down, clear all. */
+export class GwRoutingScreen extends ScreenBase {
+  static override properties = { clearing: { state: true } };
+  static override styles = [
+    sharedStyles,
+    css`
+      .facts {
+        display: flex;
+        gap: var(--gw-space-2);
+        flex-wrap: wrap;
+        margin-bottom: var(--gw-space-4);
+      }
+      .account {
+        display: flex;
+        align-items: center;
+        gap: 10px;
+        padding: 8px 0;
+        border-bottom: 1px solid var(--gw-border);
+        font-size: var(--gw-text-sm);
+        flex-wrap: wrap;
+      }
+      .account:last-child {
+        border-bottom: none;
+      }
+      .order {
+        width: 22px;
+        height: 22px;
+        border-radius: 50%;
+        display: grid;
+        place-items: center;
+        font-size: 11px;
+        font-weight: 700;
+        background: var(--gw-surface-3);
+        flex: none;
+      }
+      .account .id {
+        font-family: var(--gw-mono);
+        flex: 1;
+        min-width: 120px;
+        overflow-wrap: anywhere;
+      }
+    `,
+  ];
+  declare clearing: boolean;
+  private state = new StateController<Json>(this, "routing", 10_000);
+
+  constructor() {
+    super();
+    this.clearing = false;
+  }
+
+  override render() {
+    const cooldowns = list(obj(this.state.data).cooldowns);
+    return html`
+      <gw-page-header heading="Routing"
+        description="Which accounts serve each prefix, in what order, and which are resting.">
+        <button class="primary" ?disabled=${this.clearing || cooldowns.length === 0} @click=${this
+          .clear}>${icon("refresh")}Clear all cooldowns</button>
+      </gw-page-header>
+            ${this.frame(this.state, (d) => this.body(obj(d)))}
+    `;
+  }
+
+  private body(d: Json) {
+    const prefixes = list(d.prefixes);
+    const cooldowns = list(d.cooldowns);
+    return html`
+      <div class="facts">
+        <span class="badge ${bool(d.cooldowns_enabled) ? "ok" : "warn"}">cooldowns ${bool(d.cooldowns_enabled)
+          ? "on"
+          : "off"}</span>
+        <span class="badge accent">combo strategy: ${str(d.combo_strategy) || "fallback"}</span>
+        <span class="badge">account strategy: ${str(d.account_strategy) || "ordered"}</span>
+      </div>
+            <div class="stack">
+              <div class="card">
+                <div class="card-head"><h2>Active cooldowns</h2><span class="small muted">${cooldowns
+                  .length} account(s)</span></div>
+                ${cooldowns.length === 0
+                  ? html`<div class="card-body muted small">No account is cooling down: every enabled account is tried.</div>`
+                  : html`
+                    <div class="table-wrap">
+                      <table data-testid="cooldowns">
+                        <thead>
+                          <tr>
+                            <th>Account</th>
+                            <th>Reason</th>
+                            <th>Remaining</th>
+                          </tr>
+                        </thead>
+                        <tbody>${cooldowns.map((c) =>
+                          html`
+                            <tr>
+                              <td class="mono">${str(c.account_id)}</td>
+                              <td>${str(c.kind) || "error"}</td>
+                              <td>
+                                <gw-countdown .until=${Date.now() +
+                                  num(c.remaining_s) * 1000} @gw-value=${() =>
+                                  this.state.refresh(true)}></gw-countdown>
+                              </td>
+                            </tr>
+                          `
+                        )}</tbody>
+                      </table>
+                    </div>
+                  `}
+              </div>
+              ${prefixes.length === 0
+                ? html`
+                  <div class="card">
+                    <gw-empty icon="routing" heading="Nothing to route yet"
+                      text="Add a provider and its prefix shows up here with its accounts in try order.">
+                              <a class="btn primary" href="/dashboard/ui/providers?action=create">Add a provider</a></gw-empty>
+                  </div>
+                `
+                : html`<div class="grid-cards">${
+                  prefixes.map((p) => {
+                    const accounts = list(p.accounts);
+                    const ready = accounts.filter((a) => bool(a.ready)).length;
+                    return html`
+                      <div class="card">
+                        <div class="card-head"><h3 class="mono">${str(p.prefix)}/*</h3>
+                                    <span class="badge ${ready > 0 ? "ok" : "danger"}">${ready}/${accounts
+                                      .length} ready</span></div>
+                        <div class="card-body">${accounts.map((a) => {
+                          const cd = obj(a.cooldown);
+                          return html`<div class="account"><span class="order">${
+                            str(a.order)
+                          }</span><span class="id">${str(a.id)}</span>
+                  <span class="faint small">${str(a.api_type)}</span>
+                  ${
+                            !bool(a.enabled)
+                              ? html`<span class="badge">disabled</span>`
+                              : a.callable === false
+                              ? html`<span class="badge warn">not callable</span>`
+                              : num(cd.remaining_s) > 0
+                              ? html`<span class="badge warn">cooling <gw-countdown .until=${
+                                Date.now() + num(cd.remaining_s) * 1000
+                              }></gw-countdown></span>`
+                              : bool(a.ready)
+                              ? html`<span class="badge ok">ready</span>`
+                              : html`<span class="badge danger">not ready</span>`
+                          }</div>`;
+                        })}</div>
+                      </div>
+                    `;
+                  })
+                }</div>`}
+            </div>${nothing}
+    `;
+  }
+
+  private readonly clear = async (): Promise<void> => {
+    this.clearing = true;
+    const result = await send<Json>("POST", `${API_BASE}/routing/clear-cooldowns`);
+    this.clearing = false;
+    if (result.ok) this.toast(`Cleared ${num(obj(result.data).cleared)} cooldown(s)`);
+    else this.toast(result.message, "error");
+    await this.state.refresh();
+  };
+}
+customElements.define("gw-routing-screen", GwRoutingScreen);

@@ -1,0 +1,300 @@
+import { css, html, nothing } from "lit";
+import { API_BASE, send } from "../api/client.ts";
+import { StateController } from "../api/state_controller.ts";
+import { formatDateTime, formatRemaining } from "../lib/format.ts";
+import { icon } from "../lib/icons.ts";
+import { bool, type Json, list, num, obj, str, strings } from "../lib/read.ts";
+import { sharedStyles } from "../styles/shared.ts";
+import { ScreenBase } from "./screen_base.ts";
+
+/** Settings: runtime settings table, YAML export (after a plaintext warning), server info, reset. */
+export class GwSettingsScreen extends ScreenBase {
+  static override properties = {
+    drafts: { state: true },
+    errors: { state: true },
+    exporting: { state: true },
+    understood: { state: true },
+    resetting: { state: true },
+    resetError: { state: true },
+  };
+  static override styles = [
+    sharedStyles,
+    css`
+      .key {
+        font-family: var(--gw-mono);
+        font-size: var(--gw-text-sm);
+        font-weight: 600;
+      }
+      .desc {
+        color: var(--gw-text-muted);
+        font-size: var(--gw-text-xs);
+        margin-top: 2px;
+      }
+      .editor {
+        display: flex;
+        gap: 6px;
+        align-items: center;
+        min-width: 200px;
+      }
+      .editor input:not(.switch),
+      .editor select {
+        max-width: 240px;
+      }
+      td {
+        vertical-align: top;
+      }
+      .info {
+        display: grid;
+        grid-template-columns: auto 1fr;
+        gap: 6px 16px;
+        font-size: var(--gw-text-sm);
+      }
+      .info dt {
+        color: var(--gw-text-muted);
+      }
+      .info dd {
+        margin: 0;
+        overflow-wrap: anywhere;
+      }
+      .danger-zone {
+        border-color: color-mix(in srgb, var(--gw-danger) 35%, var(--gw-border));
+      }
+      .warn-box {
+        padding: 10px 12px;
+        border-radius: var(--gw-radius-sm);
+        background: var(--gw-warn-soft);
+        color: var(--gw-warn);
+        font-size: var(--gw-text-sm);
+      }
+      .stored {
+        font-size: 10px;
+      }
+    `,
+  ];
+  declare drafts: Record<string, string>;
+  declare errors: Record<string, string>;
+  declare exporting: boolean;
+  declare understood: boolean;
+  declare resetting: boolean;
+  declare resetError: string;
+  private state = new StateController<Json>(this, "settings");
+
+  constructor() {
+    super();
+    this.drafts = {};
+    this.errors = {};
+    this.exporting = false;
+    this.understood = false;
+    this.resetting = false;
+    this.resetError = "";
+  }
+
+  protected override willUpdate(): void {
+    const action = this.takeAction();
+    if (action === "export") this.exporting = true;
+    if (action === "reset") this.resetting = true;
+  }
+
+  override render() {
+    return html`
+      <gw-page-header heading="Settings"
+        description="Runtime settings take effect immediately and are stored in the database.">
+        <button @click=${() => ((this.exporting = true), (this.understood = false))}>${icon(
+          "download",
+        )}Export YAML</button>
+      </gw-page-header>
+            ${this.frame(this.state, (d) => this.body(obj(d)))}
+            ${this.exportDialog()} ${this.resetDialog()}
+    `;
+  }
+
+  private body(d: Json) {
+    const settings = list(d.settings);
+    const server = obj(d.server);
+    return html`
+      <div class="stack">
+        <div class="card">
+          <div class="table-wrap">
+            <table data-testid="settings">
+              <thead>
+                <tr>
+                  <th>Setting</th>
+                  <th>Value</th>
+                  <th>Default</th>
+                </tr>
+              </thead>
+              <tbody>${settings.map((s) => this.row(s))}</tbody>
+            </table>
+          </div>
+        </div>
+        <div class="grid-2">
+          <div class="card">
+            <div class="card-head">
+              <h2>Server</h2>
+            </div>
+            <div class="card-body">
+              <dl class="info">
+                <dt>Version</dt>
+                <dd>${str(server.version) || "–"}</dd>
+                <dt>Listening on</dt>
+                <dd class="mono">${str(server.host)}:${str(server.port)}</dd>
+                <dt>Config file</dt>
+                <dd class="mono small">${str(server.config_path) || "–"}</dd>
+                <dt>Database</dt>
+                <dd class="mono small">${str(server.db_path) || "–"}</dd>
+                <dt>Started</dt>
+                <dd>${formatDateTime(server.started_at)}${server.uptime_s !== undefined
+                  ? html`
+                    <span class="faint">(up ${formatRemaining(num(server.uptime_s))})</span>
+                  `
+                  : nothing}</dd>
+              </dl>
+            </div>
+          </div>
+          <div class="card danger-zone">
+            <div class="card-head">
+              <h2>Reset to defaults</h2>
+            </div>
+            <div class="card-body stack-sm">
+              <p
+                class="small muted">Deletes providers, combos, token saver settings and pricing overrides, then re-reads the YAML config file and seeds
+                  from it. Keys, budgets, usage and logs are kept.</p>
+              <div><button class="danger" @click=${() => ((this.resetting = true),
+                (this.resetError = ""))}>Reset to defaults…</button></div>
+            </div>
+          </div>
+        </div>
+      </div>
+    `;
+  }
+
+  private row(s: Json) {
+    const key = str(s.key);
+    const type = str(s.type);
+    const error = this.errors[key];
+    const draft = this.drafts[key];
+    const current = draft ?? str(s.value);
+    let editor;
+    if (type === "boolean") {
+      editor = html`
+        <input type="checkbox" class="switch" aria-label=${key} .checked=${bool(s.value)}
+          @change=${(e: Event) => this.save(key, (e.target as HTMLInputElement).checked)}>
+      `;
+    } else if (type === "enum") {
+      editor = html`<select aria-label=${key} @change=${(e: Event) =>
+        this.save(key, (e.target as HTMLSelectElement).value)}>
+        ${
+        strings(s.options).map((o) => html`<option value=${o} ?selected=${o === str(s.value)}>${o}</option>`)
+      }</select>`;
+    } else {
+      editor = html`
+        <input aria-label=${key} aria-invalid=${error ? "true" : "false"} .value=${current}
+          type=${type === "integer" || type === "number" ? "number" : "text"} step=${type === "integer"
+            ? "1"
+            : "any"}
+          @input=${(
+            e: Event,
+          ) => (this.drafts = { ...this.drafts, [key]: (e.target as HTMLInputElement).value })}
+          @keydown=${(e: KeyboardEvent) => e.key === "Enter" && this.saveDraft(key, type)}>
+                ${draft !== undefined && draft !== str(s.value)
+                  ? html`<button class="sm primary" @click=${() => this.saveDraft(key, type)}>Save</button>`
+                  : nothing}
+      `;
+    }
+    return html`
+      <tr data-setting=${key}>
+        <td>
+          <div class="key">${key}</div>
+          <div class="desc">${str(s.description)}</div>
+        </td>
+        <td><div class="editor">${editor}</div>${error
+          ? html`<div class="error-text" role="alert">${error}</div>`
+          : nothing}</td>
+        <td class="small muted mono">${str(s.default) === ""
+          ? html`<span class="faint">empty</span>`
+          : str(s.default)}${bool(s.stored)
+          ? html`
+            <span class="badge stored" title="A value is stored in the database">set</span>
+          `
+          : nothing}</td>
+      </tr>
+    `;
+  }
+
+  private saveDraft(key: string, type: string): void {
+    const raw = this.drafts[key] ?? "";
+    if ((type === "integer" || type === "number") && (raw.trim() === "" || !Number.isFinite(Number(raw)))) {
+      this.errors = { ...this.errors, [key]: "Enter a number" };
+      return;
+    }
+    void this.save(key, type === "integer" || type === "number" ? Number(raw) : raw);
+  }
+
+  private async save(key: string, value: boolean | number | string): Promise<void> {
+    const result = await send<Json>("POST", `${API_BASE}/settings`, { [key]: value });
+    if (result.ok) {
+      const { [key]: _drop, ...rest } = this.drafts;
+      this.drafts = rest;
+      this.errors = { ...this.errors, [key]: "" };
+      this.toast(`Saved ${key}`);
+    } else {
+      this.errors = { ...this.errors, [key]: result.fields[key] ?? result.message };
+    }
+    await this.state.refresh();
+  }
+
+  private exportDialog() {
+    return html`
+      <gw-dialog .open=${this
+        .exporting} heading="Export configuration" @gw-close=${() => (this.exporting = false)}>
+        <div class="stack">
+          <div
+            class="warn-box">The YAML file contains every provider's API key in plain text. Store it like a password and never commit it.</div>
+          <label class="check"><input type="checkbox" name="understood" .checked=${this.understood}
+                @change=${(
+                  e: Event,
+                ) => (this.understood = (e.target as HTMLInputElement)
+                  .checked)}>I understand the file contains plaintext credentials</label>
+        </div>
+        <button slot="footer" @click=${() => (this.exporting = false)}>Cancel</button>
+        <a slot="footer" class="btn primary" href=${`${API_BASE}/export`} download="gateway-config.yaml"
+          data-action="export-yaml"
+          aria-disabled=${this.understood ? "false" : "true"} style=${this.understood
+            ? ""
+            : "pointer-events:none;opacity:.5"}
+          @click=${() => setTimeout(() => (this.exporting = false), 0)}>${icon("download")}Download YAML</a>
+      </gw-dialog>
+    `;
+  }
+
+  private resetDialog() {
+    return html`
+      <gw-dialog .open=${this
+        .resetting} heading="Reset to defaults?" @gw-close=${() => (this.resetting = false)}>
+        <div class="stack-sm">
+              <p>Providers, combos, token saver settings and pricing overrides are replaced with what the YAML config file says.</p>
+              ${this.resetError
+                ? html`<div class="form-error" role="alert">${this.resetError}</div>`
+                : nothing}
+            </div>
+        <button slot="footer" @click=${() => (this.resetting = false)}>Cancel</button>
+        <button slot="footer" class="danger-solid" @click=${this.reset}>Reset</button>
+      </gw-dialog>
+    `;
+  }
+
+  private readonly reset = async (): Promise<void> => {
+    const result = await send<Json>("POST", `${API_BASE}/reset`);
+    if (!result.ok) {
+      this.resetError = result.message;
+      return;
+    }
+    this.resetting = false;
+    const seeded = obj(obj(result.data).seeded);
+    this.toast(
+      `Reset done: ${num(seeded.providers)} provider(s), ${num(seeded.combos)} combo(s) seeded from YAML`,
+    );
+    await this.state.refresh();
+  };
+}
+customElements.define("gw-settings-screen", GwSettingsScreen);

@@ -1,0 +1,162 @@
+import { css, html, nothing } from "lit";
+import { StateController } from "../api/state_controller.ts";
+import { bool, type Json, list, obj, str, strings } from "../lib/read.ts";
+import { sharedStyles } from "../styles/shared.ts";
+import { ScreenBase } from "./screen_base.ts";
+
+/** Tools: per-client cards with the environment variables and config snippets that point it here. */
+export class GwToolsScreen extends ScreenBase {
+  static override styles = [
+    sharedStyles,
+    css`
+      .tool .card-body {
+        display: flex;
+        flex-direction: column;
+        gap: 12px;
+      }
+      pre {
+        margin: 0;
+        padding: 10px 12px;
+        background: var(--gw-surface-2);
+        border: 1px solid var(--gw-border);
+        border-radius: var(--gw-radius-sm);
+        font-family: var(--gw-mono);
+        font-size: 12px;
+        line-height: 1.55;
+        overflow-x: auto;
+        white-space: pre;
+      }
+      .block-head {
+        display: flex;
+        align-items: center;
+        justify-content: space-between;
+        gap: 8px;
+        margin-bottom: 6px;
+      }
+      .block-head span {
+        font-size: var(--gw-text-xs);
+        color: var(--gw-text-muted);
+        font-weight: 600;
+        text-transform: uppercase;
+        letter-spacing: 0.05em;
+      }
+      ul {
+        margin: 0;
+        padding-left: 18px;
+        color: var(--gw-text-muted);
+        font-size: var(--gw-text-sm);
+      }
+      .urls {
+        display: grid;
+        grid-template-columns: auto minmax(0, 1fr) auto;
+        gap: 8px 12px;
+        align-items: center;
+        font-size: var(--gw-text-sm);
+      }
+      .urls code {
+        overflow-wrap: anywhere;
+      }
+      .block-head span {
+        min-width: 0;
+        overflow-wrap: anywhere;
+      }
+      @media (max-width: 640px) {
+        .urls {
+          grid-template-columns: minmax(0, 1fr) auto;
+        }
+        .urls .muted {
+          grid-column: 1 / -1;
+          margin-top: 4px;
+        }
+      }
+    `,
+  ];
+  private state = new StateController<Json>(this, "tools");
+
+  override render() {
+    return html`
+      <gw-page-header heading="Tools"
+        description="Point coding assistants and SDKs at this gateway."></gw-page-header>
+            ${this.frame(this.state, (d) => this.body(obj(d)))}
+    `;
+  }
+
+  private body(d: Json) {
+    const base = str(d.base_url, location.origin);
+    const v1 = str(d.base_url_v1, `${base}/v1`);
+    const cards = list(d.cards);
+    const needsKey = bool(d.require_api_key);
+    return html`<div class="stack">
+      <div class="card"><div class="card-body stack-sm">
+        <div class="urls">
+          <span class="muted">OpenAI-style clients</span><code>${v1}</code><gw-copy-button .text=${v1}></gw-copy-button>
+          <span class="muted">Anthropic, Gemini, Ollama</span><code>${base}</code><gw-copy-button .text=${base}></gw-copy-button>
+        </div>
+        <p class="small muted">${
+      needsKey
+        ? html`
+          API keys are required: create one on <a
+            href="/dashboard/ui/keys">API Keys</a> and use it where the snippets say <code>${str(
+              d.key_placeholder,
+              "sk-gateway-…",
+            )}</code>.
+        `
+        : html`API keys are not required right now; clients may send any placeholder key. Model ids look like <code>${
+          str(d.example_model, "prefix/model")
+        }</code>.`
+    }</p>
+      </div></div>
+      ${
+      cards.length === 0
+        ? html`
+          <div class="card">
+            <gw-empty icon="tools" heading="No client cards"
+              text="This gateway did not list any client setups."></gw-empty>
+          </div>
+        `
+        : html`<div class="grid-2">${cards.map((c) => this.card(c))}</div>`
+    }
+    </div>`;
+  }
+
+  private card(c: Json) {
+    const env = list(c.env);
+    const snippet = obj(c.snippet);
+    const envText = env.map((e) => `export ${str(e.name)}=${shellQuote(str(e.value))}`).join("\n");
+    const notes = strings(c.notes);
+    return html`
+      <div class="card tool" data-tool=${str(c.id)}>
+        <div class="card-head"><h2>${str(c.title)}</h2><span class="badge accent">${str(
+          c.protocol,
+        )}</span></div>
+        <div class="card-body">
+              ${env.length > 0
+                ? html`
+                  <div>
+                    <div class="block-head"><span>Environment</span><gw-copy-button .text=${envText}></gw-copy-button></div>
+                    <pre>${envText}</pre>
+                  </div>
+                `
+                : nothing}
+              ${str(snippet.content)
+                ? html`
+                  <div>
+                    <div class="block-head"><span>${str(snippet.path) ||
+                      str(snippet.language, "snippet")}</span>
+                              <gw-copy-button .text=${str(snippet.content)}></gw-copy-button></div>
+                    <pre>${str(snippet.content)}</pre>
+                  </div>
+                `
+                : nothing}
+              ${notes.length > 0 ? html`<ul>${notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
+            </div>
+      </div>
+    `;
+  }
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]*$/.test(value) ? value : `'${value.replaceAll("'", `'"'"'`)}'`;
+}
+
+customElements.define("gw-tools-screen", GwToolsScreen);

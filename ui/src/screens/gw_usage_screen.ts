@@ -1,0 +1,246 @@
+import { css, html, nothing } from "lit";
+import { LiveController } from "../api/live_controller.ts";
+import { StateController } from "../api/state_controller.ts";
+import { formatCompact, formatCost, formatInt, formatLatency, formatTime } from "../lib/format.ts";
+import { type Json, list, num, obj, str } from "../lib/read.ts";
+import { sharedStyles } from "../styles/shared.ts";
+import { ScreenBase } from "./screen_base.ts";
+
+const WINDOW_S = 120;
+
+/** Usage: live in-flight count and request feed (SSE with reconnection), plus today's totals and history. */
+export class GwUsageScreen extends ScreenBase {
+  static override properties = { tick: { state: true } };
+  static override styles = [
+    sharedStyles,
+    css`
+      .live {
+        display: inline-flex;
+        align-items: center;
+        gap: 6px;
+      }
+      .pulse {
+        width: 8px;
+        height: 8px;
+        border-radius: 50%;
+        background: var(--gw-ok);
+        box-shadow: 0 0 0 0 var(--gw-ok);
+        animation: pulse 1.6s infinite;
+      }
+      .reconnecting .pulse,
+      .connecting .pulse {
+        background: var(--gw-warn);
+        animation: none;
+      }
+      @keyframes pulse {
+        0% {
+          box-shadow: 0 0 0 0 color-mix(in srgb, var(--gw-ok) 60%, transparent);
+        }
+        100% {
+          box-shadow: 0 0 0 8px transparent;
+        }
+      }
+      .feed td {
+        white-space: nowrap;
+      }
+      .status-ok {
+        color: var(--gw-ok);
+        font-weight: 600;
+      }
+      .status-bad {
+        color: var(--gw-danger);
+        font-weight: 600;
+      }
+      .status-run {
+        color: var(--gw-info);
+        font-weight: 600;
+      }
+    `,
+  ];
+  declare tick: number;
+  private state = new StateController<Json>(this, "usage", 30_000);
+  private live = new LiveController(this);
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastSeq: unknown = undefined;
+  private lastRefresh = 0;
+
+  constructor() {
+    super();
+    this.tick = Date.now();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The rolling chart moves even when no events arrive.
+    this.timer = setInterval(() => (this.tick = Date.now()), 1000);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.timer);
+  }
+
+  protected override willUpdate(): void {
+    const url = str(obj(this.state.data).live_url);
+    if (url) this.live.setUrl(url);
+    // Totals come from the state read; refresh them (throttled) whenever live events arrive.
+    const last = this.live.events.at(-1)?.seq;
+    if (last !== undefined && last !== this.lastSeq && Date.now() - this.lastRefresh > 3000) {
+      this.lastSeq = last;
+      this.lastRefresh = Date.now();
+      void this.state.refresh(true);
+    }
+  }
+
+  override render() {
+    const status = this.live.status;
+    return html`
+      <gw-page-header heading="Usage" description="Requests as they happen, and how much was used.">
+        <span class="badge ${status === "live" ? "ok" : "warn"} live ${status}" data-live-status=${status}>
+                <span class="pulse"></span>${status === "live"
+                  ? "Live"
+                  : status === "connecting"
+                  ? "Connecting…"
+                  : "Reconnecting…"}</span>
+      </gw-page-header>
+            ${this.frame(this.state, (d) => this.body(obj(d)))}
+    `;
+  }
+
+  private body(d: Json) {
+    const today = obj(d.today);
+    const finished = this.live.events.filter((e) => e.phase === "finish");
+    const now = Math.floor(this.tick / 1000);
+    const buckets = new Array<number>(WINDOW_S).fill(0);
+    for (const e of finished) {
+      const age = now - Math.floor(num(e.ts) / 1000);
+      if (age >= 0 && age < WINDOW_S) buckets[WINDOW_S - 1 - age]++;
+    }
+    const feed = this.live.events.filter((e) => e.phase !== "usage").slice(-25).reverse();
+    const daily = list(d.daily);
+    const byModel = list(d.by_model);
+    return html`
+      <div class="stack">
+        <div class="grid-stats">
+          <gw-stat label="In flight" data-testid="inflight" .value=${formatInt(this.live.inflight)}
+            hint="requests running now"></gw-stat>
+          <gw-stat label="Requests today" data-testid="requests-today" .value=${formatInt(
+            num(today.requests),
+          )}></gw-stat>
+          <gw-stat label="Tokens today" .value=${formatCompact(
+            num(today.input_tokens) + num(today.output_tokens),
+          )}
+            .hint=${`${formatCompact(today.input_tokens)} in · ${
+              formatCompact(today.output_tokens)
+            } out`}></gw-stat>
+          <gw-stat label="Cost today" .value=${formatCost(today.cost)}></gw-stat>
+        </div>
+        <div class="card">
+          <div class="card-head"><h2>Requests per second, last 2 minutes</h2>
+                <span class="small muted">${formatInt(
+                  buckets.reduce((a, b) => a + b, 0),
+                )} finished${this.live.dropped > 0
+                  ? ` · ${formatInt(this.live.dropped)} skipped while catching up`
+                  : ""}</span></div>
+          <div class="card-body">
+            <gw-bar-chart compact label="Requests per second" .height=${90}
+              .points=${buckets.map((v, i) => ({ label: `${WINDOW_S - 1 - i}s ago`, value: v }))}
+              .format=${(v: number) => `${v} req`}></gw-bar-chart>
+          </div>
+        </div>
+        <div class="card">
+              <div class="card-head"><h2>Live feed</h2><span class="small muted">newest first</span></div>
+              ${feed.length === 0
+                ? html`
+                  <gw-empty icon="usage" heading="Waiting for requests"
+                    text="Requests appear here the moment they start. Point a client at the gateway (see Tools) or send a test from Providers."></gw-empty>
+                `
+                : html`
+                  <div class="table-wrap">
+                    <table class="feed" data-testid="live-feed">
+                      <thead>
+                        <tr>
+                          <th>Time</th>
+                          <th>Model</th>
+                          <th>Provider</th>
+                          <th>User</th>
+                          <th>Status</th>
+                          <th class="right">Latency</th>
+                        </tr>
+                      </thead>
+                      <tbody>${feed.map((e) => this.row(e))}</tbody>
+                    </table>
+                  </div>
+                `}
+            </div>
+        <div class="grid-2">
+          <div class="card">
+            <div class="card-head">
+              <h2>Requests per day, last 30 days</h2>
+            </div>
+            <div class="card-body">
+              <gw-bar-chart label="Requests per day" .height=${180}
+                .points=${daily.map((x) => ({ label: str(x.date).slice(5), value: num(x.requests) }))}
+                .format=${(v: number) => formatCompact(v)}></gw-bar-chart>
+            </div>
+          </div>
+          <div class="card">
+                <div class="card-head"><h2>By model, last 30 days</h2></div>
+                ${byModel.length === 0
+                  ? html`<div class="card-body muted small">No usage recorded yet.</div>`
+                  : html`
+                    <div class="table-wrap">
+                      <table>
+                        <thead>
+                          <tr>
+                            <th>Model</th>
+                            <th class="right">Requests</th>
+                            <th class="right">Tokens</th>
+                            <th class="right">Cost</th>
+                          </tr>
+                        </thead>
+                        <tbody>${byModel.slice(0, 10).map((m) =>
+                          html`
+                            <tr>
+                              <td class="mono">${str(m.key)}</td>
+                              <td class="right num">${formatInt(m.requests)}</td>
+                              <td class="right num">${formatCompact(
+                                num(m.input_tokens) + num(m.output_tokens),
+                              )}</td>
+                              <td class="right num">${formatCost(m.cost)}</td>
+                            </tr>
+                          `
+                        )}</tbody>
+                      </table>
+                    </div>
+                  `}
+              </div>
+        </div>
+      </div>
+    `;
+  }
+
+  private row(e: Json) {
+    const running = e.phase === "start";
+    const status = num(e.status);
+    const finishedIds = new Set(
+      this.live.events.filter((x) => x.phase === "finish").map((x) => x.request_id),
+    );
+    if (running && finishedIds.has(e.request_id)) return nothing;
+    return html`
+      <tr>
+        <td class="num small">${formatTime(e.ts)}</td>
+        <td class="mono small">${str(e.model)}</td>
+        <td class="small">${str(e.provider_id) || html`<span class="faint">–</span>`}</td>
+        <td class="small">${str(e.user) || html`<span class="faint">anonymous</span>`}</td>
+        <td>${running
+          ? html`<span class="status-run">running</span>`
+          : html`<span class=${status >= 200 && status < 400 ? "status-ok" : "status-bad"}>${
+            status || "error"
+          }</span>`}</td>
+        <td class="right num small">${running ? "–" : formatLatency(e.latency_ms)}</td>
+      </tr>
+    `;
+  }
+}
+customElements.define("gw-usage-screen", GwUsageScreen);

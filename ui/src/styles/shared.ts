@@ -1,0 +1,482 @@
+import { css } from "lit";
+
+/** Base styles every gw- element adopts: buttons, inputs, cards, tables, badges, layout helpers. */
+export const sharedStyles = css`
+  :host {
+    font-family: var(--gw-font);
+    color: var(--gw-text);
+    font-size: var(--gw-text-md);
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  h1,
+  h2,
+  h3,
+  h4,
+  p {
+    margin: 0;
+  }
+  h2 {
+    font-size: var(--gw-text-lg);
+    font-weight: 600;
+    letter-spacing: -0.01em;
+  }
+  h3 {
+    font-size: var(--gw-text-md);
+    font-weight: 600;
+  }
+  a {
+    color: var(--gw-accent);
+    text-decoration: none;
+  }
+  a:hover {
+    text-decoration: underline;
+  }
+  code,
+  .mono {
+    font-family: var(--gw-mono);
+    font-size: 0.92em;
+  }
+  code {
+    background: var(--gw-surface-2);
+    border: 1px solid var(--gw-border);
+    border-radius: 5px;
+    padding: 1px 5px;
+  }
+  .muted {
+    color: var(--gw-text-muted);
+  }
+  .faint {
+    color: var(--gw-text-faint);
+  }
+  .small {
+    font-size: var(--gw-text-sm);
+  }
+  .xs {
+    font-size: var(--gw-text-xs);
+  }
+  .num {
+    font-variant-numeric: tabular-nums;
+  }
+  .right {
+    text-align: right;
+  }
+  .nowrap {
+    white-space: nowrap;
+  }
+  .truncate {
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+
+  .stack {
+    display: flex;
+    flex-direction: column;
+    gap: var(--gw-space-4);
+  }
+  .stack-sm {
+    display: flex;
+    flex-direction: column;
+    gap: var(--gw-space-2);
+  }
+  .row {
+    display: flex;
+    align-items: center;
+    gap: var(--gw-space-2);
+    flex-wrap: wrap;
+  }
+  .row-between {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: var(--gw-space-3);
+    flex-wrap: wrap;
+  }
+  .spacer {
+    flex: 1;
+  }
+  .grid {
+    display: grid;
+    gap: var(--gw-space-4);
+  }
+  .grid-stats {
+    display: grid;
+    gap: var(--gw-space-4);
+    grid-template-columns: repeat(auto-fill, minmax(min(100%, 200px), 1fr));
+  }
+  .grid-2 {
+    display: grid;
+    gap: var(--gw-space-4);
+    grid-template-columns: repeat(auto-fit, minmax(min(100%, 380px), 1fr));
+  }
+  .grid-cards {
+    display: grid;
+    gap: var(--gw-space-4);
+    grid-template-columns: repeat(auto-fill, minmax(min(100%, 320px), 1fr));
+  }
+
+  .card {
+    background: var(--gw-surface);
+    border: 1px solid var(--gw-border);
+    border-radius: var(--gw-radius);
+    box-shadow: var(--gw-shadow-sm);
+    min-width: 0;
+  }
+  .card-body {
+    padding: var(--gw-space-4) var(--gw-space-5);
+  }
+  .card-head {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: var(--gw-space-3);
+    padding: var(--gw-space-3) var(--gw-space-5);
+    border-bottom: 1px solid var(--gw-border);
+    min-height: 52px;
+    flex-wrap: wrap;
+  }
+  .card-head h2,
+  .card-head h3 {
+    font-size: var(--gw-text-md);
+    font-weight: 600;
+  }
+  .card-foot {
+    padding: var(--gw-space-3) var(--gw-space-5);
+    border-top: 1px solid var(--gw-border);
+  }
+
+  button,
+  .btn {
+    font: inherit;
+    font-size: var(--gw-text-sm);
+    font-weight: 550;
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 6px;
+    height: 34px;
+    padding: 0 14px;
+    border-radius: var(--gw-radius-sm);
+    border: 1px solid var(--gw-border-strong);
+    background: var(--gw-surface);
+    color: var(--gw-text);
+    cursor: pointer;
+    transition: background var(--gw-transition), border-color var(--gw-transition), color var(--gw-transition);
+    white-space: nowrap;
+    text-decoration: none;
+  }
+  button:hover,
+  .btn:hover {
+    background: var(--gw-surface-2);
+    text-decoration: none;
+  }
+  button:focus-visible,
+  .btn:focus-visible,
+  input:focus-visible,
+  select:focus-visible,
+  textarea:focus-visible {
+    outline: none;
+    box-shadow: var(--gw-focus);
+  }
+  button:disabled {
+    opacity: 0.55;
+    cursor: not-allowed;
+  }
+  button.primary,
+  .btn.primary {
+    background: var(--gw-accent);
+    border-color: var(--gw-accent);
+    color: var(--gw-accent-text);
+  }
+  button.primary:hover,
+  .btn.primary:hover {
+    background: var(--gw-accent-hover);
+    border-color: var(--gw-accent-hover);
+  }
+  button.danger {
+    color: var(--gw-danger);
+  }
+  button.danger:hover {
+    background: var(--gw-danger-soft);
+    border-color: var(--gw-danger);
+  }
+  button.danger-solid {
+    background: var(--gw-danger);
+    border-color: var(--gw-danger);
+    color: #fff;
+  }
+  button.ghost {
+    border-color: transparent;
+    background: transparent;
+  }
+  button.ghost:hover {
+    background: var(--gw-surface-2);
+  }
+  button.sm,
+  .btn.sm {
+    height: 28px;
+    padding: 0 10px;
+    font-size: var(--gw-text-xs);
+  }
+  button.icon {
+    width: 34px;
+    padding: 0;
+  }
+  button.icon.sm {
+    width: 28px;
+  }
+  button svg,
+  .btn svg {
+    width: 16px;
+    height: 16px;
+    flex: none;
+  }
+
+  input,
+  select,
+  textarea {
+    font: inherit;
+    font-size: var(--gw-text-md);
+    color: var(--gw-text);
+    background: var(--gw-surface);
+    border: 1px solid var(--gw-border-strong);
+    border-radius: var(--gw-radius-sm);
+    padding: 7px 10px;
+    width: 100%;
+    min-width: 0;
+    transition: border-color var(--gw-transition);
+  }
+  textarea {
+    resize: vertical;
+    min-height: 72px;
+    line-height: 1.45;
+  }
+  input:hover,
+  select:hover,
+  textarea:hover {
+    border-color: var(--gw-text-faint);
+  }
+  input[aria-invalid="true"],
+  select[aria-invalid="true"],
+  textarea[aria-invalid="true"] {
+    border-color: var(--gw-danger);
+  }
+  input[type="checkbox"],
+  input[type="radio"] {
+    width: auto;
+    accent-color: var(--gw-accent);
+  }
+  input.switch {
+    appearance: none;
+    -webkit-appearance: none;
+    width: 36px;
+    height: 20px;
+    padding: 0;
+    border-radius: 999px;
+    background: var(--gw-surface-3);
+    border: 1px solid var(--gw-border-strong);
+    position: relative;
+    cursor: pointer;
+    flex: none;
+  }
+  input.switch::after {
+    content: "";
+    position: absolute;
+    top: 2px;
+    left: 2px;
+    width: 14px;
+    height: 14px;
+    border-radius: 50%;
+    background: #fff;
+    box-shadow: 0 1px 2px rgba(0,0,0,.3);
+    transition: transform var(--gw-transition);
+  }
+  input.switch:checked {
+    background: var(--gw-accent);
+    border-color: var(--gw-accent);
+  }
+  input.switch:checked::after {
+    transform: translateX(16px);
+  }
+  input.switch:disabled {
+    opacity: .5;
+    cursor: not-allowed;
+  }
+  label {
+    font-size: var(--gw-text-sm);
+    font-weight: 550;
+  }
+  .check {
+    display: inline-flex;
+    align-items: center;
+    gap: 8px;
+    font-weight: 500;
+    cursor: pointer;
+  }
+
+  .table-wrap {
+    overflow-x: auto;
+    -webkit-overflow-scrolling: touch;
+  }
+  table {
+    width: 100%;
+    border-collapse: collapse;
+    font-size: var(--gw-text-sm);
+  }
+  th {
+    text-align: left;
+    font-weight: 600;
+    color: var(--gw-text-muted);
+    font-size: var(--gw-text-xs);
+    text-transform: uppercase;
+    letter-spacing: 0.04em;
+    padding: 10px 12px;
+    border-bottom: 1px solid var(--gw-border);
+    white-space: nowrap;
+    background: var(--gw-surface);
+  }
+  td {
+    padding: 10px 12px;
+    border-bottom: 1px solid var(--gw-border);
+    vertical-align: middle;
+  }
+  tr:last-child td {
+    border-bottom: none;
+  }
+  tbody tr:hover td {
+    background: var(--gw-surface-2);
+  }
+  th:first-child,
+  td:first-child {
+    padding-left: var(--gw-space-5);
+  }
+  th:last-child,
+  td:last-child {
+    padding-right: var(--gw-space-5);
+  }
+  tr.clickable {
+    cursor: pointer;
+  }
+
+  .badge {
+    display: inline-flex;
+    align-items: center;
+    gap: 5px;
+    height: 22px;
+    padding: 0 8px;
+    border-radius: 999px;
+    font-size: var(--gw-text-xs);
+    font-weight: 600;
+    background: var(--gw-surface-3);
+    color: var(--gw-text-muted);
+    white-space: nowrap;
+  }
+  .badge.ok {
+    background: var(--gw-ok-soft);
+    color: var(--gw-ok);
+  }
+  .badge.warn {
+    background: var(--gw-warn-soft);
+    color: var(--gw-warn);
+  }
+  .badge.danger {
+    background: var(--gw-danger-soft);
+    color: var(--gw-danger);
+  }
+  .badge.info {
+    background: var(--gw-info-soft);
+    color: var(--gw-info);
+  }
+  .badge.accent {
+    background: var(--gw-accent-soft);
+    color: var(--gw-accent-soft-text);
+  }
+  .dot {
+    width: 8px;
+    height: 8px;
+    border-radius: 50%;
+    background: currentColor;
+    display: inline-block;
+    flex: none;
+  }
+
+  .chips {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+  }
+  .chip {
+    font-family: var(--gw-mono);
+    font-size: var(--gw-text-xs);
+    padding: 2px 8px;
+    border-radius: 6px;
+    background: var(--gw-surface-2);
+    border: 1px solid var(--gw-border);
+    color: var(--gw-text);
+    white-space: nowrap;
+  }
+
+  .error-text {
+    color: var(--gw-danger);
+    font-size: var(--gw-text-sm);
+  }
+  .form-grid {
+    display: grid;
+    gap: var(--gw-space-4);
+    grid-template-columns: repeat(auto-fit, minmax(min(100%, 220px), 1fr));
+  }
+  .form-grid .full {
+    grid-column: 1 / -1;
+  }
+  .form-error {
+    padding: 10px 12px;
+    border-radius: var(--gw-radius-sm);
+    background: var(--gw-danger-soft);
+    color: var(--gw-danger);
+    font-size: var(--gw-text-sm);
+    border: 1px solid color-mix(in srgb, var(--gw-danger) 30%, transparent);
+  }
+  .skeleton {
+    background: linear-gradient(90deg, var(--gw-surface-2), var(--gw-surface-3), var(--gw-surface-2));
+    background-size: 200% 100%;
+    animation: shimmer 1.2s infinite;
+    border-radius: var(--gw-radius-sm);
+  }
+  @keyframes shimmer {
+    from {
+      background-position: 200% 0;
+    }
+    to {
+      background-position: -200% 0;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .skeleton {
+      animation: none;
+    }
+  }
+  @media (max-width: 640px) {
+    .grid-stats {
+      grid-template-columns: repeat(2, minmax(0, 1fr));
+      gap: var(--gw-space-3);
+    }
+    .card-body {
+      padding: var(--gw-space-3) var(--gw-space-4);
+    }
+    .card-head {
+      padding: var(--gw-space-3) var(--gw-space-4);
+    }
+    th:first-child,
+    td:first-child {
+      padding-left: var(--gw-space-4);
+    }
+    th:last-child,
+    td:last-child {
+      padding-right: var(--gw-space-4);
+    }
+  }
+`;
