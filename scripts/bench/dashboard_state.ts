@@ -13,7 +13,8 @@ const DAYS = Number(Deno.args[1] ?? 90);
 const RUNS = 7;
 
 const dir = Deno.makeTempDirSync({ prefix: "gateway-bench-dashboard-" });
-const yaml = `providers:\n  - id: acct-a\n    prefix: p\n    api_type: chat_compat\n    base_url: http://127.0.0.1:9/v1\n    models: [m1]\n`;
+const yaml =
+  `providers:\n  - id: acct-a\n    prefix: p\n    api_type: chat_compat\n    base_url: http://127.0.0.1:9/v1\n    models: [m1]\n`;
 Deno.writeTextFileSync(`${dir}/config.yaml`, yaml);
 const paths = resolveHomePaths(`${dir}/config.yaml`, {});
 const config = parseConfig(yaml, paths, () => undefined);
@@ -23,7 +24,13 @@ const models = Array.from({ length: 12 }, (_, i) => `p${i % 4}/model-${i}`);
 const providers = ["acct-a", "acct-b", "acct-c", "acct-d"];
 const now = Date.now();
 let seed = 42;
-const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+// mulberry32: a small deterministic PRNG so runs are comparable.
+const rand = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 
 const seedStart = performance.now();
 const insert = store.db.prepare(
@@ -62,8 +69,12 @@ const seedMs = performance.now() - seedStart;
 const rollupRows = Number(
   (store.db.prepare("SELECT count(*) AS n FROM usage_daily").get() as { n: number }).n,
 );
-console.log(`seeded ${ROWS.toLocaleString()} usage rows over ${DAYS} days in ${(seedMs / 1000).toFixed(1)} s ` +
-  `(${Math.round(ROWS / (seedMs / 1000)).toLocaleString()} rows/s with the rollup trigger); rollup rows: ${rollupRows.toLocaleString()}`);
+console.log(
+  `seeded ${ROWS.toLocaleString()} usage rows over ${DAYS} days in ${(seedMs / 1000).toFixed(1)} s ` +
+    `(${
+      Math.round(ROWS / (seedMs / 1000)).toLocaleString()
+    } rows/s with the rollup trigger); rollup rows: ${rollupRows.toLocaleString()}`,
+);
 
 const runtime = new GatewayRuntime(config, store);
 const ctx = runtime.dashboard;

@@ -56,6 +56,8 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
             config,
             runtime,
             async close() {
+              // Live dashboard streams never end by themselves; end them so shutdown can drain.
+              runtime.dashboard.hub.close();
               await server.shutdown();
               await runtime.close();
               store.close();

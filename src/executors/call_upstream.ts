@@ -1,3 +1,4 @@
+import { GatewayError } from "../model/mod.ts";
 import type { ProviderClient } from "./http_clients.ts";
 
 /** What came back from an upstream before any body byte was read. */
@@ -56,7 +57,11 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
     });
   } catch (error) {
     done();
-    if (request.signal.aborted) throw error;
+    if (request.signal.aborted) {
+      throw new GatewayError(499, "invalid_request", "client disconnected before the upstream answered", {
+        cause: error,
+      });
+    }
     return timedOut
       ? {
         kind: "network",

@@ -16,7 +16,9 @@ export class BudgetGuard {
   readonly #control: ControlPlane;
   readonly #store: Store;
   #dayStart = -1;
+  #nextDayStart = -1;
   #zone = "";
+  readonly #localZone = localTimeZone();
   #total = 0;
   #byKey = new Map<number, number>();
 
@@ -27,7 +29,7 @@ export class BudgetGuard {
 
   /** The reporting time zone in force. */
   zone(): string {
-    return this.#control.settings.reporting_timezone || localTimeZone();
+    return this.#control.settings.reporting_timezone || this.#localZone;
   }
 
   /** Adds a recorded cost to today's totals. */
@@ -79,9 +81,11 @@ export class BudgetGuard {
 
   #roll(now: number): void {
     const zone = this.zone();
+    // Time-zone arithmetic is costly; it runs only when the day (or the zone setting) changes.
+    if (zone === this.#zone && now >= this.#dayStart && now < this.#nextDayStart) return;
     const start = dayStartMs(now, zone);
-    if (start === this.#dayStart && zone === this.#zone) return;
     this.#dayStart = start;
+    this.#nextDayStart = now + secondsUntilMidnight(now, zone) * 1000;
     this.#zone = zone;
     const spend = this.#store.usage.spendSince(start);
     this.#total = spend.total;

@@ -19,6 +19,8 @@ export class SaverService {
   #signature = "";
   #savers: readonly Saver[] = [];
   readonly #reported = new Set<string>();
+  /** Savings not yet written; folded per saver so a busy gateway writes one row per saver per flush. */
+  #pending = new Map<string, { requests: number; before: number; after: number; errors: number }>();
 
   constructor(store: Store, writer: BatchedWriter, fetchImpl: typeof fetch) {
     this.#repo = new SaverStatsRepo(store.db);
@@ -35,11 +37,7 @@ export class SaverService {
       request,
       savers,
       ctx,
-      (event) => {
-        this.#writer.enqueue(() =>
-          this.#repo.add(event.saver, event.bytesBefore, event.bytesAfter, event.failed)
-        );
-      },
+      (event) => this.#count(event.saver, event.bytesBefore, event.bytesAfter, event.failed),
       (saver, error) => {
         // Logged once per saver and message: a broken saver on every request must not flood the log.
         const message = error instanceof Error ? error.message : String(error);
@@ -49,6 +47,22 @@ export class SaverService {
         console.error(`gateway: saver ${saver} failed (request continues unchanged): ${message}`);
       },
     );
+  }
+
+  #count(saver: string, before: number, after: number, failed: boolean): void {
+    if (this.#pending.size === 0) {
+      this.#writer.enqueue(() => {
+        const pending = this.#pending;
+        this.#pending = new Map();
+        for (const [name, d] of pending) this.#repo.add(name, d.requests, d.before, d.after, d.errors);
+      });
+    }
+    const entry = this.#pending.get(saver) ?? { requests: 0, before: 0, after: 0, errors: 0 };
+    entry.requests++;
+    entry.before += before;
+    entry.after += after;
+    entry.errors += failed ? 1 : 0;
+    this.#pending.set(saver, entry);
   }
 
   #saversFor(settings: RuntimeSettings): readonly Saver[] {

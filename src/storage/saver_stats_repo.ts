@@ -35,12 +35,13 @@ export class SaverStatsRepo {
     }));
   }
 
-  /** Adds one request's numbers to a saver's counters. */
-  add(saver: string, bytesBefore: number, bytesAfter: number, failed: boolean): void {
+  /** Adds counts to a saver's counters. */
+  add(saver: string, requests: number, bytesBefore: number, bytesAfter: number, errors: number): void {
     this.#db.prepare(
-      `INSERT INTO saver_stats (saver, requests, bytes_before, bytes_after, errors) VALUES (?, 1, ?, ?, ?)
-       ON CONFLICT (saver) DO UPDATE SET requests = requests + 1, bytes_before = bytes_before + excluded.bytes_before,
-         bytes_after = bytes_after + excluded.bytes_after, errors = errors + excluded.errors`,
-    ).run(saver, bytesBefore, bytesAfter, failed ? 1 : 0);
+      `INSERT INTO saver_stats (saver, requests, bytes_before, bytes_after, errors) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (saver) DO UPDATE SET requests = requests + excluded.requests,
+         bytes_before = bytes_before + excluded.bytes_before, bytes_after = bytes_after + excluded.bytes_after,
+         errors = errors + excluded.errors`,
+    ).run(saver, requests, bytesBefore, bytesAfter, errors);
   }
 }

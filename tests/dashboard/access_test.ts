@@ -18,10 +18,10 @@ function cookieOf(response: Response): string {
 Deno.test("dashboard access: header, x-api-key and ?key= credentials are accepted; nothing else is", async () => {
   await using t = await setupDashboard();
   const url = `${t.gw.url}/dashboard/api/v2/state/overview`;
-  assertEquals((await fetch(url, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }).then(eat)), 200);
-  assertEquals((await fetch(url, { headers: { "x-api-key": ADMIN_KEY } }).then(eat)), 200);
-  assertEquals((await fetch(url, { headers: { "x-goog-api-key": ADMIN_KEY } }).then(eat)), 200);
-  assertEquals((await fetch(`${url}?key=${ADMIN_KEY}`).then(eat)), 200);
+  assertEquals(await fetch(url, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }).then(eat), 200);
+  assertEquals(await fetch(url, { headers: { "x-api-key": ADMIN_KEY } }).then(eat), 200);
+  assertEquals(await fetch(url, { headers: { "x-goog-api-key": ADMIN_KEY } }).then(eat), 200);
+  assertEquals(await fetch(`${url}?key=${ADMIN_KEY}`).then(eat), 200);
   const denied = await fetch(url, { headers: { authorization: "Bearer wrong-key-123456" } });
   assertEquals(denied.status, 401);
   assertEquals(await denied.json(), { detail: "Dashboard authentication required" });
@@ -35,7 +35,10 @@ Deno.test("dashboard access: browsers without a session are sent to the sign-in 
   });
   await response.body?.cancel();
   assertEquals(response.status, 303);
-  assertEquals(response.headers.get("location"), `/dashboard/login?next=${encodeURIComponent("/dashboard/ui/keys?tab=1")}`);
+  assertEquals(
+    response.headers.get("location"),
+    `/dashboard/login?next=${encodeURIComponent("/dashboard/ui/keys?tab=1")}`,
+  );
   const page = await fetch(`${t.gw.url}/dashboard/login?next=/dashboard/ui/keys`);
   const html = await page.text();
   assertEquals(page.status, 200);
@@ -50,7 +53,10 @@ Deno.test("dashboard login: a good key sets a hashed session cookie and returns 
   assertEquals(ok.status, 303);
   assertEquals(ok.headers.get("location"), "/dashboard/ui/keys");
   const setCookie = ok.headers.get("set-cookie") ?? "";
-  assertMatch(setCookie, /^gateway_dashboard_key=[\w-]+; HttpOnly; SameSite=Strict; Path=\/; Max-Age=2592000$/);
+  assertMatch(
+    setCookie,
+    /^gateway_dashboard_key=[\w-]+; HttpOnly; SameSite=Strict; Path=\/; Max-Age=2592000$/,
+  );
   assert(!setCookie.includes(ADMIN_KEY), "the cookie must not hold the key");
   const cookie = cookieOf(ok);
   const state = await fetch(`${t.gw.url}/dashboard/api/me`, { headers: { cookie } });
@@ -92,7 +98,9 @@ Deno.test("dashboard login: can_login off refuses sign-in; turning it off or rev
   });
   assertEquals(refused.status, 401);
   assertStringIncludes((await refused.json()).error.message, "cannot sign in");
-  const headerUse = await fetch(`${t.gw.url}/dashboard/api/me`, { headers: { authorization: `Bearer ${plaintext}` } });
+  const headerUse = await fetch(`${t.gw.url}/dashboard/api/me`, {
+    headers: { authorization: `Bearer ${plaintext}` },
+  });
   assertEquals(headerUse.status, 401);
   await headerUse.body?.cancel();
 
@@ -108,7 +116,11 @@ Deno.test("dashboard login: can_login off refuses sign-in; turning it off or rev
 Deno.test("dashboard logout deletes the session", async () => {
   await using t = await setupDashboard();
   const cookie = cookieOf(await login(t.gw.url, ADMIN_KEY));
-  const out = await fetch(`${t.gw.url}/dashboard/logout`, { method: "POST", redirect: "manual", headers: { cookie } });
+  const out = await fetch(`${t.gw.url}/dashboard/logout`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie },
+  });
   await out.body?.cancel();
   assertEquals(out.status, 303);
   assertStringIncludes(out.headers.get("set-cookie") ?? "", "Max-Age=0");
@@ -140,13 +152,15 @@ Deno.test("dashboard mutations from another origin are refused with 403; same or
 
 Deno.test("dashboard redirects: root, /dashboard and former page URLs lead to /dashboard/ui", async () => {
   await using t = await setupDashboard();
-  for (const [from, to] of [
-    ["/", "/dashboard/ui"],
-    ["/dashboard", "/dashboard/ui"],
-    ["/dashboard/", "/dashboard/ui"],
-    ["/dashboard/analytics?days=7", "/dashboard/ui/analytics?days=7"],
-    ["/dashboard/request-logs", "/dashboard/ui/request-logs"],
-  ]) {
+  for (
+    const [from, to] of [
+      ["/", "/dashboard/ui"],
+      ["/dashboard", "/dashboard/ui"],
+      ["/dashboard/", "/dashboard/ui"],
+      ["/dashboard/analytics?days=7", "/dashboard/ui/analytics?days=7"],
+      ["/dashboard/request-logs", "/dashboard/ui/request-logs"],
+    ]
+  ) {
     const response = await fetch(`${t.gw.url}${from}`, { redirect: "manual" });
     await response.body?.cancel();
     assertEquals([from, response.headers.get("location")], [from, to]);

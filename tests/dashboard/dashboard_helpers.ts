@@ -11,7 +11,10 @@ export interface DashboardSetup {
   /** Calls the gateway with the admin key (unless headers override authorization). */
   api(path: string, init?: RequestInit): Promise<Response>;
   /** Calls and parses JSON, asserting nothing. */
-  json(path: string, init?: RequestInit): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
+  json(
+    path: string,
+    init?: RequestInit,
+  ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -24,8 +27,12 @@ export async function setupDashboard(extraYaml = ""): Promise<DashboardSetup> {
   );
   const api = (path: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
-    if (!headers.has("authorization") && !headers.has("cookie")) headers.set("authorization", `Bearer ${ADMIN_KEY}`);
-    if (typeof init.body === "string" && !headers.has("content-type")) headers.set("content-type", "application/json");
+    if (!headers.has("authorization") && !headers.has("cookie")) {
+      headers.set("authorization", `Bearer ${ADMIN_KEY}`);
+    }
+    if (typeof init.body === "string" && !headers.has("content-type")) {
+      headers.set("content-type", "application/json");
+    }
     return fetch(`${gw.url}${path}`, { redirect: "manual", ...init, headers });
   };
   return {

@@ -7,7 +7,11 @@ import { body, setupDashboard } from "./dashboard_helpers.ts";
 
 type Json = Record<string, unknown>;
 const ask = (url: string, extra: Json = {}) =>
-  post(`${url}/v1/chat/completions`, { model: "p/m1", messages: [{ role: "user", content: "hello" }], ...extra });
+  post(`${url}/v1/chat/completions`, {
+    model: "p/m1",
+    messages: [{ role: "user", content: "hello" }],
+    ...extra,
+  });
 
 Deno.test("request logs: captured only while logging is on, for success, stream and upstream errors; detail, export, clear", async () => {
   await using t = await setupDashboard();
@@ -16,7 +20,9 @@ Deno.test("request logs: captured only while logging is on, for success, stream 
   await t.json("/dashboard/api/settings", body("POST", { server_request_logging: true }));
   t.mock.script({ json: chatCompletion("logged answer") });
   await (await ask(t.gw.url)).text();
-  t.mock.script({ chunks: sse(chatChunk({ role: "assistant", content: "streamed words" }), chatChunk({}, "stop"), "[DONE]") });
+  t.mock.script({
+    chunks: sse(chatChunk({ role: "assistant", content: "streamed words" }), chatChunk({}, "stop"), "[DONE]"),
+  });
   await (await ask(t.gw.url, { stream: true })).text();
   t.mock.script({ json: { error: { message: "bad request from upstream" } }, status: 400 });
   await (await ask(t.gw.url)).text();
@@ -36,13 +42,19 @@ Deno.test("request logs: captured only while logging is on, for success, stream 
   const exported = await t.api("/dashboard/api/request-logs/export");
   assertStringIncludes(exported.headers.get("content-disposition") ?? "", "attachment");
   assertEquals((await exported.json()).length, 3);
-  assertEquals((await t.json("/dashboard/api/request-logs", { method: "DELETE" })).body, { ok: true, deleted: 3 });
+  assertEquals((await t.json("/dashboard/api/request-logs", { method: "DELETE" })).body, {
+    ok: true,
+    deleted: 3,
+  });
   assertEquals((await t.json(`/dashboard/api/request-logs/${logs[1].id}`)).status, 404);
 });
 
 Deno.test("request logs: bodies are cut at 64 KiB and the table is pruned to the retention setting", async () => {
   await using t = await setupDashboard();
-  await t.json("/dashboard/api/settings", body("POST", { server_request_logging: true, server_request_log_retention: 50 }));
+  await t.json(
+    "/dashboard/api/settings",
+    body("POST", { server_request_logging: true, server_request_log_retention: 50 }),
+  );
   t.mock.script({ json: chatCompletion("ok") });
   const big = "x".repeat(100_000);
   await (await ask(t.gw.url, { messages: [{ role: "user", content: big }] })).text();
@@ -64,10 +76,26 @@ Deno.test("state API: every section answers {section, alerts, data, meta} with n
   await (await ask(t.gw.url)).text();
   await (await ask(t.gw.url, { model: "p/m1" })).text();
   t.gw.runtime.writer.flush();
-  for (const section of [
-    "overview", "usage", "analytics", "leaderboard", "request-logs", "inventory", "inventory-keys", "providers",
-    "combos", "routing", "savers", "budgets", "keys", "tools", "pricing", "settings",
-  ]) {
+  for (
+    const section of [
+      "overview",
+      "usage",
+      "analytics",
+      "leaderboard",
+      "request-logs",
+      "inventory",
+      "inventory-keys",
+      "providers",
+      "combos",
+      "routing",
+      "savers",
+      "budgets",
+      "keys",
+      "tools",
+      "pricing",
+      "settings",
+    ]
+  ) {
     const r = await t.json(`/dashboard/api/v2/state/${section}`);
     assertEquals([section, r.status, r.headers.get("cache-control")], [section, 200, "private, no-store"]);
     assertEquals(Object.keys(r.body).sort(), ["alerts", "data", "meta", "section"]);
@@ -90,12 +118,24 @@ Deno.test("state API: every section answers {section, alerts, data, meta} with n
   const tools = (await t.json("/dashboard/api/v2/state/tools")).body.data as Json;
   const claude = (tools.cards as Json[]).find((c) => c.id === "claude-code")!;
   assertEquals((claude.env as Json[])[0], { name: "ANTHROPIC_BASE_URL", value: t.gw.url });
-  assertEquals((tools.cards as Json[]).map((c) => c.id), ["claude-code", "codex-cli", "cursor", "cline", "gemini-cli", "opencode", "ollama", "curl"]);
+  assertEquals((tools.cards as Json[]).map((c) => c.id), [
+    "claude-code",
+    "codex-cli",
+    "cursor",
+    "cline",
+    "gemini-cli",
+    "opencode",
+    "ollama",
+    "curl",
+  ]);
 });
 
 Deno.test("state API: budget alerts appear when a budget is exceeded", async () => {
   await using t = await setupDashboard();
-  await t.json("/dashboard/api/pricing", body("POST", { model: "p/m1", input_per_mtok: 1_000_000, output_per_mtok: 0 }));
+  await t.json(
+    "/dashboard/api/pricing",
+    body("POST", { model: "p/m1", input_per_mtok: 1_000_000, output_per_mtok: 0 }),
+  );
   await t.json("/dashboard/api/budgets", body("POST", { scope: "global", daily_limit: 1 }));
   t.mock.script({ json: chatCompletion("hi", { prompt_tokens: 5, completion_tokens: 1 }) });
   await (await ask(t.gw.url)).text();
@@ -108,7 +148,10 @@ Deno.test("state API: budget alerts appear when a budget is exceeded", async () 
 Deno.test("export → fresh home: the YAML loads with parseConfig and seeds the same providers, combos and prices", async () => {
   await using t = await setupDashboard();
   await t.json("/dashboard/api/combos", body("POST", { name: "duo", models: ["p/m1"] }));
-  await t.json("/dashboard/api/pricing", body("POST", { model: "p/m1", input_per_mtok: 2, output_per_mtok: 3 }));
+  await t.json(
+    "/dashboard/api/pricing",
+    body("POST", { model: "p/m1", input_per_mtok: 2, output_per_mtok: 3 }),
+  );
   await t.json("/dashboard/api/providers/acct-a/disable", { method: "POST" });
   await t.json("/dashboard/api/settings", body("POST", { saver_caveman_enabled: true }));
   const response = await t.api("/dashboard/api/export");
@@ -122,7 +165,11 @@ Deno.test("export → fresh home: the YAML loads with parseConfig and seeds the 
     try {
       seedFromConfig(store.db, config, loadSecretBox(paths.secretKeyPath, undefined), Date.now());
       const [provider] = store.providers.list();
-      assertEquals([provider.id, provider.apiKey, provider.enabled], ["acct-a", "upstream-key-acct-a", false]);
+      assertEquals([provider.id, provider.apiKey, provider.enabled], [
+        "acct-a",
+        "upstream-key-acct-a",
+        false,
+      ]);
       assertEquals(store.combos.list().map((c) => [c.name, c.models]), [["duo", ["p/m1"]]]);
       assertEquals(store.pricing.all()["p/m1"].outputPerMtok, 3);
       assertEquals(store.settings.all().get("saver_caveman_enabled"), "true");
@@ -136,10 +183,19 @@ Deno.test("export → fresh home: the YAML loads with parseConfig and seeds the 
 
 Deno.test("reset deletes dashboard-made providers, combos, prices and saver settings and re-seeds from YAML", async () => {
   await using t = await setupDashboard();
-  await t.json("/dashboard/api/providers", body("POST", { id: "extra", prefix: "e", api_type: "chat_compat", base_url: "http://127.0.0.1:9/v1" }));
+  await t.json(
+    "/dashboard/api/providers",
+    body("POST", { id: "extra", prefix: "e", api_type: "chat_compat", base_url: "http://127.0.0.1:9/v1" }),
+  );
   await t.json("/dashboard/api/combos", body("POST", { name: "duo", models: ["p/m1"] }));
-  await t.json("/dashboard/api/pricing", body("POST", { model: "p/m1", input_per_mtok: 2, output_per_mtok: 3 }));
-  await t.json("/dashboard/api/settings", body("POST", { saver_rtk_enabled: false, combo_strategy: "round_robin" }));
+  await t.json(
+    "/dashboard/api/pricing",
+    body("POST", { model: "p/m1", input_per_mtok: 2, output_per_mtok: 3 }),
+  );
+  await t.json(
+    "/dashboard/api/settings",
+    body("POST", { saver_rtk_enabled: false, combo_strategy: "round_robin" }),
+  );
   const key = await t.json("/dashboard/api/v2/keys", body("POST", { name: "kept" }));
   const reset = await t.json("/dashboard/api/reset", { method: "POST" });
   assertEquals(reset.body, { ok: true, seeded: { providers: 1, combos: 0, savers: true, pricing: 0 } });

@@ -1,0 +1,239 @@
+/**
+ * `deno task bench`: the mock upstream, a bare Deno.serve+fetch proxy and the gateway, measured side by
+ * side in one run on loopback. Servers are pinned to CPU 0; the load generators run on CPU 1.
+ *
+ * Reports: non-stream requests/s (wrk, 50 connections) for direct/bare-proxy/gateway and the ratio,
+ * added p50/p99 latency at a fixed 500 requests/s, and gateway CPU per streamed chunk (passthrough and
+ * translate). Bounded in time: about two minutes.
+ */
+import { join } from "node:path";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const PORTS = { mock: 18101, bare: 18102, gateway: 18103 };
+const WRK_SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 8);
+const CHAT_BODY = JSON.stringify({
+  model: "bench/m1",
+  messages: [{ role: "user", content: "Say hello." }],
+  max_tokens: 64,
+});
+const CHAT_STREAM_BODY = JSON.stringify({
+  model: "bench/m1",
+  stream: true,
+  messages: [{ role: "user", content: "Say hello." }],
+  max_tokens: 64,
+});
+const MESSAGES_STREAM_BODY = JSON.stringify({
+  model: "bench/m1",
+  stream: true,
+  max_tokens: 64,
+  messages: [{ role: "user", content: "Say hello." }],
+});
+
+const children: Deno.ChildProcess[] = [];
+
+function spawnPinned(cpu: string, args: string[]): Deno.ChildProcess {
+  const child = new Deno.Command("taskset", {
+    args: ["-c", cpu, Deno.execPath(), ...args],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "inherit",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  children.push(child);
+  return child;
+}
+
+async function waitReady(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await (await fetch(url, { method: "POST", body: CHAT_BODY })).body?.cancel();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`server at ${url} did not start`);
+}
+
+async function wrk(url: string): Promise<number> {
+  const lua = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(
+    lua,
+    `wrk.method = "POST"\nwrk.body = ${
+      JSON.stringify(CHAT_BODY)
+    }\nwrk.headers["Content-Type"] = "application/json"\n`,
+  );
+  const output = await new Deno.Command("taskset", {
+    args: ["-c", "1", "wrk", "-t1", "-c50", `-d${WRK_SECONDS}s`, "-s", lua, url],
+  }).output();
+  const text = new TextDecoder().decode(output.stdout);
+  const match = /Requests\/sec:\s+([\d.]+)/.exec(text);
+  if (!match) throw new Error(`wrk failed: ${text}${new TextDecoder().decode(output.stderr)}`);
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(text);
+  if (errors) console.error(`  warning: ${errors[1]} non-2xx responses from ${url}`);
+  return Number(match[1]);
+}
+
+/** Sends `rps` requests per second for `seconds`, returning each latency in ms. */
+async function fixedRate(url: string, rps: number, seconds: number): Promise<number[]> {
+  const latencies: number[] = [];
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  const total = rps * seconds;
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / rps;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    pending.push((async () => {
+      const t0 = performance.now();
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: CHAT_BODY,
+      });
+      await response.arrayBuffer();
+      latencies.push(performance.now() - t0);
+    })());
+  }
+  await Promise.all(pending);
+  return latencies.sort((a, b) => a - b);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function cpuMs(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100;
+}
+
+/** Runs `count` requests with `concurrency` in flight; returns server CPU ms spent. */
+async function drive(
+  url: string,
+  body: string,
+  count: number,
+  concurrency: number,
+  pid: number,
+): Promise<number> {
+  const before = cpuMs(pid);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      await response.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  await new Promise((r) => setTimeout(r, 700)); // let the batched writer flush inside the window
+  return cpuMs(pid) - before;
+}
+
+async function main() {
+  await new Deno.Command("taskset", { args: ["-pc", "1", String(Deno.pid)], stdout: "null" }).output();
+  const home = await Deno.makeTempDir({ prefix: "gateway-bench-" });
+  const config = join(home, "config.yaml");
+  await Deno.writeTextFile(
+    config,
+    `server:\n  require_api_key: false\nproviders:\n  - id: bench-1\n    prefix: bench\n    api_type: chat_compat\n    base_url: http://127.0.0.1:${PORTS.mock}/v1\n    models: [m1]\n`,
+  );
+  spawnPinned("1", ["run", "-A", "scripts/bench/mock_upstream.ts", String(PORTS.mock)]);
+  spawnPinned("0", [
+    "run",
+    "-A",
+    "scripts/bench/bare_proxy.ts",
+    String(PORTS.bare),
+    `http://127.0.0.1:${PORTS.mock}`,
+  ]);
+  const gateway = spawnPinned("0", [
+    "run",
+    "-A",
+    "main.ts",
+    "serve",
+    "--config",
+    config,
+    "--port",
+    String(PORTS.gateway),
+  ]);
+  const direct = `http://127.0.0.1:${PORTS.mock}/v1/chat/completions`;
+  const bare = `http://127.0.0.1:${PORTS.bare}/v1/chat/completions`;
+  const viaGateway = `http://127.0.0.1:${PORTS.gateway}/v1/chat/completions`;
+  await Promise.all([waitReady(direct), waitReady(bare), waitReady(viaGateway)]);
+  // Warm-up so JIT and connection pools settle.
+  await fixedRate(viaGateway, 200, 2);
+  await fixedRate(bare, 200, 2);
+
+  console.log(`Non-stream throughput (wrk -t1 -c50 -d${WRK_SECONDS}s, servers on one core):`);
+  const rpsDirect = await wrk(direct);
+  const rpsBare = await wrk(bare);
+  const rpsGateway = await wrk(viaGateway);
+  console.log(`  direct to mock      ${rpsDirect.toFixed(0)} req/s`);
+  console.log(`  bare Deno proxy     ${rpsBare.toFixed(0)} req/s`);
+  console.log(
+    `  gateway             ${rpsGateway.toFixed(0)} req/s  (${
+      ((rpsGateway / rpsBare) * 100).toFixed(0)
+    }% of bare proxy)`,
+  );
+
+  console.log("Added latency at a fixed 500 req/s (5 s each):");
+  const latDirect = await fixedRate(direct, 500, 5);
+  const latGateway = await fixedRate(viaGateway, 500, 5);
+  const p50 = percentile(latGateway, 50) - percentile(latDirect, 50);
+  const p99 = percentile(latGateway, 99) - percentile(latDirect, 99);
+  console.log(
+    `  direct p50 ${percentile(latDirect, 50).toFixed(2)} ms, p99 ${percentile(latDirect, 99).toFixed(2)} ms`,
+  );
+  console.log(
+    `  gateway p50 ${percentile(latGateway, 50).toFixed(2)} ms, p99 ${
+      percentile(latGateway, 99).toFixed(2)
+    } ms`,
+  );
+  console.log(`  added p50 ${p50.toFixed(2)} ms, added p99 ${p99.toFixed(2)} ms`);
+
+  console.log("Gateway CPU per streamed chunk (400 streams x 50 chunks, 10 concurrent):");
+  const streams = 400;
+  const chunks = streams * 50;
+  const nonStreamCpu = await drive(viaGateway, CHAT_BODY, streams, 10, gateway.pid);
+  const passthroughCpu = await drive(viaGateway, CHAT_STREAM_BODY, streams, 10, gateway.pid);
+  const translateCpu = await drive(
+    `http://127.0.0.1:${PORTS.gateway}/v1/messages`,
+    MESSAGES_STREAM_BODY,
+    streams,
+    10,
+    gateway.pid,
+  );
+  const perChunk = (cpu: number) => ((cpu * 1000) / chunks).toFixed(1);
+  const marginal = (cpu: number) => (((cpu - nonStreamCpu) * 1000) / chunks).toFixed(1);
+  console.log(
+    `  non-stream request overhead   ${((nonStreamCpu * 1000) / streams).toFixed(0)} µs CPU per request`,
+  );
+  console.log(
+    `  chat passthrough              ${perChunk(passthroughCpu)} µs/chunk all-in, ${
+      marginal(passthroughCpu)
+    } µs/chunk beyond a non-stream request`,
+  );
+  console.log(
+    `  messages <- chat translate    ${perChunk(translateCpu)} µs/chunk all-in, ${
+      marginal(translateCpu)
+    } µs/chunk beyond a non-stream request`,
+  );
+  await Deno.remove(home, { recursive: true });
+}
+
+try {
+  await main();
+} finally {
+  for (const child of children) {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+  }
+  await Promise.allSettled(children.map((c) => c.status));
+}
