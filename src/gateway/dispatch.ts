@@ -1,5 +1,5 @@
 import { detectClient, parseThinkingSuffix } from "../adjustments/mod.ts";
-import { GatewayError, type NeutralRequest } from "../model/mod.ts";
+import { GatewayError, type NeutralRequest, orphanToolResult } from "../model/mod.ts";
 import { allCoolingMessage, exhaustedMessage, isModelAllowed, type RoutingTable } from "../routing/mod.ts";
 import { codecFor, type DecodeContext } from "../wire/mod.ts";
 import {
@@ -111,6 +111,14 @@ export class Dispatcher {
   async #handle(input: DispatchInput, trace: RequestTrace, defer: () => () => void): Promise<Response> {
     const deps = this.#deps;
     const decoded = codecFor(input.surface).decodeRequest(input.body, input.decode);
+    const orphan = orphanToolResult(decoded);
+    if (orphan !== null) {
+      throw new GatewayError(
+        400,
+        "invalid_request",
+        `Tool result for unknown call id "${orphan}": every tool result must answer an earlier tool call`,
+      );
+    }
     const suffix = parseThinkingSuffix(decoded.model);
     let request: NeutralRequest = suffix.intent
       ? { ...decoded, model: suffix.model, reasoning: { ...decoded.reasoning, ...suffix.intent } }

@@ -27,7 +27,7 @@ export function surfaceForPath(p: string): AppVariables["surface"] {
   if (p.startsWith("/v1/chat/completions")) return "chat_completions";
   if (p.startsWith("/v1/responses")) return "responses";
   if (p.startsWith("/v1/messages")) return "messages";
-  if (p.startsWith("/v1beta/")) return "generate_content";
+  if (p.startsWith("/v1beta/") || (p.startsWith("/v1/models/") && p.includes(":"))) return "generate_content";
   if (p.startsWith("/api/")) return "local_runner";
   return "utility";
 }

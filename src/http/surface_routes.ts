@@ -31,8 +31,9 @@ export function surfaceRoutes(dispatcher: Dispatcher): Hono<AppEnv> {
   });
   app.post("/api/chat", handle("local_runner", { endpoint: "chat" }));
   app.post("/api/generate", handle("local_runner", { endpoint: "generate" }));
-  app.post("/v1beta/models/:target{.+}", (c) => {
-    const target = c.req.param("target");
+  // @google/genai defaults to /v1/models/…; Gemini CLI and older SDKs use /v1beta/models/….
+  const generate = (c: import("hono").Context<AppEnv>) => {
+    const target = c.req.param("target") ?? "";
     const colon = target.lastIndexOf(":");
     const action = colon === -1 ? "" : target.slice(colon + 1);
     if (action !== "generateContent" && action !== "streamGenerateContent") {
@@ -45,7 +46,9 @@ export function surfaceRoutes(dispatcher: Dispatcher): Hono<AppEnv> {
     const model = decodeURIComponent(target.slice(0, colon));
     const pathModel = model.includes("/") ? model : `gemini/${model}`;
     return handle("generate_content", { pathModel, pathStream: action === "streamGenerateContent" })(c);
-  });
+  };
+  app.post("/v1beta/models/:target{.+}", generate);
+  app.post("/v1/models/:target{.+}", generate);
   return app;
 }
 

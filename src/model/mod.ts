@@ -8,3 +8,4 @@ export * from "./usage.ts";
 export * from "./finish.ts";
 export * from "./stream_event.ts";
 export * from "./errors.ts";
+export * from "./tool_pairing.ts";

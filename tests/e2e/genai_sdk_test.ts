@@ -24,8 +24,8 @@ const WEATHER_TOOL: Tool = {
 const CACHE_USAGE = { inputTotal: 1000, cacheRead: 400, cacheWrite: 0, output: 50, reasoning: 0 };
 
 /**
- * The SDK's default API version is `v1`; the gateway serves generate-content under `/v1beta` only (see
- * the ignored test below), so the working tests pin `v1beta`; `null` keeps the SDK's default.
+ * Most tests pin `v1beta` (Gemini CLI's paths); `null` keeps the SDK's default `v1`, which the gateway
+ * serves too (tested below).
  */
 async function setup(apiVersion: string | null = "v1beta"): Promise<E2E & { client: GoogleGenAI }> {
   const e2e = await startE2E({
@@ -192,12 +192,8 @@ Deno.test("genai SDK: an unknown model is an ApiError carrying the gateway's mes
   assertStringIncludes(error.message, "nowhere");
 });
 
-// BUG (gateway): @google/genai 3.x defaults to apiVersion "v1" and POSTs
-// `/v1/models/up_chat/text:generateContent`; the gateway only routes `/v1beta/models/...`
-// (src/http/surface_routes.ts), so the default-configured SDK gets a 404 in the utility error shape.
 Deno.test({
   name: "genai SDK: the default API version (v1 paths) reaches the generate-content surface",
-  ignore: true,
   async fn() {
     await using e = await setup(null);
     const response = await e.client.models.generateContent({ model: "up_chat/text", contents: "hi" });

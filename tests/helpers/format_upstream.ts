@@ -34,7 +34,7 @@ export function scenarioOf(request: RecordedRequest): string {
 export async function startFormatUpstream(behaviour: (scenario: string) => UpstreamBehaviour) {
   const mock = await startMockUpstream();
   mock.script({
-    handler: async (request) => {
+    handler: (request) => {
       const format = formatOfPath(request.path);
       const codec = codecFor(format);
       const stream = request.body.stream === true || request.path.includes("streamGenerateContent");
