@@ -8,7 +8,29 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
   if (!request.body) throw new GatewayError(400, "invalid_request", "Request body is empty; expected JSON");
-  const reader = request.body.getReader();
+  // With a declared length the whole body can be read at once (the common, fast case); without one,
+  // it is read chunk by chunk so an endless body is cut off at the limit.
+  const bytes = declared > 0
+    ? new Uint8Array(await request.arrayBuffer())
+    : await readCapped(request.body, limit);
+  if (bytes.length > limit) throw tooLarge(limit);
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === "") {
+    throw new GatewayError(400, "invalid_request", "Request body is empty; expected JSON");
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new GatewayError(
+      400,
+      "invalid_request",
+      `Request body is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   while (true) {

@@ -58,14 +58,27 @@ Deno.test("runSavers() survives a saver whose promise rejects", async () => {
   assertEquals(out, input);
 });
 
-Deno.test("runSavers() reports bytes before and after for each saver", async () => {
+Deno.test("runSavers() measures bytes only for savers that changed the request", async () => {
   const events: SaverStatEvent[] = [];
   const noop: Saver = { name: "rtk", apply: (r) => r };
-  await runSavers(request([text("base")]), [noop, appending("caveman", [])], {}, (e) => events.push(e));
-  assertEquals(events[0].changed, false);
-  assertEquals(events[0].bytesBefore, events[0].bytesAfter);
+  const base = request([text("base")]);
+  await runSavers(
+    base,
+    [noop, appending("caveman", []), appending("ponytail", [])],
+    {},
+    (e) => events.push(e),
+  );
+  assertEquals([events[0].changed, events[0].bytesBefore, events[0].bytesAfter], [false, 0, 0]);
+  assertEquals(
+    events[1].bytesBefore,
+    new TextEncoder().encode(JSON.stringify({ system: base.system, messages: base.messages })).length,
+  );
   assert(events[1].bytesAfter > events[1].bytesBefore);
-  assertEquals(events[1].bytesBefore, events[0].bytesAfter);
+  assertEquals(
+    events[2].bytesBefore,
+    events[1].bytesAfter,
+    "the size after one saver is the size before the next",
+  );
 });
 
 Deno.test("mergeStat() accumulates requests, bytes and errors", () => {
