@@ -21,7 +21,7 @@ import { type Attempt, classifyUpstreamFailure, type FailureClassification } fro
 import { chatCompletionsPassthrough, codecFor, type EncodeContext } from "../wire/mod.ts";
 import type { Codec } from "../wire/codec.ts";
 import type { ControlPlane } from "./control_plane.ts";
-import type { ClientIdentity } from "./identity.ts";
+import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { RoutingService } from "./routing_service.ts";
 import { streamMeter, type StreamSummary } from "./stream_meter.ts";
 import { drain, frameText, peekStream, replay, upstreamFrames } from "./upstream_stream.ts";
@@ -165,7 +165,7 @@ export async function runAttempt(
       return fail(502, "upstream returned an empty answer", classification);
     }
     record(200, response, "", outputTextOf(response));
-    deps.routing.succeed(provider.id);
+    deps.routing.succeed(provider.id, provider.prefix, identityRoutingKey(caller.identity));
     return { kind: "answer", response };
   }
   return await streamAttempt(
@@ -214,7 +214,7 @@ async function streamAttempt(
       streamed: true,
       error: summary.error ?? (summary.end === "cancelled" ? "client disconnected" : ""),
     }, deps.now());
-    if (ok) deps.routing.succeed(provider.id);
+    if (ok) deps.routing.succeed(provider.id, provider.prefix, identityRoutingKey(caller.identity));
   };
   const events = meterFrames.pipeThrough(upstreamCodec.decodeStream()).pipeThrough(streamMeter(onDone));
   const reader = events.getReader();

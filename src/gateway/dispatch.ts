@@ -14,7 +14,7 @@ import {
 } from "./attempt.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
 import { type FusionSettings, runFusion } from "./fusion.ts";
-import type { ClientIdentity } from "./identity.ts";
+import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { SaverService } from "./saver_service.ts";
 
 export { DEFAULT_TIMEOUTS, responseEvents, type UpstreamTimeouts } from "./attempt.ts";
@@ -178,7 +178,13 @@ export class Dispatcher {
   /** Tries every attempt of `request.model` in order; throws the spec's 503s when none succeeds. */
   async #route(caller: CallerContext, request: NeutralRequest, trace: RequestTrace): Promise<RouteSuccess> {
     const deps = this.#deps;
-    const plan = deps.routing.resolve(deps.table(), request.model, deps.control.settings, deps.now());
+    const plan = deps.routing.resolve(
+      deps.table(),
+      request.model,
+      deps.control.settings,
+      deps.now(),
+      identityRoutingKey(caller.identity),
+    );
     if (plan.kind === "unknown") throw new GatewayError(404, "not_found", plan.message);
     if (plan.kind === "all_cooling") {
       const message = allCoolingMessage(plan.model, plan.retryAfterSeconds);

@@ -29,3 +29,15 @@ export function identityLabel(identity: ClientIdentity): string {
 export function identityKeyId(identity: ClientIdentity): number | null {
   return identity.kind === "db" ? identity.keyId : null;
 }
+
+/** A stable key for per-client routing state, or undefined for keyless requests. */
+export function identityRoutingKey(identity: ClientIdentity): string | undefined {
+  switch (identity.kind) {
+    case "db":
+      return `key:${identity.keyId}`;
+    case "static":
+      return `static:${identity.keyHash}`;
+    case "anonymous":
+      return undefined;
+  }
+}

@@ -1,5 +1,6 @@
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
 import {
+  type AccountCursor,
   type ActiveCooldown,
   activeCooldowns,
   applyFailure,
@@ -8,6 +9,7 @@ import {
   emptyRoutingState,
   type FailureClassification,
   isCooling,
+  orderAccounts,
   type Resolution,
   resolveAttempts,
   restoreCooldowns,
@@ -23,6 +25,9 @@ import type { BatchedWriter } from "./batched_writer.ts";
  */
 export class RoutingService {
   #state: RoutingState = emptyRoutingState();
+  #accountCursors: Record<string, AccountCursor> = {};
+  /** Per client key: the account that last served it, per prefix (sticky client routing). */
+  readonly #sticky = new Map<string, Record<string, string>>();
   readonly #store: Store;
   readonly #writer: BatchedWriter;
 
@@ -33,15 +38,34 @@ export class RoutingService {
     this.#state = restoreCooldowns(this.#state, records, now);
   }
 
-  /** Resolves a model string into attempts, advancing round-robin cursors. */
-  resolve(table: RoutingTable, model: string, settings: RuntimeSettings, now: number): Resolution {
+  /**
+   * Resolves a model string into attempts, advancing combo and account rotation, and putting the
+   * client's last account first when sticky client routing is on.
+   */
+  resolve(
+    table: RoutingTable,
+    model: string,
+    settings: RuntimeSettings,
+    now: number,
+    clientKey?: string,
+  ): Resolution {
     const result = resolveAttempts(table, model, this.#state, now, {
       cooldownsEnabled: settings.server_cooldowns_enabled,
       comboStrategy: settings.combo_strategy,
       comboStickyLimit: settings.combo_sticky_limit,
     });
-    if (result.kind === "attempts") this.#state = result.nextState;
-    return result;
+    if (result.kind !== "attempts") return result;
+    this.#state = result.nextState;
+    const preferred = settings.server_sticky_client_routing && clientKey
+      ? this.#sticky.get(clientKey)
+      : undefined;
+    const ordered = orderAccounts(result.attempts, this.#accountCursors, {
+      strategy: settings.server_account_strategy,
+      stickyLimit: settings.server_account_sticky_limit,
+      preferred,
+    });
+    this.#accountCursors = ordered.cursors;
+    return { ...result, attempts: ordered.attempts };
   }
 
   /** Resolves without advancing any cursor (fusion's routability check). */
@@ -78,8 +102,12 @@ export class RoutingService {
     this.#writer.enqueue(() => this.#store.cooldowns.apply([{ accountId, record }]));
   }
 
-  /** Records a success: the account's cooldown and backoff are cleared. */
-  succeed(accountId: string): void {
+  /** Records a success: the account's cooldown and backoff are cleared; the client sticks to it. */
+  succeed(accountId: string, prefix?: string, clientKey?: string): void {
+    if (prefix !== undefined && clientKey !== undefined) {
+      const map = this.#sticky.get(clientKey) ?? {};
+      if (map[prefix] !== accountId) this.#sticky.set(clientKey, { ...map, [prefix]: accountId });
+    }
     if (!Object.hasOwn(this.#state.cooldowns, accountId)) return;
     this.#state = applySuccess(this.#state, accountId);
     this.#writer.enqueue(() => this.#store.cooldowns.apply([{ accountId, record: null }]));

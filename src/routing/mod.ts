@@ -30,3 +30,9 @@ export { expandModel, type Resolution, resolveAttempts, type ResolveOptions } fr
 export { allCoolingMessage, exhaustedMessage } from "./messages.ts";
 export { filterModelList, isModelAllowed, stripThinkingSuffix } from "./allowlist.ts";
 export { clampMinPanel, JUDGE_INSTRUCTION, judgeRequest, panelRequest } from "./fusion.ts";
+export {
+  type AccountCursor,
+  type AccountOrderOptions,
+  type AccountStrategy,
+  orderAccounts,
+} from "./account_order.ts";
