@@ -4,6 +4,24 @@ import type { HomePaths } from "./paths.ts";
 /** Saver levels shared by Caveman and Ponytail. */
 export type SaverLevel = "lite" | "full" | "ultra";
 
+/** How a model's thinking is expressed upstream (overrides the built-in capability table). */
+export type ThinkingFormatOverride =
+  | "anthropic_budget"
+  | "openai_effort"
+  | "google_budget"
+  | "google_level"
+  | "none";
+
+/** What a user may say about one upstream model, overriding the built-in capability table. */
+export interface CapabilityOverride {
+  readonly vision?: boolean;
+  readonly reasoning?: boolean;
+  readonly thinkingFormat?: ThinkingFormatOverride;
+  readonly contextWindow?: number;
+  readonly maxOutputTokens?: number;
+  readonly maxThinkingBudget?: number;
+}
+
 /** One provider account as the gateway uses it. */
 export interface ProviderConfig {
   readonly id: string;
@@ -13,6 +31,8 @@ export interface ProviderConfig {
   readonly apiKey: string;
   readonly models: readonly string[];
   readonly enabled: boolean;
+  /** Per upstream model; absent means the built-in table alone decides. */
+  readonly capabilities?: Readonly<Record<string, CapabilityOverride>>;
 }
 
 /** A named ordered list of `<prefix>/<model>` entries. */

@@ -123,6 +123,16 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       apiKey: p.api_key,
       models: p.models,
       enabled: p.enabled,
+      capabilities: Object.fromEntries(
+        Object.entries(p.capabilities).map(([model, c]) => [model, {
+          vision: c.vision,
+          reasoning: c.reasoning,
+          thinkingFormat: c.thinking_format,
+          contextWindow: c.context_window,
+          maxOutputTokens: c.max_output_tokens,
+          maxThinkingBudget: c.max_thinking_budget,
+        }]),
+      ),
     })),
     combos: data.combos.map((c) => ({ name: c.name, models: c.models })),
     tokenSavers: data.token_savers,

@@ -1,5 +1,6 @@
 /** Configuration: YAML → ${VAR} → zod → one readonly Config, plus home paths and the default file. */
 export type {
+  CapabilityOverride,
   ComboConfig,
   Config,
   PriceConfig,

@@ -12,6 +12,17 @@ export const priceSchema = z.strictObject({
   cache_read_per_mtok: z.number().nonnegative().default(0),
 });
 
+/** Capability overrides of one upstream model (YAML `providers[].capabilities.<model>`). */
+export const capabilityOverrideSchema = z.strictObject({
+  vision: z.boolean().optional(),
+  reasoning: z.boolean().optional(),
+  thinking_format: z.enum(["anthropic_budget", "openai_effort", "google_budget", "google_level", "none"])
+    .optional(),
+  context_window: z.number().int().positive().optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+  max_thinking_budget: z.number().int().positive().optional(),
+});
+
 /** One provider account (YAML `providers[]`). */
 export const providerSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only"),
@@ -21,6 +32,7 @@ export const providerSchema = z.strictObject({
   api_key: z.string().default(""),
   models: z.array(z.string().min(1)).default([]),
   enabled: z.boolean().default(true),
+  capabilities: z.record(z.string().min(1), capabilityOverrideSchema).default({}),
 });
 
 /** One combo (YAML `combos[]`). */

@@ -24,6 +24,9 @@ export function exportConfigYaml(control: ControlPlane): string {
       api_key: p.apiKey,
       models: [...p.models],
       enabled: p.enabled,
+      ...(p.capabilities && Object.keys(p.capabilities).length > 0
+        ? { capabilities: exportCapabilities(p.capabilities) }
+        : {}),
     })),
     combos: control.combos.map((c) => ({ name: c.name, models: [...c.models] })),
     token_savers: {
@@ -75,4 +78,23 @@ export function resetFromYaml(
       pricing: Object.keys(config.pricing).length,
     };
   });
+}
+
+function exportCapabilities(
+  capabilities: Readonly<Record<string, import("../config/mod.ts").CapabilityOverride>>,
+): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [model, c] of Object.entries(capabilities)) {
+    out[model] = Object.fromEntries(
+      Object.entries({
+        vision: c.vision,
+        reasoning: c.reasoning,
+        thinking_format: c.thinkingFormat,
+        context_window: c.contextWindow,
+        max_output_tokens: c.maxOutputTokens,
+        max_thinking_budget: c.maxThinkingBudget,
+      }).filter(([, v]) => v !== undefined),
+    );
+  }
+  return out;
 }

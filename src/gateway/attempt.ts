@@ -262,7 +262,10 @@ async function adjustForTarget(
   const target = {
     upstreamFormat: format,
     model: attempt.upstreamModel,
-    capabilities: capabilitiesFor(attempt.upstreamModel, {}),
+    capabilities: capabilitiesFor(
+      attempt.upstreamModel,
+      provider.capabilities?.[attempt.upstreamModel] ?? {},
+    ),
     clientKind: caller.clientKind,
     providerIsLocal,
   };

@@ -1,4 +1,4 @@
-import type { ApiType, ProviderConfig } from "../config/mod.ts";
+import type { ApiType, CapabilityOverride, ProviderConfig } from "../config/mod.ts";
 import type { Database } from "./database.ts";
 import { stringList } from "./json_column.ts";
 import type { SecretBox } from "./secret_box.ts";
@@ -12,6 +12,7 @@ interface Row {
   models: string;
   enabled: number;
   position: number;
+  capabilities: string;
 }
 
 /** The providers table. Upstream credentials are sealed by the SecretBox before they are written. */
@@ -45,11 +46,12 @@ export class ProvidersRepo {
       p: number;
     };
     this.#db.prepare(
-      `INSERT INTO providers (id, prefix, api_type, base_url, api_key, models, enabled, position, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO providers (id, prefix, api_type, base_url, api_key, models, enabled, position, created_at,
+         updated_at, capabilities)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET prefix = excluded.prefix, api_type = excluded.api_type,
          base_url = excluded.base_url, api_key = excluded.api_key, models = excluded.models,
-         enabled = excluded.enabled, updated_at = excluded.updated_at`,
+         enabled = excluded.enabled, updated_at = excluded.updated_at, capabilities = excluded.capabilities`,
     ).run(
       provider.id,
       provider.prefix,
@@ -61,6 +63,7 @@ export class ProvidersRepo {
       Number(position.p),
       now,
       now,
+      JSON.stringify(provider.capabilities ?? {}),
     );
   }
 
@@ -83,6 +86,16 @@ export class ProvidersRepo {
       apiKey: this.#box.open(row.api_key),
       models: stringList(row.models),
       enabled: row.enabled === 1,
+      capabilities: capabilitiesColumn(row.capabilities),
     };
+  }
+}
+
+function capabilitiesColumn(text: string | undefined): Record<string, CapabilityOverride> {
+  try {
+    const value = JSON.parse(text ?? "{}");
+    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
   }
 }
