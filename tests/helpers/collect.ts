@@ -18,7 +18,7 @@ export interface Collected extends NeutralResponse {
   readonly errors: readonly string[];
 }
 
-/** Folds neutral stream events into the response they describe. */
+/** Folds neutral stream events into the response they describe (signatures, families, redacted data kept). */
 export function collect(events: readonly StreamEvent[]): Collected {
   let id = "";
   let model = "";
@@ -35,18 +35,7 @@ export function collect(events: readonly StreamEvent[]): Collected {
         created = event.created;
         break;
       case "blockStart":
-        blocks.set(
-          event.index,
-          event.kind === "toolCall"
-            ? { kind: "toolCall", id: event.id ?? "", name: event.name ?? "", arguments: "" }
-            : event.kind === "reasoning"
-            ? {
-              kind: "reasoning",
-              text: "",
-              ...(event.redactedData ? { redactedData: event.redactedData } : {}),
-            }
-            : { kind: "text", text: "" },
-        );
+        blocks.set(event.index, openPart(event));
         break;
       case "textDelta": {
         const part = blocks.get(event.index);
@@ -83,5 +72,38 @@ export function collect(events: readonly StreamEvent[]): Collected {
     }
   }
   const parts = [...blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, part]) => part);
-  return { id, model, ...(created !== undefined ? { created } : {}), parts, finish, usage, errors };
+  // mergeUsage writes `estimated: undefined`; drop it so collected usage compares with decoded usage.
+  const { estimated, ...counts } = usage;
+  return {
+    id,
+    model,
+    ...(created !== undefined ? { created } : {}),
+    parts,
+    finish,
+    usage: estimated === undefined ? counts : usage,
+    errors,
+  };
+}
+
+/** Like `collect`, without the error list: compares directly with a codec's `decodeResponse()`. */
+export function collectResponse(events: readonly StreamEvent[]): NeutralResponse {
+  const { errors: _errors, ...response } = collect(events);
+  return response;
+}
+
+function openPart(start: Extract<StreamEvent, { type: "blockStart" }>): Part {
+  const family = start.family ? { family: start.family } : {};
+  switch (start.kind) {
+    case "toolCall":
+      return { kind: "toolCall", id: start.id ?? "", name: start.name ?? "", arguments: "", ...family };
+    case "reasoning":
+      return {
+        kind: "reasoning",
+        text: "",
+        ...family,
+        ...(start.redactedData ? { redactedData: start.redactedData } : {}),
+      };
+    case "text":
+      return { kind: "text", text: "" };
+  }
 }

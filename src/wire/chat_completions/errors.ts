@@ -1,21 +1,6 @@
 import type { ErrorKind, GatewayError } from "../../model/mod.ts";
 import type { EncodedError } from "../codec.ts";
-
-const KINDS: ReadonlySet<string> = new Set<ErrorKind>([
-  "invalid_request",
-  "authentication",
-  "permission",
-  "model_not_allowed",
-  "not_found",
-  "payload_too_large",
-  "rate_limit",
-  "budget_exceeded",
-  "upstream",
-  "overloaded",
-  "unavailable",
-  "timeout",
-  "internal",
-]);
+import { isErrorKind } from "../shared/mod.ts";
 
 /** The OpenAI error `type` for a gateway error kind. */
 export function chatErrorType(kind: ErrorKind): string {
@@ -47,7 +32,7 @@ export function chatErrorType(kind: ErrorKind): string {
 
 /** The OpenAI error object for a kind given as free text (stream error events carry a string). */
 export function chatErrorObject(message: string, kind: string): Record<string, unknown> {
-  const type = KINDS.has(kind) ? chatErrorType(kind as ErrorKind) : "api_error";
+  const type = isErrorKind(kind) ? chatErrorType(kind) : "api_error";
   return { message, type, param: null, code: kind };
 }
 

@@ -1,5 +1,6 @@
 import { type ErrorKind, GatewayError, invalidRequest } from "../../model/mod.ts";
 import type { EncodedError } from "../codec.ts";
+import { isErrorKind } from "../shared/mod.ts";
 
 /** google.rpc status names this codec uses in its error envelope. */
 export type GeminiStatus =
@@ -39,25 +40,9 @@ export function geminiStatusFor(kind: ErrorKind): GeminiStatus {
   }
 }
 
-const ERROR_KINDS: ReadonlySet<string> = new Set<ErrorKind>([
-  "invalid_request",
-  "authentication",
-  "permission",
-  "model_not_allowed",
-  "not_found",
-  "payload_too_large",
-  "rate_limit",
-  "budget_exceeded",
-  "upstream",
-  "overloaded",
-  "unavailable",
-  "timeout",
-  "internal",
-]);
-
 /** The google.rpc status name for a stream error event's free-form kind (INTERNAL when unknown). */
 export function geminiStatusForKindName(kind: string): GeminiStatus {
-  return ERROR_KINDS.has(kind) ? geminiStatusFor(kind as ErrorKind) : "INTERNAL";
+  return isErrorKind(kind) ? geminiStatusFor(kind) : "INTERNAL";
 }
 
 /** The body `{error:{code, message, status}}` Gemini clients expect. */

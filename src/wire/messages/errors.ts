@@ -1,6 +1,6 @@
 import { type ErrorKind, GatewayError } from "../../model/mod.ts";
 import type { EncodedError } from "../codec.ts";
-import { isRecord } from "../shared/mod.ts";
+import { isErrorKind, isRecord } from "../shared/mod.ts";
 
 /** The messages-format `error.type` for an error kind. */
 export function errorTypeFor(kind: ErrorKind): string {
@@ -33,25 +33,9 @@ export function errorTypeFor(kind: ErrorKind): string {
   }
 }
 
-const ERROR_KINDS: ReadonlySet<string> = new Set<ErrorKind>([
-  "invalid_request",
-  "authentication",
-  "permission",
-  "model_not_allowed",
-  "not_found",
-  "payload_too_large",
-  "rate_limit",
-  "budget_exceeded",
-  "upstream",
-  "overloaded",
-  "unavailable",
-  "timeout",
-  "internal",
-]);
-
 /** The `error.type` for a stream error event's free-form kind (api_error when it is not an ErrorKind). */
 export function errorTypeForKindName(kind: string): string {
-  return ERROR_KINDS.has(kind) ? errorTypeFor(kind as ErrorKind) : "api_error";
+  return isErrorKind(kind) ? errorTypeFor(kind) : "api_error";
 }
 
 /** The `{type:"error", error:{type, message}}` envelope. */

@@ -1,3 +1,4 @@
 /** Helpers every codec may use; nothing here knows any one wire format. */
 export { stableHash, syntheticToolId, toolIdFor } from "./tool_ids.ts";
 export { argumentsObject, isRecord, tryParseJson } from "./json.ts";
+export { isErrorKind } from "./error_types.ts";

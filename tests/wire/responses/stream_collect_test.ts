@@ -28,7 +28,7 @@ const EVENTS: StreamEvent[] = [
 ];
 
 Deno.test("encodeStream() final response equals encodeResponse() of the collected stream", async () => {
-  const payloads = await payloadsOf((await run(encodeStream(CTX), EVENTS)).join(""));
+  const payloads = await payloadsOf((await run(EVENTS, encodeStream(CTX))).join(""));
   const completed = payloads[payloads.length - 1];
   assertEquals(completed.type, "response.completed");
   assertEquals(completed.response, encodeResponse(collect(EVENTS), CTX));
@@ -88,13 +88,13 @@ Deno.test("an upstream stream decoded and re-encoded reads like the upstream in 
     { type: "response.output_item.done", output_index: 1, item: upstream.output[1] },
     { type: "response.completed", response: upstream },
   ]);
-  const neutral = await run(decodeStream(), await framesOf(transcript));
+  const neutral = await run(await framesOf(transcript), decodeStream());
   const collected = collect(neutral);
   const direct = decodeResponse(upstream);
   assertEquals(collected.usage, direct.usage);
   assertEquals(collected.finish, direct.finish);
 
-  const reencoded = (await run(encodeStream(CTX), neutral)).join("");
+  const reencoded = (await run(neutral, encodeStream(CTX))).join("");
   const viaSdk = await sdkStream(reencoded);
   assertEquals(viaSdk.output_text, "Because.");
   assertEquals(viaSdk.output[0].encrypted_content, "SECRET");

@@ -4,7 +4,7 @@ import { decodeStream } from "../../../src/wire/responses/mod.ts";
 import { collect, framesOf, run, sse } from "./helpers.ts";
 
 async function decode(text: string): Promise<StreamEvent[]> {
-  return await run(decodeStream(), await framesOf(text));
+  return await run(await framesOf(text), decodeStream());
 }
 
 const RESPONSE = {

@@ -8,7 +8,7 @@ const CTX = { requestModel: "oa/gpt-5", now: 1_700_000_000 };
 const USAGE = { inputTotal: 5, cacheRead: 0, cacheWrite: 0, output: 1, reasoning: 0 };
 
 async function encode(events: readonly StreamEvent[]): Promise<string> {
-  return (await run(encodeStream(CTX), events)).join("");
+  return (await run(events, encodeStream(CTX))).join("");
 }
 
 const TEXT_EVENTS: StreamEvent[] = [
