@@ -1,4 +1,5 @@
 import { GatewayError } from "../model/mod.ts";
+import { type Deadline, upstreamWatchdog } from "./deadline_watchdog.ts";
 import type { ProviderClient } from "./http_clients.ts";
 
 /** What came back from an upstream before any body byte was read. */
@@ -37,12 +38,16 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
   if (request.signal.aborted) onClientAbort();
   request.signal.addEventListener("abort", onClientAbort, { once: true });
   let timedOut = false;
-  const headersTimer = setTimeout(() => {
+  const deadline = upstreamWatchdog.watch(Date.now() + request.headersTimeoutMs, () => {
     timedOut = true;
-    controller.abort(new DOMException("upstream headers timeout", "TimeoutError"));
-  }, request.headersTimeoutMs);
+    controller.abort(new DOMException("upstream timeout", "TimeoutError"));
+    done();
+  });
+  let finished = false;
   const done = () => {
-    clearTimeout(headersTimer);
+    if (finished) return;
+    finished = true;
+    upstreamWatchdog.unwatch(deadline);
     request.signal.removeEventListener("abort", onClientAbort);
     release();
   };
@@ -70,47 +75,34 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
       }
       : { kind: "network", reason: "connection", message: connectionMessage(error) };
   }
-  clearTimeout(headersTimer);
   const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
   return {
     kind: "response",
     status: response.status,
     headers: response.headers,
-    body: body.pipeThrough(idleGuard(request.idleTimeoutMs, controller, done)),
+    body: body.pipeThrough(idleGuard(request.idleTimeoutMs, deadline, controller, done)),
   };
 }
 
-/** Passes chunks through; aborts the call after `idleMs` without a chunk; runs `done` exactly once at the end. */
+/** Passes chunks through, pushing the deadline back on each; runs `done` once at the end. */
 function idleGuard(
   idleMs: number,
+  deadline: Deadline,
   controller: AbortController,
   done: () => void,
 ): TransformStream<Uint8Array, Uint8Array> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let finished = false;
-  const finish = () => {
-    if (finished) return;
-    finished = true;
-    clearTimeout(timer);
-    done();
-  };
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      controller.abort(new DOMException(`upstream sent nothing for ${idleMs / 1000}s`, "TimeoutError"));
-      finish();
-    }, idleMs);
-  };
   return new TransformStream<Uint8Array, Uint8Array>({
-    start: arm,
+    start() {
+      deadline.deadline = Date.now() + idleMs;
+    },
     transform(chunk, c) {
-      arm();
+      deadline.deadline = Date.now() + idleMs;
       c.enqueue(chunk);
     },
-    flush: finish,
+    flush: done,
     cancel(reason) {
       controller.abort(reason);
-      finish();
+      done();
     },
   });
 }

@@ -1,0 +1,51 @@
+/** How often deadlines are checked; upstream timeouts are seconds long, so this is precise enough. */
+export const WATCHDOG_TICK_MS = 100;
+
+/** One watched call: aborted once `deadline` (epoch ms) passes without being pushed back. */
+export interface Deadline {
+  deadline: number;
+  readonly onExpire: () => void;
+}
+
+/**
+ * One timer for every upstream call instead of a timer per call and a new one per streamed chunk: a
+ * call registers a deadline, moves it forward as bytes arrive (a plain assignment), and is expired by
+ * the next tick after it passes. The timer runs only while something is watched.
+ */
+export class DeadlineWatchdog {
+  readonly #watched = new Set<Deadline>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  /** Starts watching; the caller updates `deadline` and must call `unwatch` when done. */
+  watch(deadline: number, onExpire: () => void): Deadline {
+    const entry: Deadline = { deadline, onExpire };
+    this.#watched.add(entry);
+    if (this.#timer === undefined) {
+      const timer = setInterval(() => this.#tick(), WATCHDOG_TICK_MS);
+      Deno.unrefTimer(timer);
+      this.#timer = timer;
+    }
+    return entry;
+  }
+
+  /** Stops watching an entry. */
+  unwatch(entry: Deadline): void {
+    this.#watched.delete(entry);
+    if (this.#watched.size === 0 && this.#timer !== undefined) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  #tick(): void {
+    const now = Date.now();
+    for (const entry of this.#watched) {
+      if (entry.deadline > now) continue;
+      this.unwatch(entry);
+      entry.onExpire();
+    }
+  }
+}
+
+/** The process-wide watchdog of upstream calls. */
+export const upstreamWatchdog = new DeadlineWatchdog();
