@@ -3,16 +3,11 @@ import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatCompact, formatCost, formatInt, formatPercent } from "../lib/format.ts";
+import { DAY_PERIODS, optionOr } from "../lib/options.ts";
 import { type Json, list, num, obj, str } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
-const PERIODS: readonly SegmentOption[] = [
-  { value: "7", label: "7 days" },
-  { value: "30", label: "30 days" },
-  { value: "90", label: "90 days" },
-  { value: "365", label: "365 days" },
-];
 const DIMENSIONS: readonly SegmentOption[] = [
   { value: "model", label: "Model" },
   { value: "provider", label: "Provider" },
@@ -98,8 +93,8 @@ export class GwAnalyticsScreen extends ScreenBase {
   }
 
   override connectedCallback(): void {
-    this.days = PERIODS.find((p) => p.value === this.params.get("days"))?.value ?? "30";
-    this.dimension = DIMENSIONS.find((p) => p.value === this.params.get("dimension"))?.value ?? "model";
+    this.days = optionOr(DAY_PERIODS, this.params.get("days"), "30");
+    this.dimension = optionOr(DIMENSIONS, this.params.get("dimension"), "model");
     this.state.useParams({ days: this.days, dimension: this.dimension });
     super.connectedCallback();
   }
@@ -108,7 +103,7 @@ export class GwAnalyticsScreen extends ScreenBase {
     return html`
       <gw-page-header heading="Analytics" description="Spend, tokens and success rate over time."></gw-page-header>
             <div class="controls">
-        <gw-segmented label="Period" .options=${PERIODS} .value=${this.days} @gw-value=${(
+        <gw-segmented label="Period" .options=${DAY_PERIODS} .value=${this.days} @gw-value=${(
           e: ValueEvent<unknown>,
         ) => this.change({ days: String(e.value) })}></gw-segmented>
         <gw-segmented label="Breakdown" .options=${DIMENSIONS} .value=${this.dimension}
@@ -121,8 +116,7 @@ export class GwAnalyticsScreen extends ScreenBase {
   private change(next: { days?: string; dimension?: string }): void {
     this.days = next.days ?? this.days;
     this.dimension = next.dimension ?? this.dimension;
-    history.replaceState(null, "", `${location.pathname}?days=${this.days}&dimension=${this.dimension}`);
-    void this.state.setParams({ days: this.days, dimension: this.dimension });
+    this.applyQuery(this.state, { days: this.days, dimension: this.dimension });
   }
 
   private body(d: Json) {

@@ -1,10 +1,11 @@
 import { html, nothing } from "lit";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
+import { inputValue } from "../lib/form.ts";
 import { formatCost } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
 import { type Json, list, num, obj, str } from "../lib/read.ts";
-import { ScreenBase } from "./screen_base.ts";
+import { FormScreen } from "./form_screen.ts";
 
 interface BudgetForm {
   scope: string;
@@ -14,26 +15,8 @@ interface BudgetForm {
 }
 
 /** Budgets: a global and per-key daily spend limit with warning threshold; over the limit means 429. */
-export class GwBudgetsScreen extends ScreenBase {
-  static override properties = {
-    form: { state: true },
-    errors: { state: true },
-    formError: { state: true },
-    saving: { state: true },
-  };
-  declare form: BudgetForm | null;
-  declare errors: Record<string, string>;
-  declare formError: string;
-  declare saving: boolean;
+export class GwBudgetsScreen extends FormScreen<BudgetForm> {
   private state = new StateController<Json>(this, "budgets", 15_000);
-
-  constructor() {
-    super();
-    this.form = null;
-    this.errors = {};
-    this.formError = "";
-    this.saving = false;
-  }
 
   protected override willUpdate(): void {
     if (this.takeAction() === "create") this.openForm(null);
@@ -109,8 +92,8 @@ export class GwBudgetsScreen extends ScreenBase {
       ${
       f
         ? html`<form id="budget-form" class="stack" @submit=${this.submit} novalidate>
-          ${this.formError ? html`<div class="form-error" role="alert">${this.formError}</div>` : nothing}
-          <gw-field label="Applies to" .error=${this.errors.scope ?? ""}>
+          ${this.formErrorBanner()}
+          <gw-field label="Applies to" .error=${this.fieldError("scope")}>
             <select name="scope" ?disabled=${f.editing} @change=${(e: Event) =>
           this.patch({ scope: (e.target as HTMLSelectElement).value })}>
               <option value="global" ?selected=${f.scope === "global"}>Global (all traffic)</option>
@@ -121,40 +104,33 @@ export class GwBudgetsScreen extends ScreenBase {
         }
             </select></gw-field>
           <div class="form-grid">
-            <gw-field label="Daily limit (USD)" required .error=${this.errors.daily_limit ?? ""}>
+            <gw-field label="Daily limit (USD)" required .error=${this.fieldError("daily_limit")}>
               <input name="daily_limit" type="number" min="0" step="0.01" inputmode="decimal" .value=${f.limit}
-                aria-invalid=${this.errors.daily_limit ? "true" : "false"} @input=${(e: Event) =>
-          this.patch({ limit: value(e) })}></gw-field>
-            <gw-field label="Warn at (%)" .error=${this.errors.warn_pct ?? ""} hint="1 to 100">
+                aria-invalid=${this.invalid("daily_limit")} @input=${(e: Event) =>
+          this.patch({ limit: inputValue(e) })}></gw-field>
+            <gw-field label="Warn at (%)" .error=${this.fieldError("warn_pct")} hint="1 to 100">
               <input name="warn_pct" type="number" min="1" max="100" step="1" .value=${f.warn}
-                aria-invalid=${this.errors.warn_pct ? "true" : "false"} @input=${(e: Event) =>
-          this.patch({ warn: value(e) })}></gw-field>
+                aria-invalid=${this.invalid("warn_pct")} @input=${(e: Event) =>
+          this.patch({ warn: inputValue(e) })}></gw-field>
           </div>
         </form>`
         : nothing
     }
-      <button slot="footer" @click=${() => (this.form = null)}>Cancel</button>
-      <button slot="footer" class="primary" type="submit" form="budget-form" ?disabled=${this.saving}>${
-      this.saving ? "Saving…" : "Save budget"
-    }</button>
+      ${this.formFooter("budget-form", "Save budget")}
     </gw-dialog>`;
   }
 
   private openForm(b: Json | null): void {
-    this.form = b
-      ? {
-        scope: b.key_id === null || b.key_id === undefined ? "global" : str(b.key_id),
-        limit: str(b.daily_limit),
-        warn: str(b.warn_pct, "80"),
-        editing: true,
-      }
-      : { scope: "global", limit: "", warn: "80", editing: false };
-    this.errors = {};
-    this.formError = "";
-  }
-
-  private patch(change: Partial<BudgetForm>): void {
-    if (this.form) this.form = { ...this.form, ...change };
+    this.showForm(
+      b
+        ? {
+          scope: b.key_id === null || b.key_id === undefined ? "global" : str(b.key_id),
+          limit: str(b.daily_limit),
+          warn: str(b.warn_pct, "80"),
+          editing: true,
+        }
+        : { scope: "global", limit: "", warn: "80", editing: false },
+    );
   }
 
   private readonly submit = async (event: Event): Promise<void> => {
@@ -167,23 +143,17 @@ export class GwBudgetsScreen extends ScreenBase {
     if (f.warn.trim() !== "" && !(Number.isInteger(warn) && warn >= 1 && warn <= 100)) {
       errors.warn_pct = "Enter a whole number from 1 to 100";
     }
-    this.errors = errors;
-    this.formError = "";
-    if (Object.keys(errors).length > 0) return;
-    this.saving = true;
-    const result = await send("POST", `${API_BASE}/budgets`, {
-      scope: f.scope === "global" ? "global" : Number(f.scope),
-      daily_limit: Number(f.limit),
-      warn_pct: f.warn.trim() === "" ? 80 : warn,
-    });
-    this.saving = false;
-    if (!result.ok) {
-      const { fields, form } = this.fieldErrors(result, ["scope", "daily_limit", "warn_pct"]);
-      this.errors = fields;
-      this.formError = form;
-      return;
-    }
-    this.form = null;
+    const result = await this.saveForm(
+      errors,
+      ["scope", "daily_limit", "warn_pct"],
+      () =>
+        send("POST", `${API_BASE}/budgets`, {
+          scope: f.scope === "global" ? "global" : Number(f.scope),
+          daily_limit: Number(f.limit),
+          warn_pct: f.warn.trim() === "" ? 80 : warn,
+        }),
+    );
+    if (!result) return;
     this.toast("Budget saved");
     await this.state.refresh();
   };
@@ -194,10 +164,6 @@ export class GwBudgetsScreen extends ScreenBase {
     else this.toast(result.message, "error");
     await this.state.refresh();
   }
-}
-
-function value(event: Event): string {
-  return (event.target as HTMLInputElement).value;
 }
 
 customElements.define("gw-budgets-screen", GwBudgetsScreen);

@@ -1,10 +1,11 @@
 import { css, html, nothing } from "lit";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
+import { inputValue } from "../lib/form.ts";
 import { icon } from "../lib/icons.ts";
 import { type Json, list, obj, str, strings } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
-import { ScreenBase } from "./screen_base.ts";
+import { FormScreen } from "./form_screen.ts";
 
 interface ComboForm {
   id: string | null;
@@ -14,12 +15,8 @@ interface ComboForm {
 }
 
 /** Combos: named model groups with ordered members (move up / down), create, edit, delete. */
-export class GwCombosScreen extends ScreenBase {
+export class GwCombosScreen extends FormScreen<ComboForm> {
   static override properties = {
-    form: { state: true },
-    errors: { state: true },
-    formError: { state: true },
-    saving: { state: true },
     deleting: { state: true },
   };
   static override styles = [
@@ -79,19 +76,11 @@ export class GwCombosScreen extends ScreenBase {
       }
     `,
   ];
-  declare form: ComboForm | null;
-  declare errors: Record<string, string>;
-  declare formError: string;
-  declare saving: boolean;
   declare deleting: Json | null;
   private state = new StateController<Json>(this, "combos");
 
   constructor() {
     super();
-    this.form = null;
-    this.errors = {};
-    this.formError = "";
-    this.saving = false;
     this.deleting = null;
   }
 
@@ -167,15 +156,14 @@ export class GwCombosScreen extends ScreenBase {
       ${
       f
         ? html`<form id="combo-form" class="stack" @submit=${this.submit} novalidate>
-          ${this.formError ? html`<div class="form-error" role="alert">${this.formError}</div>` : nothing}
+          ${this.formErrorBanner()}
           <gw-field label="Name" required .error=${
-          this.errors.name ?? ""
+          this.fieldError("name")
         } hint="What clients send as the model, e.g. best">
-            <input name="name" .value=${f.name} aria-invalid=${this.errors.name ? "true" : "false"} @input=${(
-          e: Event,
-        ) => this.patch({ name: value(e) })}>
+            <input name="name" .value=${f.name} aria-invalid=${this.invalid("name")} @input=${(e: Event) =>
+          this.patch({ name: inputValue(e) })}>
           </gw-field>
-          <gw-field label="Members, in priority order" .error=${this.errors.models ?? ""}>
+          <gw-field label="Members, in priority order" .error=${this.fieldError("models")}>
             ${
           f.models.length === 0
             ? html`<p class="small faint">No members yet: add at least one below.</p>`
@@ -196,7 +184,7 @@ export class GwCombosScreen extends ScreenBase {
           </gw-field>
           <div class="row">
             <input name="add_model" list="combo-models" placeholder="prefix/model" .value=${f.adding} style="flex:1"
-              @input=${(e: Event) => this.patch({ adding: value(e) })}
+              @input=${(e: Event) => this.patch({ adding: inputValue(e) })}
               @keydown=${(e: KeyboardEvent) => e.key === "Enter" && (e.preventDefault(), this.addMember())}>
             <datalist id="combo-models">${available.map((m) => html`<option value=${m}></option>`)}</datalist>
             <button type="button" @click=${this.addMember}>${icon("plus", 14)}Add</button>
@@ -204,10 +192,7 @@ export class GwCombosScreen extends ScreenBase {
         </form>`
         : nothing
     }
-      <button slot="footer" @click=${() => (this.form = null)}>Cancel</button>
-      <button slot="footer" class="primary" type="submit" form="combo-form" ?disabled=${this.saving}>${
-      this.saving ? "Saving…" : "Save combo"
-    }</button>
+      ${this.formFooter("combo-form", "Save combo")}
     </gw-dialog>`;
   }
 
@@ -223,15 +208,11 @@ export class GwCombosScreen extends ScreenBase {
   }
 
   private openForm(c: Json | null): void {
-    this.form = c
-      ? { id: str(c.id), name: str(c.name), models: strings(c.models), adding: "" }
-      : { id: null, name: "", models: [], adding: "" };
-    this.errors = {};
-    this.formError = "";
-  }
-
-  private patch(change: Partial<ComboForm>): void {
-    if (this.form) this.form = { ...this.form, ...change };
+    this.showForm(
+      c
+        ? { id: str(c.id), name: str(c.name), models: strings(c.models), adding: "" }
+        : { id: null, name: "", models: [], adding: "" },
+    );
   }
 
   private move(index: number, delta: number): void {
@@ -262,22 +243,16 @@ export class GwCombosScreen extends ScreenBase {
     const errors: Record<string, string> = {};
     if (!/^\S+$/.test(f.name.trim())) errors.name = "Enter a name without spaces";
     if (f.models.length === 0) errors.models = "Add at least one member";
-    this.errors = errors;
-    this.formError = "";
-    if (Object.keys(errors).length > 0) return;
-    this.saving = true;
     const body = { name: f.name.trim(), models: f.models };
-    const result = f.id
-      ? await send("PUT", `${API_BASE}/combos/${encodeURIComponent(f.id)}`, body)
-      : await send("POST", `${API_BASE}/combos`, body);
-    this.saving = false;
-    if (!result.ok) {
-      const { fields, form } = this.fieldErrors(result, ["name", "models"]);
-      this.errors = fields;
-      this.formError = form;
-      return;
-    }
-    this.form = null;
+    const result = await this.saveForm(
+      errors,
+      ["name", "models"],
+      () =>
+        f.id
+          ? send("PUT", `${API_BASE}/combos/${encodeURIComponent(f.id)}`, body)
+          : send("POST", `${API_BASE}/combos`, body),
+    );
+    if (!result) return;
     this.toast(`Saved combo ${body.name}`);
     await this.state.refresh();
   };
@@ -291,10 +266,6 @@ export class GwCombosScreen extends ScreenBase {
     else this.toast(result.message, "error");
     await this.state.refresh();
   };
-}
-
-function value(event: Event): string {
-  return (event.target as HTMLInputElement).value;
 }
 
 customElements.define("gw-combos-screen", GwCombosScreen);

@@ -2,10 +2,11 @@ import { css, html, nothing } from "lit";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatCost, formatDateTime } from "../lib/format.ts";
+import { inputValue as value, splitList } from "../lib/form.ts";
 import { icon } from "../lib/icons.ts";
 import { bool, type Json, list, obj, optNum, pick, str, strings } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
-import { ScreenBase } from "./screen_base.ts";
+import { FormScreen } from "./form_screen.ts";
 
 interface KeyForm {
   id: string | null;
@@ -18,12 +19,8 @@ interface KeyForm {
 const EMPTY: KeyForm = { id: null, name: "", canLogin: true, models: "", budget: "" };
 
 /** API Keys: list, create (plaintext shown once with a copy button), edit scopes, revoke. */
-export class GwKeysScreen extends ScreenBase {
+export class GwKeysScreen extends FormScreen<KeyForm> {
   static override properties = {
-    form: { state: true },
-    errors: { state: true },
-    formError: { state: true },
-    saving: { state: true },
     created: { state: true },
     revoking: { state: true },
   };
@@ -55,33 +52,25 @@ export class GwKeysScreen extends ScreenBase {
       }
     `,
   ];
-  declare form: KeyForm | null;
-  declare errors: Record<string, string>;
-  declare formError: string;
-  declare saving: boolean;
   declare created: { key: string; name: string } | null;
   declare revoking: Json | null;
   private state = new StateController<Json>(this, "keys");
 
   constructor() {
     super();
-    this.form = null;
-    this.errors = {};
-    this.formError = "";
-    this.saving = false;
     this.created = null;
     this.revoking = null;
   }
 
   protected override willUpdate(): void {
-    if (this.takeAction() === "create") this.openForm({ ...EMPTY });
+    if (this.takeAction() === "create") this.showForm({ ...EMPTY });
   }
 
   override render() {
     return html`
       <gw-page-header heading="API Keys"
         description="Keys clients use to call the gateway and sign in to this dashboard.">
-        <button class="primary" @click=${() => this.openForm({ ...EMPTY })}>${icon("plus")}Create key</button>
+        <button class="primary" @click=${() => this.showForm({ ...EMPTY })}>${icon("plus")}Create key</button>
       </gw-page-header>
             ${this.frame(this.state, (d) => this.table(keysOf(d)))}
             ${this.formDialog()} ${this.createdDialog()} ${this.revokeDialog()}
@@ -95,7 +84,7 @@ export class GwKeysScreen extends ScreenBase {
         <div class="card">
           <gw-empty icon="keys" heading="No API keys yet"
             text="Create a key for each client or teammate. Keys can be limited to some models and given a daily budget.">
-            <button class="primary" @click=${() => this.openForm({ ...EMPTY })}>${icon(
+            <button class="primary" @click=${() => this.showForm({ ...EMPTY })}>${icon(
               "plus",
             )}Create your first key</button>
           </gw-empty>
@@ -176,28 +165,24 @@ export class GwKeysScreen extends ScreenBase {
       ${
       f
         ? html`<form id="key-form" class="stack" @submit=${this.submit} novalidate>
-          ${this.formError ? html`<div class="form-error" role="alert">${this.formError}</div>` : nothing}
+          ${this.formErrorBanner()}
           <gw-field label="Name" required .error=${
-          this.errors.name ?? ""
+          this.fieldError("name")
         } hint="Who or what uses this key, e.g. laptop-claude-code">
-            <input name="name" .value=${f.name} aria-invalid=${
-          this.errors.name ? "true" : "false"
-        } maxlength="100"
+            <input name="name" .value=${f.name} aria-invalid=${this.invalid("name")} maxlength="100"
               @input=${(e: Event) => this.patch({ name: value(e) })}>
           </gw-field>
-          <gw-field label="Allowed models" .error=${this.errors.allowed_models ?? ""}
+          <gw-field label="Allowed models" .error=${this.fieldError("allowed_models")}
             hint="One per line or comma-separated: prefix/model, prefix/* or a combo name. Empty allows every model.">
-            <textarea name="allowed_models" .value=${f.models} aria-invalid=${
-          this.errors.allowed_models ? "true" : "false"
-        }
+            <textarea name="allowed_models" .value=${f.models} aria-invalid=${this.invalid("allowed_models")}
               placeholder="openai/*&#10;anthropic/claude-sonnet-4" @input=${(e: Event) =>
           this.patch({ models: value(e) })}></textarea>
           </gw-field>
           <gw-field label="Daily budget (USD)" .error=${
-          this.errors.daily_budget ?? ""
+          this.fieldError("daily_budget")
         } hint="Optional. Requests get 429 once today's spend reaches it.">
             <input name="daily_budget" type="number" min="0" step="0.01" inputmode="decimal" .value=${f.budget}
-              aria-invalid=${this.errors.daily_budget ? "true" : "false"} @input=${(e: Event) =>
+              aria-invalid=${this.invalid("daily_budget")} @input=${(e: Event) =>
           this.patch({ budget: value(e) })}>
           </gw-field>
           <label class="check"><input type="checkbox" class="switch" name="can_login" .checked=${f.canLogin}
@@ -206,9 +191,7 @@ export class GwKeysScreen extends ScreenBase {
         </form>`
         : nothing
     }
-      <button slot="footer" @click=${() => (this.form = null)}>Cancel</button>
-      <button slot="footer" class="primary" type="submit" form="key-form" ?disabled=${this.saving}>
-        ${this.saving ? "Saving…" : f?.id ? "Save changes" : "Create key"}</button>
+      ${this.formFooter("key-form", f?.id ? "Save changes" : "Create key")}
     </gw-dialog>`;
   }
 
@@ -244,25 +227,15 @@ export class GwKeysScreen extends ScreenBase {
     `;
   }
 
-  private openForm(form: KeyForm): void {
-    this.form = form;
-    this.errors = {};
-    this.formError = "";
-  }
-
   private edit(k: Json): void {
     const budget = optNum(pick(k, "daily_budget", "daily_limit"));
-    this.openForm({
+    this.showForm({
       id: str(k.id),
       name: str(k.name),
       canLogin: bool(k.can_login),
       models: strings(pick(k, "allowed_models", "models")).join("\n"),
       budget: budget === null ? "" : String(budget),
     });
-  }
-
-  private patch(change: Partial<KeyForm>): void {
-    if (this.form) this.form = { ...this.form, ...change };
   }
 
   private validate(f: KeyForm): Record<string, string> {
@@ -281,32 +254,21 @@ export class GwKeysScreen extends ScreenBase {
     event.preventDefault();
     const f = this.form;
     if (!f || this.saving) return;
-    this.errors = this.validate(f);
-    this.formError = "";
-    if (Object.keys(this.errors).length > 0) return;
-    this.saving = true;
     const body = {
       name: f.name.trim(),
       can_login: f.canLogin,
       allowed_models: splitList(f.models),
       daily_budget: f.budget.trim() === "" ? null : Number(f.budget),
     };
-    const result = f.id
-      ? await send<Json>("POST", `${API_BASE}/keys/${encodeURIComponent(f.id)}`, body)
-      : await send<Json>("POST", `${API_BASE}/v2/keys`, body);
-    this.saving = false;
-    if (!result.ok) {
-      const { fields, form } = this.fieldErrors(result, [
-        "name",
-        "allowed_models",
-        "daily_budget",
-        "can_login",
-      ]);
-      this.errors = fields;
-      this.formError = form;
-      return;
-    }
-    this.form = null;
+    const result = await this.saveForm(
+      this.validate(f),
+      ["name", "allowed_models", "daily_budget", "can_login"],
+      () =>
+        f.id
+          ? send<Json>("POST", `${API_BASE}/keys/${encodeURIComponent(f.id)}`, body)
+          : send<Json>("POST", `${API_BASE}/v2/keys`, body),
+    );
+    if (!result) return;
     if (!f.id) {
       const data = obj(result.data);
       const plaintext = str(pick(data, "plaintext", "secret")) || str(data.key);
@@ -334,14 +296,6 @@ function isActive(k: Json): boolean {
   const status = pick(k, "status");
   if (typeof status === "string") return status === "active";
   return pick(k, "is_active", "active") === undefined ? true : bool(pick(k, "is_active", "active"));
-}
-
-function splitList(text: string): string[] {
-  return text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
-}
-
-function value(event: Event): string {
-  return (event.target as HTMLInputElement).value;
 }
 
 customElements.define("gw-keys-screen", GwKeysScreen);

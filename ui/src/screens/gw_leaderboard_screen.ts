@@ -3,6 +3,7 @@ import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatCompact, formatCost, formatInt, formatPercent } from "../lib/format.ts";
+import { DAY_PERIODS, optionOr } from "../lib/options.ts";
 import { type Json, list, num, obj, str } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
@@ -11,12 +12,6 @@ const SORTS: readonly SegmentOption[] = [
   { value: "tokens", label: "Tokens" },
   { value: "cost", label: "Cost" },
   { value: "requests", label: "Requests" },
-];
-const PERIODS: readonly SegmentOption[] = [
-  { value: "7", label: "7 days" },
-  { value: "30", label: "30 days" },
-  { value: "90", label: "90 days" },
-  { value: "365", label: "365 days" },
 ];
 
 /** Leaderboard: client keys ranked by tokens, cost or requests. */
@@ -78,8 +73,8 @@ export class GwLeaderboardScreen extends ScreenBase {
   }
 
   override connectedCallback(): void {
-    this.sort = SORTS.find((s) => s.value === this.params.get("sort"))?.value ?? "tokens";
-    this.days = PERIODS.find((s) => s.value === this.params.get("days"))?.value ?? "30";
+    this.sort = optionOr(SORTS, this.params.get("sort"), "tokens");
+    this.days = optionOr(DAY_PERIODS, this.params.get("days"), "30");
     this.state.useParams({ sort: this.sort, days: this.days });
     super.connectedCallback();
   }
@@ -90,7 +85,7 @@ export class GwLeaderboardScreen extends ScreenBase {
             <div class="controls">
         <gw-segmented label="Rank by" .options=${SORTS} .value=${this.sort}
           @gw-value=${(e: ValueEvent<unknown>) => this.change(String(e.value), this.days)}></gw-segmented>
-        <gw-segmented label="Period" .options=${PERIODS} .value=${this.days}
+        <gw-segmented label="Period" .options=${DAY_PERIODS} .value=${this.days}
           @gw-value=${(e: ValueEvent<unknown>) => this.change(this.sort, String(e.value))}></gw-segmented>
       </div>
             ${this.frame(this.state, (d) => this.table(list(obj(d).rows)))}
@@ -100,8 +95,7 @@ export class GwLeaderboardScreen extends ScreenBase {
   private change(sort: string, days: string): void {
     this.sort = sort;
     this.days = days;
-    history.replaceState(null, "", `${location.pathname}?sort=${sort}&days=${days}`);
-    void this.state.setParams({ sort, days });
+    this.applyQuery(this.state, { sort, days });
   }
 
   private table(rows: Json[]) {

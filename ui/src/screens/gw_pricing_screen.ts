@@ -1,11 +1,12 @@
 import { css, html, nothing } from "lit";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
+import { inputValue } from "../lib/form.ts";
 import { formatInt } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
 import { type Json, list, num, obj, str } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
-import { ScreenBase } from "./screen_base.ts";
+import { FormScreen } from "./form_screen.ts";
 
 const RATES = [
   ["input_per_mtok", "Input"],
@@ -17,12 +18,8 @@ const RATES = [
 type PriceForm = { editing: boolean; model: string } & Record<(typeof RATES)[number][0], string>;
 
 /** Pricing: builtin prices (read-only) and database overrides (add / edit / delete). */
-export class GwPricingScreen extends ScreenBase {
+export class GwPricingScreen extends FormScreen<PriceForm> {
   static override properties = {
-    form: { state: true },
-    errors: { state: true },
-    formError: { state: true },
-    saving: { state: true },
     filter: { state: true },
   };
   static override styles = [
@@ -33,19 +30,11 @@ export class GwPricingScreen extends ScreenBase {
       }
     `,
   ];
-  declare form: PriceForm | null;
-  declare errors: Record<string, string>;
-  declare formError: string;
-  declare saving: boolean;
   declare filter: string;
   private state = new StateController<Json>(this, "pricing");
 
   constructor() {
     super();
-    this.form = null;
-    this.errors = {};
-    this.formError = "";
-    this.saving = false;
     this.filter = "";
   }
 
@@ -137,51 +126,40 @@ export class GwPricingScreen extends ScreenBase {
       ${
       f
         ? html`<form id="price-form" class="stack" @submit=${this.submit} novalidate>
-          ${this.formError ? html`<div class="form-error" role="alert">${this.formError}</div>` : nothing}
+          ${this.formErrorBanner()}
           <gw-field label="Model" required .error=${
-          this.errors.model ?? ""
+          this.fieldError("model")
         } hint="Full name or a prefix, e.g. gpt-4o or openai/gpt-4o">
-            <input name="model" .value=${f.model} ?disabled=${f.editing} aria-invalid=${
-          this.errors.model ? "true" : "false"
-        }
-              @input=${(e: Event) => this.patch({ model: value(e) })}></gw-field>
+            <input name="model" .value=${f.model} ?disabled=${f.editing} aria-invalid=${this.invalid("model")}
+              @input=${(e: Event) => this.patch({ model: inputValue(e) })}></gw-field>
           <div class="form-grid">${
           RATES.map(([k, label]) =>
             html`<gw-field label="${label} $/M" ?required=${
               k === "input_per_mtok" || k === "output_per_mtok"
-            } .error=${this.errors[k] ?? ""}>
+            } .error=${this.fieldError(k)}>
               <input name=${k} type="number" min="0" step="0.0001" inputmode="decimal" .value=${
               f[k]
-            } aria-invalid=${this.errors[k] ? "true" : "false"}
-                @input=${(e: Event) => this.patch({ [k]: value(e) })}></gw-field>`
+            } aria-invalid=${this.invalid(k)}
+                @input=${(e: Event) => this.patch({ [k]: inputValue(e) })}></gw-field>`
           )
         }</div>
         </form>`
         : nothing
     }
-      <button slot="footer" @click=${() => (this.form = null)}>Cancel</button>
-      <button slot="footer" class="primary" type="submit" form="price-form" ?disabled=${this.saving}>${
-      this.saving ? "Saving…" : "Save price"
-    }</button>
+      ${this.formFooter("price-form", "Save price")}
     </gw-dialog>`;
   }
 
   private openForm(p: Json | null): void {
     const editing = p !== null && p.input_per_mtok !== undefined;
-    this.form = {
+    this.showForm({
       editing,
       model: str(p?.model),
       input_per_mtok: str(p?.input_per_mtok),
       output_per_mtok: str(p?.output_per_mtok),
       cache_creation_per_mtok: str(p?.cache_creation_per_mtok),
       cache_read_per_mtok: str(p?.cache_read_per_mtok),
-    };
-    this.errors = {};
-    this.formError = "";
-  }
-
-  private patch(change: Partial<PriceForm>): void {
-    if (this.form) this.form = { ...this.form, ...change };
+    });
   }
 
   private readonly submit = async (event: Event): Promise<void> => {
@@ -197,21 +175,11 @@ export class GwPricingScreen extends ScreenBase {
         errors[k] = required && raw === "" ? "Required" : "Enter 0 or more";
       }
     }
-    this.errors = errors;
-    this.formError = "";
-    if (Object.keys(errors).length > 0) return;
-    this.saving = true;
     const body: Record<string, unknown> = { model: f.model.trim() };
     for (const [k] of RATES) if (f[k].trim() !== "") body[k] = Number(f[k]);
-    const result = await send("POST", `${API_BASE}/pricing`, body);
-    this.saving = false;
-    if (!result.ok) {
-      const { fields, form } = this.fieldErrors(result, ["model", ...RATES.map(([k]) => k)]);
-      this.errors = fields;
-      this.formError = form;
-      return;
-    }
-    this.form = null;
+    const known = ["model", ...RATES.map(([k]) => k)];
+    const result = await this.saveForm(errors, known, () => send("POST", `${API_BASE}/pricing`, body));
+    if (!result) return;
     this.toast(`Saved price for ${f.model.trim()}`);
     await this.state.refresh();
   };
@@ -227,10 +195,6 @@ export class GwPricingScreen extends ScreenBase {
 function rate(value: unknown): string {
   const n = num(value, NaN);
   return Number.isNaN(n) ? "–" : `$${n.toFixed(n < 1 && n > 0 ? 3 : 2)}`;
-}
-
-function value(event: Event): string {
-  return (event.target as HTMLInputElement).value;
 }
 
 customElements.define("gw-pricing-screen", GwPricingScreen);

@@ -1,11 +1,12 @@
 import { css, html, nothing } from "lit";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
+import { inputValue, splitList } from "../lib/form.ts";
 import { formatLatency } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
 import { bool, type Json, list, num, obj, pick, str, strings } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
-import { ScreenBase } from "./screen_base.ts";
+import { FormScreen } from "./form_screen.ts";
 
 /** Provider kinds (spec's neutral labels) with a hint for the base URL field. */
 const API_TYPES: readonly { value: string; label: string; url: string }[] = [
@@ -48,12 +49,8 @@ const EMPTY: ProviderForm = {
 const FIELDS = ["id", "prefix", "api_type", "base_url", "api_key", "models"] as const;
 
 /** Providers: create / edit / test / enable / disable / delete, with a Fetch Models helper. */
-export class GwProvidersScreen extends ScreenBase {
+export class GwProvidersScreen extends FormScreen<ProviderForm> {
   static override properties = {
-    form: { state: true },
-    errors: { state: true },
-    formError: { state: true },
-    saving: { state: true },
     fetching: { state: true },
     fetched: { state: true },
     tests: { state: true },
@@ -132,10 +129,6 @@ export class GwProvidersScreen extends ScreenBase {
       }
     `,
   ];
-  declare form: ProviderForm | null;
-  declare errors: Record<string, string>;
-  declare formError: string;
-  declare saving: boolean;
   declare fetching: boolean;
   declare fetched: string[];
   declare tests: Record<string, { ok: boolean; text: string } | "running">;
@@ -144,10 +137,6 @@ export class GwProvidersScreen extends ScreenBase {
 
   constructor() {
     super();
-    this.form = null;
-    this.errors = {};
-    this.formError = "";
-    this.saving = false;
     this.fetching = false;
     this.fetched = [];
     this.tests = {};
@@ -263,27 +252,30 @@ export class GwProvidersScreen extends ScreenBase {
   private formDialog() {
     const f = this.form;
     const type = API_TYPES.find((t) => t.value === f?.apiType);
-    const err = (k: string) => this.errors[k] ?? "";
     return html`<gw-dialog wide .open=${f !== null} heading=${
       f?.editing ? `Edit ${f.editing}` : "Add provider"
     } @gw-close=${() => (this.form = null)}>
       ${
       f
         ? html`<form id="provider-form" class="stack" @submit=${this.submit} novalidate>
-          ${this.formError ? html`<div class="form-error" role="alert">${this.formError}</div>` : nothing}
+          ${this.formErrorBanner()}
           <div class="form-grid">
-            <gw-field label="ID" required .error=${err("id")} hint="Unique per account, e.g. openai-work">
+            <gw-field label="ID" required .error=${
+          this.fieldError("id")
+        } hint="Unique per account, e.g. openai-work">
               <input name="id" .value=${f.id} ?disabled=${f.editing !== null} aria-invalid=${
-          err("id") ? "true" : "false"
+          this.invalid("id")
         }
-                @input=${(e: Event) => this.patch({ id: value(e) })}>
+                @input=${(e: Event) => this.patch({ id: inputValue(e) })}>
             </gw-field>
-            <gw-field label="Prefix" required .error=${err("prefix")} hint="Clients ask for <prefix>/<model>">
-              <input name="prefix" .value=${f.prefix} aria-invalid=${err("prefix") ? "true" : "false"}
-                @input=${(e: Event) => this.patch({ prefix: value(e) })}>
+            <gw-field label="Prefix" required .error=${
+          this.fieldError("prefix")
+        } hint="Clients ask for <prefix>/<model>">
+              <input name="prefix" .value=${f.prefix} aria-invalid=${this.invalid("prefix")}
+                @input=${(e: Event) => this.patch({ prefix: inputValue(e) })}>
             </gw-field>
-            <gw-field label="Type" required .error=${err("api_type")}>
-              <select name="api_type" @change=${(e: Event) => this.patch({ apiType: value(e) })}>
+            <gw-field label="Type" required .error=${this.fieldError("api_type")}>
+              <select name="api_type" @change=${(e: Event) => this.patch({ apiType: inputValue(e) })}>
                 ${
           API_TYPES.map((t) =>
             html`<option value=${t.value} ?selected=${t.value === f.apiType}>${t.label}</option>`
@@ -291,30 +283,30 @@ export class GwProvidersScreen extends ScreenBase {
         }
               </select>
             </gw-field>
-            <gw-field label="Base URL" .error=${err("base_url")} hint=${
+            <gw-field label="Base URL" .error=${this.fieldError("base_url")} hint=${
           type?.url ? `e.g. ${type.url}` : "Leave empty for the provider's default"
         }>
               <input name="base_url" type="url" .value=${f.baseUrl} placeholder=${
           type?.url ?? ""
-        } aria-invalid=${err("base_url") ? "true" : "false"}
-                @input=${(e: Event) => this.patch({ baseUrl: value(e) })}>
+        } aria-invalid=${this.invalid("base_url")}
+                @input=${(e: Event) => this.patch({ baseUrl: inputValue(e) })}>
             </gw-field>
-            <gw-field class="full" label="API key" .error=${err("api_key")}
+            <gw-field class="full" label="API key" .error=${this.fieldError("api_key")}
               hint=${
           f.editing
             ? "Leave empty to keep the stored key."
             : "Stored in the gateway's database; never shown again."
         }>
               <input name="api_key" type="password" autocomplete="off" .value=${f.apiKey} aria-invalid=${
-          err("api_key") ? "true" : "false"
+          this.invalid("api_key")
         }
-                @input=${(e: Event) => this.patch({ apiKey: value(e) })}>
+                @input=${(e: Event) => this.patch({ apiKey: inputValue(e) })}>
             </gw-field>
             <gw-field class="full" label="Models" .error=${
-          err("models")
+          this.fieldError("models")
         } hint="Comma or newline separated model names this provider serves.">
-              <textarea name="models" .value=${f.models} aria-invalid=${err("models") ? "true" : "false"}
-                @input=${(e: Event) => this.patch({ models: value(e) })}></textarea>
+              <textarea name="models" .value=${f.models} aria-invalid=${this.invalid("models")}
+                @input=${(e: Event) => this.patch({ models: inputValue(e) })}></textarea>
             </gw-field>
           </div>
           <div class="stack-sm">
@@ -341,10 +333,7 @@ export class GwProvidersScreen extends ScreenBase {
         </form>`
         : nothing
     }
-      <button slot="footer" @click=${() => (this.form = null)}>Cancel</button>
-      <button slot="footer" class="primary" type="submit" form="provider-form" ?disabled=${this.saving}>${
-      this.saving ? "Saving…" : f?.editing ? "Save changes" : "Add provider"
-    }</button>
+      ${this.formFooter("provider-form", f?.editing ? "Save changes" : "Add provider")}
     </gw-dialog>`;
   }
 
@@ -363,9 +352,7 @@ export class GwProvidersScreen extends ScreenBase {
   }
 
   private openForm(form: ProviderForm): void {
-    this.form = form;
-    this.errors = {};
-    this.formError = "";
+    this.showForm(form);
     this.fetched = [];
   }
 
@@ -379,10 +366,6 @@ export class GwProvidersScreen extends ScreenBase {
       apiKey: "",
       models: strings(pick(p, "models", "models_list")).join("\n"),
     });
-  }
-
-  private patch(change: Partial<ProviderForm>): void {
-    if (this.form) this.form = { ...this.form, ...change };
   }
 
   private addModel(model: string): void {
@@ -415,10 +398,6 @@ export class GwProvidersScreen extends ScreenBase {
     event.preventDefault();
     const f = this.form;
     if (!f || this.saving) return;
-    this.errors = this.validate(f);
-    this.formError = "";
-    if (Object.keys(this.errors).length > 0) return;
-    this.saving = true;
     const body: Record<string, unknown> = {
       id: f.id.trim(),
       prefix: f.prefix.trim(),
@@ -427,17 +406,15 @@ export class GwProvidersScreen extends ScreenBase {
       models: splitList(f.models),
     };
     if (f.apiKey !== "" || !f.editing) body.api_key = f.apiKey;
-    const result = f.editing
-      ? await send("PUT", `${API_BASE}/providers/${encodeURIComponent(f.editing)}`, body)
-      : await send("POST", `${API_BASE}/providers`, body);
-    this.saving = false;
-    if (!result.ok) {
-      const { fields, form } = this.fieldErrors(result, FIELDS);
-      this.errors = fields;
-      this.formError = form;
-      return;
-    }
-    this.form = null;
+    const result = await this.saveForm(
+      this.validate(f),
+      FIELDS,
+      () =>
+        f.editing
+          ? send("PUT", `${API_BASE}/providers/${encodeURIComponent(f.editing)}`, body)
+          : send("POST", `${API_BASE}/providers`, body),
+    );
+    if (!result) return;
     this.toast(f.editing ? `Saved ${body.id}` : `Added provider ${body.id}`);
     await this.state.refresh();
   };
@@ -511,14 +488,6 @@ function providersOf(d: Json): Json[] {
 
 function typeLabel(apiType: string): string {
   return API_TYPES.find((t) => t.value === apiType)?.label ?? apiType;
-}
-
-function splitList(text: string): string[] {
-  return text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
-}
-
-function value(event: Event): string {
-  return (event.target as HTMLInputElement).value;
 }
 
 customElements.define("gw-providers-screen", GwProvidersScreen);

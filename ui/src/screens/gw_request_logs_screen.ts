@@ -238,8 +238,7 @@ export class GwRequestLogsScreen extends ScreenBase {
 
   private readonly onPage = (e: ValueEvent<unknown>): void => {
     this.page = Math.floor(Number(e.value) / LIMIT) + 1;
-    history.replaceState(null, "", `${location.pathname}?page=${this.page}`);
-    void this.state.setParams({ page: this.page, limit: LIMIT });
+    this.applyQuery(this.state, { page: this.page }, { limit: LIMIT });
   };
 
   private readonly enableLogging = async (): Promise<void> => {

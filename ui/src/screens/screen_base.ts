@@ -38,6 +38,20 @@ export class ScreenBase extends LitElement {
     return action;
   }
 
+  /**
+   * Puts view choices (period, sort, page…) in the address bar, so a reload or a shared link keeps them,
+   * and reloads `state` with them plus `extra` parameters the URL need not carry.
+   */
+  protected applyQuery(
+    state: StateController<unknown>,
+    query: Record<string, string | number>,
+    extra: Record<string, string | number> = {},
+  ): void {
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    history.replaceState(null, "", `${location.pathname}?${search}`);
+    void state.setParams({ ...query, ...extra });
+  }
+
   /** Alert banners, a load error, or a skeleton while loading; `body` renders once data arrived. */
   protected frame<T>(
     state: StateController<T>,

@@ -1,0 +1,14 @@
+import type { SegmentOption } from "../components/gw_segmented.ts";
+
+/** Reporting periods offered by the analytics-style screens. */
+export const DAY_PERIODS: readonly SegmentOption[] = [
+  { value: "7", label: "7 days" },
+  { value: "30", label: "30 days" },
+  { value: "90", label: "90 days" },
+  { value: "365", label: "365 days" },
+];
+
+/** The raw value when it is one of the options (a hand-edited URL may hold anything), else the fallback. */
+export function optionOr(options: readonly SegmentOption[], raw: string | null, fallback: string): string {
+  return options.find((o) => o.value === raw)?.value ?? fallback;
+}
