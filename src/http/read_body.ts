@@ -49,19 +49,7 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
     bytes.set(chunk, offset);
     offset += chunk.length;
   }
-  const text = new TextDecoder().decode(bytes);
-  if (text.trim() === "") {
-    throw new GatewayError(400, "invalid_request", "Request body is empty; expected JSON");
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new GatewayError(
-      400,
-      "invalid_request",
-      `Request body is not valid JSON: ${(error as Error).message}`,
-    );
-  }
+  return bytes;
 }
 
 function tooLarge(limit: number): GatewayError {

@@ -279,3 +279,17 @@ Deno.test("a client disconnect cancels the upstream stream", async () => {
   const rows = usageRows(t.gw);
   assertEquals(rows[0]?.status, 499);
 });
+
+Deno.test("a chunked request body without content-length is read and answered", async () => {
+  await using t = await setup();
+  t.mock.script({ json: chatCompletion("chunked ok") });
+  const text = JSON.stringify({ model: "p/m1", messages: [{ role: "user", content: "hi" }] });
+  const body = ReadableStream.from([text.slice(0, 10), text.slice(10)].map((s) => new TextEncoder().encode(s)));
+  const response = await fetch(`${t.gw.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  assertEquals(response.status, 200);
+  assertEquals((await response.json()).choices[0].message.content, "chunked ok");
+});
