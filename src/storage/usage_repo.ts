@@ -1,3 +1,4 @@
+import type { StatementSync } from "node:sqlite";
 import type { Database } from "./database.ts";
 
 /** One usage row: one attempt outcome (success or failure). */
@@ -27,6 +28,7 @@ export interface UsageRow {
 /** The usage table. Writes come in batches from the usage writer. */
 export class UsageRepo {
   readonly #db: Database;
+  #insertStatement: StatementSync | undefined;
 
   constructor(db: Database) {
     this.#db = db;
@@ -34,7 +36,8 @@ export class UsageRepo {
 
   /** Inserts rows (call inside a transaction for batches). */
   insert(rows: readonly UsageRow[]): void {
-    const statement = this.#db.prepare(
+    // Prepared once: this runs for every attempt of every request.
+    const statement = this.#insertStatement ??= this.#db.prepare(
       `INSERT INTO usage (ts, client_format, request_model, model, provider_id, account_id, client_key_id,
          client_key_label, status, input_tokens, cache_read_tokens, cache_creation_tokens, output_tokens,
          reasoning_tokens, estimated, cost, priced, latency_ms, streamed, error)
