@@ -1,5 +1,6 @@
 import { detectClient, parseThinkingSuffix } from "../adjustments/mod.ts";
-import { GatewayError, type NeutralRequest, orphanToolResult } from "../model/mod.ts";
+import type { RuntimeSettings } from "../config/runtime_settings.ts";
+import { GatewayError, type NeutralRequest, orphanToolResult, type WireFormat } from "../model/mod.ts";
 import { allCoolingMessage, exhaustedMessage, isModelAllowed, type RoutingTable } from "../routing/mod.ts";
 import { codecFor, type DecodeContext } from "../wire/mod.ts";
 import {
@@ -21,7 +22,7 @@ export { DEFAULT_TIMEOUTS, responseEvents, type UpstreamTimeouts } from "./attem
 
 /** One client request as the HTTP layer hands it over. */
 export interface DispatchInput {
-  readonly surface: import("../model/mod.ts").WireFormat;
+  readonly surface: WireFormat;
   readonly body: unknown;
   readonly decode: DecodeContext;
   readonly identity: ClientIdentity;
@@ -237,7 +238,7 @@ export class Dispatcher {
   }
 }
 
-function fusionSettings(settings: import("../config/runtime_settings.ts").RuntimeSettings): FusionSettings {
+function fusionSettings(settings: RuntimeSettings): FusionSettings {
   return {
     judge: settings.combo_fusion_judge,
     minPanel: settings.combo_fusion_min_panel,

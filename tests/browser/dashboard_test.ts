@@ -123,8 +123,10 @@ Deno.test({
     assertEquals(stored?.prefix, "q");
     // Test connection against the mock upstream.
     await page.locator("[data-provider='acct-a'] button", { hasText: "Test" }).click();
-    await page.locator("[data-provider='acct-a'] .result").waitFor();
-    assertMatch(await page.locator("[data-provider='acct-a'] .result").innerText(), /Connected|Failed/);
+    // The result shows "Testing connection…" first; wait for the outcome, not just the element.
+    const result = page.locator("[data-provider='acct-a'] .result", { hasText: /Connected|Failed/ });
+    await result.waitFor();
+    assertMatch(await result.innerText(), /Connected|Failed/);
     assertEquals(d.consoleErrors, []);
   },
 });

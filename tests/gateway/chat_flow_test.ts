@@ -284,7 +284,9 @@ Deno.test("a chunked request body without content-length is read and answered", 
   await using t = await setup();
   t.mock.script({ json: chatCompletion("chunked ok") });
   const text = JSON.stringify({ model: "p/m1", messages: [{ role: "user", content: "hi" }] });
-  const body = ReadableStream.from([text.slice(0, 10), text.slice(10)].map((s) => new TextEncoder().encode(s)));
+  const body = ReadableStream.from(
+    [text.slice(0, 10), text.slice(10)].map((s) => new TextEncoder().encode(s)),
+  );
   const response = await fetch(`${t.gw.url}/v1/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
