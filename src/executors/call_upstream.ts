@@ -8,8 +8,13 @@ export type UpstreamOutcome =
     readonly kind: "response";
     readonly status: number;
     readonly headers: Headers;
-    /** The body; reading it to the end or cancelling it frees the connection slot. */
-    readonly body: ReadableStream<Uint8Array>;
+    /**
+     * Reads the whole body as text (at most `limit` characters) and frees the connection slot. Use this or
+     * `stream()`, once.
+     */
+    readonly readText: (limit?: number) => Promise<string>;
+    /** The body as a stream guarded by the idle timeout; reading it to the end or cancelling it frees the slot. */
+    readonly stream: () => ReadableStream<Uint8Array>;
   }
   | { readonly kind: "network"; readonly reason: "timeout" | "connection"; readonly message: string };
 
@@ -76,12 +81,38 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
       : { kind: "network", reason: "connection", message: connectionMessage(error) };
   }
   const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+  deadline.deadline = Date.now() + request.idleTimeoutMs;
   return {
     kind: "response",
     status: response.status,
     headers: response.headers,
-    body: body.pipeThrough(idleGuard(request.idleTimeoutMs, deadline, controller, done)),
+    // A whole body is read directly: a guard stream per chunk costs more than the watchdog needs.
+    readText: async (limit = Number.POSITIVE_INFINITY) => {
+      try {
+        return await readLimited(body, limit);
+      } finally {
+        done();
+      }
+    },
+    stream: () => body.pipeThrough(idleGuard(request.idleTimeoutMs, deadline, controller, done)),
   };
+}
+
+async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (text.length < limit) {
+      const next = await reader.read();
+      if (next.done) return text + decoder.decode();
+      text += decoder.decode(next.value, { stream: true });
+    }
+    await reader.cancel();
+    return text.slice(0, limit);
+  } catch (error) {
+    return text || `(body unreadable: ${(error as Error).message})`;
+  }
 }
 
 /** Passes chunks through, pushing the deadline back on each; runs `done` once at the end. */
@@ -92,9 +123,6 @@ function idleGuard(
   done: () => void,
 ): TransformStream<Uint8Array, Uint8Array> {
   return new TransformStream<Uint8Array, Uint8Array>({
-    start() {
-      deadline.deadline = Date.now() + idleMs;
-    },
     transform(chunk, c) {
       deadline.deadline = Date.now() + idleMs;
       c.enqueue(chunk);

@@ -138,7 +138,7 @@ export async function runAttempt(
     return fail(0, `${outcome.reason}: ${outcome.message}`, classification);
   }
   if (outcome.status >= 400) {
-    const text = await readLimited(outcome.body, ERROR_BODY_LIMIT);
+    const text = await outcome.readText(ERROR_BODY_LIMIT);
     const classification = classifyUpstreamFailure({
       kind: "status",
       status: outcome.status,
@@ -150,7 +150,7 @@ export async function runAttempt(
   }
   const contentType = outcome.headers.get("content-type") ?? "";
   if (!request.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
-    const text = await readLimited(outcome.body, Number.POSITIVE_INFINITY);
+    const text = await outcome.readText();
     let response: NeutralResponse;
     try {
       response = upstreamCodec.decodeResponse(JSON.parse(text));
@@ -175,7 +175,7 @@ export async function runAttempt(
     original,
     attempt,
     provider,
-    outcome.body,
+    outcome.stream(),
     started,
     fail,
   );
@@ -313,23 +313,6 @@ function forwardedHeaders(
   ];
   if (unique.length > 0) out["anthropic-beta"] = unique.join(",");
   return out;
-}
-
-async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  try {
-    while (text.length < limit) {
-      const next = await reader.read();
-      if (next.done) return text + decoder.decode();
-      text += decoder.decode(next.value, { stream: true });
-    }
-    await reader.cancel();
-    return text.slice(0, limit);
-  } catch (error) {
-    return text || `(body unreadable: ${(error as Error).message})`;
-  }
 }
 
 function summarize(text: string): string {
