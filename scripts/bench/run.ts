@@ -2,14 +2,15 @@
  * `deno task bench`: the mock upstream, a bare Deno.serve+fetch proxy and the gateway, measured side by
  * side in one run on loopback. Servers are pinned to CPU 0; the load generators run on CPU 1.
  *
- * Reports: non-stream requests/s (wrk, 50 connections) for direct/bare-proxy/gateway and the ratio,
+ * Reports: non-stream requests/s (wrk, 50 connections) for direct/bare-proxy/gateway/Portkey (peer, when
+ * npm can install it) and the ratios,
  * added p50/p99 latency at a fixed 500 requests/s, and gateway CPU per streamed chunk (passthrough and
  * translate). Bounded in time: about two minutes.
  */
 import { join } from "node:path";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const PORTS = { mock: 18101, bare: 18102, gateway: 18103 };
+const PORTS = { mock: 18101, bare: 18102, gateway: 18103, portkey: 18104 };
 const WRK_SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 8);
 const CHAT_BODY = JSON.stringify({
   model: "bench/m1",
@@ -55,14 +56,17 @@ async function waitReady(url: string): Promise<void> {
   throw new Error(`server at ${url} did not start`);
 }
 
-async function wrk(url: string): Promise<number> {
+async function wrk(url: string, headers: Record<string, string> = {}, body = CHAT_BODY): Promise<number> {
   const lua = await Deno.makeTempFile({ suffix: ".lua" });
-  await Deno.writeTextFile(
-    lua,
-    `wrk.method = "POST"\nwrk.body = ${
-      JSON.stringify(CHAT_BODY)
-    }\nwrk.headers["Content-Type"] = "application/json"\n`,
-  );
+  const lines = [
+    `wrk.method = "POST"`,
+    `wrk.body = ${JSON.stringify(body)}`,
+    `wrk.headers["Content-Type"] = "application/json"`,
+  ];
+  for (const [name, value] of Object.entries(headers)) {
+    lines.push(`wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`);
+  }
+  await Deno.writeTextFile(lua, lines.join("\n") + "\n");
   const output = await new Deno.Command("taskset", {
     args: ["-c", "1", "wrk", "-t1", "-c50", `-d${WRK_SECONDS}s`, "-s", lua, url],
   }).output();
@@ -136,6 +140,34 @@ async function drive(
   return cpuMs(pid) - before;
 }
 
+/**
+ * Portkey's open-source gateway as a peer, installed once with npm into a cache folder (its install
+ * scripts are skipped: they write outside it). Returns null when npm or the package is unavailable.
+ */
+async function startPortkey(port: number): Promise<string | null> {
+  if (Deno.env.get("BENCH_PEERS") === "0") return null;
+  const dir = join(Deno.env.get("HOME") ?? "/tmp", ".cache", "gateway-bench-peers");
+  const entry = join(dir, "node_modules/@portkey-ai/gateway/build/start-server.js");
+  try {
+    Deno.statSync(entry);
+  } catch {
+    await Deno.mkdir(dir, { recursive: true });
+    const install = await new Deno.Command("npm", {
+      args: ["i", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", dir, "@portkey-ai/gateway"],
+      stdout: "null",
+      stderr: "null",
+    }).output().catch(() => null);
+    if (!install?.success) return null;
+  }
+  const child = new Deno.Command("taskset", {
+    args: ["-c", "0", "node", entry, `--port=${port}`, "--headless"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  children.push(child);
+  return `http://127.0.0.1:${port}/v1/chat/completions`;
+}
+
 async function main() {
   await new Deno.Command("taskset", { args: ["-pc", "1", String(Deno.pid)], stdout: "null" }).output();
   const home = await Deno.makeTempDir({ prefix: "gateway-bench-" });
@@ -174,6 +206,19 @@ async function main() {
   const rpsDirect = await wrk(direct);
   const rpsBare = await wrk(bare);
   const rpsGateway = await wrk(viaGateway);
+  const portkey = await startPortkey(PORTS.portkey);
+  let rpsPortkey: number | null = null;
+  if (portkey) {
+    await new Promise((r) => setTimeout(r, 2500));
+    rpsPortkey = await wrk(portkey, {
+      "x-portkey-provider": "openai",
+      "x-portkey-custom-host": `http://127.0.0.1:${PORTS.mock}/v1`,
+      authorization: "Bearer bench",
+    }, JSON.stringify({ model: "m1", messages: [{ role: "user", content: "Say hello." }], max_tokens: 64 }))
+      .catch(
+        () => null,
+      );
+  }
   console.log(`  direct to mock      ${rpsDirect.toFixed(0)} req/s`);
   console.log(`  bare Deno proxy     ${rpsBare.toFixed(0)} req/s`);
   console.log(
@@ -181,6 +226,15 @@ async function main() {
       ((rpsGateway / rpsBare) * 100).toFixed(0)
     }% of bare proxy)`,
   );
+  if (rpsPortkey !== null) {
+    console.log(
+      `  Portkey gateway     ${rpsPortkey.toFixed(0)} req/s  (gateway: ${
+        (rpsGateway / rpsPortkey).toFixed(1)
+      }x)`,
+    );
+  } else {console.log(
+      "  Portkey gateway     skipped (npm or the package unavailable; BENCH_PEERS=0 skips it)",
+    );}
 
   console.log("Added latency at a fixed 500 req/s (5 s each):");
   const latDirect = await fixedRate(direct, 500, 5);
