@@ -11,11 +11,14 @@ import { callUpstream } from "../executors/call_upstream.ts";
 import type { ProviderClients } from "../executors/http_clients.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor } from "../executors/presets.ts";
 import {
+  type Finish,
   GatewayError,
   type NeutralRequest,
   type NeutralResponse,
   type StreamEvent,
+  type Usage,
   type WireFormat,
+  ZERO_USAGE,
 } from "../model/mod.ts";
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import { chatCompletionsPassthrough, codecFor, type EncodeContext } from "../wire/mod.ts";
@@ -232,13 +235,28 @@ async function streamAttempt(
     const out = replay(peek.buffered, reader).pipeThrough(clientCodec.encodeStream(ctx));
     return { kind: "stream", response: streamResponse(clientCodec, out) };
   }
+  if (clientCodec.format === "chat_completions") {
+    // The passthrough parses every chunk anyway; its observer meters the stream, so the decoding
+    // branch is dropped after the commit and each chunk is parsed once.
+    const summarise = finished;
+    finished = null;
+    reader.cancel().catch(() => {});
+    const meter = passthroughMeter(() => caller.signal.aborted, (summary) => {
+      finished = summarise;
+      onDone(summary);
+    });
+    const repaired = rawFrames
+      .pipeThrough(
+        chatCompletionsPassthrough({ now: ctx.now, fallbackId: deps.newId(), observer: meter.observer }),
+      )
+      .pipeThrough(meter.end);
+    return { kind: "stream", response: streamResponse(clientCodec, repaired) };
+  }
   // Same format on both sides: the client gets the upstream's own frames; the events feed the meter.
   drain(reader);
-  const repaired = clientCodec.format === "chat_completions"
-    ? rawFrames.pipeThrough(chatCompletionsPassthrough({ now: ctx.now, fallbackId: deps.newId() }))
-    : rawFrames.pipeThrough(
-      new TransformStream({ transform: (frame, c) => c.enqueue(frameText(frame, clientCodec.framing)) }),
-    );
+  const repaired = rawFrames.pipeThrough(
+    new TransformStream({ transform: (frame, c) => c.enqueue(frameText(frame, clientCodec.framing)) }),
+  );
   const linked = repaired.pipeThrough(
     new TransformStream<string, string>({
       cancel: (reason) => {
@@ -247,6 +265,51 @@ async function streamAttempt(
     }),
   );
   return { kind: "stream", response: streamResponse(clientCodec, linked) };
+}
+
+/** A stream summary built from the chat passthrough's observer, reported when the stream ends. */
+function passthroughMeter(clientGone: () => boolean, onDone: (summary: StreamSummary) => void) {
+  let usage: Usage = ZERO_USAGE;
+  let usageReported = false;
+  let finish: Finish | null = null;
+  let outputText = "";
+  let sawContent = false;
+  let error: string | null = null;
+  let reported = false;
+  const report = (end: StreamSummary["end"]) => {
+    if (reported) return;
+    reported = true;
+    onDone({ usage, usageReported, finish, outputText, sawContent, error, end: error ? "failed" : end });
+  };
+  return {
+    observer: {
+      usage: (u: Usage) => {
+        usage = u;
+        usageReported = true;
+      },
+      finish: (f: Finish) => {
+        finish = f;
+      },
+      error: (message: string) => {
+        error = message;
+      },
+      content: () => {
+        sawContent = true;
+      },
+      text: (delta: string) => {
+        outputText += delta;
+      },
+    },
+    end: new TransformStream<string, string>({
+      flush: () => report("completed"),
+      // Called both when the client goes away and when the upstream body breaks mid-stream.
+      cancel: (reason) => {
+        if (clientGone()) return report("cancelled");
+        error ??= `upstream stream broke: ${reason instanceof Error ? reason.message : String(reason)}`;
+        report("failed");
+      },
+    }),
+  };
 }
 
 /** Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. */

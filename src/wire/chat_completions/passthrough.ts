@@ -22,6 +22,8 @@ export interface PassthroughObserver {
   error(message: string): void;
   /** Called once, at the first real content, reasoning or tool-call delta. */
   content(): void;
+  /** Text of each delta (content, reasoning, tool arguments), for token estimates. */
+  text?(delta: string): void;
 }
 
 /** Options of {@link chatCompletionsPassthrough}. */
@@ -140,6 +142,7 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): Transfo
           sawContent = true;
           observer?.content();
         }
+        if (observer?.text) observer.text(deltaText(delta));
         if (nonEmptyString(choice.finish_reason)) {
           observer?.finish(decodeFinish(choice.finish_reason));
           if (!sawFinish && (data.usage === undefined || data.usage === null) && rawUsage !== undefined) {
@@ -200,4 +203,16 @@ function meaningful(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
   if (isRecord(value)) return Object.keys(value).length > 0;
   return true;
+}
+
+/** Content, reasoning and tool-argument text of one delta. */
+function deltaText(delta: Record<string, unknown>): string {
+  let text = (typeof delta.content === "string" ? delta.content : "") + reasoningOf(delta);
+  if (Array.isArray(delta.tool_calls)) {
+    for (const call of delta.tool_calls) {
+      const fn = (call as { function?: { arguments?: unknown } })?.function;
+      if (typeof fn?.arguments === "string") text += fn.arguments;
+    }
+  }
+  return text;
 }
