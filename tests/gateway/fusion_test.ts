@@ -157,3 +157,36 @@ Deno.test("a client disconnect cancels the panel calls", async () => {
   await new Promise((r) => setTimeout(r, 600));
   assertEquals(t.judgeCalls().length, 0, "no judge after the client left");
 });
+
+Deno.test("a judge that fails after the panel answered is replaced by the first member that answered", async () => {
+  const mock = await startMockUpstream();
+  mock.script({
+    handler: async (request) => {
+      const model = String(request.body.model);
+      if (isJudge(request)) {
+        return model === "bm"
+          ? Response.json({ error: { message: "judge down" } }, { status: 500 })
+          : Response.json(chatCompletion(`JUDGED by ${model}`));
+      }
+      if (model !== "cm") await new Promise((r) => setTimeout(r, 80));
+      return Response.json(chatCompletion(`answer from ${model}`));
+    },
+  });
+  const providers = ["a", "b", "c"].map((p) =>
+    `  - id: ${p}-1\n    prefix: ${p}\n    api_type: chat_compat\n    base_url: ${mock.url}/v1\n    models: [${p}m]\n`
+  ).join("");
+  const gw = await startTestGateway(
+    `providers:\n${providers}combos:\n  - name: team\n    models: [a/am, b/bm, c/cm]\n`,
+  );
+  try {
+    const store = gw.runtime.control.store;
+    store.settings.set("combo_strategy", "fusion");
+    store.settings.set("combo_fusion_judge", "b/bm");
+    gw.runtime.control.reload();
+    const response = await post(`${gw.url}/v1/chat/completions`, { model: "team", ...ask });
+    assertEquals((await response.json()).choices[0].message.content, "JUDGED by cm");
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});
