@@ -11,14 +11,11 @@ import { callUpstream } from "../executors/call_upstream.ts";
 import type { ProviderClients } from "../executors/http_clients.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor } from "../executors/presets.ts";
 import {
-  type Finish,
   GatewayError,
   type NeutralRequest,
   type NeutralResponse,
   type StreamEvent,
-  type Usage,
   type WireFormat,
-  ZERO_USAGE,
 } from "../model/mod.ts";
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import { chatCompletionsPassthrough, codecFor, type EncodeContext } from "../wire/mod.ts";
@@ -26,7 +23,7 @@ import type { Codec } from "../wire/codec.ts";
 import type { ControlPlane } from "./control_plane.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { RoutingService } from "./routing_service.ts";
-import { streamMeter, type StreamSummary } from "./stream_meter.ts";
+import { passthroughMeter, streamMeter, type StreamSummary } from "./stream_meter.ts";
 import { drain, frameText, peekStream, replay, upstreamFrames } from "./upstream_stream.ts";
 import type { UsageRecorder } from "./usage_recorder.ts";
 
@@ -265,51 +262,6 @@ async function streamAttempt(
     }),
   );
   return { kind: "stream", response: streamResponse(clientCodec, linked) };
-}
-
-/** A stream summary built from the chat passthrough's observer, reported when the stream ends. */
-function passthroughMeter(clientGone: () => boolean, onDone: (summary: StreamSummary) => void) {
-  let usage: Usage = ZERO_USAGE;
-  let usageReported = false;
-  let finish: Finish | null = null;
-  let outputText = "";
-  let sawContent = false;
-  let error: string | null = null;
-  let reported = false;
-  const report = (end: StreamSummary["end"]) => {
-    if (reported) return;
-    reported = true;
-    onDone({ usage, usageReported, finish, outputText, sawContent, error, end: error ? "failed" : end });
-  };
-  return {
-    observer: {
-      usage: (u: Usage) => {
-        usage = u;
-        usageReported = true;
-      },
-      finish: (f: Finish) => {
-        finish = f;
-      },
-      error: (message: string) => {
-        error = message;
-      },
-      content: () => {
-        sawContent = true;
-      },
-      text: (delta: string) => {
-        outputText += delta;
-      },
-    },
-    end: new TransformStream<string, string>({
-      flush: () => report("completed"),
-      // Called both when the client goes away and when the upstream body breaks mid-stream.
-      cancel: (reason) => {
-        if (clientGone()) return report("cancelled");
-        error ??= `upstream stream broke: ${reason instanceof Error ? reason.message : String(reason)}`;
-        report("failed");
-      },
-    }),
-  };
 }
 
 /** Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. */
