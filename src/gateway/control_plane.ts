@@ -1,4 +1,4 @@
-import type { ComboConfig, Config, PriceConfig, ProviderConfig } from "../config/mod.ts";
+import type { Config, PriceConfig, ProviderConfig } from "../config/mod.ts";
 import { resolveSettings, type RuntimeSettings } from "../config/runtime_settings.ts";
 import { digestsEqual, hashApiKey } from "../security/api_key.ts";
 import type { ApiKeyRecord, BudgetRecord, ComboRecord, Store } from "../storage/mod.ts";
@@ -65,11 +65,6 @@ export class ControlPlane {
   /** Every DB key. */
   get keys(): readonly ApiKeyRecord[] {
     return [...this.#keysById.values()];
-  }
-
-  /** Combos as plain config. */
-  comboConfigs(): readonly ComboConfig[] {
-    return this.#combos;
   }
 
   /** Resolves a presented key to an identity; null when it is unknown or revoked. */

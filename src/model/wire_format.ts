@@ -5,12 +5,3 @@ export type WireFormat =
   | "messages"
   | "generate_content"
   | "local_runner";
-
-/** Every wire format, in a stable order (useful for conformance matrices). */
-export const WIRE_FORMATS: readonly WireFormat[] = [
-  "chat_completions",
-  "responses",
-  "messages",
-  "generate_content",
-  "local_runner",
-];

@@ -110,14 +110,6 @@ export class ApiKeysRepo {
       .run(now, id);
     return Number(result.changes) > 0;
   }
-
-  /** Number of active keys. */
-  countActive(): number {
-    return Number(
-      (this.#db.prepare("SELECT count(*) AS n FROM api_keys WHERE status = 'active'").get() as { n: number })
-        .n,
-    );
-  }
 }
 
 function toRecord(row: Row): ApiKeyRecord {
