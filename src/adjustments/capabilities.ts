@@ -157,13 +157,26 @@ export function bareModelName(model: string): string {
   return name.replace(/^(?:[a-z]{2}\.)?(?:anthropic|meta|mistral|amazon|cohere|deepseek|qwen)\./, "");
 }
 
+// Table lookups run a list of patterns; their results are kept per model name. The cache is bounded
+// because model names come from clients.
+const tableResults = new Map<string, ModelCapabilities>();
+const MAX_CACHED_MODELS = 4096;
+
 /** Capabilities of `model` from the built-in table, with config overrides (per provider model) on top. */
 export function capabilitiesFor(
   model: string,
   overrides: Partial<ModelCapabilities> = {},
 ): ModelCapabilities {
-  const name = bareModelName(model);
-  const found = TABLE.find(([pattern]) => pattern.test(name))?.[1] ?? {};
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
-  return { ...UNKNOWN_CAPABILITIES, ...found, ...defined };
+  let base = tableResults.get(model);
+  if (base === undefined) {
+    const name = bareModelName(model);
+    base = { ...UNKNOWN_CAPABILITIES, ...TABLE.find(([pattern]) => pattern.test(name))?.[1] };
+    if (tableResults.size >= MAX_CACHED_MODELS) tableResults.clear();
+    tableResults.set(model, base);
+  }
+  let defined: Record<string, unknown> | null = null;
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value !== undefined) (defined ??= {})[key] = value;
+  }
+  return defined === null ? base : { ...base, ...defined };
 }

@@ -5,15 +5,14 @@ import type { ClientKind } from "./target.ts";
  * (`claude-cli`/`claude-code` agent, `x-app: cli`, or a claude-code beta flag), Codex (`codex` in the
  * agent or `originator` header), Gemini CLI (`GeminiCLI`/`gemini-cli` agent), else other.
  */
-export function detectClient(headers: Readonly<Record<string, string>>, userAgent: string): ClientKind {
-  const lower: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) lower[key.toLowerCase()] = value.toLowerCase();
-  const ua = (userAgent || lower["user-agent"] || "").toLowerCase();
+export function detectClient(headers: Headers): ClientKind {
+  const header = (name: string) => (headers.get(name) ?? "").toLowerCase();
+  const ua = header("user-agent");
   if (
-    ua.includes("claude-cli") || ua.includes("claude-code") || lower["x-app"] === "cli" ||
-    (lower["anthropic-beta"] ?? "").includes("claude-code")
+    ua.includes("claude-cli") || ua.includes("claude-code") || header("x-app") === "cli" ||
+    header("anthropic-beta").includes("claude-code")
   ) return "claude_code";
-  if (ua.includes("codex") || (lower["originator"] ?? "").includes("codex")) return "codex";
+  if (ua.includes("codex") || header("originator").includes("codex")) return "codex";
   if (ua.includes("geminicli") || ua.includes("gemini-cli")) return "gemini_cli";
   return "other";
 }

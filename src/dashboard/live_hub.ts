@@ -64,7 +64,7 @@ export class LiveHub implements DispatchObserver {
 
   /** The most recent events, oldest first. */
   recent(): RequestEvent[] {
-    return [...this.#recent];
+    return this.#recent.slice(-RECENT_EVENTS);
   }
 
   /** Observer hook: a client request started. */
@@ -108,7 +108,7 @@ export class LiveHub implements DispatchObserver {
    */
   subscribe(send: (text: string) => void, end: () => void = () => {}): () => void {
     const subscriber: Subscriber = { send, end, pending: [], dropped: 0, lastInflight: this.#inflight };
-    send(message("snapshot", { inflight: this.#inflight, recent: this.#recent }));
+    send(message("snapshot", { inflight: this.#inflight, recent: this.recent() }));
     this.#subscribers.add(subscriber);
     if (this.#flushTimer === undefined) {
       this.#flushTimer = setInterval(() => this.#flush(), LIVE_FLUSH_MS);
@@ -166,7 +166,8 @@ export class LiveHub implements DispatchObserver {
 
   #push(event: RequestEvent): void {
     this.#recent.push(event);
-    if (this.#recent.length > RECENT_EVENTS) this.#recent.splice(0, this.#recent.length - RECENT_EVENTS);
+    // Trimmed in bulk: cutting one event off the front per push moves the whole list every time.
+    if (this.#recent.length >= RECENT_EVENTS * 2) this.#recent.splice(0, RECENT_EVENTS);
     for (const subscriber of this.#subscribers) {
       subscriber.pending.push(event);
       if (subscriber.pending.length > MAX_BATCH * 2) {

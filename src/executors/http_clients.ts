@@ -21,9 +21,17 @@ export class ProviderClient {
     });
   }
 
-  /** Waits for a free slot; the returned function releases it (call exactly once). */
-  async acquire(): Promise<() => void> {
-    if (this.#inFlight >= MAX_CONNECTIONS) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  /**
+   * Takes a request slot: at once (no promise, no microtask) while fewer than MAX_CONNECTIONS are in
+   * flight, else a promise that resolves when one frees up. The returned function releases the slot
+   * (call exactly once).
+   */
+  acquire(): (() => void) | Promise<() => void> {
+    if (this.#inFlight < MAX_CONNECTIONS) return this.#take();
+    return new Promise((resolve) => this.#waiting.push(() => resolve(this.#take())));
+  }
+
+  #take(): () => void {
     this.#inFlight++;
     let released = false;
     return () => {

@@ -264,6 +264,9 @@ async function streamAttempt(
   return { kind: "stream", response: streamResponse(clientCodec, linked) };
 }
 
+/** Whether a provider's base URL is local, judged once per provider config (configs are replaced on reload). */
+const localProviders = new WeakMap<ProviderConfig, boolean>();
+
 /** Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. */
 async function adjustForTarget(
   deps: AttemptDeps,
@@ -273,7 +276,11 @@ async function adjustForTarget(
   provider: ProviderConfig,
   format: WireFormat,
 ): Promise<{ request: NeutralRequest; headers: Readonly<Record<string, string>> }> {
-  const providerIsLocal = isPrivateHost(new URL(provider.baseUrl));
+  let providerIsLocal = localProviders.get(provider);
+  if (providerIsLocal === undefined) {
+    providerIsLocal = isPrivateHost(new URL(provider.baseUrl));
+    localProviders.set(provider, providerIsLocal);
+  }
   const target = {
     upstreamFormat: format,
     model: attempt.upstreamModel,

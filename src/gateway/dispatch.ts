@@ -144,10 +144,7 @@ export class Dispatcher {
       surface: input.surface,
       identity: input.identity,
       clientHeaders: input.clientHeaders,
-      clientKind: detectClient(
-        Object.fromEntries(input.clientHeaders),
-        input.clientHeaders.get("user-agent") ?? "",
-      ),
+      clientKind: detectClient(input.clientHeaders),
       signal: input.signal,
       endpoint: input.decode.endpoint,
       onStreamCommitted: () => {

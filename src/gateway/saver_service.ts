@@ -17,6 +17,7 @@ export class SaverService {
   readonly #writer: BatchedWriter;
   readonly #fetch: typeof fetch;
   #signature = "";
+  #settingsSeen: RuntimeSettings | null = null;
   #savers: readonly Saver[] = [];
   readonly #reported = new Set<string>();
   /** Savings not yet written; folded per saver so a busy gateway writes one row per saver per flush. */
@@ -66,6 +67,9 @@ export class SaverService {
   }
 
   #saversFor(settings: RuntimeSettings): readonly Saver[] {
+    // Settings objects are replaced on every reload, so an unchanged object needs no comparison.
+    if (settings === this.#settingsSeen) return this.#savers;
+    this.#settingsSeen = settings;
     const config = {
       rtk: settings.saver_rtk_enabled,
       caveman: { enabled: settings.saver_caveman_enabled, level: settings.saver_caveman_level },

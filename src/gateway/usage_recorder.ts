@@ -5,6 +5,7 @@ import {
   estimateRequestTokens,
   estimateTokens,
   lookupPrice,
+  type PriceMatch,
   type PriceTable,
 } from "../accounting/mod.ts";
 import type { NeutralRequest, Usage, WireFormat } from "../model/mod.ts";
@@ -12,6 +13,9 @@ import type { Store, UsageRow } from "../storage/mod.ts";
 import type { BatchedWriter } from "./batched_writer.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
 import { type ClientIdentity, identityKeyId, identityLabel } from "./identity.ts";
+
+/** Bound on the per-model price cache (model names can come from clients). */
+const MAX_CACHED_PRICES = 4096;
 
 /** One attempt's outcome to record. */
 export interface AttemptRecord {
@@ -40,6 +44,8 @@ export class UsageRecorder {
   readonly #writer: BatchedWriter;
   readonly #budgets: BudgetGuard;
   #prices: PriceTable;
+  /** Prices found per routed model; progressive matching is not free and models repeat. */
+  #priceOf = new Map<string, PriceMatch | null>();
   readonly #listeners: ((row: UsageRow) => void)[] = [];
 
   constructor(
@@ -57,6 +63,7 @@ export class UsageRecorder {
   /** Rebuilds the price table after overrides change. */
   setOverrides(overrides: Parameters<typeof buildPriceTable>[1]): void {
     this.#prices = buildPriceTable(BUILTIN_PRICES, overrides);
+    this.#priceOf = new Map();
   }
 
   /** Registers a listener for every recorded row (live dashboard). */
@@ -79,7 +86,7 @@ export class UsageRecorder {
       };
     }
     const tokens = usage ?? { inputTotal: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
-    const match = lookupPrice(this.#prices, attempt.routeModel);
+    const match = this.#price(attempt.routeModel);
     const cost = costOf(tokens, match?.price ?? null);
     const row: UsageRow = {
       ts: now,
@@ -107,5 +114,15 @@ export class UsageRecorder {
     this.#writer.enqueue(() => this.#store.usage.insert([row]));
     for (const listener of this.#listeners) listener(row);
     return row;
+  }
+
+  #price(model: string): PriceMatch | null {
+    let match = this.#priceOf.get(model);
+    if (match === undefined) {
+      match = lookupPrice(this.#prices, model);
+      if (this.#priceOf.size >= MAX_CACHED_PRICES) this.#priceOf.clear();
+      this.#priceOf.set(model, match);
+    }
+    return match;
   }
 }

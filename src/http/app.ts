@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import { GatewayError } from "../model/mod.ts";
 import { apiAuth } from "./auth.ts";
-import type { AppEnv, AppVariables } from "./env.ts";
+import type { AppEnv } from "./env.ts";
 import { errorResponse } from "./errors.ts";
-import { surfaceRoutes } from "./surface_routes.ts";
+import { handleSurfaceRequest, surfaceForPath } from "./surface_routes.ts";
 import { type UtilityDeps, utilityRoutes } from "./utility_routes.ts";
 import type { Dispatcher } from "../gateway/dispatch.ts";
 import type { DashboardContext } from "../dashboard/context.ts";
@@ -20,16 +20,6 @@ export interface AppDeps extends UtilityDeps {
   readonly dispatcher: Dispatcher;
   /** The dashboard (sign-in, management and state APIs, UI); absent in bare data-plane setups. */
   readonly dashboard?: DashboardContext;
-}
-
-/** Picks the wire format errors on a path are encoded in. */
-export function surfaceForPath(p: string): AppVariables["surface"] {
-  if (p.startsWith("/v1/chat/completions")) return "chat_completions";
-  if (p.startsWith("/v1/responses")) return "responses";
-  if (p.startsWith("/v1/messages")) return "messages";
-  if (p.startsWith("/v1beta/") || (p.startsWith("/v1/models/") && p.includes(":"))) return "generate_content";
-  if (p.startsWith("/api/")) return "local_runner";
-  return "utility";
 }
 
 /** Builds the Hono app. No I/O happens here beyond what the deps do. */
@@ -54,22 +44,38 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const auth = apiAuth(deps.control);
   for (const pattern of ["/v1/*", "/v1beta/*", "/api/*"]) app.use(pattern, auth);
   app.route("/", utilityRoutes(deps));
-  app.route("/", surfaceRoutes(deps.dispatcher));
   // The dashboard UI (uiRoutes) is served behind the dashboard's own access control.
   if (deps.dashboard) app.route("/", dashboardRoutes(deps.dashboard, GATEWAY_VERSION, uiRoutes()));
   return app;
 }
 
 /**
- * The request handler given to Deno.serve: the app behind a path repair for clients that append `/v1`
- * to a base URL that already ends in `/v1`.
+ * The request handler given to Deno.serve: model endpoints go straight to their handler (see
+ * surface_routes.ts), everything else to the Hono app; clients that append `/v1` to a base URL that
+ * already ends in `/v1` are repaired first.
  */
 export function createHandler(deps: AppDeps): (request: Request) => Response | Promise<Response> {
   const app = createApp(deps);
   return (request) => {
-    const url = new URL(request.url);
-    if (!url.pathname.startsWith("/v1/v1/")) return app.fetch(request);
-    url.pathname = url.pathname.slice(3);
-    return app.fetch(new Request(url, request));
+    let path = pathOf(request.url);
+    if (path.startsWith("/v1/v1/")) {
+      const url = new URL(request.url);
+      url.pathname = url.pathname.slice(3);
+      request = new Request(url, request);
+      path = path.slice(3);
+    }
+    if (request.method === "POST") {
+      const handled = handleSurfaceRequest(deps, path, request);
+      if (handled !== null) return handled;
+    }
+    return app.fetch(request);
   };
+}
+
+/** The path of an absolute URL without building a URL object (the request path is hot). */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const end = url.search(/[?#]/);
+  return url.slice(start, end === -1 ? undefined : end);
 }

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { ControlPlane } from "../gateway/control_plane.ts";
+import type { ClientIdentity } from "../gateway/identity.ts";
 import { presentedKey } from "./credentials.ts";
 import type { AppEnv } from "./env.ts";
 import { invalidApiKey } from "./errors.ts";
@@ -9,14 +10,20 @@ import { invalidApiKey } from "./errors.ts";
  * spec's body. With it off, requests pass anonymously, but a valid DB key still brings its scopes.
  * An unknown key is ignored then: many clients insist on sending some placeholder key.
  */
+export function authenticate(control: ControlPlane, request: Request): ClientIdentity {
+  const key = presentedKey(request.headers, request.url);
+  const identity = key === null ? null : control.identify(key);
+  if (identity !== null) return identity;
+  if (control.settings.server_require_api_key) throw invalidApiKey();
+  return ANONYMOUS;
+}
+
+const ANONYMOUS: ClientIdentity = { kind: "anonymous" };
+
+/** `authenticate` as Hono middleware: the identity goes on the context. */
 export function apiAuth(control: ControlPlane): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const key = presentedKey(c.req.raw.headers, new URL(c.req.url));
-    const identity = key === null ? null : control.identify(key);
-    if (identity === null) {
-      if (control.settings.server_require_api_key) throw invalidApiKey();
-      c.set("identity", { kind: "anonymous" });
-    } else c.set("identity", identity);
+    c.set("identity", authenticate(control, c.req.raw));
     await next();
   };
 }

@@ -1,55 +1,114 @@
-import { Hono } from "hono";
 import { estimateRequestTokens } from "../accounting/mod.ts";
+import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { Dispatcher } from "../gateway/dispatch.ts";
 import { GatewayError, type WireFormat } from "../model/mod.ts";
 import { codecFor, type DecodeContext } from "../wire/mod.ts";
-import type { AppEnv } from "./env.ts";
+import { authenticate } from "./auth.ts";
+import { errorResponse } from "./errors.ts";
 import { readJsonBody } from "./read_body.ts";
 
-/** The five client surfaces' model endpoints. */
-export function surfaceRoutes(dispatcher: Dispatcher): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  const handle =
-    (surface: WireFormat, decode: DecodeContext = {}) => async (c: import("hono").Context<AppEnv>) => {
-      const body = await readJsonBody(c.req.raw);
-      return dispatcher.handle({
-        surface,
-        body,
-        decode,
-        identity: c.get("identity"),
-        clientHeaders: c.req.raw.headers,
-        signal: c.req.raw.signal,
-      });
-    };
-  app.post("/v1/chat/completions", handle("chat_completions"));
-  app.post("/v1/responses", handle("responses"));
-  app.post("/v1/messages", handle("messages"));
-  app.post("/v1/messages/count_tokens", async (c) => {
-    const body = await readJsonBody(c.req.raw);
-    const request = codecFor("messages").decodeRequest(withMaxTokens(body), {});
-    return c.json({ input_tokens: estimateRequestTokens(request) });
-  });
-  app.post("/api/chat", handle("local_runner", { endpoint: "chat" }));
-  app.post("/api/generate", handle("local_runner", { endpoint: "generate" }));
-  // @google/genai defaults to /v1/models/…; Gemini CLI and older SDKs use /v1beta/models/….
-  const generate = (c: import("hono").Context<AppEnv>) => {
-    const target = c.req.param("target") ?? "";
-    const colon = target.lastIndexOf(":");
-    const action = colon === -1 ? "" : target.slice(colon + 1);
-    if (action !== "generateContent" && action !== "streamGenerateContent") {
-      throw new GatewayError(
-        404,
-        "not_found",
-        `Unknown method "${action || target}"; use :generateContent or :streamGenerateContent`,
-      );
+/**
+ * The model endpoints of the five client surfaces. They carry nearly all traffic, so they are matched
+ * by a plain table lookup before the general router: no per-request routing context, no middleware
+ * chain. Every other path goes to the Hono app.
+ */
+type SurfaceRoute =
+  | { readonly kind: "model"; readonly surface: WireFormat; readonly decode: DecodeContext }
+  | { readonly kind: "count_tokens"; readonly surface: "messages" }
+  | { readonly kind: "generate"; readonly surface: "generate_content"; readonly target: string };
+
+const EXACT_ROUTES: ReadonlyMap<string, SurfaceRoute> = new Map<string, SurfaceRoute>([
+  ["/v1/chat/completions", { kind: "model", surface: "chat_completions", decode: {} }],
+  ["/v1/responses", { kind: "model", surface: "responses", decode: {} }],
+  ["/v1/messages", { kind: "model", surface: "messages", decode: {} }],
+  ["/v1/messages/count_tokens", { kind: "count_tokens", surface: "messages" }],
+  ["/api/chat", { kind: "model", surface: "local_runner", decode: { endpoint: "chat" } }],
+  ["/api/generate", { kind: "model", surface: "local_runner", decode: { endpoint: "generate" } }],
+]);
+
+// @google/genai defaults to /v1/models/…; Gemini CLI and older SDKs use /v1beta/models/….
+const GENERATE_PREFIXES = ["/v1beta/models/", "/v1/models/"];
+
+/** The surface route of a POST path, or null when the general router should handle it. */
+function matchSurfaceRoute(path: string): SurfaceRoute | null {
+  const exact = EXACT_ROUTES.get(path);
+  if (exact !== undefined) return exact;
+  for (const prefix of GENERATE_PREFIXES) {
+    if (path.startsWith(prefix) && path.length > prefix.length) {
+      return { kind: "generate", surface: "generate_content", target: path.slice(prefix.length) };
     }
-    const model = decodeURIComponent(target.slice(0, colon));
-    const pathModel = model.includes("/") ? model : `gemini/${model}`;
-    return handle("generate_content", { pathModel, pathStream: action === "streamGenerateContent" })(c);
-  };
-  app.post("/v1beta/models/:target{.+}", generate);
-  app.post("/v1/models/:target{.+}", generate);
-  return app;
+  }
+  return null;
+}
+
+/** What the surface handler needs. */
+export interface SurfaceDeps {
+  readonly control: ControlPlane;
+  readonly dispatcher: Dispatcher;
+}
+
+/**
+ * Handles a POST to a model endpoint, or returns null when `path` is not one. Errors become responses
+ * in the surface's own format here, through the same boundary as the rest of the app.
+ */
+export function handleSurfaceRequest(
+  deps: SurfaceDeps,
+  path: string,
+  request: Request,
+): Promise<Response> | null {
+  const route = matchSurfaceRoute(path);
+  if (route === null) return null;
+  return serveRoute(deps, route, request).catch((error) => errorResponse(error, surfaceForPath(path)));
+}
+
+async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Request): Promise<Response> {
+  const identity = authenticate(deps.control, request);
+  if (route.kind === "count_tokens") {
+    const body = await readJsonBody(request);
+    const decoded = codecFor("messages").decodeRequest(withMaxTokens(body), {});
+    return Response.json({ input_tokens: estimateRequestTokens(decoded) });
+  }
+  const decode = route.kind === "generate" ? generateContext(route.target) : route.decode;
+  const body = await readJsonBody(request);
+  return deps.dispatcher.handle({
+    surface: route.surface,
+    body,
+    decode,
+    identity,
+    clientHeaders: request.headers,
+    signal: request.signal,
+  });
+}
+
+/** `<model>:generateContent` or `<model>:streamGenerateContent` → the decode context. */
+function generateContext(target: string): DecodeContext {
+  const colon = target.lastIndexOf(":");
+  const action = colon === -1 ? "" : target.slice(colon + 1);
+  if (action !== "generateContent" && action !== "streamGenerateContent") {
+    throw new GatewayError(
+      404,
+      "not_found",
+      `Unknown method "${action || target}"; use :generateContent or :streamGenerateContent`,
+    );
+  }
+  let model: string;
+  try {
+    model = decodeURIComponent(target.slice(0, colon));
+  } catch {
+    throw new GatewayError(400, "invalid_request", `Model name in the path is not valid: "${target}"`);
+  }
+  const pathModel = model.includes("/") ? model : `gemini/${model}`;
+  return { pathModel, pathStream: action === "streamGenerateContent" };
+}
+
+/** Picks the wire format errors on a path are encoded in. */
+export function surfaceForPath(p: string): WireFormat | "utility" {
+  if (p.startsWith("/v1/chat/completions")) return "chat_completions";
+  if (p.startsWith("/v1/responses")) return "responses";
+  if (p.startsWith("/v1/messages")) return "messages";
+  if (p.startsWith("/v1beta/") || (p.startsWith("/v1/models/") && p.includes(":"))) return "generate_content";
+  if (p.startsWith("/api/")) return "local_runner";
+  return "utility";
 }
 
 /** count_tokens bodies have no max_tokens; the decoder requires one, and it does not affect the count. */

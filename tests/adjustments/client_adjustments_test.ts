@@ -110,13 +110,19 @@ Deno.test("injectReasoningContent() leaves turns with reasoning, other models an
 });
 
 Deno.test("detectClient() recognises Claude Code, Codex and Gemini CLI", () => {
-  assertEquals(detectClient({}, "claude-cli/1.0.80 (external, cli)"), "claude_code");
-  assertEquals(detectClient({ "Anthropic-Beta": "claude-code-20250219,oauth" }, "node"), "claude_code");
-  assertEquals(detectClient({ "X-App": "cli" }, ""), "claude_code");
-  assertEquals(detectClient({}, "codex_cli_rs/0.30.0"), "codex");
-  assertEquals(detectClient({ originator: "codex_vscode" }, "node"), "codex");
-  assertEquals(detectClient({}, "GeminiCLI/0.5.0 (linux; x64)"), "gemini_cli");
-  assertEquals(detectClient({}, "OpenAI/Python 1.99"), "other");
+  assertEquals(
+    detectClient(new Headers({ "user-agent": "claude-cli/1.0.80 (external, cli)" })),
+    "claude_code",
+  );
+  assertEquals(
+    detectClient(new Headers({ "Anthropic-Beta": "claude-code-20250219,oauth", "user-agent": "node" })),
+    "claude_code",
+  );
+  assertEquals(detectClient(new Headers({ "X-App": "cli" })), "claude_code");
+  assertEquals(detectClient(new Headers({ "user-agent": "codex_cli_rs/0.30.0" })), "codex");
+  assertEquals(detectClient(new Headers({ originator: "codex_vscode", "user-agent": "node" })), "codex");
+  assertEquals(detectClient(new Headers({ "user-agent": "GeminiCLI/0.5.0 (linux; x64)" })), "gemini_cli");
+  assertEquals(detectClient(new Headers({ "user-agent": "OpenAI/Python 1.99" })), "other");
 });
 
 Deno.test("applyAdjustments() composes the adjustments, names those that changed something and returns betas as a header", () => {

@@ -24,7 +24,7 @@ export function dashboardIdentity(
   sessions: DashboardSessions,
   now: number,
 ): { identity: ClientIdentity; via: AccessVia } | null {
-  const key = presentedKey(request.headers, new URL(request.url));
+  const key = presentedKey(request.headers, request.url);
   if (key !== null) {
     const identity = control.identify(key);
     if (identity !== null && loginRefusal(identity) === null) return { identity, via: "header" };
