@@ -1,4 +1,3 @@
-import { GatewayError } from "../model/mod.ts";
 import { type Deadline, upstreamWatchdog } from "./deadline_watchdog.ts";
 import type { ProviderClient } from "./http_clients.ts";
 
@@ -15,8 +14,12 @@ export type UpstreamOutcome =
     readonly readText: (limit?: number) => Promise<string>;
     /** The body as a stream guarded by the idle timeout; reading it to the end or cancelling it frees the slot. */
     readonly stream: () => ReadableStream<Uint8Array>;
+    /** True once the client left and the call was aborted for it (a cut body is then not the upstream's fault). */
+    readonly clientGone: () => boolean;
   }
-  | { readonly kind: "network"; readonly reason: "timeout" | "connection"; readonly message: string };
+  | { readonly kind: "network"; readonly reason: "timeout" | "connection"; readonly message: string }
+  /** The client left before the upstream answered; the call was aborted. */
+  | { readonly kind: "cancelled" };
 
 /** One upstream HTTP call. */
 export interface UpstreamRequest {
@@ -24,36 +27,48 @@ export interface UpstreamRequest {
   readonly headers: Record<string, string>;
   readonly body: string;
   readonly client: ProviderClient;
-  /** Aborted when the client disconnects. */
-  readonly signal: AbortSignal;
+  /**
+   * The client connection's signal, aborted when the client disconnects. Asked for only once a call has
+   * run for CLIENT_WATCH_AFTER_MS: watching a connection has a cost per request that quick calls need
+   * not pay.
+   */
+  readonly clientSignal: () => AbortSignal;
   /** Longest wait for response headers. */
   readonly headersTimeoutMs: number;
   /** Longest silence between body chunks once the response started. */
   readonly idleTimeoutMs: number;
 }
 
+/** How long a call runs before the client connection is watched for a disconnect. */
+export const CLIENT_WATCH_AFTER_MS = 100;
+
 /**
  * POSTs to the upstream through the provider's client. Network failures and timeouts come back as
  * values (they are routing facts, not exceptions); a client disconnect aborts the call and its body.
  */
 export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOutcome> {
-  const release = await request.client.acquire();
+  const slot = request.client.acquire();
+  const release = typeof slot === "function" ? slot : await slot;
   const controller = new AbortController();
   const onClientAbort = () => controller.abort(new DOMException("client disconnected", "AbortError"));
-  if (request.signal.aborted) onClientAbort();
-  request.signal.addEventListener("abort", onClientAbort, { once: true });
+  let clientSignal: AbortSignal | null = null;
+  const watchClient = () => {
+    clientSignal = request.clientSignal();
+    if (clientSignal.aborted) onClientAbort();
+    else clientSignal.addEventListener("abort", onClientAbort, { once: true });
+  };
   let timedOut = false;
   const deadline = upstreamWatchdog.watch(Date.now() + request.headersTimeoutMs, () => {
     timedOut = true;
     controller.abort(new DOMException("upstream timeout", "TimeoutError"));
     done();
-  });
+  }, { afterMs: CLIENT_WATCH_AFTER_MS, run: watchClient });
   let finished = false;
   const done = () => {
     if (finished) return;
     finished = true;
     upstreamWatchdog.unwatch(deadline);
-    request.signal.removeEventListener("abort", onClientAbort);
+    clientSignal?.removeEventListener("abort", onClientAbort);
     release();
   };
   let response: Response;
@@ -67,11 +82,7 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
     });
   } catch (error) {
     done();
-    if (request.signal.aborted) {
-      throw new GatewayError(499, "invalid_request", "client disconnected before the upstream answered", {
-        cause: error,
-      });
-    }
+    if (controller.signal.aborted && !timedOut) return { kind: "cancelled" };
     return timedOut
       ? {
         kind: "network",
@@ -80,7 +91,8 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
       }
       : { kind: "network", reason: "connection", message: connectionMessage(error) };
   }
-  const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+  // The body stream is only made when asked for: whole reads go through response.text().
+  const body = () => response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
   deadline.deadline = Date.now() + request.idleTimeoutMs;
   return {
     kind: "response",
@@ -89,13 +101,25 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
     // A whole body is read directly: a guard stream per chunk costs more than the watchdog needs.
     readText: async (limit = Number.POSITIVE_INFINITY) => {
       try {
-        return await readLimited(body, limit);
+        return limit === Number.POSITIVE_INFINITY
+          ? await readWhole(response)
+          : await readLimited(body(), limit);
       } finally {
         done();
       }
     },
-    stream: () => body.pipeThrough(idleGuard(request.idleTimeoutMs, deadline, controller, done)),
+    clientGone: () => controller.signal.aborted && !timedOut,
+    stream: () => body().pipeThrough(idleGuard(request.idleTimeoutMs, deadline, controller, done)),
   };
+}
+
+/** The whole body in one native read (faster than a reader loop); a broken body becomes a message. */
+async function readWhole(response: Response): Promise<string> {
+  try {
+    return await response.text();
+  } catch (error) {
+    return `(body unreadable: ${(error as Error).message})`;
+  }
 }
 
 async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {

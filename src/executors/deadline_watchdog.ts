@@ -5,6 +5,10 @@ export const WATCHDOG_TICK_MS = 100;
 export interface Deadline {
   deadline: number;
   readonly onExpire: () => void;
+  /** When to run `onLongRunning` (epoch ms; 0 once it ran or when there is none). */
+  longRunningAt: number;
+  /** Run once by the first tick at or after `longRunningAt`, if the call is still watched. */
+  readonly onLongRunning?: () => void;
 }
 
 /**
@@ -17,9 +21,21 @@ export class DeadlineWatchdog {
   readonly #watched = new Set<Deadline>();
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  /** Starts watching; the caller updates `deadline` and must call `unwatch` when done. */
-  watch(deadline: number, onExpire: () => void): Deadline {
-    const entry: Deadline = { deadline, onExpire };
+  /**
+   * Starts watching; the caller updates `deadline` and must call `unwatch` when done. `longRunning`
+   * runs work that only calls lasting longer than `afterMs` need.
+   */
+  watch(
+    deadline: number,
+    onExpire: () => void,
+    longRunning?: { readonly afterMs: number; readonly run: () => void },
+  ): Deadline {
+    const entry: Deadline = {
+      deadline,
+      onExpire,
+      longRunningAt: longRunning ? Date.now() + longRunning.afterMs : 0,
+      onLongRunning: longRunning?.run,
+    };
     this.#watched.add(entry);
     if (this.#timer === undefined) {
       const timer = setInterval(() => this.#tick(), WATCHDOG_TICK_MS);
@@ -42,6 +58,10 @@ export class DeadlineWatchdog {
     }
     const now = Date.now();
     for (const entry of this.#watched) {
+      if (entry.longRunningAt !== 0 && entry.longRunningAt <= now) {
+        entry.longRunningAt = 0;
+        entry.onLongRunning?.();
+      }
       if (entry.deadline > now) continue;
       this.unwatch(entry);
       entry.onExpire();

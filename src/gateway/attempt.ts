@@ -57,7 +57,8 @@ export interface CallerContext {
   readonly identity: ClientIdentity;
   readonly clientHeaders: Headers;
   readonly clientKind: ClientKind;
-  readonly signal: AbortSignal;
+  /** The client connection's signal (see DispatchInput.clientSignal). */
+  readonly clientSignal: () => AbortSignal;
   readonly endpoint?: string;
   /** Called once when a stream is committed; returns what to call when it is over. */
   readonly onStreamCommitted: () => (summary: StreamSummary) => void;
@@ -104,7 +105,7 @@ export async function runAttempt(
     },
     body: JSON.stringify(encoded.body),
     client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
-    signal: caller.signal,
+    clientSignal: caller.clientSignal,
     headersTimeoutMs: deps.timeouts.headersMs,
     idleTimeoutMs: deps.timeouts.idleMs,
   });
@@ -133,6 +134,11 @@ export async function runAttempt(
     }
     return { kind: "failure", message, classification };
   };
+  const clientLeft = () => {
+    record(499, null, "client disconnected");
+    return new GatewayError(499, "invalid_request", "client disconnected before the upstream answered");
+  };
+  if (outcome.kind === "cancelled") throw clientLeft();
   if (outcome.kind === "network") {
     const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
     return fail(0, `${outcome.reason}: ${outcome.message}`, classification);
@@ -151,6 +157,7 @@ export async function runAttempt(
   const contentType = outcome.headers.get("content-type") ?? "";
   if (!request.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
     const text = await outcome.readText();
+    if (outcome.clientGone()) throw clientLeft();
     let response: NeutralResponse;
     try {
       response = upstreamCodec.decodeResponse(JSON.parse(text));
@@ -238,7 +245,10 @@ async function streamAttempt(
     const summarise = finished;
     finished = null;
     reader.cancel().catch(() => {});
-    const meter = passthroughMeter(() => caller.signal.aborted, (summary) => {
+    // Watched from the commit on: when the stream is cancelled, it tells a client that left from an
+    // upstream that broke.
+    const clientSignal = caller.clientSignal();
+    const meter = passthroughMeter(() => clientSignal.aborted, (summary) => {
       finished = summarise;
       onDone(summary);
     });

@@ -27,8 +27,12 @@ export interface DispatchInput {
   readonly decode: DecodeContext;
   readonly identity: ClientIdentity;
   readonly clientHeaders: Headers;
-  /** Aborted when the client goes away. */
-  readonly signal: AbortSignal;
+  /**
+   * The client connection's signal, aborted when the client goes away. A function because watching a
+   * connection costs something per request: it is asked for only where a disconnect matters (long
+   * upstream calls, streams, fallbacks, fusion).
+   */
+  readonly clientSignal: () => AbortSignal;
 }
 
 /** What one request did, reported once when it is over (request logs, live usage). */
@@ -145,7 +149,7 @@ export class Dispatcher {
       identity: input.identity,
       clientHeaders: input.clientHeaders,
       clientKind: detectClient(input.clientHeaders),
-      signal: input.signal,
+      clientSignal: input.clientSignal,
       endpoint: input.decode.endpoint,
       onStreamCommitted: () => {
         const finish = defer();
@@ -164,9 +168,9 @@ export class Dispatcher {
         request,
         members,
         settings: fusionSettings(settings),
-        signal: input.signal,
+        signal: input.clientSignal(),
         routable: (model) => this.#routable(model),
-        route: (r, signal) => this.#route({ ...caller, signal }, r, trace),
+        route: (r, signal) => this.#route({ ...caller, clientSignal: () => signal }, r, trace),
         now: deps.now,
       })
       : await this.#route(caller, request, trace);
@@ -193,9 +197,12 @@ export class Dispatcher {
     }
     let last: { providerId: string; message: string } | null = null;
     for (const attempt of plan.attempts) {
-      if (caller.signal.aborted) throw new GatewayError(499, "invalid_request", "client disconnected");
-      if (last !== null && deps.routing.isCooling(attempt.account.id, deps.control.settings, deps.now())) {
-        continue;
+      if (last !== null) {
+        // A fallback: the client may have left while the failed attempt ran.
+        if (caller.clientSignal().aborted) {
+          throw new GatewayError(499, "invalid_request", "client disconnected");
+        }
+        if (deps.routing.isCooling(attempt.account.id, deps.control.settings, deps.now())) continue;
       }
       trace.providerId = attempt.account.id;
       const outcome = await runAttempt(deps, caller, request, attempt);

@@ -76,7 +76,7 @@ async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Reque
     decode,
     identity,
     clientHeaders: request.headers,
-    signal: request.signal,
+    clientSignal: () => request.signal,
   });
 }
 

@@ -280,6 +280,27 @@ Deno.test("a client disconnect cancels the upstream stream", async () => {
   assertEquals(rows[0]?.status, 499);
 });
 
+Deno.test("a client disconnect cancels a non-stream upstream call that is still waiting", async () => {
+  await using t = await setup();
+  t.mock.script({ hang: true });
+  const controller = new AbortController();
+  const pending = fetch(`${t.gw.url}/v1/chat/completions`, {
+    method: "POST",
+    body: JSON.stringify({ model: "p/m1", messages: [{ role: "user", content: "x" }] }),
+    signal: controller.signal,
+  }).catch(() => null);
+  for (let i = 0; i < 50 && t.mock.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  // Past the point where the gateway starts watching the client connection.
+  await new Promise((r) => setTimeout(r, 250));
+  controller.abort();
+  await pending;
+  for (let i = 0; i < 50 && t.mock.cancelledHangs() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  assertEquals(t.mock.cancelledHangs(), 1, "the upstream call should be cancelled");
+  await new Promise((r) => setTimeout(r, 50));
+  const rows = usageRows(t.gw);
+  assertEquals(rows.map((r) => r.status), [499]);
+});
+
 Deno.test("a chunked request body without content-length is read and answered", async () => {
   await using t = await setup();
   t.mock.script({ json: chatCompletion("chunked ok") });

@@ -29,6 +29,8 @@ export type MockReply =
 export interface MockUpstream {
   readonly url: string;
   readonly requests: RecordedRequest[];
+  /** How many hanging requests were ended by their caller (the gateway cancelled the call). */
+  readonly cancelledHangs: () => number;
   /** Replies used in order; the last one repeats. */
   script(...replies: MockReply[]): void;
   close(): Promise<void>;
@@ -41,6 +43,7 @@ export function startMockUpstream(): Promise<MockUpstream> {
   let served = 0;
   const controller = new AbortController();
   const hanging: (() => void)[] = [];
+  let cancelledHangs = 0;
   return new Promise((resolve) => {
     const server = Deno.serve({
       hostname: "127.0.0.1",
@@ -50,6 +53,7 @@ export function startMockUpstream(): Promise<MockUpstream> {
         resolve({
           url: `http://127.0.0.1:${port}`,
           requests,
+          cancelledHangs: () => cancelledHangs,
           script(...next) {
             replies = next;
             served = 0;
@@ -77,6 +81,9 @@ export function startMockUpstream(): Promise<MockUpstream> {
       };
       requests.push(recorded);
       const reply = replies[Math.min(served++, replies.length - 1)];
+      request.signal.addEventListener("abort", () => {
+        if ("hang" in reply) cancelledHangs++;
+      }, { once: true });
       return await answer(reply, recorded, request.signal, hanging);
     });
   });
