@@ -1,6 +1,8 @@
 /**
  * The benchmark's upstream: a chat-completions server answering instantly, non-stream or with a
- * 50-chunk SSE stream. Usage: deno run -A scripts/bench/mock_upstream.ts <port>
+ * 50-chunk SSE stream. The stream comes in one write, or, under the `/spaced` path prefix, one write
+ * per chunk with a timer tick between them (as a real model streams: one chunk per network read).
+ * Usage: deno run -A scripts/bench/mock_upstream.ts <port>
  */
 const port = Number(Deno.args[0] ?? 18001);
 const CHUNKS = 50;
@@ -26,32 +28,46 @@ const chunk = (delta: Record<string, unknown>, finish: string | null) =>
       choices: [{ index: 0, delta, finish_reason: finish }],
     })
   }\n\n`;
-const stream = new TextEncoder().encode(
-  [chunk({ role: "assistant", content: "" }, null)]
-    .concat(Array.from({ length: CHUNKS - 2 }, (_, i) => chunk({ content: `tok${i} ` }, null)))
-    .concat([
-      chunk({}, "stop"),
-      `data: ${
-        JSON.stringify({
-          id: "chatcmpl-bench000001",
-          object: "chat.completion.chunk",
-          created: 1700000000,
-          model: "m1",
-          choices: [],
-          usage: { prompt_tokens: 12, completion_tokens: 48, total_tokens: 60 },
-        })
-      }\n\n`,
-      "data: [DONE]\n\n",
-    ])
-    .join(""),
-);
+const chunkTexts = [chunk({ role: "assistant", content: "" }, null)]
+  .concat(Array.from({ length: CHUNKS - 2 }, (_, i) => chunk({ content: `tok${i} ` }, null)))
+  .concat([
+    chunk({}, "stop"),
+    `data: ${
+      JSON.stringify({
+        id: "chatcmpl-bench000001",
+        object: "chat.completion.chunk",
+        created: 1700000000,
+        model: "m1",
+        choices: [],
+        usage: { prompt_tokens: 12, completion_tokens: 48, total_tokens: 60 },
+      })
+    }\n\n`,
+    "data: [DONE]\n\n",
+  ]);
+const chunks = chunkTexts.map((text) => new TextEncoder().encode(text));
+const stream = new TextEncoder().encode(chunkTexts.join(""));
+
+/** The stream one chunk per write. */
+function spacedStream(): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (next > 0) await new Promise((r) => setTimeout(r, 0));
+      if (next === chunks.length) return controller.close();
+      controller.enqueue(chunks[next++]);
+    },
+  });
+}
 
 Deno.serve(
   { hostname: "127.0.0.1", port, onListen: () => console.log(`mock upstream on ${port}`) },
   async (request) => {
     const body = await request.text();
     if (body.includes('"stream":true')) {
-      return new Response(stream, { headers: { "content-type": "text/event-stream" } });
+      const spaced = new URL(request.url).pathname.startsWith("/spaced/");
+      return new Response(spaced ? spacedStream() : stream, {
+        headers: { "content-type": "text/event-stream" },
+      });
     }
     return new Response(completion, { headers: { "content-type": "application/json" } });
   },

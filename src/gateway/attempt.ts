@@ -7,7 +7,7 @@ import {
   prefetchImages,
 } from "../adjustments/mod.ts";
 import type { ProviderConfig } from "../config/mod.ts";
-import { callUpstream } from "../executors/call_upstream.ts";
+import { callUpstream, type UpstreamBody } from "../executors/call_upstream.ts";
 import type { ProviderClients } from "../executors/http_clients.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor } from "../executors/presets.ts";
 import {
@@ -20,11 +20,13 @@ import {
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import { chatCompletionsPassthrough, codecFor, type EncodeContext } from "../wire/mod.ts";
 import type { Codec } from "../wire/codec.ts";
+import type { Frame } from "../wire/framing/mod.ts";
+import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mod.ts";
 import type { ControlPlane } from "./control_plane.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { RoutingService } from "./routing_service.ts";
-import { passthroughMeter, streamMeter, type StreamSummary } from "./stream_meter.ts";
-import { drain, frameText, peekStream, replay, upstreamFrames } from "./upstream_stream.ts";
+import { passthroughObserver, streamMeter, type StreamSummary, StreamTally } from "./stream_meter.ts";
+import { frameSteps, frameText, openStream } from "./upstream_stream.ts";
 import type { UsageRecorder } from "./usage_recorder.ts";
 
 /** Upstream timeouts (ms). */
@@ -182,7 +184,7 @@ export async function runAttempt(
     original,
     attempt,
     provider,
-    outcome.stream(),
+    outcome.body(),
     started,
     fail,
   );
@@ -195,15 +197,14 @@ async function streamAttempt(
   request: NeutralRequest,
   attempt: Attempt,
   provider: ProviderConfig,
-  body: ReadableStream<Uint8Array>,
+  body: UpstreamBody,
   started: number,
   fail: (status: number, message: string, classification: FailureClassification) => AttemptOutcome,
 ): Promise<AttemptOutcome> {
   const clientCodec = codecFor(caller.surface);
-  const passthrough = clientCodec.format === upstreamCodec.format;
-  const [meterFrames, rawFrames] = upstreamFrames(body, upstreamCodec).tee();
+  const ctx = encodeContext(request, caller, deps.now());
   let finished: ((summary: StreamSummary) => void) | null = null;
-  const onDone = (summary: StreamSummary) => {
+  const tally = new StreamTally((summary) => {
     if (finished === null) return;
     const ok = summary.end === "completed" && summary.error === null;
     finished(summary);
@@ -222,56 +223,56 @@ async function streamAttempt(
       error: summary.error ?? (summary.end === "cancelled" ? "client disconnected" : ""),
     }, deps.now());
     if (ok) deps.routing.succeed(provider.id, provider.prefix, identityRoutingKey(caller.identity));
-  };
-  const events = meterFrames.pipeThrough(upstreamCodec.decodeStream()).pipeThrough(streamMeter(onDone));
-  const reader = events.getReader();
-  const peek = await peekStream(reader);
-  if (peek.kind !== "committed") {
-    await Promise.allSettled([reader.cancel(), rawFrames.cancel()]);
-    const message = peek.kind === "error" ? peek.message : "upstream stream ended without any content";
-    return fail(502, message, classifyUpstreamFailure({ kind: "status", status: 502, bodyText: message }));
+  });
+  const steps = chainSteps(
+    frameSteps(upstreamCodec),
+    clientSteps(clientCodec, upstreamCodec, ctx, tally, deps.newId),
+  );
+  const opened = await openStream(body, steps, tally);
+  if (opened.kind !== "committed") {
+    return fail(
+      502,
+      opened.message,
+      classifyUpstreamFailure({ kind: "status", status: 502, bodyText: opened.message }),
+    );
   }
   finished = caller.onStreamCommitted();
-  const ctx = encodeContext(request, caller, deps.now());
-  if (!passthrough) {
-    // Not awaited: a tee branch's cancel settles only once the other branch is cancelled too.
-    rawFrames.cancel().catch(() => {});
-    const out = replay(peek.buffered, reader).pipeThrough(clientCodec.encodeStream(ctx));
-    return { kind: "stream", response: streamResponse(clientCodec, out) };
+  return { kind: "stream", response: streamResponse(clientCodec, opened.body) };
+}
+
+/** Upstream frames → client wire text, feeding the tally on the way. */
+function clientSteps(
+  clientCodec: Codec,
+  upstreamCodec: Codec,
+  ctx: EncodeContext,
+  tally: StreamTally,
+  newId: () => string,
+): StageSteps<Frame, string> {
+  if (clientCodec.format !== upstreamCodec.format) {
+    const meter = chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally).steps);
+    return chainSteps(meter, clientCodec.encodeStream(ctx).steps);
   }
   if (clientCodec.format === "chat_completions") {
-    // The passthrough parses every chunk anyway; its observer meters the stream, so the decoding
-    // branch is dropped after the commit and each chunk is parsed once.
-    const summarise = finished;
-    finished = null;
-    reader.cancel().catch(() => {});
-    // Watched from the commit on: when the stream is cancelled, it tells a client that left from an
-    // upstream that broke.
-    const clientSignal = caller.clientSignal();
-    const meter = passthroughMeter(() => clientSignal.aborted, (summary) => {
-      finished = summarise;
-      onDone(summary);
-    });
-    const repaired = rawFrames
-      .pipeThrough(
-        chatCompletionsPassthrough({ now: ctx.now, fallbackId: deps.newId(), observer: meter.observer }),
-      )
-      .pipeThrough(meter.end);
-    return { kind: "stream", response: streamResponse(clientCodec, repaired) };
+    // The passthrough parses every chunk anyway; its observer meters the stream (one parse per chunk).
+    return chatCompletionsPassthrough({
+      now: ctx.now,
+      fallbackId: newId(),
+      observer: passthroughObserver(tally),
+    })
+      .steps;
   }
-  // Same format on both sides: the client gets the upstream's own frames; the events feed the meter.
-  drain(reader);
-  const repaired = rawFrames.pipeThrough(
-    new TransformStream({ transform: (frame, c) => c.enqueue(frameText(frame, clientCodec.framing)) }),
-  );
-  const linked = repaired.pipeThrough(
-    new TransformStream<string, string>({
-      cancel: (reason) => {
-        reader.cancel(reason).catch(() => {});
-      },
-    }),
-  );
-  return { kind: "stream", response: streamResponse(clientCodec, linked) };
+  // Same format on both sides: the client gets the upstream's own frames; decoded events feed the meter.
+  const meter = chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally).steps);
+  const ignore: StageOutput<StreamEvent> = { enqueue: () => {} };
+  return {
+    transform(frame, out) {
+      meter.transform(frame, ignore);
+      out.enqueue(frameText(frame, clientCodec.framing));
+    },
+    flush() {
+      meter.flush?.(ignore);
+    },
+  };
 }
 
 /** Whether a provider's base URL is local, judged once per provider config (configs are replaced on reload). */
@@ -317,8 +318,8 @@ export function encodeContext(request: NeutralRequest, caller: CallerContext, no
 }
 
 /** A streaming HTTP response in a codec's framing. */
-export function streamResponse(codec: Codec, text: ReadableStream<string>): Response {
-  return new Response(text.pipeThrough(new TextEncoderStream()), {
+export function streamResponse(codec: Codec, body: ReadableStream<Uint8Array> | string): Response {
+  return new Response(body, {
     headers: {
       "content-type": codec.framing === "ndjson"
         ? "application/x-ndjson"

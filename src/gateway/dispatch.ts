@@ -233,8 +233,12 @@ export class Dispatcher {
     if (request.stream) {
       // A whole answer for a stream client (the upstream ignored stream:true, or fusion answered).
       trace.responseBody = outputTextOf(outcome.response);
-      const events = ReadableStream.from(responseEvents(outcome.response));
-      return streamResponse(codec, events.pipeThrough(codec.encodeStream(ctx)));
+      let text = "";
+      const encoder = codec.encodeStream(ctx).steps;
+      const out = { enqueue: (chunk: string) => (text += chunk) };
+      for (const event of responseEvents(outcome.response)) encoder.transform(event, out);
+      encoder.flush?.(out);
+      return streamResponse(codec, text);
     }
     const answer = JSON.stringify(codec.encodeResponse(outcome.response, ctx));
     trace.responseBody = answer;

@@ -1,4 +1,6 @@
 import { type Finish, mergeUsage, type StreamEvent, type Usage, ZERO_USAGE } from "../model/mod.ts";
+import type { PassthroughObserver } from "../wire/mod.ts";
+import { StreamStage } from "../wire/shared/mod.ts";
 
 /** What a finished (or cut) stream delivered, for usage recording and account health. */
 export interface StreamSummary {
@@ -13,19 +15,37 @@ export interface StreamSummary {
   readonly end: "completed" | "failed" | "cancelled";
 }
 
-/** Accumulates what a stream delivered and reports the summary exactly once. */
-class StreamTally {
+/** What decides a stream's fate before anything reached the client. */
+export type FirstSignal = "commit" | "error" | null;
+
+/**
+ * Accumulates what a stream delivered and reports the summary exactly once. It also remembers whether
+ * the upstream first proved it is answering (content or a finish: the stream is committed to the
+ * client) or first sent an error (the attempt can still fall back).
+ */
+export class StreamTally {
   #usage: Usage = ZERO_USAGE;
   #usageReported = false;
   #finish: Finish | null = null;
   #outputText = "";
   #sawContent = false;
   #error: string | null = null;
+  #first: FirstSignal = null;
   #reported = false;
   readonly #onDone: (summary: StreamSummary) => void;
 
   constructor(onDone: (summary: StreamSummary) => void) {
     this.#onDone = onDone;
+  }
+
+  /** Whichever came first: a commit or an error (null while neither). */
+  get firstSignal(): FirstSignal {
+    return this.#first;
+  }
+
+  /** The last error seen, if any. */
+  get errorMessage(): string | null {
+    return this.#error;
   }
 
   usage(usage: Usage): void {
@@ -43,10 +63,17 @@ class StreamTally {
 
   content(): void {
     this.#sawContent = true;
+    this.commit();
+  }
+
+  /** The upstream proved it is answering. */
+  commit(): void {
+    this.#first ??= "commit";
   }
 
   error(message: string): void {
     this.#error = message;
+    this.#first ??= "error";
   }
 
   /** Records an error only if none was seen. */
@@ -69,16 +96,10 @@ class StreamTally {
   }
 }
 
-/**
- * Watches neutral events without changing them and reports a summary exactly once: when the stream
- * ends, fails, or the client cancels it.
- */
-export function streamMeter(
-  onDone: (summary: StreamSummary) => void,
-): TransformStream<StreamEvent, StreamEvent> {
-  const tally = new StreamTally(onDone);
-  return new TransformStream<StreamEvent, StreamEvent>({
-    transform(event, controller) {
+/** Watches neutral events without changing them, feeding a tally. */
+export function streamMeter(tally: StreamTally): StreamStage<StreamEvent, StreamEvent> {
+  return new StreamStage<StreamEvent, StreamEvent>({
+    transform(event, out) {
       switch (event.type) {
         case "textDelta":
           tally.text(event.text);
@@ -96,6 +117,7 @@ export function streamMeter(
           break;
         case "finish":
           tally.finish(event.finish);
+          tally.commit();
           break;
         case "error":
           tally.error(event.message);
@@ -105,37 +127,24 @@ export function streamMeter(
         case "blockEnd":
           break;
       }
-      controller.enqueue(event);
+      out.enqueue(event);
     },
-    flush: () => tally.report("completed"),
-    cancel: () => tally.report("cancelled"),
   });
 }
 
 /**
- * The same summary for a chat-completions passthrough: its observer feeds the tally (so each chunk is
- * parsed once), and `end` reports when the client stream ends.
+ * The tally's feed for a chat-completions passthrough, whose observer sees each chunk once. A finish
+ * the passthrough made up itself (`raw: null`, at the end of a stream without one) proves nothing.
  */
-export function passthroughMeter(clientGone: () => boolean, onDone: (summary: StreamSummary) => void) {
-  const tally = new StreamTally(onDone);
+export function passthroughObserver(tally: StreamTally): PassthroughObserver {
   return {
-    observer: {
-      usage: (usage: Usage) => tally.usage(usage),
-      finish: (finish: Finish) => tally.finish(finish),
-      error: (message: string) => tally.error(message),
-      content: () => tally.content(),
-      text: (delta: string) => tally.text(delta),
+    usage: (usage) => tally.usage(usage),
+    finish: (finish) => {
+      tally.finish(finish);
+      if (finish.raw !== null) tally.commit();
     },
-    end: new TransformStream<string, string>({
-      flush: () => tally.report("completed"),
-      // Called both when the client goes away and when the upstream body breaks mid-stream.
-      cancel: (reason) => {
-        if (clientGone()) return tally.report("cancelled");
-        tally.errorIfNone(
-          `upstream stream broke: ${reason instanceof Error ? reason.message : String(reason)}`,
-        );
-        tally.report("failed");
-      },
-    }),
+    error: (message) => tally.error(message),
+    content: () => tally.content(),
+    text: (delta) => tally.text(delta),
   };
 }

@@ -1,92 +1,131 @@
-import type { StreamEvent } from "../model/mod.ts";
+import type { UpstreamBody } from "../executors/call_upstream.ts";
 import type { Codec } from "../wire/codec.ts";
 import { type Frame, ndjsonFrames, splitJoinedData, sseFrames } from "../wire/framing/mod.ts";
+import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mod.ts";
+import type { StreamTally } from "./stream_meter.ts";
 
-/** Upstream bytes → frames in the upstream codec's framing. */
-export function upstreamFrames(body: ReadableStream<Uint8Array>, codec: Codec): ReadableStream<Frame> {
-  return (body as ReadableStream<BufferSource>)
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(codec.framing === "ndjson" ? ndjsonFrames() : sseFrames())
-    .pipeThrough(splitJoinedData());
-}
-
-/** True for events that prove the upstream is really answering (content or a finish). */
-function isCommitEvent(event: StreamEvent): boolean {
-  switch (event.type) {
-    case "textDelta":
-    case "argumentsDelta":
-    case "finish":
-      return true;
-    case "blockStart":
-      return event.kind === "toolCall";
-    case "start":
-    case "signatureDelta":
-    case "blockEnd":
-    case "usage":
-    case "error":
-      return false;
-  }
-}
-
-/** The outcome of waiting for the first real event of an upstream stream. */
-export type PeekResult =
-  | { readonly kind: "committed"; readonly buffered: StreamEvent[] }
-  | { readonly kind: "error"; readonly message: string; readonly buffered: StreamEvent[] }
-  | { readonly kind: "empty"; readonly buffered: StreamEvent[] };
-
-/**
- * Reads events until the upstream proves it is answering. Until then nothing has reached the client,
- * so an error event, a broken body or an end without content still falls back to the next account.
- */
-export async function peekStream(reader: ReadableStreamDefaultReader<StreamEvent>): Promise<PeekResult> {
-  const buffered: StreamEvent[] = [];
-  while (true) {
-    let next: ReadableStreamReadResult<StreamEvent>;
-    try {
-      next = await reader.read();
-    } catch (error) {
-      return { kind: "error", message: `upstream stream broke: ${(error as Error).message}`, buffered };
-    }
-    if (next.done) return { kind: "empty", buffered };
-    buffered.push(next.value);
-    if (next.value.type === "error") return { kind: "error", message: next.value.message, buffered };
-    if (isCommitEvent(next.value)) return { kind: "committed", buffered };
-  }
-}
-
-/** A stream that replays `buffered` and then the rest of `reader`; cancelling it cancels the reader. */
-export function replay(
-  buffered: readonly StreamEvent[],
-  reader: ReadableStreamDefaultReader<StreamEvent>,
-): ReadableStream<StreamEvent> {
-  let index = 0;
-  return new ReadableStream<StreamEvent>({
-    async pull(controller) {
-      if (index < buffered.length) {
-        controller.enqueue(buffered[index++]);
-        return;
-      }
-      try {
-        const next = await reader.read();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      } catch (error) {
-        controller.error(error);
-      }
+/** UTF-8 bytes → text, carrying split characters over to the next chunk. */
+function utf8Steps(): StageSteps<Uint8Array, string> {
+  const decoder = new TextDecoder();
+  return {
+    transform(chunk, out) {
+      const text = decoder.decode(chunk, { stream: true });
+      if (text !== "") out.enqueue(text);
     },
-    cancel: (reason) => reader.cancel(reason),
-  }, { highWaterMark: 0 });
+    flush(out) {
+      const text = decoder.decode();
+      if (text !== "") out.enqueue(text);
+    },
+  };
 }
 
-/** Drains a reader in the background (the metering branch of a passthrough stream). */
-export async function drain(reader: ReadableStreamDefaultReader<StreamEvent>): Promise<void> {
-  try {
-    while (!(await reader.read()).done) { /* the meter inside the pipeline does the work */ }
-  } catch { /* the meter has already recorded the failure */ }
+/** Upstream bytes → frames in the upstream codec's framing, as one synchronous step. */
+export function frameSteps(codec: Codec): StageSteps<Uint8Array, Frame> {
+  const framing = codec.framing === "ndjson" ? ndjsonFrames() : sseFrames();
+  return chainSteps(chainSteps(utf8Steps(), framing.steps), splitJoinedData().steps);
 }
 
 /** Re-serialises a frame exactly as it came (generic same-format passthrough). */
 export function frameText(frame: Frame, framing: Codec["framing"]): string {
   if (framing === "ndjson") return frame.data + "\n";
   return frame.event ? `event: ${frame.event}\ndata: ${frame.data}\n\n` : `data: ${frame.data}\n\n`;
+}
+
+/** How an upstream stream started. */
+export type OpenedStream =
+  | { readonly kind: "committed"; readonly body: ReadableStream<Uint8Array> }
+  | { readonly kind: "error" | "empty"; readonly message: string };
+
+/**
+ * Runs an upstream stream through `steps` (bytes in, client wire text out) until the tally shows the
+ * upstream is really answering. Until then nothing has reached the client: an error, a broken body or
+ * an end without content comes back as a failure the caller can fall back from. Once committed, the
+ * rest is pumped on demand into the client's body; the tally is reported when the body completes
+ * ("completed"), the upstream breaks ("failed") or the client cancels ("cancelled").
+ *
+ * The steps run as plain calls per upstream read: one stream hop per chunk instead of one per stage.
+ */
+export async function openStream(
+  upstream: UpstreamBody,
+  steps: StageSteps<Uint8Array, string>,
+  tally: StreamTally,
+): Promise<OpenedStream> {
+  let pending = "";
+  const out: StageOutput<string> = { enqueue: (text) => (pending += text) };
+  while (tally.firstSignal === null) {
+    let chunk: Uint8Array | null;
+    try {
+      chunk = await upstream.read();
+    } catch (error) {
+      return { kind: "error", message: `upstream stream broke: ${(error as Error).message}` };
+    }
+    if (chunk === null) {
+      steps.flush?.(out);
+      if (tally.firstSignal === "commit") return { kind: "committed", body: finishedBody(pending, tally) };
+      return tally.firstSignal === "error"
+        ? { kind: "error", message: tally.errorMessage ?? "upstream error" }
+        : { kind: "empty", message: "upstream stream ended without any content" };
+    }
+    steps.transform(chunk, out);
+  }
+  if (tally.firstSignal === "error") {
+    upstream.cancel(new Error("upstream sent an error before any content"));
+    return { kind: "error", message: tally.errorMessage ?? "upstream error" };
+  }
+  return { kind: "committed", body: pumpedBody(pending, upstream, steps, tally) };
+}
+
+/** A body for a stream that already ended while it was being opened. */
+function finishedBody(text: string, tally: StreamTally): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (bytes.length > 0) controller.enqueue(bytes);
+      controller.close();
+      tally.report("completed");
+    },
+  });
+}
+
+/** The client's body: `first`, then whatever `steps` make of each further upstream chunk. */
+function pumpedBody(
+  first: string,
+  upstream: UpstreamBody,
+  steps: StageSteps<Uint8Array, string>,
+  tally: StreamTally,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let pending = first;
+  const out: StageOutput<string> = { enqueue: (text) => (pending += text) };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      while (pending === "") {
+        let chunk: Uint8Array | null;
+        try {
+          chunk = await upstream.read();
+        } catch (error) {
+          // After the first byte there is no fallback: the client sees the stream cut short.
+          tally.errorIfNone(`upstream stream broke: ${(error as Error).message}`);
+          tally.report("failed");
+          controller.error(error);
+          return;
+        }
+        if (chunk === null) {
+          steps.flush?.(out);
+          if (pending !== "") controller.enqueue(encoder.encode(pending));
+          controller.close();
+          tally.report("completed");
+          return;
+        }
+        steps.transform(chunk, out);
+      }
+      controller.enqueue(encoder.encode(pending));
+      pending = "";
+    },
+    // Only the client cancels this body (upstream failures arrive through `read`).
+    cancel(reason) {
+      upstream.cancel(reason);
+      tally.report("cancelled");
+    },
+  }, { highWaterMark: 0 });
 }

@@ -1,5 +1,6 @@
 import type { GatewayError, NeutralRequest, NeutralResponse, StreamEvent, WireFormat } from "../model/mod.ts";
 import type { Frame } from "./framing/frame.ts";
+import type { StreamStage } from "./shared/stream_stage.ts";
 
 /** What the HTTP layer knows about a client request beyond its body. */
 export interface DecodeContext {
@@ -38,7 +39,7 @@ export type Framing = "sse" | "ndjson";
 
 /**
  * One wire format around the neutral model. Translation is always decode → neutral → encode.
- * Per-stream state lives in each TransformStream's closure.
+ * Per-stream state lives in each stream stage's closure.
  */
 export interface Codec {
   readonly format: WireFormat;
@@ -51,10 +52,10 @@ export interface Codec {
   decodeResponse(body: unknown): NeutralResponse;
   /** Neutral → client non-stream body. */
   encodeResponse(response: NeutralResponse, ctx: EncodeContext): unknown;
-  /** Upstream frames → neutral events. */
-  decodeStream(): TransformStream<Frame, StreamEvent>;
+  /** Upstream frames → neutral events (a stage: pipe it, or run its steps directly). */
+  decodeStream(): StreamStage<Frame, StreamEvent>;
   /** Neutral events → client wire text (already framed: SSE events or NDJSON lines). */
-  encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, string>;
+  encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string>;
   /** A GatewayError in this format's error envelope. */
   encodeError(error: GatewayError): EncodedError;
 }

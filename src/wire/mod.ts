@@ -8,7 +8,7 @@ import { messagesCodec } from "./messages/mod.ts";
 import { responsesCodec } from "./responses/mod.ts";
 
 export type { Codec, DecodeContext, EncodeContext, EncodedError, EncodedRequest, Framing } from "./codec.ts";
-export { chatCompletionsPassthrough } from "./chat_completions/mod.ts";
+export { chatCompletionsPassthrough, type PassthroughObserver } from "./chat_completions/mod.ts";
 export { showBody, tagsBody, versionBody } from "./local_runner/mod.ts";
 
 const CODECS: Readonly<Record<WireFormat, Codec>> = {

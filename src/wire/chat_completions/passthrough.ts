@@ -9,6 +9,7 @@ import { isUnusableId } from "./ids.ts";
 import { upstreamErrorMessage } from "./response.ts";
 import { DONE_EVENT } from "./stream_encode.ts";
 import { decodeUsage } from "./usage.ts";
+import { type StageOutput, StreamStage } from "../shared/stream_stage.ts";
 
 type Json = Record<string, unknown>;
 
@@ -43,7 +44,7 @@ export interface PassthroughOptions {
  * `tool_calls` removed, non-JSON and empty chunks dropped, usage attached to the finish chunk, a
  * finish synthesised when missing and `[DONE]` guaranteed. Unchanged chunks pass through byte for byte.
  */
-export function chatCompletionsPassthrough(options: PassthroughOptions): TransformStream<Frame, string> {
+export function chatCompletionsPassthrough(options: PassthroughOptions): StreamStage<Frame, string> {
   const emitDone = options.emitDone ?? true;
   const observer = options.observer;
   let streamId: string | undefined;
@@ -57,7 +58,7 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): Transfo
   let usage: Usage | undefined;
   let rawUsage: unknown;
 
-  const end = (controller: TransformStreamDefaultController<string>) => {
+  const end = (controller: StageOutput<string>) => {
     if (ended) return;
     ended = true;
     if (sawChunk && !sawFinish && !errored) {
@@ -108,7 +109,7 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): Transfo
     return changed;
   };
 
-  return new TransformStream<Frame, string>({
+  return new StreamStage<Frame, string>({
     transform(frame, controller) {
       if (ended) return;
       if (frame.data.trim() === "[DONE]") return end(controller);

@@ -5,6 +5,7 @@ import { deltaOf, finishReasonOf, primaryChoice, reasoningOf } from "./chunk.ts"
 import { decodeFinish } from "./finish.ts";
 import { upstreamErrorMessage } from "./response.ts";
 import { decodeUsage } from "./usage.ts";
+import { StreamStage } from "../shared/stream_stage.ts";
 
 type Json = Record<string, unknown>;
 type Emit = (event: StreamEvent) => void;
@@ -20,7 +21,7 @@ interface ToolBlock {
  * block starts, so every consumer sees blocks in sequence. The finish is held until the stream ends,
  * because usage usually arrives in a chunk after the finish chunk.
  */
-export function decodeChatStream(): TransformStream<Frame, StreamEvent> {
+export function decodeChatStream(): StreamStage<Frame, StreamEvent> {
   let responseId = "";
   let started = false;
   let ended = false;
@@ -137,7 +138,7 @@ export function decodeChatStream(): TransformStream<Frame, StreamEvent> {
     }
   };
 
-  return new TransformStream<Frame, StreamEvent>({
+  return new StreamStage<Frame, StreamEvent>({
     transform(frame, controller) {
       if (ended || errored) return;
       const emit: Emit = (event) => controller.enqueue(event);

@@ -6,6 +6,7 @@ import { chatErrorObject } from "./errors.ts";
 import { encodeFinish } from "./finish.ts";
 import { chatCompletionId } from "./ids.ts";
 import { encodeUsage } from "./usage.ts";
+import { StreamStage } from "../shared/stream_stage.ts";
 
 type Json = Record<string, unknown>;
 
@@ -17,7 +18,7 @@ export const DONE_EVENT = "data: [DONE]\n\n";
  * ends so that it can carry the usage, which some upstreams report only after their finish. The
  * stream always ends with `data: [DONE]`, after an error too.
  */
-export function encodeChatStream(ctx: EncodeContext): TransformStream<StreamEvent, string> {
+export function encodeChatStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
   let id = chatCompletionId("", String(ctx.now));
   let model = ctx.requestModel;
   let created = ctx.now;
@@ -49,7 +50,7 @@ export function encodeChatStream(ctx: EncodeContext): TransformStream<StreamEven
     return position;
   };
 
-  return new TransformStream<StreamEvent, string>({
+  return new StreamStage<StreamEvent, string>({
     transform(event, controller) {
       if (errored) return;
       const ensureStarted = () => {

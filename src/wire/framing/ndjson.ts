@@ -1,9 +1,10 @@
 import type { Frame } from "./frame.ts";
+import { StreamStage } from "../shared/stream_stage.ts";
 
 /** Splits NDJSON text into one frame per non-blank line (a last line without "\n" included). */
-export function ndjsonFrames(): TransformStream<string, Frame> {
+export function ndjsonFrames(): StreamStage<string, Frame> {
   let buffer = "";
-  return new TransformStream<string, Frame>({
+  return new StreamStage<string, Frame>({
     transform(chunk, controller) {
       buffer += chunk;
       let newline = buffer.indexOf("\n");

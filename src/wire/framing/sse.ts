@@ -1,17 +1,18 @@
 import type { Frame } from "./frame.ts";
+import { type StageOutput, StreamStage } from "../shared/stream_stage.ts";
 
 /**
  * Parses SSE text into frames per the HTML spec's rules that matter for model APIs: `data:` lines
  * joined with "\n", `event:` names, comments ignored, CRLF/CR/LF line ends, and a final frame
  * without a trailing blank line still emitted at end of stream (upstreams often omit it).
  */
-export function sseFrames(): TransformStream<string, Frame> {
+export function sseFrames(): StreamStage<string, Frame> {
   let buffer = "";
   let event: string | undefined;
   let data: string[] = [];
   let sawCr = false;
 
-  const dispatch = (controller: TransformStreamDefaultController<Frame>) => {
+  const dispatch = (controller: StageOutput<Frame>) => {
     if (data.length > 0) {
       controller.enqueue(event ? { event, data: data.join("\n") } : { data: data.join("\n") });
     }
@@ -19,7 +20,7 @@ export function sseFrames(): TransformStream<string, Frame> {
     data = [];
   };
 
-  const line = (text: string, controller: TransformStreamDefaultController<Frame>) => {
+  const line = (text: string, controller: StageOutput<Frame>) => {
     if (text === "") return dispatch(controller);
     if (text.startsWith(":")) return;
     const colon = text.indexOf(":");
@@ -30,7 +31,7 @@ export function sseFrames(): TransformStream<string, Frame> {
     else if (field === "event") event = value;
   };
 
-  return new TransformStream<string, Frame>({
+  return new StreamStage<string, Frame>({
     transform(chunk, controller) {
       let start = 0;
       let text = buffer + chunk;
@@ -65,8 +66,8 @@ export function sseEvent(data: string, event?: string): string {
  * JSON never contains a raw newline, so a multi-line frame that is not valid JSON as a whole is split
  * back into one frame per line (the spec's "blank-line separators are restored").
  */
-export function splitJoinedData(): TransformStream<Frame, Frame> {
-  return new TransformStream<Frame, Frame>({
+export function splitJoinedData(): StreamStage<Frame, Frame> {
+  return new StreamStage<Frame, Frame>({
     transform(frame, controller) {
       if (!frame.data.includes("\n") || isJson(frame.data)) return controller.enqueue(frame);
       for (const line of frame.data.split("\n")) {

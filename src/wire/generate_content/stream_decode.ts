@@ -6,6 +6,7 @@ import { decodeFinish } from "./finish.ts";
 import { type GeminiPart, type GeminiResponse, responseSchema } from "./schema.ts";
 import { responseToolIds } from "./tool_ids.ts";
 import { decodeUsage } from "./usage.ts";
+import { StreamStage } from "../shared/stream_stage.ts";
 
 type Emit = (event: StreamEvent) => void;
 
@@ -14,7 +15,7 @@ type Emit = (event: StreamEvent) => void;
  * blocks, so they are synthesised: consecutive text parts share one text block, consecutive thought
  * parts one reasoning block, and each functionCall is a complete tool-call block of its own.
  */
-export function decodeStream(): TransformStream<Frame, StreamEvent> {
+export function decodeStream(): StreamStage<Frame, StreamEvent> {
   let started = false;
   let finished = false;
   let failed = false;
@@ -93,7 +94,7 @@ export function decodeStream(): TransformStream<Frame, StreamEvent> {
     emit({ type: "error", status, message, kind: "upstream" });
   };
 
-  return new TransformStream<Frame, StreamEvent>({
+  return new StreamStage<Frame, StreamEvent>({
     transform(frame, controller) {
       if (failed) return;
       const emit: Emit = (event) => controller.enqueue(event);

@@ -7,6 +7,7 @@ import { geminiStatusForKindName } from "./errors.ts";
 import { encodeFinish } from "./finish.ts";
 import type { WirePart } from "./parts_encode.ts";
 import { encodeUsage } from "./usage.ts";
+import { StreamStage } from "../shared/stream_stage.ts";
 
 interface BlockState {
   readonly kind: BlockKind;
@@ -22,7 +23,7 @@ interface BlockState {
  * they come; a tool call goes out as one functionCall part when its block ends, because Gemini
  * clients expect whole arguments. The last chunk carries finishReason and usageMetadata.
  */
-export function encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, string> {
+export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
   let responseId = "";
   let usage: Usage = ZERO_USAGE;
   let finish: Finish | undefined;
@@ -56,7 +57,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, s
     return chunk([part]);
   };
 
-  return new TransformStream<StreamEvent, string>({
+  return new StreamStage<StreamEvent, string>({
     transform(event, controller) {
       if (failed) return;
       switch (event.type) {

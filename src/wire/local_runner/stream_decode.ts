@@ -11,6 +11,7 @@ import {
   responseIdFor,
   upstreamErrorMessage,
 } from "./upstream.ts";
+import { StreamStage } from "../shared/stream_stage.ts";
 
 type Emit = (event: StreamEvent) => void;
 
@@ -19,7 +20,7 @@ type Emit = (event: StreamEvent) => void;
  * content each open a block that closes when the other kind starts, and every tool call arrives whole
  * as one block. Lines that are not JSON objects are skipped.
  */
-export function decodeStream(): TransformStream<Frame, StreamEvent> {
+export function decodeStream(): StreamStage<Frame, StreamEvent> {
   let id = "";
   let started = false;
   let ended = false;
@@ -76,7 +77,7 @@ export function decodeStream(): TransformStream<Frame, StreamEvent> {
     }
   };
 
-  return new TransformStream<Frame, StreamEvent>({
+  return new StreamStage<Frame, StreamEvent>({
     transform(frame, controller) {
       if (ended) return;
       const emit: Emit = (event) => controller.enqueue(event);

@@ -4,6 +4,7 @@ import type { EncodeContext } from "../codec.ts";
 import { ndjsonLine } from "../framing/mod.ts";
 import { createdAt, finalCounts, wireToolCall } from "./answer_shape.ts";
 import { doneReasonFor } from "./finish.ts";
+import { StreamStage } from "../shared/stream_stage.ts";
 
 interface ToolBlock {
   readonly name: string;
@@ -16,7 +17,7 @@ interface ToolBlock {
  * final `done: true` line is written when the stream ends, so usage reported after the finish still
  * lands in it, and it is written even when the upstream never finished.
  */
-export function encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, string> {
+export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
   const generate = ctx.endpoint === "generate";
   const head = { model: ctx.requestModel, created_at: createdAt(ctx.now) };
   const kinds = new Map<number, BlockKind>();
@@ -73,7 +74,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, s
     }
   };
 
-  return new TransformStream<StreamEvent, string>({
+  return new StreamStage<StreamEvent, string>({
     transform(event, controller) {
       if (failed) return;
       onEvent(event, (text) => controller.enqueue(text));

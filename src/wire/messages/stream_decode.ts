@@ -4,6 +4,7 @@ import { isRecord, tryParseJson } from "../shared/mod.ts";
 import { upstreamErrorInfo } from "./errors.ts";
 import { decodeStopReason } from "./finish.ts";
 import { foldUsage, readBuckets, type UsageBuckets } from "./usage.ts";
+import { StreamStage } from "../shared/stream_stage.ts";
 
 type Emit = (event: StreamEvent) => void;
 
@@ -26,7 +27,7 @@ function maxBuckets(a: UsageBuckets, b: UsageBuckets): UsageBuckets {
  * merged across message_start and message_delta and every usage event carries the folded totals so
  * far, so the last one is the whole answer's usage. Server-tool blocks are skipped with their deltas.
  */
-export function decodeStream(): TransformStream<Frame, StreamEvent> {
+export function decodeStream(): StreamStage<Frame, StreamEvent> {
   let buckets: UsageBuckets = { input: 0, cacheCreation: 0, cacheRead: 0, output: 0 };
   const open = new Set<number>();
   const skipped = new Set<number>();
@@ -145,7 +146,7 @@ export function decodeStream(): TransformStream<Frame, StreamEvent> {
     }
   };
 
-  return new TransformStream<Frame, StreamEvent>({
+  return new StreamStage<Frame, StreamEvent>({
     transform(frame, controller) {
       if (failed) return;
       onFrame(frame, (event) => controller.enqueue(event));

@@ -7,6 +7,7 @@ import { errorBody, errorTypeForKindName } from "./errors.ts";
 import { encodeStopReason } from "./finish.ts";
 import { messageIdFor } from "./ids.ts";
 import { unfoldUsage } from "./usage.ts";
+import { StreamStage } from "../shared/stream_stage.ts";
 
 type BlockStartEvent = Extract<StreamEvent, { type: "blockStart" }>;
 type BlockDeltaEvent = Extract<StreamEvent, { type: "textDelta" | "argumentsDelta" | "signatureDelta" }>;
@@ -27,7 +28,7 @@ interface Block {
  * so the input usage that upstreams send with their own start is in it; message_delta waits for the
  * end of the stream so usage reported after the finish (OpenAI include_usage) still lands in it.
  */
-export function encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, string> {
+export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
   const blocks = new Map<number, Block>();
   const closed = new Set<number>();
   const queue: number[] = [];
@@ -195,7 +196,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, s
     }
   };
 
-  return new TransformStream<StreamEvent, string>({
+  return new StreamStage<StreamEvent, string>({
     transform(event, controller) {
       if (failed) return;
       out = (text) => controller.enqueue(text);

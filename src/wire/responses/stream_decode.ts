@@ -3,6 +3,7 @@ import type { Frame } from "../framing/frame.ts";
 import { isRecord, tryParseJson } from "../shared/mod.ts";
 import { finishFromWire } from "./finish.ts";
 import { usageFromWire } from "./usage.ts";
+import { StreamStage } from "../shared/stream_stage.ts";
 
 type Emit = (event: StreamEvent) => void;
 type Json = Record<string, unknown>;
@@ -42,7 +43,7 @@ function errorEvent(code: string, message: string): StreamEvent {
 }
 
 /** Upstream Responses SSE frames → neutral stream events. */
-export function decodeStream(): TransformStream<Frame, StreamEvent> {
+export function decodeStream(): StreamStage<Frame, StreamEvent> {
   const items = new Map<number, ItemState>();
   const byItemId = new Map<string, number>();
   let nextBlock = 0;
@@ -202,7 +203,7 @@ export function decodeStream(): TransformStream<Frame, StreamEvent> {
     emit(errorEvent(str(e.code) || str(e.type), str(e.message) || fallback));
   };
 
-  return new TransformStream<Frame, StreamEvent>({
+  return new StreamStage<Frame, StreamEvent>({
     transform(frame, controller) {
       if (ended) return;
       const data = tryParseJson(frame.data);

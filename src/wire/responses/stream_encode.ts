@@ -16,6 +16,7 @@ import {
   type WireObject,
 } from "./response_object.ts";
 import { usageToWire } from "./usage.ts";
+import { type StageOutput, StreamStage } from "../shared/stream_stage.ts";
 
 /** What the encoder remembers about one neutral block. */
 interface Block {
@@ -46,7 +47,7 @@ const STREAM_ERROR_CODES: Readonly<Record<string, string>> = {
  * lifecycle the openai SDK's stream helper validates, and a final response.completed / incomplete /
  * failed carrying the whole response. There is no `[DONE]`.
  */
-export function encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, string> {
+export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
   let sequence = 0;
   let id = responseIdFor(`gw_${stableHash(`${ctx.requestModel}:${ctx.now}`)}`);
   let model = ctx.requestModel;
@@ -57,7 +58,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, s
   let finish: Finish | undefined;
   const output: WireObject[] = [];
   const blocks = new Map<number, Block>();
-  let out: TransformStreamDefaultController<string>;
+  let out: StageOutput<string>;
 
   const send = (type: string, fields: WireObject) => {
     out.enqueue(sseEvent(JSON.stringify({ type, sequence_number: sequence++, ...fields }), type));
@@ -253,14 +254,13 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamEvent, s
     }
   };
 
-  return new TransformStream<StreamEvent, string>({
-    start(controller) {
+  return new StreamStage<StreamEvent, string>({
+    transform(event, controller) {
       out = controller;
-    },
-    transform(event) {
       if (!ended) handle(event);
     },
-    flush() {
+    flush(controller) {
+      out = controller;
       if (ended) return;
       start();
       closeAll();

@@ -2,3 +2,4 @@
 export { stableHash, syntheticToolId, toolIdFor } from "./tool_ids.ts";
 export { argumentsObject, isRecord, tryParseJson } from "./json.ts";
 export { isErrorKind } from "./error_types.ts";
+export { chainSteps, type StageOutput, type StageSteps, StreamStage } from "./stream_stage.ts";

@@ -1,0 +1,97 @@
+import type { UpstreamBody } from "../../src/executors/call_upstream.ts";
+import { type StreamSummary, StreamTally } from "../../src/gateway/stream_meter.ts";
+import { openStream } from "../../src/gateway/upstream_stream.ts";
+import type { StageSteps } from "../../src/wire/shared/mod.ts";
+import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
+
+/** An upstream body serving `chunks` (an Error in the list is thrown by that read). */
+function fakeBody(chunks: (string | Error)[]): UpstreamBody & { cancelled: boolean } {
+  const queue = [...chunks];
+  const body = {
+    cancelled: false,
+    read() {
+      const next = queue.shift();
+      if (next === undefined) return Promise.resolve(null);
+      if (next instanceof Error) return Promise.reject(next);
+      return Promise.resolve(new TextEncoder().encode(next));
+    },
+    cancel() {
+      body.cancelled = true;
+    },
+  };
+  return body;
+}
+
+/** Steps that echo each chunk's text and tell the tally: "c" commits, "e" is an error, "-" nothing. */
+function echoSteps(tally: StreamTally): StageSteps<Uint8Array, string> {
+  return {
+    transform(chunk, out) {
+      const text = new TextDecoder().decode(chunk);
+      if (text.startsWith("c")) tally.content();
+      if (text.startsWith("e")) tally.error(`upstream said ${text}`);
+      out.enqueue(text);
+    },
+  };
+}
+
+function setup() {
+  const summaries: StreamSummary[] = [];
+  const tally = new StreamTally((summary) => summaries.push(summary));
+  return { tally, summaries, steps: echoSteps(tally) };
+}
+
+Deno.test("openStream() falls back on an error before any content and cancels the upstream", async () => {
+  const { tally, steps, summaries } = setup();
+  const body = fakeBody(["-role", "e-overloaded", "c-late"]);
+  const opened = await openStream(body, steps, tally);
+  assertEquals(opened, { kind: "error", message: "upstream said e-overloaded" });
+  assert(body.cancelled);
+  assertEquals(summaries, [], "nothing is reported for an attempt that falls back");
+});
+
+Deno.test("openStream() reports an end without content, and a broken body before content, as failures", async () => {
+  const empty = setup();
+  assertEquals(await openStream(fakeBody(["-a", "-b"]), empty.steps, empty.tally), {
+    kind: "empty",
+    message: "upstream stream ended without any content",
+  });
+  const broken = setup();
+  assertEquals(await openStream(fakeBody(["-a", new Error("reset")]), broken.steps, broken.tally), {
+    kind: "error",
+    message: "upstream stream broke: reset",
+  });
+});
+
+Deno.test("openStream() commits at the first content and pumps the rest, buffered text first", async () => {
+  const { tally, steps, summaries } = setup();
+  const opened = await openStream(fakeBody(["-role|", "c-hello|", "c-world|", "e-late"]), steps, tally);
+  assertEquals(opened.kind, "committed");
+  if (opened.kind !== "committed") return;
+  assertEquals(await new Response(opened.body).text(), "-role|c-hello|c-world|e-late");
+  assertEquals(summaries.map((s) => [s.end, s.error]), [["failed", "upstream said e-late"]]);
+});
+
+Deno.test("a committed stream whose upstream breaks errors the client body and reports a failure", async () => {
+  const { tally, steps, summaries } = setup();
+  const opened = await openStream(fakeBody(["c-hi", new Error("connection reset")]), steps, tally);
+  if (opened.kind !== "committed") throw new Error(`not committed: ${opened.kind}`);
+  const reader = opened.body.getReader();
+  assertEquals(new TextDecoder().decode((await reader.read()).value), "c-hi");
+  await assertRejects(() => reader.read());
+  assertEquals(summaries.map((s) => [s.end, s.error]), [[
+    "failed",
+    "upstream stream broke: connection reset",
+  ]]);
+});
+
+Deno.test("a client cancelling a committed stream cancels the upstream and reports a cancel", async () => {
+  const { tally, steps, summaries } = setup();
+  const body = fakeBody(["c-hi", "c-more", "c-even more"]);
+  const opened = await openStream(body, steps, tally);
+  if (opened.kind !== "committed") throw new Error(`not committed: ${opened.kind}`);
+  const reader = opened.body.getReader();
+  await reader.read();
+  await reader.cancel("client left");
+  assert(body.cancelled);
+  assertEquals(summaries.map((s) => s.end), ["cancelled"]);
+});
