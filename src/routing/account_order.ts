@@ -28,29 +28,47 @@ export function orderAccounts(
   attempts: readonly Attempt[],
   cursors: Readonly<Record<string, AccountCursor>>,
   options: AccountOrderOptions,
-): { attempts: Attempt[]; cursors: Record<string, AccountCursor> } {
-  const next: Record<string, AccountCursor> = { ...cursors };
-  const out: Attempt[] = [];
+): { attempts: Attempt[]; cursors: Readonly<Record<string, AccountCursor>> } {
+  // The cursors are copied on the first change only; most requests (a single account per route, or
+  // fill_first) change none and hand the same object back.
+  let next: Record<string, AccountCursor> | undefined;
+  // Config order to start with; only runs of several accounts can be rewritten in place.
+  const out = attempts.slice();
   let i = 0;
   while (i < attempts.length) {
     let j = i + 1;
     while (j < attempts.length && attempts[j].routeModel === attempts[i].routeModel) j++;
-    let run = attempts.slice(i, j);
-    const prefix = run[0].account.prefix;
-    if (run.length > 1 && options.strategy !== "fill_first") {
-      const limit = options.strategy === "round_robin" ? 1 : Math.max(1, options.stickyLimit);
-      const cursor = next[prefix] ?? { start: 0, used: 0 };
-      const start = cursor.start % run.length;
-      run = [...run.slice(start), ...run.slice(0, start)];
-      next[prefix] = cursor.used + 1 >= limit
-        ? { start: start + 1, used: 0 }
-        : { start, used: cursor.used + 1 };
-    }
-    const preferred = options.preferred?.[prefix];
-    const at = preferred === undefined ? -1 : run.findIndex((a) => a.account.id === preferred);
-    if (at > 0) run = [run[at], ...run.slice(0, at), ...run.slice(at + 1)];
-    out.push(...run);
+    // A lone account has nothing to rotate and is first whichever account is preferred.
+    if (j - i > 1) next = orderRun(out, i, j, cursors, next, options);
     i = j;
   }
-  return { attempts: out, cursors: next };
+  return { attempts: out, cursors: next ?? cursors };
+}
+
+/** Reorders the run `out[from, to)` in place; returns the cursors, copied if this run moved one. */
+function orderRun(
+  out: Attempt[],
+  from: number,
+  to: number,
+  cursors: Readonly<Record<string, AccountCursor>>,
+  next: Record<string, AccountCursor> | undefined,
+  options: AccountOrderOptions,
+): Record<string, AccountCursor> | undefined {
+  let run = out.slice(from, to);
+  const prefix = run[0].account.prefix;
+  if (options.strategy !== "fill_first") {
+    const limit = options.strategy === "round_robin" ? 1 : Math.max(1, options.stickyLimit);
+    const cursor = (next ?? cursors)[prefix] ?? { start: 0, used: 0 };
+    const start = cursor.start % run.length;
+    run = [...run.slice(start), ...run.slice(0, start)];
+    next ??= { ...cursors };
+    next[prefix] = cursor.used + 1 >= limit
+      ? { start: start + 1, used: 0 }
+      : { start, used: cursor.used + 1 };
+  }
+  const preferred = options.preferred?.[prefix];
+  const at = preferred === undefined ? -1 : run.findIndex((a) => a.account.id === preferred);
+  if (at > 0) run = [run[at], ...run.slice(0, at), ...run.slice(at + 1)];
+  for (let k = 0; k < run.length; k++) out[from + k] = run[k];
+  return next;
 }

@@ -52,7 +52,7 @@ export function resolveAttempts(
     if (expansion.kind === "unknown") return expansion;
     candidates = expansion.attempts;
   }
-  const available = candidates.filter((a) => !isSkipped(state, a.account.id, now, options.cooldownsEnabled));
+  const available = withoutSkipped(candidates, state, now, options.cooldownsEnabled);
   if (available.length > 0) return { kind: "attempts", attempts: available, nextState };
   return {
     kind: "all_cooling",
@@ -71,7 +71,8 @@ export function expandModel(table: RoutingTable, model: string): Expansion {
   if (accounts === undefined || accounts.length === 0) {
     return { kind: "unknown", message: disabledPrefixMessage(model, prefix) };
   }
-  const routeModel = `${prefix}/${ref.model}`;
+  // Without an alias the route is the model string itself; no need to join it again.
+  const routeModel = prefix === ref.prefix ? model : `${prefix}/${ref.model}`;
   return {
     kind: "ok",
     attempts: accounts.map((account) => ({ account, upstreamModel: ref.model, routeModel })),
@@ -123,6 +124,21 @@ function orderComboMembers(
       };
     }
   }
+}
+
+/** The candidates that are not skipped; the list itself when none is (the usual case: no cooldowns). */
+function withoutSkipped(
+  candidates: readonly Attempt[],
+  state: RoutingState,
+  now: number,
+  cooldownsEnabled: boolean,
+): readonly Attempt[] {
+  for (let i = 0; i < candidates.length; i++) {
+    if (!isSkipped(state, candidates[i].account.id, now, cooldownsEnabled)) continue;
+    // Only now is a shorter list needed.
+    return candidates.filter((a) => !isSkipped(state, a.account.id, now, cooldownsEnabled));
+  }
+  return candidates;
 }
 
 // With cooldowns switched off accounts are retried at once, except after a 402: the spec cools a

@@ -7,6 +7,18 @@ import type { Saver, SaverContext, SaverName } from "./types.ts";
 /** Called once per failing saver with the saver's name and what it threw. */
 export type SaverErrorHandler = (saver: SaverName, error: unknown) => void;
 
+function unchanged(saver: SaverName): SaverStatEvent {
+  return { saver, bytesBefore: 0, bytesAfter: 0, changed: false, failed: false };
+}
+
+/** The event of a saver that left the request alone: one shared object per saver (events are read-only). */
+const UNCHANGED: Readonly<Record<SaverName, SaverStatEvent>> = {
+  headroom: unchanged("headroom"),
+  rtk: unchanged("rtk"),
+  caveman: unchanged("caveman"),
+  ponytail: unchanged("ponytail"),
+};
+
 /**
  * Runs the savers in the fixed order (Headroom → RTK → Caveman → Ponytail, whatever order they were
  * given in). Each is fail-safe: a throw is reported and the request continues as it was before that
@@ -21,22 +33,26 @@ export async function runSavers(
   onStat: (event: SaverStatEvent) => void,
   onError: SaverErrorHandler = () => {},
 ): Promise<NeutralRequest> {
-  const ordered = [...savers].sort((a, b) => SAVER_ORDER.indexOf(a.name) - SAVER_ORDER.indexOf(b.name));
   let current = request;
   // Requests are immutable, so the size before a saver can still be measured after it ran; the size
   // after one saver is reused as the size before the next.
   let currentBytes: number | undefined;
-  for (const saver of ordered) {
+  const ordered = inPipelineOrder(savers);
+  // An index loop: in an async function a for…of iterator is allocated for real on every call.
+  for (let i = 0; i < ordered.length; i++) {
+    const saver = ordered[i];
     let next: NeutralRequest;
     try {
-      next = await saver.apply(current, ctx);
+      // Local savers answer synchronously; awaiting only real promises spares them a microtask turn.
+      const result = saver.apply(current, ctx);
+      next = result instanceof Promise ? await result : result;
     } catch (error) {
       onError(saver.name, error);
       onStat({ saver: saver.name, bytesBefore: 0, bytesAfter: 0, changed: false, failed: true });
       continue;
     }
     if (next === current) {
-      onStat({ saver: saver.name, bytesBefore: 0, bytesAfter: 0, changed: false, failed: false });
+      onStat(UNCHANGED[saver.name]);
       continue;
     }
     const bytesBefore = currentBytes ?? promptBytes(current);
@@ -46,4 +62,16 @@ export async function runSavers(
     currentBytes = bytesAfter;
   }
   return current;
+}
+
+/** `savers` sorted by SAVER_ORDER; buildSavers already returns that order, which then costs no copy. */
+function inPipelineOrder(savers: readonly Saver[]): readonly Saver[] {
+  for (let i = 1; i < savers.length; i++) {
+    if (rank(savers[i - 1]) > rank(savers[i])) return [...savers].sort((a, b) => rank(a) - rank(b));
+  }
+  return savers;
+}
+
+function rank(saver: Saver): number {
+  return SAVER_ORDER.indexOf(saver.name);
 }

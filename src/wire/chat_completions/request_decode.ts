@@ -12,11 +12,13 @@ import type {
   ToolCallPart,
   ToolChoice,
   ToolDefinition,
+  ToolResultPart,
 } from "../../model/mod.ts";
 import { invalidRequest } from "../../model/mod.ts";
 import { isRecord } from "../shared/mod.ts";
-import { chatExtra, unknownFields } from "./extra_fields.ts";
+import { chatExtra, unknownFields, withChatExtra } from "./extra_fields.ts";
 import { googleSignature } from "./google_signature.ts";
+import type { Mutable } from "./mutable.ts";
 import {
   assistantMessageSchema,
   imagePartSchema,
@@ -29,6 +31,15 @@ import {
   toolSchema,
   userMessageSchema,
 } from "./schema.ts";
+import {
+  isPlainAssistantMessage,
+  isPlainImagePart,
+  isPlainRequest,
+  isPlainSystemMessage,
+  isPlainTextPart,
+  isPlainToolMessage,
+  isPlainUserMessage,
+} from "./schema_guards.ts";
 import type { z } from "zod";
 
 /** Top-level fields the neutral model maps; everything else travels in `extra`. */
@@ -49,6 +60,22 @@ const KNOWN_TOP = new Set([
   "stream",
 ]);
 
+// The fields each level maps; the rest of each object travels in its `extra`.
+const KNOWN_TOOL = new Set(["type", "function", "cache_control"]);
+const KNOWN_TOOL_FUNCTION = new Set(["name", "description", "parameters"]);
+const KNOWN_SYSTEM = new Set(["role", "content"]);
+const KNOWN_USER = new Set(["role", "content", "name"]);
+const KNOWN_TOOL_MESSAGE = new Set(["role", "tool_call_id", "content", "name"]);
+const KNOWN_ASSISTANT = new Set(["role", "content", "name", "tool_calls", "reasoning_content"]);
+/** An assistant message whose reasoning came from the non-standard `reasoning` field maps it too. */
+const KNOWN_ASSISTANT_REASONING = new Set([...KNOWN_ASSISTANT, "reasoning"]);
+const KNOWN_TOOL_CALL = new Set(["id", "type", "function", "extra_content"]);
+const KNOWN_CALL_FUNCTION = new Set(["name", "arguments"]);
+const KNOWN_TEXT_PART = new Set(["type", "text", "cache_control"]);
+const KNOWN_REFUSAL_PART = new Set(["type", "refusal", "cache_control"]);
+const KNOWN_IMAGE_PART = new Set(["type", "image_url", "cache_control"]);
+const KNOWN_IMAGE_URL = new Set(["url", "detail"]);
+
 const EFFORTS: ReadonlySet<string> = new Set(["none", "minimal", "low", "medium", "high", "xhigh"]);
 
 type RawContent = string | readonly { readonly type: string; readonly [key: string]: unknown }[];
@@ -56,62 +83,71 @@ type RawContent = string | readonly { readonly type: string; readonly [key: stri
 /** Where a content list appears; decides which part types it may hold. */
 type ContentRole = "system" | "user" | "assistant" | "tool";
 
+// Decoded objects are built key by key: an optional field gets a key only when it has a value, so
+// a decoded request carries no `undefined` keys (tests compare it with assertEquals) without ever
+// deleting keys. Lists the guards passed have no holes (a hole reads as undefined, which no guard
+// accepts, and zod's copies have none); `messages` is walked with an index loop, so a hole there is
+// refused like any other bad message, as it was when zod copied the list.
+
 /** Decodes a chat-completions request body; throws GatewayError 400 naming the failing field. */
 export function decodeChatRequest(body: unknown): NeutralRequest {
   if (!isRecord(body)) throw invalidRequest("body: the request body must be a JSON object");
-  const top = parseAt(requestSchema, body, "");
+  const top = isPlainRequest(body) ? body : parseAt(requestSchema, body, "");
   const system: TextPart[] = [];
   const messages: Message[] = [];
-  top.messages.forEach((raw, i) => decodeMessage(raw, `messages[${i}]`, system, messages));
+  for (let i = 0; i < top.messages.length; i++) decodeMessage(top.messages[i], i, system, messages);
 
-  const extraFields = unknownFields(body, KNOWN_TOP) ?? {};
-  const toolChoice = decodeToolChoice(top.tool_choice, extraFields);
-  const reasoning = decodeReasoning(top.reasoning_effort, extraFields);
-  const request: NeutralRequest = {
+  let extraFields = unknownFields(body, KNOWN_TOP);
+  const toolChoice = decodeToolChoice(top.tool_choice);
+  // Shapes the neutral model has no word for (allowed_tools, custom) reach a same-format upstream as is.
+  if (toolChoice === undefined && isRecord(top.tool_choice)) {
+    (extraFields ??= {}).tool_choice = top.tool_choice;
+  }
+  const reasoning = decodeReasoning(top.reasoning_effort);
+  // Unknown effort values stay verbatim for a same-format upstream.
+  if (reasoning === undefined && typeof top.reasoning_effort === "string") {
+    (extraFields ??= {}).reasoning_effort = top.reasoning_effort;
+  }
+  const tools = top.tools ? top.tools.map(decodeTool) : [];
+  const request: Mutable<NeutralRequest> = {
     model: top.model,
     system,
     messages,
-    tools: (top.tools ?? []).map((tool, i) => decodeTool(tool, `tools[${i}]`)),
+    tools,
     params: decodeParams(top),
     stream: top.stream === true,
     source: "chat_completions",
   };
-  return compact({
-    ...request,
-    toolChoice,
-    reasoning,
-    extra: chatExtra(Object.keys(extraFields).length > 0 ? extraFields : undefined),
-  });
+  if (toolChoice !== undefined) request.toolChoice = toolChoice;
+  if (reasoning !== undefined) request.reasoning = reasoning;
+  return withChatExtra(request, extraFields);
 }
 
 function decodeParams(top: z.infer<typeof requestSchema>): GenerationParams {
-  const stop = typeof top.stop === "string" ? [top.stop] : top.stop ?? undefined;
-  return compact({
-    maxTokens: top.max_completion_tokens ?? top.max_tokens ?? undefined,
-    temperature: top.temperature ?? undefined,
-    topP: top.top_p ?? undefined,
-    stop,
-    seed: top.seed ?? undefined,
-    presencePenalty: top.presence_penalty ?? undefined,
-    frequencyPenalty: top.frequency_penalty ?? undefined,
-  });
+  const params: Mutable<GenerationParams> = {};
+  const maxTokens = top.max_completion_tokens ?? top.max_tokens;
+  if (maxTokens != null) params.maxTokens = maxTokens;
+  if (top.temperature != null) params.temperature = top.temperature;
+  if (top.top_p != null) params.topP = top.top_p;
+  if (top.stop != null) params.stop = typeof top.stop === "string" ? [top.stop] : top.stop;
+  if (top.seed != null) params.seed = top.seed;
+  if (top.presence_penalty != null) params.presencePenalty = top.presence_penalty;
+  if (top.frequency_penalty != null) params.frequencyPenalty = top.frequency_penalty;
+  return params;
 }
 
-function decodeReasoning(
-  effort: string | null | undefined,
-  extra: Record<string, unknown>,
-): ReasoningIntent | undefined {
+/** The neutral intent, or undefined for none or for a value the neutral model has no level for. */
+function decodeReasoning(effort: string | null | undefined): ReasoningIntent | undefined {
   if (effort === undefined || effort === null) return undefined;
-  // DeepSeek's "max" is the top level; other unknown values stay verbatim for a same-format upstream.
+  // DeepSeek's "max" is the top level.
   if (effort === "max") return { effort: "xhigh" };
   if (EFFORTS.has(effort)) return { effort: effort as ReasoningEffort };
-  extra.reasoning_effort = effort;
   return undefined;
 }
 
+/** The neutral choice; undefined for none or for an object of a type the neutral model lacks. */
 function decodeToolChoice(
   choice: string | Record<string, unknown> | null | undefined,
-  extra: Record<string, unknown>,
 ): ToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;
   if (typeof choice === "string") {
@@ -127,187 +163,209 @@ function decodeToolChoice(
     }
     return { type: "tool", name: fn.name };
   }
-  // Shapes the neutral model has no word for (allowed_tools, custom) reach a same-format upstream as is.
-  extra.tool_choice = choice;
   return undefined;
 }
 
-function decodeTool(tool: z.infer<typeof toolSchema>, path: string): ToolDefinition {
+function decodeTool(tool: z.infer<typeof toolSchema>, index: number): ToolDefinition {
   if (tool.type !== undefined && tool.type !== "function") {
     throw invalidRequest(
-      `${path}.type: unsupported tool type "${tool.type}" (only "function" tools are supported)`,
+      `tools[${index}].type: unsupported tool type "${tool.type}" (only "function" tools are supported)`,
     );
   }
   const fn = tool.function;
-  if (!fn) throw invalidRequest(`${path}.function: is required`);
-  const toolExtra = unknownFields(tool, new Set(["type", "function", "cache_control"])) ?? {};
-  const fnExtra = unknownFields(fn, new Set(["name", "description", "parameters"]));
-  if (fnExtra) toolExtra.function = fnExtra;
+  if (!fn) throw invalidRequest(`tools[${index}].function: is required`);
+  let fields = unknownFields(tool, KNOWN_TOOL);
+  const fnExtra = unknownFields(fn, KNOWN_TOOL_FUNCTION);
+  if (fnExtra) (fields ??= {}).function = fnExtra;
   const cacheControl = decodeCacheControl(tool.cache_control);
-  if (tool.cache_control !== undefined && !cacheControl) toolExtra.cache_control = tool.cache_control;
-  return compact({
-    name: fn.name,
-    description: fn.description ?? undefined,
-    parameters: fn.parameters ?? { type: "object", properties: {} },
-    cacheControl,
-    extra: chatExtra(Object.keys(toolExtra).length > 0 ? toolExtra : undefined),
-  });
+  if (tool.cache_control !== undefined && !cacheControl) (fields ??= {}).cache_control = tool.cache_control;
+  const parameters = fn.parameters ?? { type: "object", properties: {} };
+  const out: Mutable<ToolDefinition> = fn.description != null
+    ? { name: fn.name, description: fn.description, parameters }
+    : { name: fn.name, parameters };
+  if (cacheControl) out.cacheControl = cacheControl;
+  return withChatExtra(out, fields);
 }
 
-function decodeMessage(raw: unknown, path: string, system: TextPart[], messages: Message[]): void {
-  if (!isRecord(raw)) throw invalidRequest(`${path}: must be an object`);
+// Field paths (`messages[2].content[0]`) only ever appear in error messages, so they are built when
+// an error needs one rather than for every message and part of every request.
+
+function messagePath(message: number): string {
+  return `messages[${message}]`;
+}
+
+function partPath(message: number, part: number): string {
+  return `${messagePath(message)}.content[${part}]`;
+}
+
+function decodeMessage(raw: unknown, index: number, system: TextPart[], messages: Message[]): void {
+  if (!isRecord(raw)) throw invalidRequest(`${messagePath(index)}: must be an object`);
   const role = raw.role;
   switch (role) {
     case "system":
-    case "developer":
-      return decodeSystem(parseAt(systemMessageSchema, raw, path), path, system);
+    case "developer": {
+      const m = isPlainSystemMessage(raw) ? raw : parseAt(systemMessageSchema, raw, messagePath(index));
+      return decodeSystem(m, index, system);
+    }
     case "user": {
-      const m = parseAt(userMessageSchema, raw, path);
-      messages.push(compact({
-        role: "user" as const,
-        parts: decodeContent(m.content, `${path}.content`, "user"),
-        name: m.name,
-        extra: chatExtra(unknownFields(m, new Set(["role", "content", "name"]))),
-      }));
+      const m = isPlainUserMessage(raw) ? raw : parseAt(userMessageSchema, raw, messagePath(index));
+      const message: Mutable<Message> = { role: "user", parts: decodeContent(m.content, index, "user") };
+      if (m.name !== undefined) message.name = m.name;
+      messages.push(withChatExtra(message, unknownFields(m, KNOWN_USER)));
       return;
     }
-    case "assistant":
-      messages.push(decodeAssistant(parseAt(assistantMessageSchema, raw, path), path));
+    case "assistant": {
+      const m = isPlainAssistantMessage(raw) ? raw : parseAt(assistantMessageSchema, raw, messagePath(index));
+      messages.push(decodeAssistant(m, index));
       return;
+    }
     case "tool": {
-      const m = parseAt(toolMessageSchema, raw, path);
-      const content = decodeContent(m.content ?? "", `${path}.content`, "tool") as (TextPart | ImagePart)[];
-      const name = typeof m.name === "string" ? m.name : undefined;
-      messages.push(compact({
-        role: "tool" as const,
-        parts: [compact({ kind: "toolResult" as const, callId: m.tool_call_id, name, content })],
-        extra: chatExtra(unknownFields(m, new Set(["role", "tool_call_id", "content", "name"]))),
-      }));
+      const m = isPlainToolMessage(raw) ? raw : parseAt(toolMessageSchema, raw, messagePath(index));
+      const content = decodeContent(m.content ?? "", index, "tool");
+      const callId = m.tool_call_id;
+      const part: ToolResultPart = typeof m.name === "string"
+        ? { kind: "toolResult", callId, name: m.name, content }
+        : { kind: "toolResult", callId, content };
+      const message: Mutable<Message> = { role: "tool", parts: [part] };
+      messages.push(withChatExtra(message, unknownFields(m, KNOWN_TOOL_MESSAGE)));
       return;
     }
     default:
-      if (typeof role !== "string") throw invalidRequest(`${path}.role: is required and must be a string`);
+      if (typeof role !== "string") {
+        throw invalidRequest(`${messagePath(index)}.role: is required and must be a string`);
+      }
       throw invalidRequest(
-        `${path}.role: unknown role "${role}" (expected system, developer, user, assistant or tool)`,
+        `${
+          messagePath(index)
+        }.role: unknown role "${role}" (expected system, developer, user, assistant or tool)`,
       );
   }
 }
 
-function decodeSystem(m: z.infer<typeof systemMessageSchema>, path: string, system: TextPart[]): void {
-  const fields = unknownFields(m, new Set(["role", "content"])) ?? {};
+function decodeSystem(m: z.infer<typeof systemMessageSchema>, index: number, system: TextPart[]): void {
+  let fields = unknownFields(m, KNOWN_SYSTEM);
   // The role is kept so a same-format upstream gets `developer` back where the client used it.
-  if (m.role === "developer") fields.role = "developer";
-  const extra = chatExtra(Object.keys(fields).length > 0 ? fields : undefined);
-  for (const part of decodeContent(m.content, `${path}.content`, "system")) {
-    if (part.kind === "text") {
-      system.push(
-        compact({ kind: "text" as const, text: part.text, cacheControl: part.cacheControl, extra }),
-      );
-    }
+  if (m.role === "developer") (fields ??= {}).role = "developer";
+  const extra = chatExtra(fields);
+  for (const part of decodeContent(m.content, index, "system")) {
+    if (part.kind !== "text") continue;
+    // Each part carries the message's leftovers (a system prompt has no messages to hang them on).
+    const text: Mutable<TextPart> = { kind: "text", text: part.text };
+    if (part.cacheControl) text.cacheControl = part.cacheControl;
+    if (extra) text.extra = extra;
+    system.push(text);
   }
 }
 
-function decodeAssistant(m: z.infer<typeof assistantMessageSchema>, path: string): Message {
+function decodeAssistant(m: z.infer<typeof assistantMessageSchema>, index: number): Message {
   const parts: Part[] = [];
-  const known = new Set(["role", "content", "name", "tool_calls", "reasoning_content"]);
+  let known = KNOWN_ASSISTANT;
   let reasoning = m.reasoning_content ?? undefined;
   if (reasoning === undefined && typeof m.reasoning === "string") {
     reasoning = m.reasoning;
-    known.add("reasoning");
+    known = KNOWN_ASSISTANT_REASONING;
   }
   if (reasoning) parts.push({ kind: "reasoning", text: reasoning });
   if (m.content !== undefined && m.content !== null) {
-    for (const part of decodeContent(m.content, `${path}.content`, "assistant")) {
+    for (const part of decodeContent(m.content, index, "assistant")) {
       if (!(part.kind === "text" && part.text === "" && !part.extra)) parts.push(part);
     }
   }
-  (m.tool_calls ?? []).forEach((call, i) => parts.push(decodeToolCall(call, `${path}.tool_calls[${i}]`)));
-  return compact({
-    role: "assistant" as const,
-    parts,
-    name: m.name,
-    extra: chatExtra(unknownFields(m, known)),
-  });
+  const calls = m.tool_calls;
+  if (calls) { for (let i = 0; i < calls.length; i++) parts.push(decodeToolCall(calls[i], index, i)); }
+  const message: Mutable<Message> = { role: "assistant", parts };
+  if (m.name !== undefined) message.name = m.name;
+  return withChatExtra(message, unknownFields(m, known));
 }
 
-function decodeToolCall(call: z.infer<typeof toolCallSchema>, path: string): ToolCallPart {
+function decodeToolCall(call: z.infer<typeof toolCallSchema>, message: number, index: number): ToolCallPart {
   if (call.type !== undefined && call.type !== "function") {
-    throw invalidRequest(`${path}.type: unsupported tool call type "${call.type}"`);
+    throw invalidRequest(
+      `${messagePath(message)}.tool_calls[${index}].type: unsupported tool call type "${call.type}"`,
+    );
   }
   const args = call.function.arguments;
-  const fields = unknownFields(call, new Set(["id", "type", "function", "extra_content"])) ?? {};
-  const fnExtra = unknownFields(call.function, new Set(["name", "arguments"]));
-  if (fnExtra) fields.function = fnExtra;
+  let fields = unknownFields(call, KNOWN_TOOL_CALL);
+  const fnExtra = unknownFields(call.function, KNOWN_CALL_FUNCTION);
+  if (fnExtra) (fields ??= {}).function = fnExtra;
   const signature = googleSignature(call.extra_content);
-  if (call.extra_content !== undefined && signature === undefined) fields.extra_content = call.extra_content;
-  return compact({
-    kind: "toolCall" as const,
+  if (call.extra_content !== undefined && signature === undefined) {
+    (fields ??= {}).extra_content = call.extra_content;
+  }
+  const part: Mutable<ToolCallPart> = {
+    kind: "toolCall",
     id: call.id,
     name: call.function.name,
     arguments: typeof args === "string" ? args : args ? JSON.stringify(args) : "",
-    signature,
-    family: signature !== undefined ? "google" as const : undefined,
-    extra: chatExtra(Object.keys(fields).length > 0 ? fields : undefined),
-  });
+  };
+  if (signature !== undefined) {
+    part.signature = signature;
+    part.family = "google";
+  }
+  return withChatExtra(part, fields);
 }
 
-function decodeContent(content: RawContent, path: string, role: ContentRole): (TextPart | ImagePart)[] {
+function decodeContent(content: RawContent, message: number, role: ContentRole): (TextPart | ImagePart)[] {
   if (typeof content === "string") return [{ kind: "text", text: content }];
-  return content.map((part, i) => decodeContentPart(part, `${path}[${i}]`, role));
+  return content.map((part, i) => decodeContentPart(part, message, i, role));
 }
 
 function decodeContentPart(
   part: { readonly type: string; readonly [key: string]: unknown },
-  path: string,
+  message: number,
+  index: number,
   role: ContentRole,
 ): TextPart | ImagePart {
   switch (part.type) {
     case "text": {
-      const p = parseAt(textPartSchema, part, path);
-      return textPart(p.text, p, new Set(["type", "text"]));
+      const p = isPlainTextPart(part) ? part : parseAt(textPartSchema, part, partPath(message, index));
+      return textPart(p.text, p, KNOWN_TEXT_PART);
     }
     case "refusal":
       if (role !== "assistant" || typeof part.refusal !== "string") break;
-      return textPart(part.refusal, part, new Set(["type", "refusal"]));
+      return textPart(part.refusal, part, KNOWN_REFUSAL_PART);
     case "image_url":
       if (role === "system" || role === "assistant") {
-        throw invalidRequest(`${path}.type: image parts are not allowed in ${role} messages`);
+        throw invalidRequest(
+          `${partPath(message, index)}.type: image parts are not allowed in ${role} messages`,
+        );
       }
-      return decodeImage(parseAt(imagePartSchema, part, path));
+      return decodeImage(
+        isPlainImagePart(part) ? part : parseAt(imagePartSchema, part, partPath(message, index)),
+      );
     case "input_audio":
     case "file":
-      throw invalidRequest(`${path}.type: content part type "${part.type}" is not supported by this gateway`);
+      throw invalidRequest(
+        `${partPath(message, index)}.type: content part type "${part.type}" is not supported by this gateway`,
+      );
   }
-  throw invalidRequest(`${path}.type: unknown content part type "${part.type}"`);
+  throw invalidRequest(`${partPath(message, index)}.type: unknown content part type "${part.type}"`);
 }
 
-function textPart(text: string, raw: Readonly<Record<string, unknown>>, known: Set<string>): TextPart {
-  known.add("cache_control");
-  const fields = unknownFields(raw, known) ?? {};
+function textPart(
+  text: string,
+  raw: Readonly<Record<string, unknown>>,
+  known: ReadonlySet<string>,
+): TextPart {
+  let fields = unknownFields(raw, known);
   const cacheControl = decodeCacheControl(raw.cache_control);
-  if (raw.cache_control !== undefined && !cacheControl) fields.cache_control = raw.cache_control;
-  return compact({
-    kind: "text" as const,
-    text,
-    cacheControl,
-    extra: chatExtra(Object.keys(fields).length > 0 ? fields : undefined),
-  });
+  if (raw.cache_control !== undefined && !cacheControl) (fields ??= {}).cache_control = raw.cache_control;
+  const part: Mutable<TextPart> = { kind: "text", text };
+  if (cacheControl) part.cacheControl = cacheControl;
+  return withChatExtra(part, fields);
 }
 
 function decodeImage(p: z.infer<typeof imagePartSchema>): ImagePart {
   const image = typeof p.image_url === "string" ? { url: p.image_url } : p.image_url;
-  const fields = unknownFields(p, new Set(["type", "image_url", "cache_control"])) ?? {};
-  const inner = unknownFields(image, new Set(["url", "detail"]));
-  if (inner) fields.image_url = inner;
+  let fields = unknownFields(p, KNOWN_IMAGE_PART);
+  const inner = unknownFields(image, KNOWN_IMAGE_URL);
+  if (inner) (fields ??= {}).image_url = inner;
   const cacheControl = decodeCacheControl(p.cache_control);
-  if (p.cache_control !== undefined && !cacheControl) fields.cache_control = p.cache_control;
-  return compact({
-    kind: "image" as const,
-    source: imageSource(image.url),
-    detail: typeof image.detail === "string" ? image.detail : undefined,
-    cacheControl,
-    extra: chatExtra(Object.keys(fields).length > 0 ? fields : undefined),
-  });
+  if (p.cache_control !== undefined && !cacheControl) (fields ??= {}).cache_control = p.cache_control;
+  const part: Mutable<ImagePart> = { kind: "image", source: imageSource(image.url) };
+  if (typeof image.detail === "string") part.detail = image.detail;
+  if (cacheControl) part.cacheControl = cacheControl;
+  return withChatExtra(part, fields);
 }
 
 /** A `data:<type>;base64,<data>` URL becomes an inline image; anything else stays a URL. */
@@ -326,12 +384,4 @@ export function imageSource(url: string): ImageSource {
 function decodeCacheControl(value: unknown): CacheControl | undefined {
   if (!isRecord(value) || value.type !== "ephemeral") return undefined;
   return typeof value.ttl === "string" ? { type: "ephemeral", ttl: value.ttl } : { type: "ephemeral" };
-}
-
-/** Drops keys whose value is undefined so decoded objects compare cleanly and stay small. */
-function compact<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) {
-    if (value[key] === undefined) delete value[key];
-  }
-  return value;
 }

@@ -4,6 +4,7 @@ import type {
   ImagePart,
   Message,
   NeutralRequest,
+  Part,
   ReasoningIntent,
   TextPart,
   ToolCallPart,
@@ -34,7 +35,7 @@ interface Encoding {
 export function encodeChatRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest {
   const enc: Encoding = { sameFormat: request.source === FORMAT, upstreamModel, warnings: [] };
   const messages: Json[] = request.system.map((part) => encodeSystem(part, enc));
-  for (const message of request.messages) messages.push(...encodeMessage(message, enc));
+  for (const message of request.messages) encodeMessage(message, enc, messages);
 
   const body: Json = { model: upstreamModel, messages };
   const hasTools = request.tools.length > 0;
@@ -77,10 +78,17 @@ function encodeParams(request: NeutralRequest, body: Json, enc: Encoding): void 
   if (effort !== undefined) body.reasoning_effort = effort;
 }
 
+// Module-level: a regex literal inside a function is a new RegExp object on every call.
+const NEEDS_COMPLETION_TOKENS_START = /^(gpt-5|o\d)/;
+const NEEDS_COMPLETION_TOKENS_INSIDE = /-o\d(-|$)/;
+
 /** o-series and GPT-5 models reject `max_tokens`; everyone else knows it best. */
 function maxTokensField(model: string): string {
-  const last = (model.split("/").pop() ?? model).toLowerCase();
-  return /^(gpt-5|o\d)/.test(last) || /-o\d(-|$)/.test(last) ? "max_completion_tokens" : "max_tokens";
+  // The last path segment (`openai/o3` → `o3`); the whole string when there is no slash.
+  const last = model.slice(model.lastIndexOf("/") + 1).toLowerCase();
+  return NEEDS_COMPLETION_TOKENS_START.test(last) || NEEDS_COMPLETION_TOKENS_INSIDE.test(last)
+    ? "max_completion_tokens"
+    : "max_tokens";
 }
 
 function reasoningEffort(intent: ReasoningIntent | undefined, enc: Encoding): string | undefined {
@@ -125,38 +133,49 @@ function encodeSystem(part: TextPart, enc: Encoding): Json {
   return mergeExtraFields(message, fields);
 }
 
-function encodeMessage(message: Message, enc: Encoding): Json[] {
-  const out: Json[] = [];
+/** Appends the wire message(s) one neutral message becomes to `out`. */
+function encodeMessage(message: Message, enc: Encoding, out: Json[]): void {
   // Tool results go first as their own tool messages: OpenAI pairs them with the preceding tool calls.
+  let results = 0;
   for (const part of message.parts) {
-    if (part.kind === "toolResult") out.push(encodeToolResult(part, message.extra, enc));
+    if (part.kind !== "toolResult") continue;
+    out.push(encodeToolResult(part, message.extra, enc));
+    results++;
   }
+  const others = message.parts.length - results;
   switch (message.role) {
-    case "tool": {
-      const stray = message.parts.filter((p) => p.kind !== "toolResult").length;
-      if (stray > 0) enc.warnings.push(`${stray} non-tool-result part(s) in a tool message dropped`);
-      return out;
-    }
+    case "tool":
+      if (others > 0) enc.warnings.push(`${others} non-tool-result part(s) in a tool message dropped`);
+      return;
     case "user":
-      if (out.length === 0 || message.parts.some((p) => p.kind !== "toolResult")) {
-        out.push(encodeUser(message, enc));
-      }
-      return out;
+      if (results === 0 || others > 0) out.push(encodeUser(message, enc));
+      return;
     case "assistant":
       out.push(encodeAssistant(message, enc));
-      return out;
+      return;
   }
 }
 
 function encodeUser(message: Message, enc: Encoding): Json {
-  const content: (TextPart | ImagePart)[] = [];
-  for (const part of message.parts) {
-    if (part.kind === "text" || part.kind === "image") content.push(part);
-    else if (part.kind !== "toolResult") enc.warnings.push(`${part.kind} part in a user message dropped`);
-  }
+  // The parts themselves when all are content (the usual case): no filtered copy to build.
+  const content = message.parts.every(isContentPart) ? message.parts : userContent(message.parts, enc);
   const out: Json = { role: "user", content: encodeContent(content, enc, false) };
   if (message.name !== undefined) out.name = message.name;
   return withExtra(out, message.extra);
+}
+
+function isContentPart(part: Part): part is TextPart | ImagePart {
+  return part.kind === "text" || part.kind === "image";
+}
+
+/** The text and image parts of a user message; other parts are dropped with a warning. */
+function userContent(parts: readonly Part[], enc: Encoding): (TextPart | ImagePart)[] {
+  const content: (TextPart | ImagePart)[] = [];
+  for (const part of parts) {
+    if (isContentPart(part)) content.push(part);
+    else if (part.kind !== "toolResult") enc.warnings.push(`${part.kind} part in a user message dropped`);
+  }
+  return content;
 }
 
 function encodeAssistant(message: Message, enc: Encoding): Json {
@@ -241,10 +260,20 @@ function encodeToolResult(part: ToolResultPart, messageExtra: Extra | undefined,
 function encodeContent(parts: readonly (TextPart | ImagePart)[], enc: Encoding, joinText: boolean): unknown {
   const encoded = parts.map((part) => encodeContentPart(part, enc));
   if (encoded.length === 0) return "";
-  const plain = encoded.every((p) => p.type === "text" && Object.keys(p).length === 2);
+  let plain = true;
+  for (const p of encoded) plain &&= isBareText(p);
   if (plain && encoded.length === 1) return encoded[0].text;
   if (plain && joinText && !enc.sameFormat) return encoded.map((p) => p.text).join("\n");
   return encoded;
+}
+
+/** A `{type:"text", text}` part and nothing else (no cache hint, no extra fields) that a string can replace. */
+function isBareText(part: Json): boolean {
+  if (part.type !== "text") return false;
+  // Counted with for…in: `Object.keys(part).length` would allocate an array per part.
+  let keys = 0;
+  for (const key in part) if (Object.hasOwn(part, key)) keys++;
+  return keys === 2;
 }
 
 function encodeContentPart(part: TextPart | ImagePart, enc: Encoding): Json {

@@ -1,11 +1,12 @@
 import type { Finish, NeutralResponse, Part } from "../../model/mod.ts";
-import { extraFieldsFor, GatewayError, ZERO_USAGE } from "../../model/mod.ts";
+import { GatewayError, ZERO_USAGE } from "../../model/mod.ts";
 import type { EncodeContext } from "../codec.ts";
 import { isRecord, syntheticToolId } from "../shared/mod.ts";
-import { chatExtra, mergeExtraFields, unknownFields } from "./extra_fields.ts";
+import { mergeExtraFields, unknownFields, withChatExtra } from "./extra_fields.ts";
 import { decodeFinish, encodeFinish } from "./finish.ts";
 import { chatCompletionId } from "./ids.ts";
 import { googleSignature } from "./google_signature.ts";
+import type { Mutable } from "./mutable.ts";
 import { decodeUsage, encodeUsage } from "./usage.ts";
 
 const KNOWN_TOP = new Set(["id", "object", "created", "model", "choices", "usage"]);
@@ -13,6 +14,9 @@ const KNOWN_CHOICE = new Set(["index", "message", "finish_reason", "logprobs"]);
 const KNOWN_MESSAGE = new Set(["role", "content", "tool_calls", "reasoning_content", "reasoning", "refusal"]);
 
 type Json = Record<string, unknown>;
+
+/** Stands in for a missing `tool_calls` list (never written to). */
+const EMPTY: readonly unknown[] = [];
 
 /** The message of an `error` object some upstreams send inside a 200. */
 export function upstreamErrorMessage(error: unknown): string {
@@ -43,29 +47,33 @@ export function decodeChatResponse(body: unknown): NeutralResponse {
   const parts = decodeMessageParts(message, id);
   const finish: Finish = typeof choice.finish_reason === "string"
     ? decodeFinish(choice.finish_reason)
-    : { unified: parts.some((p) => p.kind === "toolCall") ? "tool_calls" : "stop", raw: null };
+    : { unified: hasToolCall(parts) ? "tool_calls" : "stop", raw: null };
 
-  const fields = unknownFields(body, KNOWN_TOP) ?? {};
-  const choiceExtra = unknownFields(choice, KNOWN_CHOICE) ?? {};
-  if (choice.logprobs !== undefined && choice.logprobs !== null) choiceExtra.logprobs = choice.logprobs;
+  let fields = unknownFields(body, KNOWN_TOP);
+  let choiceExtra = unknownFields(choice, KNOWN_CHOICE);
+  if (choice.logprobs !== undefined && choice.logprobs !== null) {
+    (choiceExtra ??= {}).logprobs = choice.logprobs;
+  }
   const messageExtra = unknownFields(message, KNOWN_MESSAGE);
-  if (messageExtra) choiceExtra.message = messageExtra;
+  if (messageExtra) (choiceExtra ??= {}).message = messageExtra;
   // Choice-level leftovers ride in `choices[0]` so a same-format encoder can put them back in place.
-  if (Object.keys(choiceExtra).length > 0) fields.choices = [choiceExtra];
+  if (choiceExtra) (fields ??= {}).choices = [choiceExtra];
 
-  const response: NeutralResponse = {
+  // Built key by key so that absent optional fields get no key at all.
+  const response: Mutable<NeutralResponse> = {
     id,
     model: typeof body.model === "string" ? body.model : "",
     parts,
     finish,
     usage: decodeUsage(body.usage) ?? ZERO_USAGE,
   };
-  const extra = chatExtra(Object.keys(fields).length > 0 ? fields : undefined);
-  return {
-    ...response,
-    ...(typeof body.created === "number" ? { created: body.created } : {}),
-    ...(extra ? { extra } : {}),
-  };
+  if (typeof body.created === "number") response.created = body.created;
+  return withChatExtra(response, fields);
+}
+
+function hasToolCall(parts: readonly Part[]): boolean {
+  for (const part of parts) if (part.kind === "toolCall") return true;
+  return false;
 }
 
 function notACompletion(why: string, body: unknown): GatewayError {
@@ -75,19 +83,22 @@ function notACompletion(why: string, body: unknown): GatewayError {
 }
 
 function decodeMessageParts(message: Json, responseId: string): Part[] {
-  const parts: Part[] = [];
   const reasoning = typeof message.reasoning_content === "string" && message.reasoning_content !== ""
     ? message.reasoning_content
     : typeof message.reasoning === "string"
     ? message.reasoning
     : "";
-  if (reasoning !== "") parts.push({ kind: "reasoning", text: reasoning });
-  const text = contentText(message.content);
-  if (text !== "") parts.push({ kind: "text", text });
-  else if (typeof message.refusal === "string" && message.refusal !== "") {
-    parts.push({ kind: "text", text: message.refusal });
-  }
-  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  const content = contentText(message.content);
+  const text = content !== "" ? content : typeof message.refusal === "string" ? message.refusal : "";
+  // Array literals rather than pushes into `[]`: a first push reserves room for 17 entries.
+  const parts: Part[] = reasoning !== ""
+    ? text !== ""
+      ? [{ kind: "reasoning", text: reasoning }, { kind: "text", text }]
+      : [{ kind: "reasoning", text: reasoning }]
+    : text !== ""
+    ? [{ kind: "text", text }]
+    : [];
+  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : EMPTY;
   calls.forEach((call, i) => {
     if (!isRecord(call)) return;
     const fn = isRecord(call.function) ? call.function : {};
@@ -147,11 +158,10 @@ export function encodeChatResponse(response: NeutralResponse, ctx: EncodeContext
   if (reasoning !== "") message.reasoning_content = reasoning;
   const choice: Json = { index: 0, message, finish_reason: encodeFinish(response.finish), logprobs: null };
 
-  const fields = extraFieldsFor(response.extra, "chat_completions");
-  const choiceExtra = Array.isArray(fields.choices) && isRecord(fields.choices[0])
+  const fields = response.extra?.format === "chat_completions" ? response.extra.fields : undefined;
+  const choiceExtra = fields && Array.isArray(fields.choices) && isRecord(fields.choices[0])
     ? fields.choices[0]
     : undefined;
-  delete fields.choices;
   if (choiceExtra) {
     const { logprobs, ...rest } = choiceExtra;
     if (logprobs !== undefined) choice.logprobs = logprobs;
@@ -165,5 +175,7 @@ export function encodeChatResponse(response: NeutralResponse, ctx: EncodeContext
     choices: [choice],
     usage: encodeUsage(response.usage),
   };
-  return mergeExtraFields(body, fields);
+  // The extra `choices` entry needs no removing first: `choices` is always set above, and a value the
+  // encoder set is never overwritten by an extra one.
+  return fields ? mergeExtraFields(body, fields) : body;
 }
