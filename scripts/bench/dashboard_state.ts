@@ -6,7 +6,7 @@
 import { parseConfig, resolveHomePaths } from "../../src/config/mod.ts";
 import { buildState, type StateSection } from "../../src/dashboard/state/sections.ts";
 import { GatewayRuntime } from "../../src/gateway/runtime.ts";
-import { loadSecretBox, Store } from "../../src/storage/mod.ts";
+import { loadSecretBox, Store, type UsageRow } from "../../src/storage/mod.ts";
 
 const ROWS = Number(Deno.args[0] ?? 1_000_000);
 const DAYS = Number(Deno.args[1] ?? 90);
@@ -33,37 +33,39 @@ const rand = () => {
 };
 
 const seedStart = performance.now();
-const insert = store.db.prepare(
-  `INSERT INTO usage (ts, client_format, request_model, model, provider_id, account_id, client_key_id,
-     client_key_label, status, input_tokens, output_tokens, cost, priced, latency_ms)
-   VALUES (?, 'chat_completions', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-);
 const BATCH = 50_000;
 for (let done = 0; done < ROWS; done += BATCH) {
-  store.transaction(() => {
-    for (let i = done; i < Math.min(done + BATCH, ROWS); i++) {
-      const model = models[Math.floor(rand() * models.length)];
-      const keyId = Math.floor(rand() * 6);
-      const status = rand() < 0.95 ? 200 : rand() < 0.5 ? 429 : 502;
-      const input = Math.floor(rand() * 4000);
-      const output = Math.floor(rand() * 800);
-      insert.run(
-        now - Math.floor(rand() * DAYS * 86_400_000),
-        model,
-        model,
-        providers[Math.floor(rand() * providers.length)],
-        providers[0],
-        keyId === 0 ? null : keyId,
-        keyId === 0 ? "(no key)" : `key-${keyId}`,
-        status,
-        input,
-        output,
-        (input * 3 + output * 15) / 1e6,
-        model.endsWith("-11") ? 0 : 1,
-        Math.floor(rand() * 3000),
-      );
-    }
-  });
+  const rows: UsageRow[] = [];
+  for (let i = done; i < Math.min(done + BATCH, ROWS); i++) {
+    const model = models[Math.floor(rand() * models.length)];
+    const keyId = Math.floor(rand() * 6);
+    const status = rand() < 0.95 ? 200 : rand() < 0.5 ? 429 : 502;
+    const input = Math.floor(rand() * 4000);
+    const output = Math.floor(rand() * 800);
+    rows.push({
+      ts: now - Math.floor(rand() * DAYS * 86_400_000),
+      clientFormat: "chat_completions",
+      requestModel: model,
+      model,
+      providerId: providers[Math.floor(rand() * providers.length)],
+      accountId: providers[0],
+      clientKeyId: keyId === 0 ? null : keyId,
+      clientKeyLabel: keyId === 0 ? "(no key)" : `key-${keyId}`,
+      status,
+      inputTokens: input,
+      cacheReadTokens: 0,
+      cacheCreationTokens: 0,
+      outputTokens: output,
+      reasoningTokens: 0,
+      estimated: false,
+      cost: (input * 3 + output * 15) / 1e6,
+      priced: !model.endsWith("-11"),
+      latencyMs: Math.floor(rand() * 3000),
+      streamed: false,
+      error: "",
+    });
+  }
+  store.transaction(() => store.usage.insert(rows));
 }
 const seedMs = performance.now() - seedStart;
 const rollupRows = Number(

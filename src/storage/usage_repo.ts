@@ -25,17 +25,43 @@ export interface UsageRow {
   readonly error: string;
 }
 
+const DAY_MS = 86_400_000;
+
+/** One day/model/provider/account/key group of a batch, summed for the daily rollup. */
+interface DailyGroup {
+  readonly key: readonly [number, string, string, string, number, string];
+  requests: number;
+  ok: number;
+  clientErrors: number;
+  serverErrors: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheCreation: number;
+  cost: number;
+  unpriced: number;
+}
+
 /** The usage table. Writes come in batches from the usage writer. */
 export class UsageRepo {
   readonly #db: Database;
   #insertStatement: StatementSync | undefined;
+  #rollupStatement: StatementSync | undefined;
 
   constructor(db: Database) {
     this.#db = db;
   }
 
-  /** Inserts rows (call inside a transaction for batches). */
+  /**
+   * Inserts rows and adds them to the daily rollup (call inside a transaction for batches). The rollup
+   * gets one upsert per day/model/provider/account/key group of the batch, not one per row.
+   */
   insert(rows: readonly UsageRow[]): void {
+    this.#insertRows(rows);
+    this.#addToRollup(rows);
+  }
+
+  #insertRows(rows: readonly UsageRow[]): void {
     // Prepared once: this runs for every attempt of every request.
     const statement = this.#insertStatement ??= this.#db.prepare(
       `INSERT INTO usage (ts, client_format, request_model, model, provider_id, account_id, client_key_id,
@@ -65,6 +91,72 @@ export class UsageRepo {
         r.latencyMs,
         r.streamed ? 1 : 0,
         r.error,
+      );
+    }
+  }
+
+  #addToRollup(rows: readonly UsageRow[]): void {
+    const groups = new Map<string, DailyGroup>();
+    for (const r of rows) {
+      const day = Math.floor(r.ts / DAY_MS);
+      const keyId = r.clientKeyId ?? 0;
+      const id =
+        `${day}\u0000${r.model}\u0000${r.providerId}\u0000${r.accountId}\u0000${keyId}\u0000${r.clientKeyLabel}`;
+      let group = groups.get(id);
+      if (group === undefined) {
+        group = {
+          key: [day, r.model, r.providerId, r.accountId, keyId, r.clientKeyLabel],
+          requests: 0,
+          ok: 0,
+          clientErrors: 0,
+          serverErrors: 0,
+          input: 0,
+          output: 0,
+          cacheRead: 0,
+          cacheCreation: 0,
+          cost: 0,
+          unpriced: 0,
+        };
+        groups.set(id, group);
+      }
+      group.requests++;
+      if (r.status >= 200 && r.status <= 299) group.ok++;
+      else if (r.status >= 400 && r.status <= 499) group.clientErrors++;
+      else if (r.status >= 500 || r.status < 200) group.serverErrors++;
+      group.input += r.inputTokens;
+      group.output += r.outputTokens;
+      group.cacheRead += r.cacheReadTokens;
+      group.cacheCreation += r.cacheCreationTokens;
+      group.cost += r.cost;
+      if (!r.priced && r.inputTokens + r.outputTokens > 0) group.unpriced++;
+    }
+    const statement = this.#rollupStatement ??= this.#db.prepare(
+      `INSERT INTO usage_daily (day, model, provider_id, account_id, client_key_id, client_key_label, requests,
+         ok_requests, client_errors, server_errors, input_tokens, output_tokens, cache_read_tokens,
+         cache_creation_tokens, cost, unpriced_requests)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (day, model, provider_id, account_id, client_key_id, client_key_label) DO UPDATE SET
+         requests = requests + excluded.requests, ok_requests = ok_requests + excluded.ok_requests,
+         client_errors = client_errors + excluded.client_errors,
+         server_errors = server_errors + excluded.server_errors,
+         input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens,
+         cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
+         cache_creation_tokens = cache_creation_tokens + excluded.cache_creation_tokens,
+         cost = cost + excluded.cost, unpriced_requests = unpriced_requests + excluded.unpriced_requests`,
+    );
+    for (const g of groups.values()) {
+      statement.run(
+        ...g.key,
+        g.requests,
+        g.ok,
+        g.clientErrors,
+        g.serverErrors,
+        g.input,
+        g.output,
+        g.cacheRead,
+        g.cacheCreation,
+        g.cost,
+        g.unpriced,
       );
     }
   }

@@ -79,9 +79,9 @@ function dimensionColumn(dimension: UsageDimension): string {
 }
 
 /**
- * Read-only aggregates for the dashboard. Windows of whole days read the `usage_daily` rollup (kept by a
- * trigger on usage inserts), so they cost thousands of rows, not millions; partial-day windows read the
- * usage table through its `ts` index.
+ * Read-only aggregates for the dashboard. Windows of whole days read the `usage_daily` rollup (kept by
+ * UsageRepo.insert), so they cost thousands of rows, not millions; partial-day windows read the usage
+ * table through its `ts` index.
  */
 export class UsageStatsRepo {
   readonly #db: Database;
