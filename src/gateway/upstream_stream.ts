@@ -75,16 +75,22 @@ export async function openStream(
   return { kind: "committed", body: pumpedBody(pending, upstream, steps, tally) };
 }
 
-/** A body for a stream that already ended while it was being opened. */
+/**
+ * A body for a stream that already ended while it was being opened. The tally is reported when the
+ * client reads (or cancels) it, once the caller has set up what the report feeds.
+ */
 function finishedBody(text: string, tally: StreamTally): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
   return new ReadableStream<Uint8Array>({
-    start(controller) {
+    pull(controller) {
       if (bytes.length > 0) controller.enqueue(bytes);
       controller.close();
       tally.report("completed");
     },
-  });
+    cancel() {
+      tally.report("cancelled");
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** The client's body: `first`, then whatever `steps` make of each further upstream chunk. */

@@ -95,3 +95,21 @@ Deno.test("a client cancelling a committed stream cancels the upstream and repor
   assert(body.cancelled);
   assertEquals(summaries.map((s) => s.end), ["cancelled"]);
 });
+
+Deno.test("a stream whose only content comes with the end is committed and reported once the client reads it", async () => {
+  const { tally, summaries } = setup();
+  const steps: StageSteps<Uint8Array, string> = {
+    transform(chunk, out) {
+      out.enqueue(new TextDecoder().decode(chunk));
+    },
+    flush(out) {
+      tally.content();
+      out.enqueue("c-last");
+    },
+  };
+  const opened = await openStream(fakeBody(["-role|"]), steps, tally);
+  if (opened.kind !== "committed") throw new Error(`not committed: ${opened.kind}`);
+  assertEquals(summaries, [], "nothing is reported before the caller could wire the report up");
+  assertEquals(await new Response(opened.body).text(), "-role|c-last");
+  assertEquals(summaries.map((s) => s.end), ["completed"]);
+});
