@@ -75,7 +75,7 @@ console.log(
   `seeded ${ROWS.toLocaleString()} usage rows over ${DAYS} days in ${(seedMs / 1000).toFixed(1)} s ` +
     `(${
       Math.round(ROWS / (seedMs / 1000)).toLocaleString()
-    } rows/s with the rollup trigger); rollup rows: ${rollupRows.toLocaleString()}`,
+    } rows/s daily rollup included); rollup rows: ${rollupRows.toLocaleString()}`,
 );
 
 const runtime = new GatewayRuntime(config, store);
