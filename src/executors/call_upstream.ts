@@ -9,7 +9,7 @@ export type UpstreamOutcome =
     readonly headers: Headers;
     /**
      * Reads the whole body as text (at most `limit` characters) and frees the connection slot. Use this or
-     * `stream()`, once.
+     * `body()`, once.
      */
     readonly readText: (limit?: number) => Promise<string>;
     /** The body chunk by chunk, guarded by the idle timeout; reading it to the end or cancelling it frees the slot. */

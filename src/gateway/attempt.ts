@@ -249,7 +249,7 @@ function clientSteps(
   newId: () => string,
 ): StageSteps<Frame, string> {
   if (clientCodec.format !== upstreamCodec.format) {
-    const meter = chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally).steps);
+    const meter = chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally));
     return chainSteps(meter, clientCodec.encodeStream(ctx).steps);
   }
   if (clientCodec.format === "chat_completions") {
@@ -262,7 +262,7 @@ function clientSteps(
       .steps;
   }
   // Same format on both sides: the client gets the upstream's own frames; decoded events feed the meter.
-  const meter = chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally).steps);
+  const meter = chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally));
   const ignore: StageOutput<StreamEvent> = { enqueue: () => {} };
   return {
     transform(frame, out) {

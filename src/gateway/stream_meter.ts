@@ -1,6 +1,6 @@
 import { type Finish, mergeUsage, type StreamEvent, type Usage, ZERO_USAGE } from "../model/mod.ts";
 import type { PassthroughObserver } from "../wire/mod.ts";
-import { StreamStage } from "../wire/shared/mod.ts";
+import type { StageSteps } from "../wire/shared/mod.ts";
 
 /** What a finished (or cut) stream delivered, for usage recording and account health. */
 export interface StreamSummary {
@@ -97,8 +97,8 @@ export class StreamTally {
 }
 
 /** Watches neutral events without changing them, feeding a tally. */
-export function streamMeter(tally: StreamTally): StreamStage<StreamEvent, StreamEvent> {
-  return new StreamStage<StreamEvent, StreamEvent>({
+export function streamMeter(tally: StreamTally): StageSteps<StreamEvent, StreamEvent> {
+  return {
     transform(event, out) {
       switch (event.type) {
         case "textDelta":
@@ -129,7 +129,7 @@ export function streamMeter(tally: StreamTally): StreamStage<StreamEvent, Stream
       }
       out.enqueue(event);
     },
-  });
+  };
 }
 
 /**
