@@ -248,9 +248,9 @@ function clientSteps(
   tally: StreamTally,
   newId: () => string,
 ): StageSteps<Frame, string> {
+  const meteredEvents = () => chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally));
   if (clientCodec.format !== upstreamCodec.format) {
-    const meter = chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally));
-    return chainSteps(meter, clientCodec.encodeStream(ctx).steps);
+    return chainSteps(meteredEvents(), clientCodec.encodeStream(ctx).steps);
   }
   if (clientCodec.format === "chat_completions") {
     // The passthrough parses every chunk anyway; its observer meters the stream (one parse per chunk).
@@ -262,7 +262,7 @@ function clientSteps(
       .steps;
   }
   // Same format on both sides: the client gets the upstream's own frames; decoded events feed the meter.
-  const meter = chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally));
+  const meter = meteredEvents();
   const ignore: StageOutput<StreamEvent> = { enqueue: () => {} };
   return {
     transform(frame, out) {

@@ -9,7 +9,7 @@ import {
 } from "../../src/model/mod.ts";
 
 /** Collects everything `items` produce through `transform`. */
-export async function run<I, O>(items: readonly I[], transform: TransformStream<I, O>): Promise<O[]> {
+export async function run<I, O>(items: readonly I[], transform: ReadableWritablePair<O, I>): Promise<O[]> {
   return await Array.fromAsync(ReadableStream.from(items).pipeThrough(transform));
 }
 

@@ -10,16 +10,30 @@ export interface StageSteps<I, O> {
 }
 
 /**
- * A TransformStream whose transformer is synchronous and exposed as `steps`. Piped, it behaves like
- * any TransformStream; a pump can instead run a chain of stages with plain calls per chunk, sparing
- * the promise and queue hop every piped stage costs for every chunk.
+ * A stream stage: synchronous steps that can be piped (`pipeThrough` takes it like a TransformStream,
+ * built on first use) or run directly. A pump runs a chain of stages with plain calls per chunk and never
+ * builds the streams, sparing the promise and queue hop every piped stage costs for every chunk.
  */
-export class StreamStage<I, O> extends TransformStream<I, O> {
+export class StreamStage<I, O> implements ReadableWritablePair<O, I> {
   readonly steps: StageSteps<I, O>;
+  #stream: TransformStream<I, O> | undefined;
 
   constructor(steps: StageSteps<I, O>) {
-    super(steps);
     this.steps = steps;
+  }
+
+  /** The piped side that yields output. */
+  get readable(): ReadableStream<O> {
+    return this.#piped().readable;
+  }
+
+  /** The piped side that takes input. */
+  get writable(): WritableStream<I> {
+    return this.#piped().writable;
+  }
+
+  #piped(): TransformStream<I, O> {
+    return this.#stream ??= new TransformStream<I, O>(this.steps);
   }
 }
 
