@@ -13,3 +13,26 @@ Deno.test("DeadlineWatchdog expires a passed deadline once and leaves pushed-bac
   assertEquals(fired, ["short"]);
   watchdog.unwatch(pushed);
 });
+
+Deno.test("DeadlineWatchdog reuses freed slots, ignores a second unwatch and runs long-running work once", async () => {
+  const watchdog = new DeadlineWatchdog();
+  const fired: string[] = [];
+  const first = watchdog.watch(Date.now() + 10_000, () => fired.push("first"));
+  watchdog.unwatch(first);
+  watchdog.unwatch(first);
+  assertEquals(watchdog.size, 0);
+  const second = watchdog.watch(Date.now() + 10_000, () => fired.push("second"), {
+    afterMs: 0,
+    run: () => fired.push("long"),
+  });
+  const third = watchdog.watch(Date.now() + 50, () => fired.push("third"));
+  // A stale handle must not free the slot its successor now holds.
+  watchdog.unwatch(first);
+  assertEquals(watchdog.size, 2);
+  await new Promise((r) => setTimeout(r, 300));
+  assertEquals(fired, ["long", "third"]);
+  assertEquals(watchdog.size, 1);
+  watchdog.unwatch(second);
+  watchdog.unwatch(third);
+  assertEquals(watchdog.size, 0);
+});
