@@ -5,12 +5,20 @@
  * Reports: non-stream requests/s (wrk, 50 connections) for direct/bare-proxy/gateway/Portkey (peer, when
  * npm can install it) and the ratios,
  * added p50/p99 latency at a fixed 500 requests/s, and gateway CPU per streamed chunk (passthrough and
- * translate). Bounded in time: about two and a half minutes.
+ * translate), and CPU per chunk of streams sent one write per chunk against the bare proxy and a JS
+ * pass-through floor. Bounded in time: about three minutes.
  */
 import { join } from "node:path";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const PORTS = { mock: 18101, bare: 18102, gateway: 18103, portkey: 18104, bareSpaced: 18105 };
+const PORTS = {
+  mock: 18101,
+  bare: 18102,
+  gateway: 18103,
+  portkey: 18104,
+  bareSpaced: 18105,
+  jsSpaced: 18106,
+};
 const WRK_SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
 const CHAT_BODY = JSON.stringify({
@@ -200,6 +208,13 @@ async function main() {
     String(PORTS.bareSpaced),
     `http://127.0.0.1:${PORTS.mock}/spaced`,
   ]);
+  const jsSpaced = spawnPinned("0", [
+    "run",
+    "-A",
+    "scripts/bench/js_stream_proxy.ts",
+    String(PORTS.jsSpaced),
+    `http://127.0.0.1:${PORTS.mock}/spaced`,
+  ]);
   const gateway = spawnPinned("0", [
     "run",
     "-A",
@@ -317,19 +332,42 @@ async function main() {
   );
 
   // A real model sends each chunk in its own write, so every chunk costs a read and a write on top of
-  // the parsing; the bare proxy pays those too, which shows how much of the cost is the gateway's.
-  console.log("Chunk-per-write streams (200 streams x 51 writes, 10 concurrent), CPU per chunk all-in:");
-  const spaced = 200;
-  const spacedUrl = `http://127.0.0.1:${PORTS.bareSpaced}/v1/chat/completions`;
-  await drive(viaGateway, SPACED_STREAM_BODY, 50, 10, gateway.pid);
-  await drive(spacedUrl, CHAT_STREAM_BODY, 50, 10, bareSpaced.pid);
-  const gatewaySpaced = await drive(viaGateway, SPACED_STREAM_BODY, spaced, 10, gateway.pid);
-  const bareSpacedCpu = await drive(spacedUrl, CHAT_STREAM_BODY, spaced, 10, bareSpaced.pid);
-  const perSpacedChunk = (cpu: number) => ((cpu * 1000) / (spaced * 51)).toFixed(1);
+  // the parsing. The bare proxy pipes chunks natively and never runs JavaScript for them; the JS
+  // stream proxy moves each chunk through JavaScript and does nothing else, which is the floor for any
+  // proxy that must look at chunks. The gateway's own work per chunk is what it costs beyond that floor.
+  const spaced = 150;
   console.log(
-    `  gateway ${perSpacedChunk(gatewaySpaced)} µs/chunk, bare Deno proxy ${
-      perSpacedChunk(bareSpacedCpu)
-    } µs/chunk`,
+    `Chunk-per-write streams (${spaced} streams x 51 writes, 10 concurrent, ${ROUNDS} alternating rounds), CPU per chunk all-in:`,
+  );
+  const spacedTargets = [
+    { url: viaGateway, body: SPACED_STREAM_BODY, pid: gateway.pid, rounds: [] as number[] },
+    {
+      url: `http://127.0.0.1:${PORTS.bareSpaced}/v1/chat/completions`,
+      body: CHAT_STREAM_BODY,
+      pid: bareSpaced.pid,
+      rounds: [] as number[],
+    },
+    {
+      url: `http://127.0.0.1:${PORTS.jsSpaced}/v1/chat/completions`,
+      body: CHAT_STREAM_BODY,
+      pid: jsSpaced.pid,
+      rounds: [] as number[],
+    },
+  ];
+  for (const target of spacedTargets) await drive(target.url, target.body, 50, 10, target.pid);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const target of spacedTargets) {
+      const cpu = await drive(target.url, target.body, spaced, 10, target.pid);
+      target.rounds.push((cpu * 1000) / (spaced * 51));
+    }
+  }
+  const [gatewayChunk, bareChunk, floorChunk] = spacedTargets.map((t) => median(t.rounds));
+  console.log(`  bare Deno proxy (native pipe)        ${bareChunk.toFixed(1)} µs/chunk`);
+  console.log(`  JS stream proxy (the JS floor)       ${floorChunk.toFixed(1)} µs/chunk`);
+  console.log(
+    `  gateway (chat passthrough)           ${gatewayChunk.toFixed(1)} µs/chunk: ${
+      (gatewayChunk - floorChunk).toFixed(1)
+    } µs/chunk beyond the JS floor`,
   );
   await Deno.remove(home, { recursive: true });
 }
