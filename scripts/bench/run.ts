@@ -194,27 +194,18 @@ async function main() {
       `    base_url: http://127.0.0.1:${PORTS.mock}/spaced/v1\n    models: [m1]\n`,
   );
   spawnPinned("1", ["run", "-A", "scripts/bench/mock_upstream.ts", String(PORTS.mock)]);
-  spawnPinned("0", [
-    "run",
-    "-A",
-    "scripts/bench/bare_proxy.ts",
-    String(PORTS.bare),
-    `http://127.0.0.1:${PORTS.mock}`,
-  ]);
-  const bareSpaced = spawnPinned("0", [
-    "run",
-    "-A",
-    "scripts/bench/bare_proxy.ts",
-    String(PORTS.bareSpaced),
-    `http://127.0.0.1:${PORTS.mock}/spaced`,
-  ]);
-  const jsSpaced = spawnPinned("0", [
-    "run",
-    "-A",
-    "scripts/bench/js_stream_proxy.ts",
-    String(PORTS.jsSpaced),
-    `http://127.0.0.1:${PORTS.mock}/spaced`,
-  ]);
+  // A proxy script on CPU 0: `<port> <upstream base>`.
+  const proxy = (script: string, port: number, upstreamPath = "") =>
+    spawnPinned("0", [
+      "run",
+      "-A",
+      `scripts/bench/${script}`,
+      String(port),
+      `http://127.0.0.1:${PORTS.mock}${upstreamPath}`,
+    ]);
+  proxy("bare_proxy.ts", PORTS.bare);
+  const bareSpaced = proxy("bare_proxy.ts", PORTS.bareSpaced, "/spaced");
+  const jsSpaced = proxy("js_stream_proxy.ts", PORTS.jsSpaced, "/spaced");
   const gateway = spawnPinned("0", [
     "run",
     "-A",
