@@ -19,6 +19,7 @@ function intentOf(value: string): ReasoningIntent | undefined {
  * place (it may be part of a real model name) and yields no intent.
  */
 export function parseThinkingSuffix(model: string): { model: string; intent?: ReasoningIntent } {
+  if (!model.endsWith(")")) return { model };
   const match = /^(.*\S)\(([^()]*)\)$/.exec(model);
   if (!match) return { model };
   const intent = intentOf(match[2]);

@@ -94,7 +94,8 @@ export async function runAttempt(
       classification: { fallback: true, cooldownKind: null, retryAfterMs: null },
     };
   }
-  const request = await adjustForTarget(deps, caller, original, attempt, provider, preset.format);
+  const adjusting = adjustForTarget(deps, caller, original, attempt, provider, preset.format);
+  const request = adjusting instanceof Promise ? await adjusting : adjusting;
   const upstreamCodec = codecFor(preset.format);
   const encoded = upstreamCodec.encodeRequest(request.request, attempt.upstreamModel);
   const outcome = await callUpstream({
@@ -278,15 +279,21 @@ function clientSteps(
 /** Whether a provider's base URL is local, judged once per provider config (configs are replaced on reload). */
 const localProviders = new WeakMap<ProviderConfig, boolean>();
 
-/** Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. */
-async function adjustForTarget(
+/** The request as adjusted for one target, with the headers the adjustments ask for. */
+type AdjustedRequest = { request: NeutralRequest; headers: Readonly<Record<string, string>> };
+
+/**
+ * Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. A promise
+ * only when images must be fetched: the common case costs no microtask turn.
+ */
+function adjustForTarget(
   deps: AttemptDeps,
   caller: CallerContext,
   request: NeutralRequest,
   attempt: Attempt,
   provider: ProviderConfig,
   format: WireFormat,
-): Promise<{ request: NeutralRequest; headers: Readonly<Record<string, string>> }> {
+): AdjustedRequest | Promise<AdjustedRequest> {
   let providerIsLocal = localProviders.get(provider);
   if (providerIsLocal === undefined) {
     providerIsLocal = isPrivateHost(new URL(provider.baseUrl));
@@ -305,11 +312,8 @@ async function adjustForTarget(
   const adjusted = applyAdjustments(request, target);
   const urls = imagesToPrefetch(adjusted.request, target);
   if (urls.length === 0) return adjusted;
-  const fetched = await prefetchImages(adjusted.request, urls, {
-    fetch: deps.fetch,
-    allowPrivate: providerIsLocal,
-  });
-  return { request: fetched.request, headers: adjusted.headers };
+  return prefetchImages(adjusted.request, urls, { fetch: deps.fetch, allowPrivate: providerIsLocal })
+    .then((fetched) => ({ request: fetched.request, headers: adjusted.headers }));
 }
 
 /** The encode context for answering a client. */

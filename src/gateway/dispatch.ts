@@ -127,6 +127,8 @@ export class Dispatcher {
     const suffix = parseThinkingSuffix(decoded.model);
     let request: NeutralRequest = suffix.intent
       ? { ...decoded, model: suffix.model, reasoning: { ...decoded.reasoning, ...suffix.intent } }
+      : suffix.model === decoded.model
+      ? decoded
       : { ...decoded, model: suffix.model };
     trace.model = request.model;
     trace.streamed = request.stream;
@@ -143,7 +145,8 @@ export class Dispatcher {
         `This API key is not allowed to use model "${request.model}"`,
       );
     }
-    request = await deps.savers.apply(request, settings, input.clientHeaders);
+    const saved = deps.savers.apply(request, settings, input.clientHeaders);
+    request = saved instanceof Promise ? await saved : saved;
     const caller: CallerContext = {
       surface: input.surface,
       identity: input.identity,

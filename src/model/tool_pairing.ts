@@ -5,11 +5,12 @@ import type { NeutralRequest } from "./request.ts";
  * such a conversation in its own words; the gateway says it clearly before any upstream call.
  */
 export function orphanToolResult(request: NeutralRequest): string | null {
-  const calls = new Set<string>();
+  // Most requests carry no tool traffic: the set is made when the first call appears.
+  let calls: Set<string> | undefined;
   for (const message of request.messages) {
     for (const part of message.parts) {
-      if (part.kind === "toolCall") calls.add(part.id);
-      else if (part.kind === "toolResult" && !calls.has(part.callId)) return part.callId;
+      if (part.kind === "toolCall") (calls ??= new Set()).add(part.id);
+      else if (part.kind === "toolResult" && !calls?.has(part.callId)) return part.callId;
     }
   }
   return null;

@@ -25,43 +25,78 @@ const UNCHANGED: Readonly<Record<SaverName, SaverStatEvent>> = {
  * saver. Every saver that runs produces one stat event. Sizes are measured only when a saver changed
  * the request (serialising every request would cost more than most savers save); an unchanged request
  * counts with zero bytes on both sides, so byte totals describe exactly what the savers touched.
+ * The result is a promise only when some saver answered with one: local savers answer synchronously,
+ * and a promise would cost every request a microtask turn.
  */
-export async function runSavers(
+export function runSavers(
   request: NeutralRequest,
   savers: readonly Saver[],
   ctx: SaverContext,
   onStat: (event: SaverStatEvent) => void,
   onError: SaverErrorHandler = () => {},
-): Promise<NeutralRequest> {
-  let current = request;
+): NeutralRequest | Promise<NeutralRequest> {
+  return new SaverRun(request, inPipelineOrder(savers), ctx, onStat, onError).from(0);
+}
+
+/** One pass of the pipeline over one request. */
+class SaverRun {
+  current: NeutralRequest;
   // Requests are immutable, so the size before a saver can still be measured after it ran; the size
   // after one saver is reused as the size before the next.
-  let currentBytes: number | undefined;
-  const ordered = inPipelineOrder(savers);
-  // An index loop: in an async function a for…of iterator is allocated for real on every call.
-  for (let i = 0; i < ordered.length; i++) {
-    const saver = ordered[i];
-    let next: NeutralRequest;
-    try {
-      // Local savers answer synchronously; awaiting only real promises spares them a microtask turn.
-      const result = saver.apply(current, ctx);
-      next = result instanceof Promise ? await result : result;
-    } catch (error) {
-      onError(saver.name, error);
-      onStat({ saver: saver.name, bytesBefore: 0, bytesAfter: 0, changed: false, failed: true });
-      continue;
-    }
-    if (next === current) {
-      onStat(UNCHANGED[saver.name]);
-      continue;
-    }
-    const bytesBefore = currentBytes ?? promptBytes(current);
-    const bytesAfter = promptBytes(next);
-    onStat({ saver: saver.name, bytesBefore, bytesAfter, changed: true, failed: false });
-    current = next;
-    currentBytes = bytesAfter;
+  currentBytes: number | undefined;
+
+  constructor(
+    request: NeutralRequest,
+    readonly savers: readonly Saver[],
+    readonly ctx: SaverContext,
+    readonly onStat: (event: SaverStatEvent) => void,
+    readonly onError: SaverErrorHandler,
+  ) {
+    this.current = request;
   }
-  return current;
+
+  /** Runs the savers from `start` on, synchronously until one answers with a promise. */
+  from(start: number): NeutralRequest | Promise<NeutralRequest> {
+    for (let i = start; i < this.savers.length; i++) {
+      const saver = this.savers[i];
+      let result: NeutralRequest | Promise<NeutralRequest>;
+      try {
+        result = saver.apply(this.current, this.ctx);
+      } catch (error) {
+        this.failed(saver, error);
+        continue;
+      }
+      if (result instanceof Promise) return this.resume(saver, result, i);
+      this.settle(saver, result);
+    }
+    return this.current;
+  }
+
+  async resume(saver: Saver, pending: Promise<NeutralRequest>, index: number): Promise<NeutralRequest> {
+    try {
+      this.settle(saver, await pending);
+    } catch (error) {
+      this.failed(saver, error);
+    }
+    return await this.from(index + 1);
+  }
+
+  settle(saver: Saver, next: NeutralRequest): void {
+    if (next === this.current) {
+      this.onStat(UNCHANGED[saver.name]);
+      return;
+    }
+    const bytesBefore = this.currentBytes ?? promptBytes(this.current);
+    const bytesAfter = promptBytes(next);
+    this.onStat({ saver: saver.name, bytesBefore, bytesAfter, changed: true, failed: false });
+    this.current = next;
+    this.currentBytes = bytesAfter;
+  }
+
+  failed(saver: Saver, error: unknown): void {
+    this.onError(saver.name, error);
+    this.onStat({ saver: saver.name, bytesBefore: 0, bytesAfter: 0, changed: false, failed: true });
+  }
 }
 
 /** `savers` sorted by SAVER_ORDER; buildSavers already returns that order, which then costs no copy. */

@@ -58,6 +58,34 @@ Deno.test("runSavers() survives a saver whose promise rejects", async () => {
   assertEquals(out, input);
 });
 
+Deno.test("runSavers() answers without a promise when every saver is synchronous, and resumes after an async one", async () => {
+  const log: string[] = [];
+  const sync = runSavers(request(), [appending("rtk", log), appending("caveman", log)], {}, () => {});
+  assert(!(sync instanceof Promise), "synchronous savers must not cost a promise");
+  assertEquals(sync.system.map((p) => p.text), ["rtk", "caveman"]);
+  const remote: Saver = {
+    name: "headroom",
+    apply: async (r) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      log.push("headroom");
+      return { ...r, system: [...r.system, text("headroom")] };
+    },
+  };
+  log.length = 0;
+  const events: SaverStatEvent[] = [];
+  const pending = runSavers(
+    request(),
+    [appending("ponytail", log), remote, appending("rtk", log)],
+    {},
+    (e) => events.push(e),
+  );
+  assert(pending instanceof Promise);
+  const out = await pending;
+  assertEquals(log, ["headroom", "rtk", "ponytail"]);
+  assertEquals(out.system.map((p) => p.text), ["headroom", "rtk", "ponytail"]);
+  assertEquals(events.map((e) => e.saver), ["headroom", "rtk", "ponytail"]);
+});
+
 Deno.test("runSavers() measures bytes only for savers that changed the request", async () => {
   const events: SaverStatEvent[] = [];
   const noop: Saver = { name: "rtk", apply: (r) => r };

@@ -14,8 +14,8 @@ function savers(caveman: boolean, ponytail: boolean) {
   }, { fetch: fetchStub });
 }
 
-function run(input: NeutralRequest, caveman = true, ponytail = false): Promise<NeutralRequest> {
-  return runSavers(input, savers(caveman, ponytail), {}, () => {});
+async function run(input: NeutralRequest, caveman = true, ponytail = false): Promise<NeutralRequest> {
+  return await runSavers(input, savers(caveman, ponytail), {}, () => {});
 }
 
 Deno.test("Caveman appends its instruction after existing system text when there are no cache breakpoints", async () => {
