@@ -127,9 +127,7 @@ export class Dispatcher {
     const suffix = parseThinkingSuffix(decoded.model);
     let request: NeutralRequest = suffix.intent
       ? { ...decoded, model: suffix.model, reasoning: { ...decoded.reasoning, ...suffix.intent } }
-      : suffix.model === decoded.model
-      ? decoded
-      : { ...decoded, model: suffix.model };
+      : decoded;
     trace.model = request.model;
     trace.streamed = request.stream;
     const settings = deps.control.settings;

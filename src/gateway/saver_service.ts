@@ -30,8 +30,8 @@ export class SaverService {
   }
 
   /**
-   * Applies the savers unless the client bypassed them; never throws. The request comes back as it is,
-   * without a promise, when no saver runs (a promise costs a microtask turn on every request).
+   * Applies the savers unless the client bypassed them; never throws. The result is a promise only when
+   * a saver answered with one (a promise costs a microtask turn on every request).
    */
   apply(
     request: NeutralRequest,
