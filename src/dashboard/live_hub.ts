@@ -47,7 +47,6 @@ export class LiveHub implements DispatchObserver {
   #seq = 0;
   #inflight = 0;
   #recent: RequestEvent[] = [];
-  #ids = new WeakMap<RequestTrace, number>();
   #subscribers = new Set<Subscriber>();
   #flushTimer: ReturnType<typeof setInterval> | undefined;
   #pingTimer: ReturnType<typeof setInterval> | undefined;
@@ -70,15 +69,13 @@ export class LiveHub implements DispatchObserver {
   /** Observer hook: a client request started. */
   started(trace: RequestTrace): void {
     this.#inflight++;
-    const id = ++this.#seq;
-    this.#ids.set(trace, id);
-    this.#push(this.#traceEvent(trace, "start", id));
+    this.#push(this.#traceEvent(trace, "start"));
   }
 
   /** Observer hook: a client request finished (its response is complete). */
   finished(trace: RequestTrace): void {
     this.#inflight = Math.max(0, this.#inflight - 1);
-    this.#push(this.#traceEvent(trace, "finish", this.#ids.get(trace) ?? null));
+    this.#push(this.#traceEvent(trace, "finish"));
   }
 
   /** Usage-recorder hook: one upstream attempt was recorded. */
@@ -143,12 +140,12 @@ export class LiveHub implements DispatchObserver {
     this.#pingTimer = undefined;
   }
 
-  #traceEvent(trace: RequestTrace, phase: "start" | "finish", id: number | null): RequestEvent {
+  #traceEvent(trace: RequestTrace, phase: "start" | "finish"): RequestEvent {
     const finished = phase === "finish";
     return {
-      seq: finished ? ++this.#seq : id ?? ++this.#seq,
+      seq: ++this.#seq,
       phase,
-      request_id: id,
+      request_id: trace.id,
       ts: finished ? this.#now() : trace.startedAt,
       model: trace.model,
       provider_id: trace.providerId,

@@ -37,6 +37,8 @@ export interface DispatchInput {
 
 /** What one request did, reported once when it is over (request logs, live usage). */
 export interface RequestTrace {
+  /** Numbers requests in arrival order (1, 2, …) for the life of the process; links start and finish. */
+  readonly id: number;
   readonly input: DispatchInput;
   readonly startedAt: number;
   model: string;
@@ -73,6 +75,7 @@ type RouteSuccess = Exclude<AttemptOutcome, { kind: "failure" }>;
  */
 export class Dispatcher {
   readonly #deps: DispatchDeps;
+  #lastTraceId = 0;
 
   constructor(deps: DispatchDeps) {
     this.#deps = deps;
@@ -82,6 +85,7 @@ export class Dispatcher {
   async handle(input: DispatchInput): Promise<Response> {
     const deps = this.#deps;
     const trace: RequestTrace = {
+      id: ++this.#lastTraceId,
       input,
       startedAt: deps.now(),
       model: modelOf(input),
