@@ -1,15 +1,22 @@
 import type { DispatchObserver, RequestTrace } from "../gateway/dispatch.ts";
 import { identityLabel } from "../gateway/identity.ts";
 import type { GatewayRuntime } from "../gateway/runtime.ts";
+import type { RequestLogInput } from "../storage/mod.ts";
 import { truncateUtf8 } from "./truncate.ts";
 
 /**
  * Captures one request log row per finished client request while `server_request_logging` is on, and
- * prunes the table to the retention setting. The write goes through the batched writer, so the request
- * path never waits for the database.
+ * prunes the table to the retention setting. The writes go through the batched writer, so the request
+ * path never waits for the database: the rows of one flush are inserted together and pruned once.
  */
 export class RequestLogObserver implements DispatchObserver {
   readonly #runtime: GatewayRuntime;
+  /** Writes one flush's rows and prunes once; see BatchedWriter.collect. */
+  readonly #insertRows = (rows: RequestLogInput[]) => {
+    const store = this.#runtime.control.store;
+    store.requestLogs.insert(rows);
+    store.requestLogs.prune(this.#runtime.control.settings.server_request_log_retention);
+  };
 
   constructor(runtime: GatewayRuntime) {
     this.#runtime = runtime;
@@ -24,9 +31,7 @@ export class RequestLogObserver implements DispatchObserver {
     if (!settings.server_request_logging) return;
     const request = truncateUtf8(bodyText(trace.input.body));
     const response = truncateUtf8(trace.responseBody);
-    const store = this.#runtime.control.store;
-    const retention = settings.server_request_log_retention;
-    const row = {
+    const row: RequestLogInput = {
       ts: trace.startedAt,
       clientFormat: trace.input.surface,
       model: trace.model,
@@ -42,10 +47,7 @@ export class RequestLogObserver implements DispatchObserver {
       responseTruncated: response.truncated,
       error: trace.error.slice(0, 4000),
     };
-    this.#runtime.writer.enqueue(() => {
-      store.requestLogs.insert(row);
-      store.requestLogs.prune(retention);
-    });
+    this.#runtime.writer.collect(this.#insertRows, row);
   }
 }
 

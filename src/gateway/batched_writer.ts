@@ -15,6 +15,8 @@ export class BatchedWriter {
   #queue: (() => void)[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #afterFlush: (() => void)[] = [];
+  /** This batch's item lists, one per `collect` writer; replaced when a batch is taken. */
+  #lists = new Map<(items: never[]) => void, unknown[]>();
 
   constructor(store: Store) {
     this.#store = store;
@@ -29,6 +31,24 @@ export class BatchedWriter {
     }
   }
 
+  /**
+   * Adds `item` to this batch's list for `write`, which runs once in the batch with every item collected
+   * (one queued write and one prepared statement per batch instead of one per row). `write` must be the
+   * same function each time: it names the list. A failed batch drops its lists with it, and the next item
+   * starts a new one.
+   */
+  collect<T>(write: (items: T[]) => void, item: T): void {
+    const lists = this.#lists as Map<(items: T[]) => void, T[]>;
+    const list = lists.get(write);
+    if (list !== undefined) {
+      list.push(item);
+      return;
+    }
+    const items = [item];
+    lists.set(write, items);
+    this.enqueue(() => write(items));
+  }
+
   /** Registers a callback run after every successful flush (live dashboards). */
   onFlush(listener: () => void): void {
     this.#afterFlush.push(listener);
@@ -41,6 +61,7 @@ export class BatchedWriter {
     if (this.#queue.length === 0) return;
     const batch = this.#queue;
     this.#queue = [];
+    this.#lists = new Map();
     try {
       this.#store.transaction(() => {
         for (const write of batch) write();

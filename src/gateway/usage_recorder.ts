@@ -47,8 +47,8 @@ export class UsageRecorder {
   /** Prices found per routed model; progressive matching is not free and models repeat. */
   #priceOf = new Map<string, PriceMatch | null>();
   readonly #listeners: ((row: UsageRow) => void)[] = [];
-  /** Rows waiting for the next flush of the batched writer. */
-  #pending: UsageRow[] = [];
+  /** Writes one flush's rows (and their rollup) together; see BatchedWriter.collect. */
+  readonly #insertRows = (rows: UsageRow[]) => this.#store.usage.insert(rows);
 
   constructor(
     store: Store,
@@ -113,15 +113,7 @@ export class UsageRecorder {
       error: (attempt.error ?? "").slice(0, 2000),
     };
     this.#budgets.add(row.clientKeyId, cost, now);
-    if (this.#pending.length === 0) {
-      // One queued write per batch: the rows of a flush go in together, and so does their rollup.
-      this.#writer.enqueue(() => {
-        const rows = this.#pending;
-        this.#pending = [];
-        this.#store.usage.insert(rows);
-      });
-    }
-    this.#pending.push(row);
+    this.#writer.collect(this.#insertRows, row);
     for (const listener of this.#listeners) listener(row);
     return row;
   }

@@ -70,28 +70,31 @@ export class RequestLogsRepo {
     this.#db = db;
   }
 
-  /** Inserts one row (call inside the writer's transaction). */
-  insert(log: RequestLogInput): void {
-    this.#db.prepare(
+  /** Inserts rows (call inside the writer's transaction), with one prepared statement for the batch. */
+  insert(logs: readonly RequestLogInput[]): void {
+    const statement = this.#db.prepare(
       `INSERT INTO request_logs (ts, client_format, model, provider_id, account_id, status, latency_ms, streamed,
          user, request_body, response_body, error, request_truncated, response_truncated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      log.ts,
-      log.clientFormat,
-      log.model,
-      log.providerId,
-      log.accountId,
-      log.status,
-      Math.max(0, Math.round(log.latencyMs)),
-      log.streamed ? 1 : 0,
-      log.user,
-      log.requestBody,
-      log.responseBody,
-      log.error,
-      log.requestTruncated ? 1 : 0,
-      log.responseTruncated ? 1 : 0,
     );
+    for (const log of logs) {
+      statement.run(
+        log.ts,
+        log.clientFormat,
+        log.model,
+        log.providerId,
+        log.accountId,
+        log.status,
+        Math.max(0, Math.round(log.latencyMs)),
+        log.streamed ? 1 : 0,
+        log.user,
+        log.requestBody,
+        log.responseBody,
+        log.error,
+        log.requestTruncated ? 1 : 0,
+        log.responseTruncated ? 1 : 0,
+      );
+    }
   }
 
   /** Deletes all but the newest `keep` rows; returns how many went. */
