@@ -1,6 +1,6 @@
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
 import type { NeutralRequest } from "../model/mod.ts";
-import { buildSavers, runSavers, type Saver, type SaverContext } from "../savers/mod.ts";
+import { buildSavers, runSavers, type Saver, type SaverContext, type SaverStatEvent } from "../savers/mod.ts";
 import { SaverStatsRepo } from "../storage/saver_stats_repo.ts";
 import type { Store } from "../storage/mod.ts";
 import type { BatchedWriter } from "./batched_writer.ts";
@@ -20,8 +20,19 @@ export class SaverService {
   #settingsSeen: RuntimeSettings | null = null;
   #savers: readonly Saver[] = [];
   readonly #reported = new Set<string>();
-  /** Savings not yet written; folded per saver so a busy gateway writes one row per saver per flush. */
-  #pending = new Map<string, { requests: number; before: number; after: number; errors: number }>();
+  /** Writes one flush's saver runs, folded per saver: a busy gateway writes one row per saver per flush. */
+  readonly #writeRuns = (runs: SaverStatEvent[]) => {
+    const totals = new Map<string, { requests: number; before: number; after: number; errors: number }>();
+    for (const run of runs) {
+      let total = totals.get(run.saver);
+      if (total === undefined) totals.set(run.saver, total = { requests: 0, before: 0, after: 0, errors: 0 });
+      total.requests++;
+      total.before += run.bytesBefore;
+      total.after += run.bytesAfter;
+      total.errors += run.failed ? 1 : 0;
+    }
+    for (const [name, t] of totals) this.#repo.add(name, t.requests, t.before, t.after, t.errors);
+  };
 
   constructor(store: Store, writer: BatchedWriter, fetchImpl: typeof fetch) {
     this.#repo = new SaverStatsRepo(store.db);
@@ -46,7 +57,7 @@ export class SaverService {
       request,
       savers,
       ctx,
-      (event) => this.#count(event.saver, event.bytesBefore, event.bytesAfter, event.failed),
+      (run) => this.#writer.collect(this.#writeRuns, run),
       (saver, error) => {
         // Logged once per saver and message: a broken saver on every request must not flood the log.
         const message = error instanceof Error ? error.message : String(error);
@@ -56,22 +67,6 @@ export class SaverService {
         console.error(`gateway: saver ${saver} failed (request continues unchanged): ${message}`);
       },
     );
-  }
-
-  #count(saver: string, before: number, after: number, failed: boolean): void {
-    if (this.#pending.size === 0) {
-      this.#writer.enqueue(() => {
-        const pending = this.#pending;
-        this.#pending = new Map();
-        for (const [name, d] of pending) this.#repo.add(name, d.requests, d.before, d.after, d.errors);
-      });
-    }
-    const entry = this.#pending.get(saver) ?? { requests: 0, before: 0, after: 0, errors: 0 };
-    entry.requests++;
-    entry.before += before;
-    entry.after += after;
-    entry.errors += failed ? 1 : 0;
-    this.#pending.set(saver, entry);
   }
 
   #saversFor(settings: RuntimeSettings): readonly Saver[] {
