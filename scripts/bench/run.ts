@@ -22,6 +22,13 @@ const PORTS = {
 const WRK_SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
 /**
+ * The gateway/bare comparison: many short alternating rounds. On a shared machine the speed of both
+ * servers swings by tens of percent within seconds; short paired rounds see the same swing, and the
+ * median of their ratios is what stays put between runs.
+ */
+const THROUGHPUT_ROUNDS = Number(Deno.env.get("BENCH_THROUGHPUT_ROUNDS") ?? 9);
+const THROUGHPUT_ROUND_SECONDS = 2;
+/**
  * Load before measuring. The gateway has far more code than the bare proxy, and V8 keeps optimizing it
  * for about 30 k requests (10–15 s here); rounds measured before that count compiler work (which runs on
  * V8's worker threads, on the same core) as request cost: the ratio read 55 % then, 62–65 % after.
@@ -79,7 +86,7 @@ async function wrk(
     body?: string;
     seconds?: number;
   } = {},
-): Promise<number> {
+): Promise<{ rps: number; requests: number }> {
   const lua = await Deno.makeTempFile({ suffix: ".lua" });
   const lines = [
     `wrk.method = "POST"`,
@@ -94,11 +101,12 @@ async function wrk(
     args: ["-c", "1", "wrk", "-t1", "-c50", `-d${seconds}s`, "-s", lua, url],
   }).output();
   const text = new TextDecoder().decode(output.stdout);
-  const match = /Requests\/sec:\s+([\d.]+)/.exec(text);
-  if (!match) throw new Error(`wrk failed: ${text}${new TextDecoder().decode(output.stderr)}`);
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(text);
+  const requests = /(\d+) requests in/.exec(text);
+  if (!rps || !requests) throw new Error(`wrk failed: ${text}${new TextDecoder().decode(output.stderr)}`);
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(text);
   if (errors) console.error(`  warning: ${errors[1]} non-2xx responses from ${url}`);
-  return Number(match[1]);
+  return { rps: Number(rps[1]), requests: Number(requests[1]) };
 }
 
 /** Sends `rps` requests per second for `seconds`, returning each latency in ms. */
@@ -196,8 +204,20 @@ async function startPortkey(port: number): Promise<string | null> {
   return `http://127.0.0.1:${port}/v1/chat/completions`;
 }
 
+/** Stops early with a clear message when a benchmark port is taken (the numbers would be another server's). */
+function assertPortsFree(): void {
+  for (const port of Object.values(PORTS)) {
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+    } catch {
+      throw new Error(`port ${port} is in use; the benchmark needs ports ${Object.values(PORTS).join(", ")}`);
+    }
+  }
+}
+
 async function main() {
-  await new Deno.Command("taskset", { args: ["-pc", "1", String(Deno.pid)], stdout: "null" }).output();
+  assertPortsFree();
+  await new Deno.Command("taskset", { args: ["-apc", "1", String(Deno.pid)], stdout: "null" }).output();
   const home = await Deno.makeTempDir({ prefix: "gateway-bench-" });
   const config = join(home, "config.yaml");
   await Deno.writeTextFile(
@@ -216,7 +236,7 @@ async function main() {
       String(port),
       `http://127.0.0.1:${PORTS.mock}${upstreamPath}`,
     ]);
-  proxy("bare_proxy.ts", PORTS.bare);
+  const bareProxy = proxy("bare_proxy.ts", PORTS.bare);
   const bareSpaced = proxy("bare_proxy.ts", PORTS.bareSpaced, "/spaced");
   const jsSpaced = proxy("js_stream_proxy.ts", PORTS.jsSpaced, "/spaced");
   const gateway = spawnPinned("0", [
@@ -238,20 +258,26 @@ async function main() {
   await wrk(bare, { seconds: Math.ceil(WARMUP_SECONDS / 3) });
 
   console.log(
-    `Non-stream throughput (wrk -t1 -c50 -d${WRK_SECONDS}s, servers on one core, ${ROUNDS} alternating rounds):`,
+    `Non-stream throughput (wrk -t1 -c50, servers on one core, ${THROUGHPUT_ROUNDS} alternating ${THROUGHPUT_ROUND_SECONDS} s rounds):`,
   );
-  const rpsDirect = await wrk(direct);
-  // Shared machines drift by tens of percent within a minute: the bare proxy and the gateway are
-  // measured in alternating rounds and compared round by round.
-  const bareRounds: number[] = [];
-  const gatewayRounds: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    bareRounds.push(await wrk(bare));
-    gatewayRounds.push(await wrk(viaGateway));
+  const rpsDirect = (await wrk(direct)).rps;
+  // Each round also reads the server's CPU time (all its threads) per request: when a server is
+  // CPU-bound on its core, that is the inverse of its throughput, without the load generator's noise.
+  const round = async (url: string, pid: number) => {
+    const before = cpuMs(pid);
+    const result = await wrk(url, { seconds: THROUGHPUT_ROUND_SECONDS });
+    return { rps: result.rps, cpuUs: ((cpuMs(pid) - before) * 1000) / result.requests };
+  };
+  const bareRounds: { rps: number; cpuUs: number }[] = [];
+  const gatewayRounds: { rps: number; cpuUs: number }[] = [];
+  for (let i = 0; i < THROUGHPUT_ROUNDS; i++) {
+    bareRounds.push(await round(bare, bareProxy.pid));
+    gatewayRounds.push(await round(viaGateway, gateway.pid));
   }
-  const ratios = gatewayRounds.map((g, i) => g / bareRounds[i]);
-  const rpsBare = median(bareRounds);
-  const rpsGateway = median(gatewayRounds);
+  const ratios = gatewayRounds.map((g, i) => g.rps / bareRounds[i].rps);
+  const cpuRatios = gatewayRounds.map((g, i) => bareRounds[i].cpuUs / g.cpuUs);
+  const rpsBare = median(bareRounds.map((r) => r.rps));
+  const rpsGateway = median(gatewayRounds.map((r) => r.rps));
   const portkey = await startPortkey(PORTS.portkey);
   let rpsPortkey: number | null = null;
   if (portkey) {
@@ -271,7 +297,7 @@ async function main() {
     // Warmed up like the bare proxy: Node's JIT needs its turn too.
     rpsPortkey = await wrk(portkey, { ...portkeyLoad, seconds: Math.ceil(WARMUP_SECONDS / 3) })
       .then(() => wrk(portkey, portkeyLoad))
-      .catch(() => null);
+      .then((result) => result.rps, () => null);
   }
   console.log(`  direct to mock      ${rpsDirect.toFixed(0)} req/s`);
   console.log(`  bare Deno proxy     ${rpsBare.toFixed(0)} req/s`);
@@ -279,6 +305,13 @@ async function main() {
     `  gateway             ${rpsGateway.toFixed(0)} req/s  (median ${
       (median(ratios) * 100).toFixed(0)
     }% of the bare proxy; rounds: ${ratios.map((r) => `${(r * 100).toFixed(0)}%`).join(", ")})`,
+  );
+  console.log(
+    `  CPU per request     gateway ${median(gatewayRounds.map((r) => r.cpuUs)).toFixed(0)} µs, bare ${
+      median(bareRounds.map((r) => r.cpuUs)).toFixed(0)
+    } µs  (the gateway does ${
+      (median(cpuRatios) * 100).toFixed(0)
+    }% of the bare proxy's work per CPU second)`,
   );
   if (rpsPortkey !== null) {
     console.log(
@@ -290,26 +323,29 @@ async function main() {
       "  Portkey gateway     skipped (npm or the package unavailable; BENCH_PEERS=0 skips it)",
     );}
 
+  // The bare proxy is measured too: a second hop on loopback costs something on its own, and the
+  // gateway's share is what it adds beyond that hop.
   console.log("Added latency at a fixed 500 req/s (5 alternating 1 s slices each):");
-  const latDirect: number[] = [];
-  const latGateway: number[] = [];
+  const latency: Record<"direct" | "bare" | "gateway", number[]> = { direct: [], bare: [], gateway: [] };
   for (let slice = 0; slice < 5; slice++) {
-    latDirect.push(...await fixedRate(direct, 500, 1));
-    latGateway.push(...await fixedRate(viaGateway, 500, 1));
+    latency.direct.push(...await fixedRate(direct, 500, 1));
+    latency.bare.push(...await fixedRate(bare, 500, 1));
+    latency.gateway.push(...await fixedRate(viaGateway, 500, 1));
   }
-  latDirect.sort((a, b) => a - b);
-  latGateway.sort((a, b) => a - b);
-  const p50 = percentile(latGateway, 50) - percentile(latDirect, 50);
-  const p99 = percentile(latGateway, 99) - percentile(latDirect, 99);
+  for (const list of Object.values(latency)) list.sort((a, b) => a - b);
+  const p = (list: number[], q: number) => percentile(list, q).toFixed(2);
+  for (const [name, list] of Object.entries(latency)) {
+    console.log(`  ${name.padEnd(8)} p50 ${p(list, 50)} ms, p99 ${p(list, 99)} ms`);
+  }
+  const added = (list: number[], base: number[], q: number) =>
+    (percentile(list, q) - percentile(base, q)).toFixed(2);
   console.log(
-    `  direct p50 ${percentile(latDirect, 50).toFixed(2)} ms, p99 ${percentile(latDirect, 99).toFixed(2)} ms`,
+    `  added by the gateway p50 ${added(latency.gateway, latency.direct, 50)} ms, p99 ${
+      added(latency.gateway, latency.direct, 99)
+    } ms; by the bare proxy p50 ${
+      added(latency.bare, latency.direct, 50)
+    } ms; gateway beyond the bare hop p50 ${added(latency.gateway, latency.bare, 50)} ms`,
   );
-  console.log(
-    `  gateway p50 ${percentile(latGateway, 50).toFixed(2)} ms, p99 ${
-      percentile(latGateway, 99).toFixed(2)
-    } ms`,
-  );
-  console.log(`  added p50 ${p50.toFixed(2)} ms, added p99 ${p99.toFixed(2)} ms`);
 
   console.log("Gateway CPU per streamed chunk (400 streams x 50 chunks, 10 concurrent):");
   const streams = 400;
