@@ -12,10 +12,10 @@ export {
 export { dayStartMs, isValidTimeZone, secondsUntilMidnight } from "./local_day.ts";
 export {
   estimateRequestTokens,
-  estimateResponseTokens,
   estimateTokens,
-  estimateUsage,
   IMAGE_TOKENS,
+  loadTokenizer,
   MESSAGE_OVERHEAD_TOKENS,
   REPLY_PRIMING_TOKENS,
+  tokenizerLoaded,
 } from "./estimate.ts";

@@ -94,13 +94,13 @@ export class GatewayRuntime {
     };
   }
 
-  /** Stops background work, flushes pending writes and closes every provider client. */
-  close(): Promise<void> {
+  /** Stops background work, flushes pending writes (rows waiting for the tokenizer included) and closes every provider client. */
+  async close(): Promise<void> {
     this.control.stop();
     this.dashboard.hub.close();
+    await this.recorder.settled();
     this.writer.close();
     this.clients.closeAll();
-    return Promise.resolve();
   }
 
   #rebuild(): void {

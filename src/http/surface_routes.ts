@@ -1,4 +1,4 @@
-import { estimateRequestTokens } from "../accounting/mod.ts";
+import { estimateRequestTokens, loadTokenizer } from "../accounting/mod.ts";
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { Dispatcher } from "../gateway/dispatch.ts";
 import { GatewayError, type WireFormat } from "../model/mod.ts";
@@ -66,6 +66,7 @@ async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Reque
   if (route.kind === "count_tokens") {
     const body = await readJsonBody(request);
     const decoded = codecFor("messages").decodeRequest(withMaxTokens(body), {});
+    await loadTokenizer();
     return Response.json({ input_tokens: estimateRequestTokens(decoded) });
   }
   const decode = route.kind === "generate" ? generateContext(route.target) : route.decode;

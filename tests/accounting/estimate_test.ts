@@ -1,12 +1,12 @@
-import { assertEquals } from "../helpers/assert.ts";
+import { assertEquals, assertThrows } from "../helpers/assert.ts";
 import {
   estimateRequestTokens,
-  estimateResponseTokens,
   estimateTokens,
-  estimateUsage,
   IMAGE_TOKENS,
+  loadTokenizer,
   MESSAGE_OVERHEAD_TOKENS,
   REPLY_PRIMING_TOKENS,
+  tokenizerLoaded,
 } from "../../src/accounting/mod.ts";
 import type { NeutralRequest } from "../../src/model/request.ts";
 
@@ -22,6 +22,15 @@ function request(overrides: Partial<NeutralRequest>): NeutralRequest {
     ...overrides,
   };
 }
+
+// First in the file: nothing has loaded the tokenizer in this isolate yet.
+Deno.test("the tokenizer loads on first need; an estimate before that is an error, not a guess", async () => {
+  assertEquals(tokenizerLoaded(), false);
+  assertEquals(estimateTokens(""), 0);
+  assertThrows(() => estimateTokens("hello"), Error, "before the tokenizer was loaded");
+  await Promise.all([loadTokenizer(), loadTokenizer()]);
+  assertEquals(tokenizerLoaded(), true);
+});
 
 Deno.test("estimateTokens() counts 'hello world' as 2 tokens and empty text as 0", () => {
   assertEquals(estimateTokens("hello world"), 2);
@@ -62,29 +71,4 @@ Deno.test("estimateRequestTokens() counts tool definitions as their JSON", () =>
   }));
   assertEquals(bare, REPLY_PRIMING_TOKENS);
   assertEquals(withTool - bare > 5, true);
-});
-
-Deno.test("estimateResponseTokens() counts reasoning inside the output total", () => {
-  const parts = [
-    { kind: "reasoning" as const, text: "hello world" },
-    { kind: "text" as const, text: "hello world" },
-  ];
-  assertEquals(estimateResponseTokens(parts), { output: 4, reasoning: 2 });
-});
-
-Deno.test("estimateUsage() marks the usage as estimated with empty cache buckets", () => {
-  const u = estimateUsage(
-    request({ messages: [{ role: "user", parts: [{ kind: "text", text: "hello world" }] }] }),
-    [
-      { kind: "text", text: "hello world" },
-    ],
-  );
-  assertEquals(u, {
-    inputTotal: REPLY_PRIMING_TOKENS + MESSAGE_OVERHEAD_TOKENS + 2,
-    cacheRead: 0,
-    cacheWrite: 0,
-    output: 2,
-    reasoning: 0,
-    estimated: true,
-  });
 });

@@ -223,7 +223,7 @@ Deno.test("cost follows the cache invariant: uncached input, cache reads and out
     }),
   });
   assertEquals((await post(`${t.gw.url}/v1/chat/completions`, { model: "p/m1", ...ask })).status, 200);
-  const [row] = usageRows(t.gw);
+  const [row] = await usageRows(t.gw);
   assertEquals([row.input_tokens, row.cache_read_tokens, row.output_tokens], [1000, 400, 100]);
   assert(Math.abs(Number(row.cost) - (600 * 1 + 400 * 0.5 + 100 * 2) / 1e6) < 1e-12, `cost ${row.cost}`);
 });

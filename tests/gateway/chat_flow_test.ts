@@ -34,7 +34,7 @@ Deno.test("openai SDK: a non-stream chat completion round-trips with usage", asy
   assertEquals(upstream.path, "/v1/chat/completions");
   assertEquals(upstream.body.model, "m1");
   assertEquals(upstream.headers.get("authorization"), "Bearer upstream-key-acct-a");
-  const [row] = usageRows(t.gw);
+  const [row] = await usageRows(t.gw);
   assertEquals([row.status, row.input_tokens, row.output_tokens, row.provider_id, row.model], [
     200,
     10,
@@ -86,7 +86,7 @@ Deno.test("openai SDK: streaming text and a tool call arrive intact; include_usa
   assertEquals(finish, "tool_calls");
   assertEquals(usage, 27);
   assertEquals((t.mock.requests[0].body.stream_options as { include_usage: boolean }).include_usage, true);
-  const [row] = usageRows(t.gw);
+  const [row] = await usageRows(t.gw);
   assertEquals([row.status, row.input_tokens, row.output_tokens, row.streamed], [200, 20, 7, 1]);
 });
 
@@ -202,7 +202,7 @@ Deno.test("an upstream that answers HTML is a failure, not an empty 200", async 
   });
   assertEquals(response.status, 503);
   assertStringIncludes((await response.json()).detail, "All providers exhausted: acct-a:");
-  const [row] = usageRows(t.gw);
+  const [row] = await usageRows(t.gw);
   assertEquals(row.status, 502);
 });
 
@@ -237,7 +237,7 @@ Deno.test("an upstream that breaks mid-stream gives a truncated stream and a fai
   } catch { /* a cut stream may reject */ }
   assert(!text.includes("[DONE]") || text.includes("partial"), text);
   await new Promise((r) => setTimeout(r, 50));
-  const rows = usageRows(t.gw);
+  const rows = await usageRows(t.gw);
   assertEquals(rows.length, 1);
   assert(rows[0].status !== 200, `status ${rows[0].status}`);
   assertEquals(t.mock.requests.length, 1, "no retry after the first byte");
@@ -276,7 +276,7 @@ Deno.test("a client disconnect cancels the upstream stream", async () => {
   for (let i = 0; i < 50 && !upstreamCancelled; i++) await new Promise((r) => setTimeout(r, 20));
   assert(upstreamCancelled, "upstream body should be cancelled");
   await new Promise((r) => setTimeout(r, 50));
-  const rows = usageRows(t.gw);
+  const rows = await usageRows(t.gw);
   assertEquals(rows[0]?.status, 499);
 });
 
@@ -297,7 +297,7 @@ Deno.test("a client disconnect cancels a non-stream upstream call that is still 
   for (let i = 0; i < 50 && t.mock.cancelledHangs() === 0; i++) await new Promise((r) => setTimeout(r, 20));
   assertEquals(t.mock.cancelledHangs(), 1, "the upstream call should be cancelled");
   await new Promise((r) => setTimeout(r, 50));
-  const rows = usageRows(t.gw);
+  const rows = await usageRows(t.gw);
   assertEquals(rows.map((r) => r.status), [499]);
 });
 

@@ -62,7 +62,7 @@ for (const [name, reply, seconds] of FALLBACK_ROWS) {
       remaining !== undefined && remaining <= seconds && remaining >= seconds - 2,
       `cooldown ${remaining}`,
     );
-    const rows = usageRows(t.gw);
+    const rows = await usageRows(t.gw);
     assertEquals(rows.map((r) => [r.provider_id, r.status]), [["acct-1", Number(name)], ["acct-2", 200]]);
   });
 }
@@ -85,7 +85,7 @@ Deno.test("a timeout falls back and cools the account for 15s", async () => {
   assertEquals(response.status, 200);
   const remaining = cooldownSeconds(t.gw, "acct-1");
   assert(remaining !== undefined && remaining <= 15 && remaining >= 13, `cooldown ${remaining}`);
-  const rows = usageRows(t.gw);
+  const rows = await usageRows(t.gw);
   assertStringIncludes(String(rows[0].error), "timeout");
 });
 

@@ -83,7 +83,7 @@ Deno.test("fusion fans out to every member without tools or streaming, then the 
   assertStringIncludes(judgeText, "[Source 3]");
   assert(!/\b(am|bm|cm|a-1|b-1|c-1)\b/.test(judgeText), "sources are anonymised");
   assertEquals((judge.body.tools as unknown[]).length, 1, "the judge keeps the client's tools");
-  assertEquals(usageRows(t.gw).length, 4, "three panel rows and one judge row");
+  assertEquals((await usageRows(t.gw)).length, 4, "three panel rows and one judge row");
 });
 
 Deno.test("fusion keeps the client's stream flag for the judge", async () => {

@@ -29,12 +29,17 @@ export function chatChunk(delta: Record<string, unknown>, finish: string | null 
   };
 }
 
-/** Rows of the usage table after flushing the writer. */
-export function usageRows(
+/** Rows of the usage table once rows waiting for the tokenizer are recorded and the writer is flushed. */
+export async function usageRows(
   gw: {
-    runtime: { writer: { flush(): void }; control: { store: { db: import("node:sqlite").DatabaseSync } } };
+    runtime: {
+      recorder: { settled(): Promise<void> };
+      writer: { flush(): void };
+      control: { store: { db: import("node:sqlite").DatabaseSync } };
+    };
   },
 ) {
+  await gw.runtime.recorder.settled();
   gw.runtime.writer.flush();
   return gw.runtime.control.store.db.prepare("SELECT * FROM usage ORDER BY id").all() as Record<
     string,

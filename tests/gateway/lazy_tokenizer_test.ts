@@ -1,0 +1,82 @@
+/**
+ * The tokenizer is loaded only when an upstream leaves usage out. These tests run in order in one
+ * isolate: the first needs a tokenizer that nothing has loaded yet.
+ */
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
+import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
+import { startMockUpstream } from "../helpers/mock_upstream.ts";
+import { tokenizerLoaded } from "../../src/accounting/mod.ts";
+import type { NeutralRequest } from "../../src/model/mod.ts";
+
+async function setup() {
+  const mock = await startMockUpstream();
+  const gw = await startTestGateway(chatProvidersYaml([{ id: "acct-a", prefix: "p", url: mock.url }]));
+  return {
+    mock,
+    gw,
+    async [Symbol.asyncDispose]() {
+      await gw.stop();
+      await mock.close();
+    },
+  };
+}
+
+const ASK = { model: "p/m1", messages: [{ role: "user", content: "hello world" }] };
+
+Deno.test("an upstream that reports usage never loads the tokenizer", async () => {
+  await using t = await setup();
+  t.mock.script({ json: chatCompletion("Hi") });
+  assertEquals((await post(`${t.gw.url}/v1/chat/completions`, ASK)).status, 200);
+  const [row] = await usageRows(t.gw);
+  assertEquals([row.input_tokens, row.output_tokens, row.estimated], [10, 5, 0]);
+  assertEquals(tokenizerLoaded(), false);
+});
+
+Deno.test("the first row without usage waits for the tokenizer to load; shutdown waits for that row", async () => {
+  await using t = await setup();
+  const request: NeutralRequest = {
+    model: "p/m1",
+    system: [],
+    messages: [{ role: "user", parts: [{ kind: "text", text: "hello world" }] }],
+    tools: [],
+    params: {},
+    stream: false,
+    source: "chat_completions",
+  };
+  const writer = t.gw.runtime.writer;
+  writer.flush();
+  t.gw.runtime.recorder.record({
+    clientFormat: "chat_completions",
+    identity: { kind: "anonymous" },
+    request,
+    routeModel: "p/m1",
+    upstreamModel: "m1",
+    providerId: "acct-a",
+    status: 200,
+    usage: null,
+    outputText: "hello world",
+    latencyMs: 5,
+    streamed: false,
+  }, Date.now());
+  // Loading is asynchronous, so nothing can be queued yet.
+  assertEquals(writer.pending, 0);
+  await t.gw.runtime.close();
+  assert(tokenizerLoaded());
+  const [row] = t.gw.runtime.control.store.db.prepare("SELECT * FROM usage").all() as Record<
+    string,
+    unknown
+  >[];
+  assertEquals([row.status, row.output_tokens, row.estimated], [200, 2, 1]);
+  assertEquals(row.input_tokens, 9, "priming 3 + message overhead 4 + 2 tokens");
+});
+
+Deno.test("once loaded, answers without usage are estimated at once", async () => {
+  await using t = await setup();
+  const { usage: _, ...withoutUsage } = chatCompletion("hello world");
+  t.mock.script({ json: withoutUsage });
+  assertEquals((await post(`${t.gw.url}/v1/chat/completions`, ASK)).status, 200);
+  t.gw.runtime.writer.flush();
+  const rows = t.gw.runtime.control.store.db.prepare("SELECT estimated FROM usage").all();
+  assertEquals(rows, [{ estimated: 1 }]);
+});
