@@ -16,7 +16,7 @@ const ENCODE_OPTIONS = { disallowedSpecial: new Set<string>() };
  * The tokenizer is loaded on first need, not at startup. Its o200k_base tables take about 20 MB of heap
  * and a third of a second to build, and most upstreams report usage, so most gateways never need them.
  * A heap that size is not free even unused: with it, each request promoted about 700 bytes more into the
- * old generation and scavenges took half again as long (measured on a bare proxy with and without it).
+ * old generation and scavenges took about 1.7 times as long (a bare proxy measured with and without it).
  */
 let tokenizer: typeof import("gpt-tokenizer") | null = null;
 let loading: Promise<void> | null = null;

@@ -94,7 +94,10 @@ export class GatewayRuntime {
     };
   }
 
-  /** Stops background work, flushes pending writes (rows waiting for the tokenizer included) and closes every provider client. */
+  /**
+   * Stops background work, flushes pending writes (rows waiting for the tokenizer included) and closes
+   * every provider client.
+   */
   async close(): Promise<void> {
     this.control.stop();
     this.dashboard.hub.close();

@@ -95,9 +95,8 @@ export class UsageRecorder {
       this.#write(attempt, this.#estimate(attempt), now);
       return;
     }
-    const waiting = loadTokenizer().then(
-      () => this.#write(attempt, this.#estimate(attempt), now),
-      (error) => {
+    const waiting: Promise<void> = loadTokenizer()
+      .then(() => this.#estimate(attempt), (error) => {
         // The row still counts the request; its tokens stay unknown (zero) rather than invented.
         if (!this.#tokenizerFailureReported) {
           this.#tokenizerFailureReported = true;
@@ -107,11 +106,13 @@ export class UsageRecorder {
             }`,
           );
         }
-        this.#write(attempt, usage, now);
-      },
-    );
+        return usage;
+      })
+      .then((estimated) => this.#write(attempt, estimated, now))
+      // Nothing here may reject: the promise is awaited at shutdown and is no one's to handle.
+      .catch((error) => console.error(`gateway: a usage row was lost: ${(error as Error).message}`))
+      .finally(() => this.#waiting.delete(waiting));
     this.#waiting.add(waiting);
-    waiting.finally(() => this.#waiting.delete(waiting));
   }
 
   /** Resolves once every row waiting for the tokenizer is recorded (shutdown flushes after this). */
