@@ -18,30 +18,24 @@ const completion = JSON.stringify({
   }],
   usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 },
 });
-const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+/** One SSE frame of a chat.completion.chunk with the stream's fixed envelope. */
+const frame = (fields: Record<string, unknown>) =>
   `data: ${
     JSON.stringify({
       id: "chatcmpl-bench000001",
       object: "chat.completion.chunk",
       created: 1700000000,
       model: "m1",
-      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...fields,
     })
   }\n\n`;
+const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+  frame({ choices: [{ index: 0, delta, finish_reason: finish }] });
 const chunkTexts = [chunk({ role: "assistant", content: "" }, null)]
   .concat(Array.from({ length: CHUNKS - 2 }, (_, i) => chunk({ content: `tok${i} ` }, null)))
   .concat([
     chunk({}, "stop"),
-    `data: ${
-      JSON.stringify({
-        id: "chatcmpl-bench000001",
-        object: "chat.completion.chunk",
-        created: 1700000000,
-        model: "m1",
-        choices: [],
-        usage: { prompt_tokens: 12, completion_tokens: 48, total_tokens: 60 },
-      })
-    }\n\n`,
+    frame({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 48, total_tokens: 60 } }),
     "data: [DONE]\n\n",
   ]);
 const chunks = chunkTexts.map((text) => new TextEncoder().encode(text));
