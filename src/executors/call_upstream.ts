@@ -1,12 +1,14 @@
 import { upstreamWatchdog } from "./deadline_watchdog.ts";
 import type { ProviderClient } from "./http_clients.ts";
+import type { UpstreamResponse } from "./http1_pool.ts";
 
 /** What came back from an upstream before any body byte was read. */
 export type UpstreamOutcome =
   | {
     readonly kind: "response";
     readonly status: number;
-    readonly headers: Headers;
+    /** A response header by lower-case name, or null. */
+    readonly header: (name: string) => string | null;
     /**
      * Reads the whole body as text (at most `limit` characters) and frees the connection slot. Use this or
      * `body()`, once.
@@ -82,15 +84,9 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
     clientSignal?.removeEventListener("abort", onClientAbort);
     release();
   };
-  let response: Response;
+  let response: UpstreamResponse;
   try {
-    response = await fetch(request.url, {
-      method: "POST",
-      headers: request.headers,
-      body: request.body,
-      client: request.client.client,
-      signal: controller.signal,
-    });
+    response = await request.client.post(request.url, request.headers, request.body, controller.signal);
   } catch (error) {
     done();
     if (controller.signal.aborted && !timedOut) return { kind: "cancelled" };
@@ -102,108 +98,45 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
       }
       : { kind: "network", reason: "connection", message: connectionMessage(error) };
   }
-  // The body stream is only made when asked for: whole reads go through response.text().
-  const bodyStream = () => response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
   deadline.deadline = Date.now() + request.idleTimeoutMs;
   return {
     kind: "response",
     status: response.status,
-    headers: response.headers,
-    readText: async (limit = Number.POSITIVE_INFINITY) => {
+    header: (name) => response.header(name),
+    readText: async (limit) => {
       try {
-        // The whole body in one native read (faster than a reader loop).
-        return limit === Number.POSITIVE_INFINITY
-          ? await response.text()
-          : await readLimited(bodyStream(), limit);
+        return await response.text(limit);
       } catch (error) {
-        return `(body unreadable: ${(error as Error).message})`;
+        return `(body unreadable: ${connectionMessage(error)})`;
       } finally {
         done();
       }
     },
     clientGone: () => controller.signal.aborted && !timedOut,
-    body: () => {
-      const reader = chunkReader(bodyStream());
-      return {
-        async read() {
-          try {
-            const chunk = await reader.read();
-            if (chunk === null) {
-              done();
-              return null;
-            }
-            // Each chunk pushes the idle deadline back (a plain assignment; the watchdog does the rest).
-            deadline.deadline = Date.now() + request.idleTimeoutMs;
-            return chunk;
-          } catch (error) {
+    body: () => ({
+      async read() {
+        try {
+          const chunk = await response.read();
+          if (chunk === null) {
             done();
-            if (timedOut) throw new Error(`no data for ${request.idleTimeoutMs / 1000}s`, { cause: error });
-            throw error;
+            return null;
           }
-        },
-        cancel(reason) {
-          controller.abort(reason);
-          reader.cancel(reason).catch(() => {});
+          // Each chunk pushes the idle deadline back (a plain assignment; the watchdog does the rest).
+          deadline.deadline = Date.now() + request.idleTimeoutMs;
+          return chunk;
+        } catch (error) {
           done();
-        },
-      };
-    },
-  };
-}
-
-/** Bytes read per chunk from a streamed body. */
-const CHUNK_BUFFER_BYTES = 16 * 1024;
-
-/**
- * Reads a body chunk by chunk into one reused buffer when the stream allows it (a byte stream, as
- * fetch bodies are): the default reader allocates and zeroes a fresh 64 KiB buffer for every chunk,
- * which made reading cost about twice as much per chunk of a token stream.
- */
-function chunkReader(stream: ReadableStream<Uint8Array>): {
-  read(): Promise<Uint8Array | null>;
-  cancel(reason?: unknown): Promise<void>;
-} {
-  let byob: ReadableStreamBYOBReader;
-  try {
-    byob = stream.getReader({ mode: "byob" });
-  } catch {
-    const reader = stream.getReader();
-    return {
-      read: async () => {
-        const next = await reader.read();
-        return next.done ? null : next.value;
+          if (timedOut) throw new Error(`no data for ${request.idleTimeoutMs / 1000}s`, { cause: error });
+          throw error;
+        }
       },
-      cancel: (reason) => reader.cancel(reason),
-    };
-  }
-  let buffer = new Uint8Array(CHUNK_BUFFER_BYTES);
-  return {
-    async read() {
-      const next = await byob.read(buffer);
-      if (next.done || next.value === undefined) return null;
-      // The read transferred the buffer into `next.value`; the same memory serves the next read.
-      buffer = new Uint8Array(next.value.buffer);
-      return next.value;
-    },
-    cancel: (reason) => byob.cancel(reason),
+      cancel(reason) {
+        controller.abort(reason);
+        response.cancel();
+        done();
+      },
+    }),
   };
-}
-
-async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  try {
-    while (text.length < limit) {
-      const next = await reader.read();
-      if (next.done) return text + decoder.decode();
-      text += decoder.decode(next.value, { stream: true });
-    }
-    await reader.cancel();
-    return text.slice(0, limit);
-  } catch (error) {
-    return text || `(body unreadable: ${(error as Error).message})`;
-  }
 }
 
 function connectionMessage(error: unknown): string {

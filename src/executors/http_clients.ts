@@ -1,32 +1,36 @@
+import { Http1Pool, originOf, type UpstreamResponse } from "./http1_pool.ts";
+import { fetchResponse } from "./fetch_response.ts";
+import { usesEnvProxy } from "./proxy_env.ts";
+
 /**
- * One HTTP client per provider: a Deno.HttpClient plus a limit of 100 requests in flight (queued beyond),
- * so at most 100 connections. Closed when the provider is disabled, deleted, or on shutdown.
- *
- * The spec's "keep-alive 20" is not used as the idle cap. Deno's client (hyper) races a new connection
- * against waiting for a busy one and pools the loser; with an idle cap below the concurrency, the pool
- * then closes a connection on nearly every request and opens another (measured: 50 concurrent requests
- * left ~3,000 sockets in TIME_WAIT per second and cut throughput by a third; with TLS upstreams that
- * would be a handshake per request). Idle connections may therefore fill the pool, and each one closes
- * after IDLE_TIMEOUT_MS unused, so a quiet provider holds none.
+ * One HTTP client per provider: keep-alive pools of the gateway's HTTP/1.1 client plus a limit of 100
+ * requests in flight (queued beyond), so at most 100 connections. Closed when the provider is disabled,
+ * deleted, or on shutdown. URLs the environment routes through a proxy go through `fetch` instead.
  */
 export const MAX_CONNECTIONS = 100;
-/** Idle keep-alive connections kept per provider (see above for why this is the pool size). */
-export const KEEP_ALIVE_CONNECTIONS = MAX_CONNECTIONS;
-/** How long an idle connection is kept. */
+/** Idle keep-alive connections kept per origin. */
+export const KEEP_ALIVE_CONNECTIONS = 20;
+/** How long an idle connection is kept (shorter when the server announces a shorter keep-alive). */
 export const IDLE_TIMEOUT_MS = 90_000;
+
+/** How one upstream URL is called: a pool and the request target, or fetch through a proxy. */
+type UrlRoute = { readonly pool: Http1Pool; readonly target: string } | "fetch";
+
+/** URL routes remembered per client; a provider has a handful of URLs (one per model at most). */
+const MAX_REMEMBERED_URLS = 1000;
 
 /** One provider's client and its in-flight limit. */
 export class ProviderClient {
-  readonly client: Deno.HttpClient;
   #inFlight = 0;
   #waiting: (() => void)[] = [];
   #closed = false;
+  readonly #env: (name: string) => string | undefined;
+  readonly #pools = new Map<string, Http1Pool>();
+  readonly #routes = new Map<string, UrlRoute>();
+  #fetchClient: Deno.HttpClient | null = null;
 
-  constructor() {
-    this.client = Deno.createHttpClient({
-      poolMaxIdlePerHost: KEEP_ALIVE_CONNECTIONS,
-      poolIdleTimeout: IDLE_TIMEOUT_MS,
-    });
+  constructor(env: (name: string) => string | undefined = (name) => Deno.env.get(name)) {
+    this.#env = env;
   }
 
   /**
@@ -50,9 +54,66 @@ export class ProviderClient {
     };
   }
 
+  /** POSTs to `url`; resolves at the response head. Aborting `signal` ends the call and its body. */
+  post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<UpstreamResponse> {
+    if (this.#closed) return Promise.reject(new Error("provider client closed"));
+    const route = this.#routes.get(url) ?? this.#route(url);
+    if (route !== "fetch") return route.pool.post(route.target, headers, body, signal);
+    return fetch(url, { method: "POST", headers, body, signal, client: this.#proxyClient() }).then(
+      fetchResponse,
+    );
+  }
+
+  #route(url: string): UrlRoute {
+    const parsed = new URL(url);
+    let route: UrlRoute;
+    if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || usesEnvProxy(parsed, this.#env)) {
+      // fetch also gives the clear error for a scheme the gateway cannot call.
+      route = "fetch";
+    } else {
+      const origin = originOf(parsed);
+      const key = `${parsed.protocol}//${origin.host}`;
+      let pool = this.#pools.get(key);
+      if (pool === undefined) {
+        pool = new Http1Pool(origin, { maxIdle: KEEP_ALIVE_CONNECTIONS, idleTimeoutMs: IDLE_TIMEOUT_MS });
+        this.#pools.set(key, pool);
+      }
+      route = { pool, target: `${parsed.pathname}${parsed.search}` };
+    }
+    if (this.#routes.size >= MAX_REMEMBERED_URLS) this.#routes.clear();
+    this.#routes.set(url, route);
+    return route;
+  }
+
+  /**
+   * The fetch client for proxied URLs. Its idle pool is as large as the in-flight limit: hyper races a
+   * new connection against waiting for a busy one and pools the loser, so a smaller idle cap closed and
+   * reopened a connection on nearly every request under load (measured: ~3,000 sockets in TIME_WAIT per
+   * second at 50 concurrent requests).
+   */
+  #proxyClient(): Deno.HttpClient {
+    this.#fetchClient ??= Deno.createHttpClient({
+      poolMaxIdlePerHost: MAX_CONNECTIONS,
+      poolIdleTimeout: IDLE_TIMEOUT_MS,
+    });
+    return this.#fetchClient;
+  }
+
   /** Requests currently in flight. */
   get inFlight(): number {
     return this.#inFlight;
+  }
+
+  /** Idle keep-alive connections across this client's pools. */
+  get idleConnections(): number {
+    let idle = 0;
+    for (const pool of this.#pools.values()) idle += pool.idleCount;
+    return idle;
   }
 
   /** True once closed. */
@@ -60,11 +121,12 @@ export class ProviderClient {
     return this.#closed;
   }
 
-  /** Closes the underlying client. */
+  /** Closes idle connections; calls in flight finish and then close theirs. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.client.close();
+    for (const pool of this.#pools.values()) pool.close();
+    this.#fetchClient?.close();
   }
 }
 

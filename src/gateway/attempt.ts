@@ -152,12 +152,12 @@ export async function runAttempt(
       kind: "status",
       status: outcome.status,
       bodyText: text,
-      retryAfterHeader: outcome.headers.get("retry-after"),
+      retryAfterHeader: outcome.header("retry-after"),
       now: deps.now(),
     });
     return fail(outcome.status, `HTTP ${outcome.status}: ${summarize(text)}`, classification);
   }
-  const contentType = outcome.headers.get("content-type") ?? "";
+  const contentType = outcome.header("content-type") ?? "";
   if (!request.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
     const text = await outcome.readText();
     if (outcome.clientGone()) throw clientLeft();
