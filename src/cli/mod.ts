@@ -1,5 +1,5 @@
 import { ConfigError } from "../config/mod.ts";
-import { GATEWAY_VERSION } from "../http/app.ts";
+import { GATEWAY_VERSION } from "../version.ts";
 import { GatewayError } from "../model/mod.ts";
 import { configInitCommand } from "./config_init.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";

@@ -7,6 +7,7 @@ import {
   parseResponseHead,
   type ResponseHead,
 } from "./http1_wire.ts";
+import { GATEWAY_VERSION } from "../version.ts";
 
 /**
  * A keep-alive pool of HTTP/1.1 connections to one origin, for upstream POSTs.
@@ -56,8 +57,12 @@ const READ_BUFFER_BYTES = 16 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Header names the pool writes itself; a caller's copy would frame the request twice. */
-const OWN_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection"]);
+/**
+ * Header names the pool writes itself: a caller's copy would frame the request twice, and the client
+ * decodes no content coding, so it asks for none.
+ */
+const OWN_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "accept-encoding"]);
+const USER_AGENT = `gateway/${GATEWAY_VERSION}`;
 
 export class Http1Pool {
   readonly #origin: Origin;
@@ -100,6 +105,10 @@ export class Http1Pool {
       try {
         await connection.writeAll(message);
         const head = await connection.readHead();
+        const coding = head.headers.find(([name]) => name === "content-encoding")?.[1].toLowerCase();
+        if (coding !== undefined && coding !== "identity") {
+          throw new Http1ProtocolError(`upstream sent a ${coding}-encoded body though asked for identity`);
+        }
         return new ResponseBody(connection, head, () => {
           signal.removeEventListener("abort", onAbort);
           if (!signal.aborted) this.#release(connection, head);
@@ -126,7 +135,8 @@ export class Http1Pool {
   }
 
   #message(target: string, headers: Record<string, string>, body: string): Uint8Array {
-    let head = `POST ${target} HTTP/1.1\r\nhost: ${this.#origin.host}\r\n`;
+    let head = `POST ${target} HTTP/1.1\r\nhost: ${this.#origin.host}\r\naccept-encoding: identity\r\n`;
+    if (!("user-agent" in headers)) head += `user-agent: ${USER_AGENT}\r\n`;
     for (const name in headers) {
       const value = headers[name];
       // A CR or LF would let a value (a misconfigured key, a forwarded header) write its own headers.

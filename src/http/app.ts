@@ -1,3 +1,4 @@
+import { GATEWAY_VERSION } from "../version.ts";
 import { Hono } from "hono";
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import { GatewayError } from "../model/mod.ts";
@@ -12,7 +13,6 @@ import { dashboardRoutes } from "./dashboard/mod.ts";
 import { uiRoutes } from "./ui_assets.ts";
 
 /** The version reported by `GET /api/version` and the CLI. */
-export const GATEWAY_VERSION = "3.0.0";
 
 /** Everything the HTTP layer needs, passed in by the composition root. */
 export interface AppDeps extends UtilityDeps {

@@ -2,6 +2,7 @@ import { Http1Pool, originOf } from "../../src/executors/http1_pool.ts";
 import { Http1ProtocolError } from "../../src/executors/http1_wire.ts";
 import { ProviderClient } from "../../src/executors/http_clients.ts";
 import { usesEnvProxy } from "../../src/executors/proxy_env.ts";
+import { GATEWAY_VERSION } from "../../src/version.ts";
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
 
 const encoder = new TextEncoder();
@@ -117,10 +118,13 @@ Deno.test("Http1Pool writes one exact request and reuses its connection for the 
     const lines = seen[1].head.split("\r\n");
     assertEquals(lines[0], "POST /v1/chat/completions?x=1 HTTP/1.1");
     assertEquals(lines.slice(1).sort(), [
+      // Identity asked for: the client decodes no content coding.
+      "accept-encoding: identity",
       "authorization: Bearer k",
       // Bytes, not characters: "é" and "✓" take 2 and 3.
       `content-length: ${encoder.encode('{"text":"héllo ✓"}').length}`,
       `host: ${server.origin.host}`,
+      `user-agent: gateway/${GATEWAY_VERSION}`,
       "x-extra: v",
     ]);
     assertEquals(seen[1].body, '{"text":"héllo ✓"}');
@@ -222,13 +226,14 @@ Deno.test("Http1Pool reports a fresh connection closed before any answer, withou
   }
 });
 
-Deno.test("Http1Pool refuses a broken answer: a head too large, a body cut short, bytes past the body", async () => {
+Deno.test("Http1Pool refuses a broken answer: a head too large, a body cut short, bytes past the body, a coded body", async () => {
   const server = rawServer(async (peer, index) => {
     await peer.request();
     if (index === 0) await peer.write(`HTTP/1.1 200 OK\r\nx-big: ${"a".repeat(70_000)}\r\n\r\n`);
     if (index === 1) await peer.write("HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nshort");
     if (index === 2) await peer.write(json("{}") + "HTTP/1.1 200 OK\r\n");
     if (index === 2) await peer.request();
+    if (index === 3) await peer.write(json("{}", "content-encoding: gzip\r\n"));
   });
   const pool = new Http1Pool(server.origin, options);
   try {
@@ -239,6 +244,7 @@ Deno.test("Http1Pool refuses a broken answer: a head too large, a body cut short
     assertEquals(await extra.text(), "{}");
     // The stray bytes after the body make the connection untrustworthy: it is closed, not pooled.
     assertEquals(pool.idleCount, 0);
+    await assertRejects(() => pool.post("/", {}, "{}", signal()), Http1ProtocolError, "gzip-encoded body");
   } finally {
     pool.close();
     await server.close();
@@ -364,18 +370,26 @@ Deno.test("ProviderClient sends URLs behind an environment proxy through fetch, 
     proxied.push(request.url);
     return Response.json({ via: "proxy" });
   });
-  // fetch reads the proxy from the process environment when a client is made, as the gateway's would.
-  Deno.env.set("HTTP_PROXY", `http://127.0.0.1:${proxy.addr.port}`);
-  Deno.env.set("NO_PROXY", "localhost,.internal.example");
-  const client = new ProviderClient();
   try {
-    const response = await client.post("http://upstream.invalid/v1/chat/completions", {}, "{}", signal());
-    assertEquals(JSON.parse(await response.text()), { via: "proxy" });
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../helpers/proxy_env_probe.ts", import.meta.url).pathname,
+        "http://upstream.invalid/v1/chat/completions",
+      ],
+      env: {
+        PATH: Deno.env.get("PATH") ?? "",
+        HOME: Deno.env.get("HOME") ?? "",
+        NO_COLOR: "1",
+        HTTP_PROXY: `http://127.0.0.1:${proxy.addr.port}`,
+        NO_PROXY: "localhost,.internal.example",
+      },
+      clearEnv: true,
+    }).output();
+    assertEquals(new TextDecoder().decode(output.stdout).trim(), '200 {"via":"proxy"}');
     assertEquals(proxied, ["http://upstream.invalid/v1/chat/completions"]);
   } finally {
-    Deno.env.delete("HTTP_PROXY");
-    Deno.env.delete("NO_PROXY");
-    client.close();
     await proxy.shutdown();
   }
 });

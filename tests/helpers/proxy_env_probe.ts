@@ -1,0 +1,16 @@
+/**
+ * Run as a child process by http1_pool_test.ts, with HTTP_PROXY in its environment (setting it inside
+ * the test process would leak into test files running beside it): POSTs to the URL in its argument
+ * through a ProviderClient and prints the status and body, or `error <message>`.
+ */
+import { ProviderClient } from "../../src/executors/http_clients.ts";
+
+const client = new ProviderClient();
+try {
+  const response = await client.post(Deno.args[0], {}, "{}", new AbortController().signal);
+  console.log(`${response.status} ${await response.text()}`);
+} catch (error) {
+  console.log(`error ${(error as Error).message}`);
+} finally {
+  client.close();
+}
