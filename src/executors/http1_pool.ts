@@ -344,22 +344,16 @@ class ResponseBody implements UpstreamResponse {
     return null;
   }
 
-  async read(): Promise<Uint8Array | null> {
-    if (this.#done) return null;
+  read(): Promise<Uint8Array | null> {
+    if (this.#done) return Promise.resolve(null);
     // The connection goes back to the pool only on the read after the last bytes: until then the
     // caller may still hold a view into its buffer, which the next request would overwrite.
     if (this.#ended) {
       this.#done = true;
       this.#finish();
-      return null;
+      return Promise.resolve(null);
     }
-    try {
-      return await this.#next();
-    } catch (error) {
-      this.#fail();
-      if (this.#signal.aborted) throw this.#signal.reason;
-      throw error instanceof Http1ProtocolError ? error : new Error(describe(error), { cause: error });
-    }
+    return this.#next();
   }
 
   async text(limit = Number.POSITIVE_INFINITY): Promise<string> {
@@ -417,40 +411,47 @@ class ResponseBody implements UpstreamResponse {
     this.#finish();
   }
 
+  /** Reads the next bytes by the body's framing; a failure ends the body and closes the connection. */
   async #next(): Promise<Uint8Array | null> {
-    const connection = this.#connection;
-    const framing = this.#head.framing.kind;
-    for (;;) {
-      if (framing === "chunked") {
-        const decoder = this.#chunked!;
-        const step = decoder.step(connection.buffer, connection.start, connection.end);
-        connection.start += decoder.consumed;
-        if (step === ChunkStep.Data) {
-          return connection.buffer.subarray(decoder.dataStart, decoder.dataStart + decoder.dataLength);
+    try {
+      const connection = this.#connection;
+      const framing = this.#head.framing.kind;
+      for (;;) {
+        if (framing === "chunked") {
+          const decoder = this.#chunked!;
+          const step = decoder.step(connection.buffer, connection.start, connection.end);
+          connection.start += decoder.consumed;
+          if (step === ChunkStep.Data) {
+            return connection.buffer.subarray(decoder.dataStart, decoder.dataStart + decoder.dataLength);
+          }
+          if (step === ChunkStep.Done) {
+            this.#ended = true;
+            return this.read();
+          }
+        } else if (connection.start < connection.end) {
+          const length = framing === "length"
+            ? Math.min(this.#remaining, connection.end - connection.start)
+            : connection.end - connection.start;
+          const chunk = connection.buffer.subarray(connection.start, connection.start + length);
+          connection.start += length;
+          if (framing === "length") {
+            this.#remaining -= length;
+            if (this.#remaining === 0) this.#ended = true;
+          }
+          return chunk;
         }
-        if (step === ChunkStep.Done) {
-          this.#ended = true;
-          return this.read();
+        if (!await connection.fill()) {
+          if (framing === "close") {
+            this.#ended = true;
+            return this.read();
+          }
+          throw new Http1ProtocolError("connection closed inside the response body");
         }
-      } else if (connection.start < connection.end) {
-        const length = framing === "length"
-          ? Math.min(this.#remaining, connection.end - connection.start)
-          : connection.end - connection.start;
-        const chunk = connection.buffer.subarray(connection.start, connection.start + length);
-        connection.start += length;
-        if (framing === "length") {
-          this.#remaining -= length;
-          if (this.#remaining === 0) this.#ended = true;
-        }
-        return chunk;
       }
-      if (!await connection.fill()) {
-        if (framing === "close") {
-          this.#ended = true;
-          return this.read();
-        }
-        throw new Http1ProtocolError("connection closed inside the response body");
-      }
+    } catch (error) {
+      this.#fail();
+      if (this.#signal.aborted) throw this.#signal.reason;
+      throw error instanceof Http1ProtocolError ? error : new Error(describe(error), { cause: error });
     }
   }
 }

@@ -4,12 +4,15 @@ import { type Frame, ndjsonFrames, splitJoinedData, sseFrames } from "../wire/fr
 import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mod.ts";
 import type { StreamTally } from "./stream_meter.ts";
 
+/** Decode options for a chunk that may end inside a character (one object, not one per chunk). */
+const STREAMING = { stream: true } as const;
+
 /** UTF-8 bytes → text, carrying split characters over to the next chunk. */
 function utf8Steps(): StageSteps<Uint8Array, string> {
   const decoder = new TextDecoder();
   return {
     transform(chunk, out) {
-      const text = decoder.decode(chunk, { stream: true });
+      const text = decoder.decode(chunk, STREAMING);
       if (text !== "") out.enqueue(text);
     },
     flush(out) {
