@@ -18,6 +18,7 @@ const PORTS = {
   portkey: 18104,
   bareSpaced: 18105,
   jsSpaced: 18106,
+  clientBare: 18107,
 };
 const WRK_SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
@@ -237,6 +238,7 @@ async function main() {
       `http://127.0.0.1:${PORTS.mock}${upstreamPath}`,
     ]);
   const bareProxy = proxy("bare_proxy.ts", PORTS.bare);
+  const clientProxy = proxy("client_proxy.ts", PORTS.clientBare);
   const bareSpaced = proxy("bare_proxy.ts", PORTS.bareSpaced, "/spaced");
   const jsSpaced = proxy("js_stream_proxy.ts", PORTS.jsSpaced, "/spaced");
   const gateway = spawnPinned("0", [
@@ -252,7 +254,8 @@ async function main() {
   const direct = `http://127.0.0.1:${PORTS.mock}/v1/chat/completions`;
   const bare = `http://127.0.0.1:${PORTS.bare}/v1/chat/completions`;
   const viaGateway = `http://127.0.0.1:${PORTS.gateway}/v1/chat/completions`;
-  await Promise.all([waitReady(direct), waitReady(bare), waitReady(viaGateway)]);
+  const viaClientProxy = `http://127.0.0.1:${PORTS.clientBare}/v1/chat/completions`;
+  await Promise.all([waitReady(direct), waitReady(bare), waitReady(viaGateway), waitReady(viaClientProxy)]);
   // Warm-up so JIT and connection pools settle (see WARMUP_SECONDS).
   await wrk(viaGateway, { seconds: WARMUP_SECONDS });
   await wrk(bare, { seconds: Math.ceil(WARMUP_SECONDS / 3) });
@@ -270,10 +273,14 @@ async function main() {
   };
   const bareRounds: { rps: number; cpuUs: number }[] = [];
   const gatewayRounds: { rps: number; cpuUs: number }[] = [];
+  const clientRounds: { rps: number; cpuUs: number }[] = [];
+  await wrk(viaClientProxy, { seconds: Math.ceil(WARMUP_SECONDS / 3) });
   for (let i = 0; i < THROUGHPUT_ROUNDS; i++) {
     bareRounds.push(await round(bare, bareProxy.pid));
     gatewayRounds.push(await round(viaGateway, gateway.pid));
+    clientRounds.push(await round(viaClientProxy, clientProxy.pid));
   }
+  const clientCpuRatios = gatewayRounds.map((g, i) => clientRounds[i].cpuUs / g.cpuUs);
   const ratios = gatewayRounds.map((g, i) => g.rps / bareRounds[i].rps);
   const cpuRatios = gatewayRounds.map((g, i) => bareRounds[i].cpuUs / g.cpuUs);
   const rpsBare = median(bareRounds.map((r) => r.rps));
@@ -312,6 +319,13 @@ async function main() {
     } µs  (the gateway does ${
       (median(cpuRatios) * 100).toFixed(0)
     }% of the bare proxy's work per CPU second)`,
+  );
+  console.log(
+    `  bare proxy with the gateway's HTTP client  ${
+      median(clientRounds.map((r) => r.rps)).toFixed(0)
+    } req/s, ${median(clientRounds.map((r) => r.cpuUs)).toFixed(0)} µs CPU per request (the gateway does ${
+      (median(clientCpuRatios) * 100).toFixed(0)
+    }% of its work per CPU second: the rest is the gateway's own work)`,
   );
   if (rpsPortkey !== null) {
     console.log(
