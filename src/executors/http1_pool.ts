@@ -154,18 +154,16 @@ export class Http1Pool {
     return message;
   }
 
-  /** The most recently used idle connection that has not expired (older ones expire first). */
+  /** The most recently used idle connection that has not expired; expired ones met on the way are closed. */
   #takeIdle(): Connection | null {
-    const connection = this.#idle.pop();
-    if (connection === undefined) return null;
-    if (connection.idleUntil > Date.now()) {
-      connection.received = false;
-      return connection;
+    const now = Date.now();
+    for (let connection = this.#idle.pop(); connection !== undefined; connection = this.#idle.pop()) {
+      if (connection.idleUntil > now) {
+        connection.received = false;
+        return connection;
+      }
+      connection.close();
     }
-    // Everything older expired too.
-    connection.close();
-    for (const older of this.#idle) older.close();
-    this.#idle = [];
     return null;
   }
 
