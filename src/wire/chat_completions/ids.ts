@@ -5,7 +5,8 @@ const GENERIC_IDS = new Set(["chatcmpl", "chatcmpl-", "chat", "completion", "id"
 
 /** True when an upstream chunk id is missing, too short (< 8 chars) or a generic placeholder. */
 export function isUnusableId(id: unknown): boolean {
-  return typeof id !== "string" || id.length < 8 || GENERIC_IDS.has(id.toLowerCase());
+  // The longest generic id has 10 characters; longer ids skip the lower-casing.
+  return typeof id !== "string" || id.length < 8 || (id.length <= 10 && GENERIC_IDS.has(id.toLowerCase()));
 }
 
 /** A `chatcmpl-` id for a response: kept when it already has the prefix, prefixed otherwise. */

@@ -82,7 +82,8 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
     if (streamId === undefined) {
       streamId = isUnusableId(data.id) ? `chatcmpl-${options.fallbackId}` : String(data.id);
     }
-    if (isUnusableId(data.id)) {
+    // Most chunks repeat the stream's own (usable) id; only others need the check.
+    if (data.id !== streamId && isUnusableId(data.id)) {
       data.id = streamId;
       changed = true;
     }
@@ -176,7 +177,7 @@ function wireText(original: string, changed: Json | undefined): string {
 /** Removes every `*_filter_results` key (Azure content filtering) and Azure's `content_filter_offsets`. */
 function stripFilterResults(target: Json): boolean {
   let changed = false;
-  for (const key of Object.keys(target)) {
+  for (const key in target) {
     if (key.endsWith("_filter_results") || key === "content_filter_offsets") {
       delete target[key];
       changed = true;
@@ -195,14 +196,18 @@ function hasValue(choice: unknown): boolean {
   if (nonEmptyString(choice.finish_reason)) return true;
   if (choice.logprobs !== undefined && choice.logprobs !== null) return true;
   const delta = deltaOf(choice);
-  for (const value of Object.values(delta)) if (meaningful(value)) return true;
+  // for-in rather than Object.values: this runs on every chunk, and needs no array.
+  for (const key in delta) if (meaningful(delta[key])) return true;
   return false;
 }
 
 function meaningful(value: unknown): boolean {
   if (value === null || value === undefined || value === "") return false;
   if (Array.isArray(value)) return value.length > 0;
-  if (isRecord(value)) return Object.keys(value).length > 0;
+  if (isRecord(value)) {
+    for (const _ in value) return true;
+    return false;
+  }
   return true;
 }
 

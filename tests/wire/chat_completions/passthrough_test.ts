@@ -53,14 +53,13 @@ Deno.test("passthrough replaces missing, short and generic ids with one stable c
     { ...chunk({ role: "assistant" }), id: "" },
     { ...chunk({ content: "a" }), id: "chatcmpl" },
     { ...chunk({ content: "b" }), id: "x1" },
+    // Generic placeholders of 8 to 10 characters, in any case.
+    { ...chunk({ content: "c" }), id: "Chatcmpl-" },
+    { ...chunk({ content: "d" }), id: "undefined" },
+    { ...chunk({ content: "e" }), id: "COMPLETION" },
     { ...chunk({}, "stop"), id: undefined },
   ));
-  assertEquals(chunks(out).map((c) => c.id), [
-    "chatcmpl-req42",
-    "chatcmpl-req42",
-    "chatcmpl-req42",
-    "chatcmpl-req42",
-  ]);
+  assertEquals(chunks(out).map((c) => c.id), Array(7).fill("chatcmpl-req42"));
 });
 
 Deno.test("passthrough strips *_filter_results at top level and per choice", async () => {
