@@ -10,8 +10,8 @@ export type UpstreamOutcome =
     /** A response header by lower-case name, or null. */
     readonly header: (name: string) => string | null;
     /**
-     * Reads the whole body as text (at most `limit` characters) and frees the connection slot. Use this or
-     * `body()`, once.
+     * Reads the whole body as text (past about `limit` bytes the rest is dropped) and frees the connection
+     * slot. Use this or `body()`, once.
      */
     readonly readText: (limit?: number) => Promise<string>;
     /** The body chunk by chunk, guarded by the idle timeout; reading it to the end or cancelling it frees the slot. */

@@ -12,8 +12,6 @@ import type { DashboardContext } from "../dashboard/context.ts";
 import { dashboardRoutes } from "./dashboard/mod.ts";
 import { uiRoutes } from "./ui_assets.ts";
 
-/** The version reported by `GET /api/version` and the CLI. */
-
 /** Everything the HTTP layer needs, passed in by the composition root. */
 export interface AppDeps extends UtilityDeps {
   readonly control: ControlPlane;
