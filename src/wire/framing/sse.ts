@@ -37,6 +37,15 @@ export function sseFrames(): StreamStage<string, Frame> {
       let text = buffer + chunk;
       if (sawCr && text.startsWith("\n")) text = text.slice(1);
       sawCr = false;
+      if (!text.includes("\r")) {
+        // LF line ends only (nearly every upstream): the engine's search finds them faster than a loop.
+        for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", start)) {
+          line(text.slice(start, i), controller);
+          start = i + 1;
+        }
+        buffer = text.slice(start);
+        return;
+      }
       for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
         if (c !== 10 && c !== 13) continue;
