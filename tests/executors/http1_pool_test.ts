@@ -412,3 +412,32 @@ Deno.test("usesEnvProxy: the scheme's proxy or ALL_PROXY, minus hosts NO_PROXY p
   assertEquals(check("http://10.1.2.3/v1", { ...proxied, NO_PROXY: "10.0.0.0/8" }), true);
   assertEquals(check("http://[::1]:8080/v1", { ...proxied, NO_PROXY: "::1" }), true);
 });
+
+/** Whether this machine has an IPv6 loopback to test against. */
+const ipv6Loopback = (() => {
+  try {
+    Deno.listen({ hostname: "::1", port: 0 }).close();
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name: "ProviderClient reaches an IPv6 literal upstream (an Ollama on [::1]) with the bracketed Host header",
+  ignore: !ipv6Loopback,
+  async fn() {
+    const server = Deno.serve(
+      { hostname: "::1", port: 0, onListen() {} },
+      (request) => new Response(`host ${request.headers.get("host")}`),
+    );
+    const client = new ProviderClient(() => undefined);
+    try {
+      const response = await client.post(`http://[::1]:${server.addr.port}/api/chat`, {}, "{}", signal());
+      assertEquals(await response.text(), `host [::1]:${server.addr.port}`);
+    } finally {
+      client.close();
+      await server.shutdown();
+    }
+  },
+});
