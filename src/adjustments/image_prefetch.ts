@@ -1,3 +1,4 @@
+import { concatBytes } from "../bytes.ts";
 import type { ImagePart, Message, NeutralRequest, Part } from "../model/mod.ts";
 import { isPrivateHost } from "./private_address.ts";
 import type { AdjustTarget } from "./target.ts";
@@ -78,13 +79,7 @@ async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promis
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return concatBytes(chunks, total);
 }
 
 // Redirects are followed by hand so every hop gets the same address check as the first URL.

@@ -7,6 +7,7 @@ import {
   parseResponseHead,
   type ResponseHead,
 } from "./http1_wire.ts";
+import { concatBytes } from "../bytes.ts";
 import { GATEWAY_VERSION } from "../version.ts";
 
 /**
@@ -140,7 +141,7 @@ export class Http1Pool {
     for (const name in headers) {
       const value = headers[name];
       // A CR or LF would let a value (a misconfigured key, a forwarded header) write its own headers.
-      if (/[\r\n\0]/.test(name) || /[\r\n\0]/.test(value) || name === "" || /[\s:]/.test(name)) {
+      if (name === "" || /[\s:\0]/.test(name) || /[\r\n\0]/.test(value)) {
         throw new TypeError(`invalid header ${JSON.stringify(name)}`);
       }
       if (OWN_HEADERS.has(name.toLowerCase())) continue;
@@ -388,13 +389,7 @@ class ResponseBody implements UpstreamResponse {
         break;
       }
     }
-    const bytes = new Uint8Array(total);
-    let at = 0;
-    for (const part of parts) {
-      bytes.set(part, at);
-      at += part.length;
-    }
-    return decoder.decode(bytes);
+    return decoder.decode(concatBytes(parts, total));
   }
 
   cancel(): void {

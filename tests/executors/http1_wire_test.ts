@@ -1,3 +1,4 @@
+import { concatBytes } from "../../src/bytes.ts";
 import {
   ChunkedDecoder,
   ChunkStep,
@@ -106,14 +107,7 @@ function encodeChunked(body: Uint8Array, next: () => number): Uint8Array {
     at += size;
   }
   parts.push(bytes(next() < 0.3 ? "0\r\nx-trailer: 1\r\n\r\n" : "0\r\n\r\n"));
-  const total = parts.reduce((sum, part) => sum + part.length, 0);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** Feeds `wire` to a decoder in random-sized arrivals through a window, as the pool's buffer does. */

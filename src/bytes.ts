@@ -1,0 +1,10 @@
+/** Joins byte arrays into one (`total` when the caller already counted it). */
+export function concatBytes(parts: readonly Uint8Array[], total?: number): Uint8Array {
+  const out = new Uint8Array(total ?? parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
