@@ -4,6 +4,7 @@ import type { Frame } from "../framing/mod.ts";
 import { sseEvent } from "../framing/mod.ts";
 import { isRecord, tryParseJson } from "../shared/mod.ts";
 import { deltaOf, primaryChoice, reasoningOf } from "./chunk.ts";
+import { type ContentTemplate, learnContentTemplate, matchContentTemplate } from "./content_template.ts";
 import { decodeFinish } from "./finish.ts";
 import { isUnusableId } from "./ids.ts";
 import { upstreamErrorMessage } from "./response.ts";
@@ -57,6 +58,10 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
   let ended = false;
   let usage: Usage | undefined;
   let rawUsage: unknown;
+  /** The envelope of this stream's plain content chunks, once one was seen (see ContentTemplate). */
+  let template: ContentTemplate | null = null;
+  /** The model the template's chunks name ("" when they name none). */
+  let templateModel = "";
 
   const end = (controller: StageOutput<string>) => {
     if (ended) return;
@@ -113,6 +118,16 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
   return new StreamStage<Frame, string>({
     transform(frame, controller) {
       if (ended) return;
+      if (template !== null) {
+        // Same envelope as a chunk already handled in full, other content: nothing to repair or meter.
+        const content = matchContentTemplate(template, frame.data);
+        if (content !== null) {
+          if (templateModel !== "") model = templateModel;
+          observer?.text?.(content);
+          controller.enqueue(sseEvent(frame.data, frame.event));
+          return;
+        }
+      }
       if (frame.data.trim() === "[DONE]") return end(controller);
       const data = tryParseJson(frame.data);
       // Non-JSON data (HTML error pages, plain-text notices) would break every client's JSON parser.
@@ -144,7 +159,12 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
           sawContent = true;
           observer?.content();
         }
-        if (observer?.text) observer.text(deltaText(delta));
+        const text = deltaText(delta);
+        if (observer?.text) observer.text(text);
+        if (template === null && !changed && !reported && mayBeTemplate(frame.data, choice)) {
+          template = learnContentTemplate(frame.data, text);
+          templateModel = typeof data.model === "string" ? data.model : "";
+        }
         if (nonEmptyString(choice.finish_reason)) {
           observer?.finish(decodeFinish(choice.finish_reason));
           if (!sawFinish && (data.usage === undefined || data.usage === null) && rawUsage !== undefined) {
@@ -173,6 +193,18 @@ function wireText(original: string, changed: Json | undefined): string {
   }
   return text;
 }
+
+/**
+ * Whether a chunk (unchanged, without usage) may serve as its stream's content template: chunks that
+ * differ from it only in the delta's content then need no repair and meter as that content. A finish or
+ * a chunk that leaves re-encoded cannot; any other field repeats harmlessly (the template proves the slot).
+ */
+function mayBeTemplate(original: string, choice: Json): boolean {
+  return !nonEmptyString(choice.finish_reason) && !NOT_VERBATIM.test(original);
+}
+
+/** Characters that make a chunk's data text leave re-encoded rather than as it came (see wireText). */
+const NOT_VERBATIM = /[\n\r\u2028\u2029]/;
 
 /** Removes every `*_filter_results` key (Azure content filtering) and Azure's `content_filter_offsets`. */
 function stripFilterResults(target: Json): boolean {
