@@ -4,7 +4,7 @@ import type { UpstreamTimeouts } from "../gateway/dispatch.ts";
 import { createHandler } from "../http/app.ts";
 import { loadSecretBox, seedFromConfig, Store } from "../storage/mod.ts";
 import { numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
-import { type CliIo, EXIT_OK, UsageError } from "./io.ts";
+import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
 
 /** Help text of `gateway serve`. */
 export const SERVE_HELP = `Usage: gateway serve [--port <port>] [--host <host>] [--config <file>]
@@ -96,7 +96,16 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     io.out(`Wrote default config to ${paths.configPath}`);
   }
   const config = loadConfig(paths, io.env);
-  const gateway = await startGateway({ config, port, host: stringFlag(values, "host") });
+  const host = stringFlag(values, "host");
+  let gateway: RunningGateway;
+  try {
+    gateway = await startGateway({ config, port, host });
+  } catch (error) {
+    const reason = startFailure(error, config, host ?? config.server.host, port ?? config.server.port);
+    if (reason === null) throw error;
+    io.err(`gateway: ${reason}`);
+    return EXIT_FAILURE;
+  }
   io.out(`gateway listening on ${gateway.url}`);
   io.out(`  API (OpenAI, Anthropic, Responses): ${gateway.url}/v1`);
   io.out(`  API (Gemini, Ollama):                ${gateway.url}`);
@@ -117,4 +126,23 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   });
   io.out("Stopped.");
   return EXIT_OK;
+}
+
+/** A one-line reason for a failure to start that the machine causes, not the gateway (null otherwise). */
+function startFailure(error: unknown, config: Config, host: string, port: number): string | null {
+  const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (error instanceof Deno.errors.AddrInUse) {
+    return `cannot listen on ${address}: the port is in use (another gateway running? pick one with --port)`;
+  }
+  if (error instanceof Deno.errors.AddrNotAvailable) {
+    return `cannot listen on ${address}: no such address on this machine (check --host)`;
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return `cannot listen on ${address}: permission denied (ports below 1024 need privileges)`;
+  }
+  // node:sqlite errors: a locked, read-only or corrupt database file.
+  if (error instanceof Error && (error as { code?: unknown }).code === "ERR_SQLITE_ERROR") {
+    return `cannot open the database ${config.paths.dbPath}: ${error.message}`;
+  }
+  return null;
 }

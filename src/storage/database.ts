@@ -12,11 +12,13 @@ export type Database = DatabaseSync;
 export function openDatabase(path: string): Database {
   if (path !== ":memory:") Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new DatabaseSync(path);
+  // First, so that every later statement (switching to WAL and migrating included) waits for a lock
+  // another process holds (a CLI command while the server starts) rather than failing at once.
+  db.exec("PRAGMA busy_timeout = 5000");
   // WAL lets the CLI write while the server reads; NORMAL is durable across process crashes in WAL mode.
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
-  db.exec("PRAGMA busy_timeout = 5000");
   migrate(db);
   if (path !== ":memory:") {
     try {

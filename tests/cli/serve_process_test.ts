@@ -1,0 +1,85 @@
+/**
+ * The README's start command as a user runs it: `main.ts serve` in a child process, on a fresh home.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { join } from "node:path";
+import { cli } from "../helpers/cli.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+/** Starts `gateway serve` with a fresh home; resolves once it prints where it listens. */
+async function startServe(home: string, port: number) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "serve", "--port", String(port)],
+    env: { GATEWAY_HOME: home, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let printed = "";
+  while (!printed.includes("Database:")) {
+    const { value, done } = await stdout.read();
+    if (done) break;
+    printed += value;
+  }
+  const rest = (async () => {
+    for (let r = await stdout.read(); !r.done; r = await stdout.read()) printed += r.value;
+    return printed;
+  })();
+  return { child, printed: () => printed, output: rest };
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+Deno.test("serve: a fresh home gets a default config, answers on its port and stops cleanly on SIGTERM", async () => {
+  const home = await Deno.makeTempDir({ prefix: "gateway-serve-" });
+  const port = freePort();
+  const gateway = await startServe(home, port);
+  try {
+    assertStringIncludes(gateway.printed(), `Wrote default config to ${join(home, "config.yaml")}`);
+    assertStringIncludes(gateway.printed(), `gateway listening on http://127.0.0.1:${port}`);
+    const response = await fetch(`http://127.0.0.1:${port}/v1/models`);
+    await response.body?.cancel();
+    assert(response.status === 200 || response.status === 401, `status ${response.status}`);
+
+    // A second gateway on the same port explains itself in one line: no stack trace.
+    const second = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "serve", "--port", String(port)],
+      env: { GATEWAY_HOME: home, NO_COLOR: "1" },
+    }).output();
+    const err = new TextDecoder().decode(second.stderr).trim();
+    assertEquals(second.code, 1);
+    assertEquals(
+      err,
+      `gateway: cannot listen on 127.0.0.1:${port}: the port is in use (another gateway running? pick one with --port)`,
+    );
+  } finally {
+    gateway.child.kill("SIGTERM");
+    const status = await gateway.child.status;
+    await gateway.child.stderr.cancel();
+    const output = await gateway.output;
+    assertEquals(status.code, 0, output);
+    assertStringIncludes(output, "Stopped.");
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("serve: a database file that is not SQLite stops the start with one line naming the file", async () => {
+  const home = await Deno.makeTempDir({ prefix: "gateway-serve-" });
+  try {
+    const db = join(home, "gateway.db");
+    await Deno.writeTextFile(db, "this is not a database, but it is the user's file\n".repeat(100));
+    const result = await cli(["serve", "--port", "0"], { GATEWAY_HOME: home });
+    assertEquals(result.code, 1);
+    assertEquals(result.err, [`gateway: cannot open the database ${db}: file is not a database`]);
+    // Nothing overwrote the file.
+    assertStringIncludes(await Deno.readTextFile(db), "it is the user's file");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
