@@ -1,7 +1,9 @@
 /**
  * The benchmark's upstream: a chat-completions server answering instantly, non-stream or with a
  * 50-chunk SSE stream. The stream comes in one write, or, under the `/spaced` path prefix, one write
- * per chunk with a timer tick between them (as a real model streams: one chunk per network read).
+ * per chunk with a timer tick between them (as a real model streams: one chunk per network read); a
+ * spaced stream has as many content chunks as the request's `max_tokens` (up to 1000), so streams of
+ * two lengths tell the cost of one more chunk apart from the cost of a request.
  * Usage: deno run -A scripts/bench/mock_upstream.ts <port>
  */
 const port = Number(Deno.args[0] ?? 18001);
@@ -38,11 +40,18 @@ const chunkTexts = [chunk({ role: "assistant", content: "" }, null)]
     frame({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 48, total_tokens: 60 } }),
     "data: [DONE]\n\n",
   ]);
-const chunks = chunkTexts.map((text) => new TextEncoder().encode(text));
 const stream = new TextEncoder().encode(chunkTexts.join(""));
+const encoded = (texts: string[]) => texts.map((text) => new TextEncoder().encode(text));
+const MAX_SPACED_CONTENT = 1000;
+const [roleChunk] = encoded(chunkTexts.slice(0, 1));
+const contentChunks = encoded(
+  Array.from({ length: MAX_SPACED_CONTENT }, (_, i) => chunk({ content: `tok${i} ` }, null)),
+);
+const endChunks = encoded(chunkTexts.slice(-3));
 
-/** The stream one chunk per write. */
-function spacedStream(): ReadableStream<Uint8Array> {
+/** A stream of `content` content chunks (plus role, finish, usage and [DONE]), one write per chunk. */
+function spacedStream(content: number): ReadableStream<Uint8Array> {
+  const chunks = [roleChunk, ...contentChunks.slice(0, content), ...endChunks];
   let next = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -59,7 +68,10 @@ Deno.serve(
     const body = await request.text();
     if (body.includes('"stream":true')) {
       const spaced = new URL(request.url).pathname.startsWith("/spaced/");
-      return new Response(spaced ? spacedStream() : stream, {
+      const content = spaced
+        ? Math.min(Number(JSON.parse(body).max_tokens) || CHUNKS - 2, MAX_SPACED_CONTENT)
+        : 0;
+      return new Response(spaced ? spacedStream(content) : stream, {
         headers: { "content-type": "text/event-stream" },
       });
     }

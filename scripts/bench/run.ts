@@ -3,10 +3,10 @@
  * side in one run on loopback. Servers are pinned to CPU 0; the load generators run on CPU 1.
  *
  * Reports: non-stream requests/s (wrk, 50 connections) for direct/bare-proxy/gateway/Portkey (peer, when
- * npm can install it) and the ratios,
- * added p50/p99 latency at a fixed 500 requests/s, and gateway CPU per streamed chunk (passthrough and
- * translate), and CPU per chunk of streams sent one write per chunk against the bare proxy and a JS
- * pass-through floor. Bounded in time: about four minutes.
+ * npm can install it) and the ratios, added p50/p99 latency at a fixed 500 requests/s, gateway CPU per
+ * streamed chunk when a stream arrives in one write (passthrough and translate), and the CPU one more
+ * chunk costs when each chunk arrives in its own write, against a JS pass-through floor and the bare
+ * proxy's native pipe. Bounded in time: about five minutes.
  */
 import { join } from "node:path";
 
@@ -46,7 +46,16 @@ const CHAT_STREAM_BODY = JSON.stringify({
   messages: [{ role: "user", content: "Say hello." }],
   max_tokens: 64,
 });
-const SPACED_STREAM_BODY = CHAT_STREAM_BODY.replace("bench/m1", "spaced/m1");
+/** Chunk-per-write streams come in two lengths; the mock streams `max_tokens` content chunks. */
+const SPACED_SHORT = 48;
+const SPACED_LONG = 198;
+const spacedBody = (model: string, content: number) =>
+  JSON.stringify({
+    model,
+    stream: true,
+    messages: [{ role: "user", content: "Say hello." }],
+    max_tokens: content,
+  });
 const MESSAGES_BODY = JSON.stringify({
   model: "bench/m1",
   max_tokens: 64,
@@ -417,52 +426,66 @@ async function main() {
   // A real model sends each chunk in its own write, so every chunk costs a read and a write on top of
   // the parsing. The bare proxy pipes chunks natively and never runs JavaScript for them; the JS
   // stream proxy moves each chunk through JavaScript and does nothing else, which is the floor for any
-  // proxy that must look at chunks. The gateway's own work per chunk is what it costs beyond that floor.
-  const spaced = 150;
+  // proxy that must look at chunks. The cost of a chunk is the slope between streams of two lengths
+  // (the CPU of the longer streams minus the shorter ones, over the extra chunks), so the request's own
+  // work (routing, recording, setting up the stream) is not spread over the chunks; that per-request
+  // share had read as 3-6 µs/chunk and varied with the request's cost. The gateway's own work per
+  // chunk is its slope minus the floor's, measured in the same rounds.
+  const spaced = 100;
+  const extraChunks = spaced * (SPACED_LONG - SPACED_SHORT);
+  const spacedRounds = ROUNDS + 4;
   console.log(
-    `Chunk-per-write streams (${spaced} streams x 51 writes, 10 concurrent, ${ROUNDS} alternating rounds), CPU per chunk all-in:`,
+    `Chunk-per-write streams (${spaced} streams of ${SPACED_SHORT} and of ${SPACED_LONG} content chunks, 10 concurrent, ${spacedRounds} rounds), CPU per extra chunk:`,
   );
-  const spacedTargets = [
-    { url: viaGateway, body: SPACED_STREAM_BODY, pid: gateway.pid, rounds: [] as number[] },
-    {
-      url: `http://127.0.0.1:${PORTS.bareSpaced}/v1/chat/completions`,
-      body: CHAT_STREAM_BODY,
-      pid: bareSpaced.pid,
-      rounds: [] as number[],
-    },
-    {
-      url: `http://127.0.0.1:${PORTS.jsSpaced}/v1/chat/completions`,
-      body: CHAT_STREAM_BODY,
-      pid: jsSpaced.pid,
-      rounds: [] as number[],
-    },
-  ];
-  // The gateway is warmed longer. Right after the one-write streams, 150 chunk-per-write streams cost
-  // it 25 % more CPU than after 20 s of chunk-per-write load (measured outside the bench); these rounds
-  // still read 14-45 µs/chunk beyond the floor between runs, where standalone probes of a gateway that
-  // streamed chunk by chunk for a while read 9-14 µs.
-  for (const target of spacedTargets) {
-    await drive(target.url, target.body, target.pid === gateway.pid ? 1000 : 300, 10, target.pid);
-  }
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const target of spacedTargets) {
-      const cpu = await drive(target.url, target.body, spaced, 10, target.pid);
-      target.rounds.push((cpu * 1000) / (spaced * 51));
+  const spacedTarget = (url: string, model: string, pid: number) => ({
+    url,
+    model,
+    pid,
+    cpu: new Map<number, number>(),
+    slopes: [] as number[],
+  });
+  const spacedGateway = spacedTarget(viaGateway, "spaced/m1", gateway.pid);
+  const spacedFloor = spacedTarget(
+    `http://127.0.0.1:${PORTS.jsSpaced}/v1/chat/completions`,
+    "m1",
+    jsSpaced.pid,
+  );
+  const spacedBare = spacedTarget(
+    `http://127.0.0.1:${PORTS.bareSpaced}/v1/chat/completions`,
+    "m1",
+    bareSpaced.pid,
+  );
+  const measureSlope = async (targets: ReturnType<typeof spacedTarget>[], longFirst: boolean) => {
+    // Each length runs on every target back to back, so the machine's drift hits them alike; which
+    // length runs first alternates between rounds.
+    for (const length of longFirst ? [SPACED_LONG, SPACED_SHORT] : [SPACED_SHORT, SPACED_LONG]) {
+      for (const t of targets) {
+        t.cpu.set(length, await drive(t.url, spacedBody(t.model, length), spaced, 10, t.pid));
+      }
     }
+    for (const t of targets) {
+      t.slopes.push(((t.cpu.get(SPACED_LONG)! - t.cpu.get(SPACED_SHORT)!) * 1000) / extraChunks);
+    }
+  };
+  // The gateway is warmed longer: after the one-write streams it runs chunk-per-write streams 20-25 %
+  // dearer for the first thousand or so (measured outside the bench).
+  for (const target of [spacedGateway, spacedFloor, spacedBare]) {
+    const warm = target === spacedGateway ? 3 : 1;
+    await drive(target.url, spacedBody(target.model, SPACED_SHORT), 300 * warm, 10, target.pid);
+    await drive(target.url, spacedBody(target.model, SPACED_LONG), 100 * warm, 10, target.pid);
   }
-  const [gatewayChunk, bareChunk, floorChunk] = spacedTargets.map((t) => median(t.rounds));
-  console.log(`  bare Deno proxy (native pipe)        ${bareChunk.toFixed(1)} µs/chunk`);
-  console.log(`  JS stream proxy (the JS floor)       ${floorChunk.toFixed(1)} µs/chunk`);
-  // The floor does no routing or recording; the gateway's per-request work is spread over the chunks.
-  const requestShare = median(streamCases[0].plainUs) / 51;
+  for (let round = 0; round < spacedRounds; round++) {
+    await measureSlope([spacedGateway, spacedFloor], round % 2 === 1);
+  }
+  // The native pipe runs no JavaScript per chunk: what a chunk's read and write cost the process alone.
+  await measureSlope([spacedBare], false);
+  console.log(`  bare Deno proxy (native pipe)        ${median(spacedBare.slopes).toFixed(1)} µs/chunk`);
+  console.log(`  JS stream proxy (the JS floor)       ${median(spacedFloor.slopes).toFixed(1)} µs/chunk`);
+  const beyondFloor = spacedGateway.slopes.map((g, i) => g - spacedFloor.slopes[i]);
   console.log(
-    `  gateway (chat passthrough)           ${gatewayChunk.toFixed(1)} µs/chunk: ${
-      (gatewayChunk - floorChunk).toFixed(1)
-    } µs/chunk beyond the JS floor, of which ${
-      requestShare.toFixed(1)
-    } µs is the request's own work (a non-stream request's CPU over 51 chunks; rounds beyond the floor: ${
-      spacedTargets[0].rounds.map((g, i) => (g - spacedTargets[2].rounds[i]).toFixed(1)).join(", ")
-    })`,
+    `  gateway (chat passthrough)           ${median(spacedGateway.slopes).toFixed(1)} µs/chunk: ${
+      median(beyondFloor).toFixed(1)
+    } µs/chunk beyond the JS floor (rounds: ${beyondFloor.map((v) => v.toFixed(1)).join(", ")})`,
   );
   await Deno.remove(home, { recursive: true });
 }
