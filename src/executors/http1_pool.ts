@@ -104,8 +104,20 @@ export class Http1Pool {
       const onAbort = () => connection.close();
       signal.addEventListener("abort", onAbort, { once: true });
       try {
-        await connection.writeAll(message);
-        const head = await connection.readHead();
+        // Reading starts with the write: an upstream may answer (413, 400) before it has read the whole
+        // body and then close or stop reading. That answer, not a broken or stalled write, is what the
+        // caller must see (RFC 9112 section 9.5).
+        const reading = connection.readHead();
+        let sent = false;
+        const written = connection.writeAll(message).then(
+          () => {
+            sent = true;
+            return null;
+          },
+          (writeError) => reading.catch(() => Promise.reject(writeError)),
+        );
+        const early = await Promise.race([written, reading]);
+        const head = early === null ? await reading : sent ? early : { ...early, keepAlive: false };
         const coding = head.headers.find(([name]) => name === "content-encoding")?.[1].toLowerCase();
         if (coding !== undefined && coding !== "identity") {
           throw new Http1ProtocolError(`upstream sent a ${coding}-encoded body though asked for identity`);

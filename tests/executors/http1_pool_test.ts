@@ -44,6 +44,20 @@ class Peer {
     }
   }
 
+  /** Reads until a request head has arrived, without waiting for its body. */
+  async head(): Promise<string> {
+    while (!decoder.decode(this.#buffer).includes("\r\n\r\n")) {
+      const chunk = new Uint8Array(4096);
+      const read = await this.conn.read(chunk);
+      if (read === null) throw new Error("client closed before a head");
+      const joined = new Uint8Array(this.#buffer.length + read);
+      joined.set(this.#buffer);
+      joined.set(chunk.subarray(0, read), this.#buffer.length);
+      this.#buffer = joined;
+    }
+    return decoder.decode(this.#buffer).split("\r\n\r\n")[0];
+  }
+
   async write(text: string | Uint8Array): Promise<void> {
     const bytes = typeof text === "string" ? encoder.encode(text) : text;
     for (let at = 0; at < bytes.length;) at += await this.conn.write(bytes.subarray(at));
@@ -223,6 +237,34 @@ Deno.test("Http1Pool reports a fresh connection closed before any answer, withou
   } finally {
     pool.close();
     await server.close();
+  }
+});
+
+Deno.test("Http1Pool gives the answer an upstream sends before reading a large body, whether it then closes or stalls", async () => {
+  const refusal = '{"error":{"message":"request too large"}}';
+  for (const after of ["close", "stall"] as const) {
+    let release = () => {};
+    const stalled = new Promise<void>((resolve) => (release = resolve));
+    const server = rawServer(async (peer) => {
+      await peer.head();
+      await peer.write(
+        `HTTP/1.1 413 Payload Too Large\r\ncontent-length: ${refusal.length}\r\n\r\n${refusal}`,
+      );
+      // Closing with the body unread resets the connection; stalling leaves the client's write blocked.
+      if (after === "stall") await stalled;
+    });
+    const pool = new Http1Pool(server.origin, options);
+    try {
+      const response = await pool.post("/v1/chat/completions", {}, "x".repeat(8 * 1024 * 1024), signal());
+      assertEquals(response.status, 413, after);
+      assertEquals(await response.text(), refusal, after);
+      // The request was never sent in full: the connection is not reused.
+      assertEquals(pool.idleCount, 0, after);
+    } finally {
+      release();
+      pool.close();
+      await server.close();
+    }
   }
 });
 
