@@ -33,21 +33,24 @@ const frame = (fields: Record<string, unknown>) =>
   }\n\n`;
 const chunk = (delta: Record<string, unknown>, finish: string | null) =>
   frame({ choices: [{ index: 0, delta, finish_reason: finish }] });
-const chunkTexts = [chunk({ role: "assistant", content: "" }, null)]
-  .concat(Array.from({ length: CHUNKS - 2 }, (_, i) => chunk({ content: `tok${i} ` }, null)))
-  .concat([
-    chunk({}, "stop"),
-    frame({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 48, total_tokens: 60 } }),
-    "data: [DONE]\n\n",
-  ]);
-const stream = new TextEncoder().encode(chunkTexts.join(""));
-const encoded = (texts: string[]) => texts.map((text) => new TextEncoder().encode(text));
 const MAX_SPACED_CONTENT = 1000;
-const [roleChunk] = encoded(chunkTexts.slice(0, 1));
-const contentChunks = encoded(
-  Array.from({ length: MAX_SPACED_CONTENT }, (_, i) => chunk({ content: `tok${i} ` }, null)),
+const roleText = chunk({ role: "assistant", content: "" }, null);
+const contentTexts = Array.from(
+  { length: MAX_SPACED_CONTENT },
+  (_, i) => chunk({ content: `tok${i} ` }, null),
 );
-const endChunks = encoded(chunkTexts.slice(-3));
+const endTexts = [
+  chunk({}, "stop"),
+  frame({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 48, total_tokens: 60 } }),
+  "data: [DONE]\n\n",
+];
+const stream = new TextEncoder().encode(
+  [roleText, ...contentTexts.slice(0, CHUNKS - 2), ...endTexts].join(""),
+);
+const encoded = (texts: string[]) => texts.map((text) => new TextEncoder().encode(text));
+const [roleChunk] = encoded([roleText]);
+const contentChunks = encoded(contentTexts);
+const endChunks = encoded(endTexts);
 
 /** A stream of `content` content chunks (plus role, finish, usage and [DONE]), one write per chunk. */
 function spacedStream(content: number): ReadableStream<Uint8Array> {

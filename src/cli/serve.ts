@@ -49,8 +49,7 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
         hostname,
         port: options.port ?? config.server.port,
         onListen: ({ port }) => {
-          const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-          const url = `http://${host}:${port}`;
+          const url = `http://${hostPort(hostname, port)}`;
           resolve({
             url,
             config,
@@ -130,7 +129,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
 
 /** A one-line reason for a failure to start that the machine causes, not the gateway (null otherwise). */
 function startFailure(error: unknown, config: Config, host: string, port: number): string | null {
-  const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const address = hostPort(host, port);
   if (error instanceof Deno.errors.AddrInUse) {
     return `cannot listen on ${address}: the port is in use (another gateway running? pick one with --port)`;
   }
@@ -145,4 +144,9 @@ function startFailure(error: unknown, config: Config, host: string, port: number
     return `cannot open the database ${config.paths.dbPath}: ${error.message}`;
   }
   return null;
+}
+
+/** `host:port`, with an IPv6 address in brackets. */
+function hostPort(host: string, port: number): string {
+  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
 }

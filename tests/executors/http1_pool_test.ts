@@ -34,28 +34,28 @@ class Peer {
           return { head, body };
         }
       }
-      const chunk = new Uint8Array(4096);
-      const read = await this.conn.read(chunk).catch(() => null);
-      if (read === null) return null;
-      const joined = new Uint8Array(this.#buffer.length + read);
-      joined.set(this.#buffer);
-      joined.set(chunk.subarray(0, read), this.#buffer.length);
-      this.#buffer = joined;
+      if (!await this.#readMore()) return null;
     }
   }
 
   /** Reads until a request head has arrived, without waiting for its body. */
   async head(): Promise<string> {
     while (!decoder.decode(this.#buffer).includes("\r\n\r\n")) {
-      const chunk = new Uint8Array(4096);
-      const read = await this.conn.read(chunk);
-      if (read === null) throw new Error("client closed before a head");
-      const joined = new Uint8Array(this.#buffer.length + read);
-      joined.set(this.#buffer);
-      joined.set(chunk.subarray(0, read), this.#buffer.length);
-      this.#buffer = joined;
+      if (!await this.#readMore()) throw new Error("client closed before a head");
     }
     return decoder.decode(this.#buffer).split("\r\n\r\n")[0];
+  }
+
+  /** Appends the next bytes from the client to the buffer; false when it closed. */
+  async #readMore(): Promise<boolean> {
+    const chunk = new Uint8Array(4096);
+    const read = await this.conn.read(chunk).catch(() => null);
+    if (read === null) return false;
+    const joined = new Uint8Array(this.#buffer.length + read);
+    joined.set(this.#buffer);
+    joined.set(chunk.subarray(0, read), this.#buffer.length);
+    this.#buffer = joined;
+    return true;
   }
 
   async write(text: string | Uint8Array): Promise<void> {
