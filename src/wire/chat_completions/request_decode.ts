@@ -15,14 +15,13 @@ import type {
   ToolResultPart,
 } from "../../model/mod.ts";
 import { invalidRequest } from "../../model/mod.ts";
-import { isRecord } from "../shared/mod.ts";
+import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
 import { chatExtra, unknownFields, withChatExtra } from "./extra_fields.ts";
 import { googleSignature } from "./google_signature.ts";
 import type { Mutable } from "./mutable.ts";
 import {
   assistantMessageSchema,
   imagePartSchema,
-  parseAt,
   requestSchema,
   systemMessageSchema,
   textPartSchema,
@@ -91,8 +90,8 @@ type ContentRole = "system" | "user" | "assistant" | "tool";
 
 /** Decodes a chat-completions request body; throws GatewayError 400 naming the failing field. */
 export function decodeChatRequest(body: unknown): NeutralRequest {
-  if (!isRecord(body)) throw invalidRequest("body: the request body must be a JSON object");
-  const top = isPlainRequest(body) ? body : parseAt(requestSchema, body, "");
+  if (!isRecord(body)) throw invalidAt([], "must be a JSON object");
+  const top = isPlainRequest(body) ? body : parseAt(requestSchema, body);
   const system: TextPart[] = [];
   const messages: Message[] = [];
   for (let i = 0; i < top.messages.length; i++) decodeMessage(top.messages[i], i, system, messages);
@@ -190,16 +189,16 @@ function decodeTool(tool: z.infer<typeof toolSchema>, index: number): ToolDefini
 // Field paths (`messages[2].content[0]`) only ever appear in error messages, so they are built when
 // an error needs one rather than for every message and part of every request.
 
-function messagePath(message: number): string {
-  return `messages[${message}]`;
+function messagePath(message: number): PropertyKey[] {
+  return ["messages", message];
 }
 
-function partPath(message: number, part: number): string {
-  return `${messagePath(message)}.content[${part}]`;
+function partPath(message: number, part: number): PropertyKey[] {
+  return ["messages", message, "content", part];
 }
 
 function decodeMessage(raw: unknown, index: number, system: TextPart[], messages: Message[]): void {
-  if (!isRecord(raw)) throw invalidRequest(`${messagePath(index)}: must be an object`);
+  if (!isRecord(raw)) throw invalidAt(messagePath(index), "must be an object");
   const role = raw.role;
   switch (role) {
     case "system":
@@ -231,13 +230,13 @@ function decodeMessage(raw: unknown, index: number, system: TextPart[], messages
       return;
     }
     default:
-      if (typeof role !== "string") {
-        throw invalidRequest(`${messagePath(index)}.role: is required and must be a string`);
-      }
-      throw invalidRequest(
-        `${
-          messagePath(index)
-        }.role: unknown role "${role}" (expected system, developer, user, assistant or tool)`,
+      throw invalidAt(
+        [...messagePath(index), "role"],
+        role === undefined
+          ? "is required"
+          : typeof role !== "string"
+          ? "must be a string"
+          : `unknown role "${role}" (expected system, developer, user, assistant or tool)`,
       );
   }
 }
@@ -280,8 +279,9 @@ function decodeAssistant(m: z.infer<typeof assistantMessageSchema>, index: numbe
 
 function decodeToolCall(call: z.infer<typeof toolCallSchema>, message: number, index: number): ToolCallPart {
   if (call.type !== undefined && call.type !== "function") {
-    throw invalidRequest(
-      `${messagePath(message)}.tool_calls[${index}].type: unsupported tool call type "${call.type}"`,
+    throw invalidAt(
+      [...messagePath(message), "tool_calls", index, "type"],
+      `unsupported tool call type "${call.type}"`,
     );
   }
   const args = call.function.arguments;
@@ -326,8 +326,9 @@ function decodeContentPart(
       return textPart(part.refusal, part, KNOWN_REFUSAL_PART);
     case "image_url":
       if (role === "system" || role === "assistant") {
-        throw invalidRequest(
-          `${partPath(message, index)}.type: image parts are not allowed in ${role} messages`,
+        throw invalidAt(
+          [...partPath(message, index), "type"],
+          `image parts are not allowed in ${role} messages`,
         );
       }
       return decodeImage(
@@ -335,11 +336,12 @@ function decodeContentPart(
       );
     case "input_audio":
     case "file":
-      throw invalidRequest(
-        `${partPath(message, index)}.type: content part type "${part.type}" is not supported by this gateway`,
+      throw invalidAt(
+        [...partPath(message, index), "type"],
+        `content part type "${part.type}" is not supported by this gateway`,
       );
   }
-  throw invalidRequest(`${partPath(message, index)}.type: unknown content part type "${part.type}"`);
+  throw invalidAt([...partPath(message, index), "type"], `unknown content part type "${part.type}"`);
 }
 
 function textPart(

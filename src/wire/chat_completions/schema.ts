@@ -1,6 +1,5 @@
-/** Zod schemas for the chat-completions request body, and a parser that names the failing field path. */
+/** Zod schemas for the chat-completions request body; errors are worded by the shared parseAt. */
 import { z } from "zod";
-import { invalidRequest } from "../../model/mod.ts";
 
 /** Content given as a string or as a list of typed parts (each part is dispatched on `type` later). */
 const contentSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))], {
@@ -20,7 +19,7 @@ export const imagePartSchema = z.looseObject({
 
 /** One entry of an assistant message's `tool_calls`. Arguments given as an object are tolerated. */
 export const toolCallSchema = z.looseObject({
-  id: z.string().min(1, "must be a non-empty string"),
+  id: z.string().min(1),
   type: z.string().optional(),
   function: z.looseObject({
     name: z.string(),
@@ -64,7 +63,7 @@ export const toolMessageSchema = z.looseObject({
 export const toolSchema = z.looseObject({
   type: z.string().optional(),
   function: z.looseObject({
-    name: z.string().min(1, "must be a non-empty string"),
+    name: z.string().min(1),
     description: z.string().nullish(),
     parameters: z.record(z.string(), z.unknown()).nullish(),
   }).optional(),
@@ -74,10 +73,8 @@ const optionalNumber = z.number().nullish();
 
 /** The top level of a chat-completions request; messages are validated one by one per role. */
 export const requestSchema = z.looseObject({
-  model: z.string({ error: "is required and must be a string" }).min(1, "must be a non-empty string"),
-  messages: z.array(z.unknown(), {
-    error: (issue) => issue.input === undefined ? "is required" : "must be an array",
-  }).min(1, "must contain at least one message"),
+  model: z.string().min(1),
+  messages: z.array(z.unknown()).min(1, "must contain at least one message"),
   tools: z.array(toolSchema).nullish(),
   tool_choice: z.union([z.string(), z.looseObject({ type: z.string() })], {
     error: "must be a string or an object with a type",
@@ -94,21 +91,3 @@ export const requestSchema = z.looseObject({
   reasoning_effort: z.string().nullish(),
   stream: z.boolean().nullish(),
 });
-
-/** Joins a base path and a zod issue path into `messages[2].content[0].type` form. */
-export function fieldPath(base: string, path: readonly PropertyKey[]): string {
-  let out = base;
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out === "" ? "body" : out;
-}
-
-/** Parses `value` with `schema`; on failure throws a 400 invalid_request naming the first failing field. */
-export function parseAt<T>(schema: z.ZodType<T>, value: unknown, base: string): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw invalidRequest(`${fieldPath(base, issue?.path ?? [])}: ${issue?.message ?? "invalid value"}`);
-}

@@ -1,4 +1,4 @@
-import { type ErrorKind, GatewayError, invalidRequest } from "../../model/mod.ts";
+import { type ErrorKind, GatewayError } from "../../model/mod.ts";
 import type { EncodedError } from "../codec.ts";
 import { isErrorKind } from "../shared/mod.ts";
 
@@ -65,21 +65,6 @@ export function encodeError(error: GatewayError): EncodedError {
     inner.type = "model_not_allowed";
   }
   return { status: error.status, body: { error: inner } };
-}
-
-/** Formats a zod-style path as `contents[1].parts[0].text`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out === "" ? "body" : out;
-}
-
-/** A 400 invalid_request naming where in the body the problem is. */
-export function invalidAt(path: readonly PropertyKey[], message: string): GatewayError {
-  return invalidRequest(`Invalid generateContent request: ${formatPath(path)}: ${message}`);
 }
 
 /** A 502 upstream error for a Gemini body that is not a usable answer. */

@@ -9,9 +9,9 @@ import type {
   ToolChoice,
   ToolDefinition,
 } from "../../model/mod.ts";
-import { invalidRequest, splitExtra } from "../../model/mod.ts";
+import { splitExtra } from "../../model/mod.ts";
 import type { DecodeContext } from "../codec.ts";
-import { invalidAt } from "./errors.ts";
+import { invalidAt, parseAt } from "../shared/mod.ts";
 import { jsonSchemaFromOpenApi } from "./openapi_schema.ts";
 import { decodePart } from "./parts_decode.ts";
 import { type GeminiContent, type GeminiRequest, requestSchema } from "./schema.ts";
@@ -54,12 +54,7 @@ const NO_PART_FIELD =
 
 /** Decodes a generateContent client body; the model and the stream flag come from the URL. */
 export function decodeRequest(body: unknown, ctx: DecodeContext): NeutralRequest {
-  const parsed = requestSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw invalidAt(issue.path, issue.message);
-  }
-  const request = parsed.data;
+  const request = parseAt(requestSchema, body);
   const extra: Record<string, unknown> = { ...splitExtra(request, REQUEST_KEYS, FORMAT)?.fields };
 
   const generation = decodeGeneration(request.generationConfig);
@@ -87,8 +82,9 @@ function modelFrom(ctx: DecodeContext, request: GeminiRequest): string {
   const fromBody = typeof request.model === "string" ? request.model.replace(/^models\//, "") : undefined;
   const model = ctx.pathModel || fromBody;
   if (!model) {
-    throw invalidRequest(
-      "Invalid generateContent request: no model; expected POST /v1beta/models/{prefix/model}:generateContent",
+    throw invalidAt(
+      ["model"],
+      "is required; expected POST /v1beta/models/{prefix/model}:generateContent",
     );
   }
   return model.includes("/") ? model : `${DEFAULT_MODEL_PREFIX}/${model}`;

@@ -1,7 +1,7 @@
 import type { Finish, NeutralResponse, Part } from "../../model/mod.ts";
 import { splitExtra, ZERO_USAGE } from "../../model/mod.ts";
-import { isRecord } from "../shared/mod.ts";
-import { formatPath, upstreamError, upstreamErrorMessage } from "./errors.ts";
+import { fieldPath, isRecord } from "../shared/mod.ts";
+import { upstreamError, upstreamErrorMessage } from "./errors.ts";
 import { decodeFinish } from "./finish.ts";
 import { decodePart } from "./parts_decode.ts";
 import { type GeminiResponse, responseSchema } from "./schema.ts";
@@ -35,7 +35,7 @@ export function parseGeminiResponse(body: unknown): GeminiResponse {
     const issue = parsed.error.issues[0];
     throw upstreamError(
       `Gemini upstream sent a body that is not a generateContent response: ${
-        formatPath(issue.path)
+        fieldPath(issue.path)
       }: ${issue.message}`,
       body,
     );

@@ -9,9 +9,8 @@ import type {
   ToolDefinition,
 } from "../../model/mod.ts";
 import type { DecodeContext } from "../codec.ts";
-import { isRecord, syntheticToolId } from "../shared/mod.ts";
+import { invalidAt, isRecord, parseAt, syntheticToolId } from "../shared/mod.ts";
 import { imagePartFromBase64 } from "./images.ts";
-import { invalidFromIssues, requiredWhenMissing } from "./issues.ts";
 import { decodeOptions } from "./options.ts";
 import { chatRequestSchema, generateRequestSchema } from "./schema.ts";
 import type { ChatRequestBody, GenerateRequestBody, MessageBody } from "./schema.ts";
@@ -156,17 +155,13 @@ function decodeGenerate(body: GenerateRequestBody): NeutralRequest {
 
 /** Decodes a POST /api/chat or /api/generate body (per `ctx.endpoint`, default chat) to the neutral request. */
 export function decodeRequest(body: unknown, ctx: DecodeContext): NeutralRequest {
-  if (!isRecord(body)) throw invalidRequest("body: expected a JSON object");
+  if (!isRecord(body)) throw invalidAt([], "must be a JSON object");
   const endpoint = ctx.endpoint ?? "chat";
   if (endpoint === "chat") {
-    const parsed = chatRequestSchema.safeParse(body, { error: requiredWhenMissing });
-    if (!parsed.success) throw invalidFromIssues(parsed.error);
-    return decodeChat(parsed.data);
+    return decodeChat(parseAt(chatRequestSchema, body));
   }
   if (endpoint === "generate") {
-    const parsed = generateRequestSchema.safeParse(body, { error: requiredWhenMissing });
-    if (!parsed.success) throw invalidFromIssues(parsed.error);
-    return decodeGenerate(parsed.data);
+    return decodeGenerate(parseAt(generateRequestSchema, body));
   }
   throw invalidRequest(`endpoint: unknown local-runner endpoint ${JSON.stringify(endpoint)}`);
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /** Ollama's `think` field: on/off or, for models that support it, a level. */
 export const thinkSchema = z.union([z.boolean(), z.enum(["low", "medium", "high"])], {
-  error: (issue) => `expected true, false, "low", "medium" or "high", got ${JSON.stringify(issue.input)}`,
+  error: (issue) => `must be true, false, "low", "medium" or "high", not ${JSON.stringify(issue.input)}`,
 });
 
 /** `options`: sampling and runtime knobs; only the shape is checked, unknown keys pass through. */
@@ -12,7 +12,7 @@ export const optionsSchema = z.record(z.string(), z.unknown());
 export const toolCallSchema = z.looseObject({
   id: z.string().optional(),
   function: z.looseObject({
-    name: z.string().min(1, { error: "required" }),
+    name: z.string().min(1),
     // Some clients send OpenAI-style JSON text; both are accepted.
     arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).nullish(),
     index: z.number().int().optional(),
@@ -22,7 +22,8 @@ export const toolCallSchema = z.looseObject({
 /** A chat message as clients send it to /api/chat. */
 export const messageSchema = z.looseObject({
   role: z.enum(["system", "user", "assistant", "tool"], {
-    error: (issue) => `unknown role ${JSON.stringify(issue.input)}`,
+    error: (issue) =>
+      `must be one of "system", "user", "assistant", "tool", not ${JSON.stringify(issue.input)}`,
   }),
   content: z.string().nullish(),
   thinking: z.string().nullish(),
@@ -36,13 +37,13 @@ export const messageSchema = z.looseObject({
 export const toolSchema = z.looseObject({
   type: z.string().optional(),
   function: z.looseObject({
-    name: z.string().min(1, { error: "required" }),
+    name: z.string().min(1),
     description: z.string().nullish(),
     parameters: z.record(z.string(), z.unknown()).nullish(),
   }),
 });
 
-const modelSchema = z.string().min(1, { error: "required" });
+const modelSchema = z.string().min(1);
 
 /** POST /api/chat body. */
 export const chatRequestSchema = z.looseObject({

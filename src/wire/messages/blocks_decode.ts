@@ -10,7 +10,7 @@ import type {
   ToolCallPart,
   ToolResultPart,
 } from "../../model/mod.ts";
-import { invalidAt, parseAt } from "./issues.ts";
+import { invalidAt, parseAt } from "../shared/mod.ts";
 import {
   imageBlockSchema,
   redactedThinkingBlockSchema,

@@ -10,9 +10,8 @@ import type {
   ToolDefinition,
 } from "../../model/mod.ts";
 import type { DecodeContext } from "../codec.ts";
-import { isRecord } from "../shared/mod.ts";
+import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
 import { cacheControlOf, decodeBlock, decodeTextBlock } from "./blocks_decode.ts";
-import { invalidAt, parseAt } from "./issues.ts";
 import { customToolSchema, requestSchema } from "./schema.ts";
 import type { BlockHead, MessageBody, RequestBody } from "./schema.ts";
 import { decodeThinking } from "./thinking.ts";
@@ -173,7 +172,7 @@ function requestExtra(body: RequestBody, server: readonly unknown[]): Extra | un
 
 /** Decodes a POST /v1/messages body to the neutral request; problems are 400s naming the field. */
 export function decodeRequest(body: unknown, _ctx: DecodeContext): NeutralRequest {
-  if (!isRecord(body)) throw invalidAt([], "expected a JSON object");
+  if (!isRecord(body)) throw invalidAt([], "must be a JSON object");
   const parsed = parseAt(requestSchema, body, []);
   const system = decodeSystem(parsed.system);
   const messages = decodeMessages(parsed.messages, system);

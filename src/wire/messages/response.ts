@@ -1,9 +1,8 @@
 import { splitExtra } from "../../model/mod.ts";
 import type { Extra, NeutralResponse, Part, TextPart, ToolCallPart } from "../../model/mod.ts";
-import { isRecord } from "../shared/mod.ts";
+import { fieldPath, isRecord } from "../shared/mod.ts";
 import { upstreamError, upstreamErrorInfo } from "./errors.ts";
 import { decodeStopReason } from "./finish.ts";
-import { formatPath } from "./issues.ts";
 import { responseSchema } from "./schema.ts";
 import type { BlockHead } from "./schema.ts";
 import { foldUsage, readBuckets, USAGE_KEYS } from "./usage.ts";
@@ -62,7 +61,7 @@ export function decodeResponse(body: unknown): NeutralResponse {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw upstreamError(
-      `upstream body is not a messages response: ${formatPath(issue.path)}: ${issue.message}`,
+      `upstream body is not a messages response: ${fieldPath(issue.path)}: ${issue.message}`,
       body,
     );
   }

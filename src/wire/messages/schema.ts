@@ -50,7 +50,7 @@ export const toolResultBlockSchema = z.looseObject({
   type: z.literal("tool_result"),
   tool_use_id: z.string().min(1),
   content: z.union([z.string(), z.array(blockHeadSchema)], {
-    error: "expected a string or an array of content blocks",
+    error: "must be a string or an array of content blocks",
   }).nullish(),
   is_error: z.boolean().nullish(),
   cache_control: cacheControlSchema.nullish(),
@@ -72,10 +72,10 @@ export const redactedThinkingBlockSchema = z.looseObject({
 /** One entry of `messages`. */
 export const messageSchema = z.looseObject({
   role: z.enum(["user", "assistant", "system"], {
-    error: (issue) => `unknown role ${JSON.stringify(issue.input)} (expected "user" or "assistant")`,
+    error: (issue) => `must be "user" or "assistant", not ${JSON.stringify(issue.input)}`,
   }),
   content: z.union([z.string(), z.array(blockHeadSchema)], {
-    error: "expected a string or an array of content blocks",
+    error: "must be a string or an array of content blocks",
   }),
 });
 
@@ -96,7 +96,7 @@ export const toolChoiceSchema = z.looseObject({
   name: z.string().min(1).optional(),
   disable_parallel_tool_use: z.boolean().optional(),
 }).refine((choice) => choice.type !== "tool" || choice.name !== undefined, {
-  error: 'name is required when type is "tool"',
+  error: 'is required when type is "tool"',
   path: ["name"],
 });
 
@@ -105,7 +105,7 @@ export const thinkingConfigSchema = z.looseObject({
   type: z.enum(["enabled", "disabled", "adaptive"]),
   budget_tokens: z.number().int().nonnegative().optional(),
 }).refine((thinking) => thinking.type !== "enabled" || thinking.budget_tokens !== undefined, {
-  error: 'budget_tokens is required when type is "enabled"',
+  error: 'is required when type is "enabled"',
   path: ["budget_tokens"],
 });
 
@@ -118,7 +118,7 @@ export const requestSchema = z.looseObject({
   max_tokens: z.number().int().positive(),
   messages: z.array(messageSchema).min(1, { error: "must contain at least one message" }),
   system: z.union([z.string(), z.array(blockHeadSchema)], {
-    error: "expected a string or an array of text blocks",
+    error: "must be a string or an array of text blocks",
   }).nullish(),
   tools: z.array(toolHeadSchema).nullish(),
   tool_choice: toolChoiceSchema.nullish(),

@@ -11,7 +11,7 @@ import type {
 } from "../../model/mod.ts";
 import { invalidRequest, splitExtra } from "../../model/mod.ts";
 import type { DecodeContext } from "../codec.ts";
-import { isRecord } from "../shared/mod.ts";
+import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
 import {
   FunctionCallItemSchema,
   FunctionCallOutputItemSchema,
@@ -19,7 +19,6 @@ import {
   FunctionToolSchema,
   ImageContentSchema,
   MessageItemSchema,
-  parseAt,
   ReasoningItemSchema,
   RefusalContentSchema,
   RequestBodySchema,
@@ -62,7 +61,7 @@ function imageFromUrl(url: string, detail: string | undefined, extra: Extra | un
   return { kind: "image", source, ...(detail ? { detail } : {}), ...(extra ? { extra } : {}) };
 }
 
-function decodeImage(value: unknown, path: string): ImagePart {
+function decodeImage(value: unknown, path: readonly PropertyKey[]): ImagePart {
   const part = parseAt(ImageContentSchema, value, path);
   if (part.image_url) {
     return imageFromUrl(
@@ -72,19 +71,23 @@ function decodeImage(value: unknown, path: string): ImagePart {
     );
   }
   if (part.file_id) {
-    throw invalidRequest(`${path}.file_id: input images by file_id are not supported; send image_url`);
+    throw invalidAt([...path, "file_id"], "input images by file_id are not supported; send image_url");
   }
-  throw invalidRequest(`${path}.image_url: required`);
+  throw invalidAt([...path, "image_url"], "is required");
 }
 
-function decodeText(value: unknown, path: string): TextPart {
+function decodeText(value: unknown, path: readonly PropertyKey[]): TextPart {
   const part = parseAt(TextContentSchema, value, path);
   const extra = restOf(part, "type", "text");
   return { kind: "text", text: part.text, ...(extra ? { extra } : {}) };
 }
 
 /** One content part of a message or a function_call_output list. */
-function decodeContentPart(value: unknown, path: string, allowRefusal: boolean): TextPart | ImagePart {
+function decodeContentPart(
+  value: unknown,
+  path: readonly PropertyKey[],
+  allowRefusal: boolean,
+): TextPart | ImagePart {
   const type = isRecord(value) ? value.type : undefined;
   if (typeof type === "string" && TEXT_PART_TYPES.has(type)) return decodeText(value, path);
   if (type === "input_image") return decodeImage(value, path);
@@ -93,9 +96,9 @@ function decodeContentPart(value: unknown, path: string, allowRefusal: boolean):
     return { kind: "text", text: part.refusal, extra: { format: FORMAT, fields: { type: "refusal" } } };
   }
   if (type === "input_file" || type === "input_audio") {
-    throw invalidRequest(`${path}.type: content part type "${type}" is not supported`);
+    throw invalidAt([...path, "type"], `content part type "${type}" is not supported`);
   }
-  throw invalidRequest(`${path}.type: unknown content part type ${JSON.stringify(type)}`);
+  throw invalidAt([...path, "type"], `unknown content part type ${JSON.stringify(type)}`);
 }
 
 /** Accumulates neutral messages while walking the input items. */
@@ -163,19 +166,23 @@ class Conversation {
 
 const onlyReasoning = (parts: readonly Part[]) => parts.every((p) => p.kind === "reasoning");
 
-function decodeMessageItem(value: Record<string, unknown>, path: string, convo: Conversation): void {
+function decodeMessageItem(
+  value: Record<string, unknown>,
+  path: readonly PropertyKey[],
+  convo: Conversation,
+): void {
   const item = parseAt(MessageItemSchema, value, path);
   const extra = restOf(item, "type", "role", "content");
   const isAssistant = item.role === "assistant";
   const parts: (TextPart | ImagePart)[] = typeof item.content === "string"
     ? [{ kind: "text", text: item.content }]
-    : item.content.map((part, i) => decodeContentPart(part, `${path}.content[${i}]`, isAssistant));
+    : item.content.map((part, i) => decodeContentPart(part, [...path, "content", i], isAssistant));
   switch (item.role) {
     case "system":
     case "developer":
       parts.forEach((part, i) => {
         if (part.kind !== "text") {
-          throw invalidRequest(`${path}.content[${i}].type: only text is supported in ${item.role} messages`);
+          throw invalidAt([...path, "content", i, "type"], `only text is supported in ${item.role} messages`);
         }
         convo.system.push(part);
       });
@@ -190,8 +197,8 @@ function decodeMessageItem(value: Record<string, unknown>, path: string, convo: 
 }
 
 function decodeItem(value: unknown, index: number, convo: Conversation): void {
-  const path = `input[${index}]`;
-  if (!isRecord(value)) throw invalidRequest(`${path}: expected an object`);
+  const path = ["input", index];
+  if (!isRecord(value)) throw invalidAt(path, "must be an object");
   const type = value.type ?? (value.role !== undefined ? "message" : undefined);
   switch (type) {
     case "message":
@@ -212,7 +219,7 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
       const item = parseAt(FunctionCallOutputItemSchema, value, path);
       const content = typeof item.output === "string"
         ? [{ kind: "text" as const, text: item.output }]
-        : item.output.map((part, i) => decodeContentPart(part, `${path}.output[${i}]`, false));
+        : item.output.map((part, i) => decodeContentPart(part, [...path, "output", i], false));
       const extra = restOf(item, "type", "call_id", "output");
       convo.toolParts().push({
         kind: "toolResult",
@@ -249,10 +256,12 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
     case "mcp_approval_response":
       convo.opaque(value);
       return;
+    case undefined:
+      throw invalidAt([...path, "type"], "is required");
     case "item_reference":
-      throw invalidRequest(`${path}.type: item references are not supported (the gateway is stateless)`);
+      throw invalidAt([...path, "type"], "item references are not supported (the gateway is stateless)");
     default:
-      throw invalidRequest(`${path}.type: unknown item type ${JSON.stringify(type)}`);
+      throw invalidAt([...path, "type"], `unknown item type ${JSON.stringify(type)}`);
   }
 }
 
@@ -266,7 +275,7 @@ function decodeTools(
       others.push(tool);
       return;
     }
-    const fn = parseAt(FunctionToolSchema, tool, `tools[${i}]`);
+    const fn = parseAt(FunctionToolSchema, tool, ["tools", i]);
     const extra = restOf(fn, "type", "name", "description", "parameters");
     defs.push({
       name: fn.name,
@@ -283,19 +292,19 @@ function decodeToolChoice(value: unknown): ToolChoice | undefined {
   if (value === undefined || value === null) return undefined;
   if (value === "auto" || value === "none" || value === "required") return { type: value };
   if (typeof value === "string") {
-    throw invalidRequest(`tool_choice: expected "auto", "none", "required" or an object, got "${value}"`);
+    throw invalidAt(["tool_choice"], `must be "auto", "none", "required" or an object, not "${value}"`);
   }
-  if (!isRecord(value)) throw invalidRequest("tool_choice: expected a string or an object");
+  if (!isRecord(value)) throw invalidAt(["tool_choice"], "must be a string or an object");
   if (value.type === "function") {
-    return { type: "tool", name: parseAt(FunctionToolChoiceSchema, value, "tool_choice").name };
+    return { type: "tool", name: parseAt(FunctionToolChoiceSchema, value, ["tool_choice"]).name };
   }
   return undefined;
 }
 
 /** Client body → neutral request; throws GatewayError(400, invalid_request) naming the failing path. */
 export function decodeRequest(body: unknown, _ctx: DecodeContext): NeutralRequest {
-  if (!isRecord(body)) throw invalidRequest("body: expected a JSON object");
-  const req = parseAt(RequestBodySchema, body, "");
+  if (!isRecord(body)) throw invalidAt([], "must be a JSON object");
+  const req = parseAt(RequestBodySchema, body);
   const convo = new Conversation();
   if (req.instructions) convo.system.push({ kind: "text", text: req.instructions });
   if (typeof req.input === "string") convo.user([{ kind: "text", text: req.input }], undefined);

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { invalidRequest } from "../../model/mod.ts";
 
 /** Effort levels the Responses API accepts in `reasoning.effort`. */
 export const EffortSchema = z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]);
@@ -7,7 +6,9 @@ export const EffortSchema = z.enum(["none", "minimal", "low", "medium", "high", 
 /** The top-level request body; items, tools and tool_choice are checked one by one afterwards. */
 export const RequestBodySchema = z.looseObject({
   model: z.string().min(1),
-  input: z.union([z.string(), z.array(z.unknown())], { error: "expected a string or an array of items" }),
+  input: z.union([z.string(), z.array(z.unknown())], {
+    error: "must be a string or an array of input items",
+  }),
   instructions: z.string().nullish(),
   tools: z.array(z.looseObject({ type: z.string() })).nullish(),
   tool_choice: z.unknown().optional(),
@@ -23,7 +24,7 @@ export const MessageItemSchema = z.looseObject({
   type: z.literal("message").optional(),
   role: z.enum(["user", "assistant", "system", "developer"]),
   content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))], {
-    error: "expected a string or an array of content parts",
+    error: "must be a string or an array of content parts",
   }),
 });
 
@@ -54,7 +55,7 @@ export const FunctionCallOutputItemSchema = z.looseObject({
   type: z.literal("function_call_output"),
   call_id: z.string().min(1),
   output: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))], {
-    error: "expected a string or an array of content parts",
+    error: "must be a string or an array of content parts",
   }),
 });
 
@@ -89,21 +90,3 @@ export const ResponseObjectSchema = z.looseObject({
   status: z.string().nullish(),
   output: z.array(z.unknown()),
 });
-
-/** Formats a zod path the way users read it: `input[3].content[0].type`. */
-export function formatPath(base: string, path: readonly PropertyKey[]): string {
-  let out = base;
-  for (const key of path) {
-    out += typeof key === "number" ? `[${key}]` : out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
-
-/** Parses `value` with `schema` or throws a 400 naming the first failing path under `base`. */
-export function parseAt<T extends z.ZodType>(schema: T, value: unknown, base: string): z.infer<T> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where = formatPath(base, issue?.path ?? []);
-  throw invalidRequest(`${where === "" ? "body" : where}: ${issue?.message ?? "invalid value"}`);
-}

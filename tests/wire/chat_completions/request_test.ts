@@ -177,10 +177,10 @@ Deno.test("decodeRequest() keeps unmapped top-level and message fields in extra"
 });
 
 Deno.test("decodeRequest() rejects invalid bodies with the failing field path", () => {
-  invalid("nope", "body: the request body must be a JSON object");
+  invalid("nope", "body: must be a JSON object");
   invalid({ model: "m" }, "messages: is required");
   invalid({ model: "m", messages: [] }, "messages: must contain at least one message");
-  invalid({ messages: [{ role: "user", content: "x" }] }, "model: is required and must be a string");
+  invalid({ messages: [{ role: "user", content: "x" }] }, "model: is required");
   invalid(
     { model: "m", messages: [{ role: "wizard", content: "x" }] },
     'messages[0].role: unknown role "wizard"',

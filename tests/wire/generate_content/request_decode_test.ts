@@ -277,7 +277,7 @@ Deno.test("decodeRequest() rejects badly typed fields and unknown roles with the
     GatewayError,
     'contents[0].role: unknown role "system"',
   );
-  assertThrows(() => codec.decodeRequest({}, ctx), GatewayError, "contents");
+  assertThrows(() => codec.decodeRequest({}, ctx), GatewayError, "contents: is required");
   assertThrows(() => codec.decodeRequest("nope", ctx), GatewayError, "body");
-  assertThrows(() => codec.decodeRequest({ contents: [] }, {}), GatewayError, "no model");
+  assertThrows(() => codec.decodeRequest({ contents: [] }, {}), GatewayError, "model: is required");
 });

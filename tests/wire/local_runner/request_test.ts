@@ -263,31 +263,31 @@ Deno.test("decodeRequest() maps a generate body: prompt, system, images, generat
 
 Deno.test("decodeRequest() rejects bad bodies with a 400 naming the field", () => {
   const cases: [unknown, string, string][] = [
-    [{ messages: [] }, "chat", "model: required"],
-    [{ model: "" }, "chat", "model: required"],
-    [{ prompt: "x" }, "generate", "model: required"],
+    [{ messages: [] }, "chat", "model: is required"],
+    [{ model: "" }, "chat", "model: must be a non-empty string"],
+    [{ prompt: "x" }, "generate", "model: is required"],
     [
       { model: "m", messages: [{ role: "bot", content: "x" }] },
       "chat",
-      'messages[0].role: unknown role "bot"',
+      'messages[0].role: must be one of "system", "user", "assistant", "tool", not "bot"',
     ],
     [
       { model: "m", messages: [{ role: "user", content: 3 }] },
       "chat",
-      "messages[0].content: expected string",
+      "messages[0].content: must be a string",
     ],
-    [{ model: "m", messages: [], tools: [{ function: {} }] }, "chat", "tools[0].function.name: required"],
+    [{ model: "m", messages: [], tools: [{ function: {} }] }, "chat", "tools[0].function.name: is required"],
     [
       { model: "m", messages: [], think: "max" },
       "chat",
-      'think: expected true, false, "low", "medium" or "high"',
+      'think: must be true, false, "low", "medium" or "high", not "max"',
     ],
     [
       { model: "m", messages: [], options: { temperature: "hot" } },
       "chat",
       "options.temperature: expected a number",
     ],
-    [[1, 2], "chat", "body: expected a JSON object"],
+    [[1, 2], "chat", "body: must be a JSON object"],
   ];
   for (const [body, endpoint, message] of cases) {
     const error = assertThrows(() => decode(body, endpoint), GatewayError, message);

@@ -208,10 +208,10 @@ Deno.test("decodeRequest() hoists system-role messages into the system text", ()
 });
 
 Deno.test("decodeRequest() requires max_tokens and a non-empty messages list", () => {
-  decodeError({ model: "m", messages: [{ role: "user", content: "x" }] }, "max_tokens: required");
+  decodeError({ model: "m", messages: [{ role: "user", content: "x" }] }, "max_tokens: is required");
   decodeError({ ...base, messages: [] }, "messages: must contain at least one message");
-  decodeError({ max_tokens: 5, messages: [{ role: "user", content: "x" }] }, "model: required");
-  decodeError("nope", "body: expected a JSON object");
+  decodeError({ max_tokens: 5, messages: [{ role: "user", content: "x" }] }, "model: is required");
+  decodeError("nope", "body: must be a JSON object");
 });
 
 Deno.test("decodeRequest() names the path of a bad or unknown block", () => {
@@ -221,7 +221,7 @@ Deno.test("decodeRequest() names the path of a bad or unknown block", () => {
   );
   decodeError(
     { ...base, messages: [{ role: "user", content: [{ type: "text", text: 5 }] }] },
-    "messages[0].content[0].text: expected string, received number",
+    "messages[0].content[0].text: must be a string",
   );
   decodeError(
     {
@@ -232,20 +232,23 @@ Deno.test("decodeRequest() names the path of a bad or unknown block", () => {
   );
   decodeError(
     { ...base, messages: [{ role: "user", content: 5 }] },
-    "messages[0].content: expected a string or",
+    "messages[0].content: must be a string or",
   );
-  decodeError({ ...base, messages: [{ role: "bot", content: "x" }] }, 'messages[0].role: unknown role "bot"');
+  decodeError(
+    { ...base, messages: [{ role: "bot", content: "x" }] },
+    'messages[0].role: must be "user" or "assistant", not "bot"',
+  );
   decodeError(
     { ...base, messages: [{ role: "user", content: "x" }], tools: [{ name: "f" }] },
-    "tools[0].input_schema: required",
+    "tools[0].input_schema: is required",
   );
   decodeError(
     { ...base, messages: [{ role: "user", content: "x" }], tool_choice: { type: "tool" } },
-    "tool_choice.name: name is required",
+    "tool_choice.name: is required",
   );
   decodeError(
     { ...base, messages: [{ role: "user", content: "x" }], thinking: { type: "enabled" } },
-    "thinking.budget_tokens: budget_tokens is required",
+    "thinking.budget_tokens: is required",
   );
   decodeError(
     {

@@ -199,9 +199,9 @@ Deno.test("decodeRequest() keeps tool_choice forms it cannot map in extra", () =
 });
 
 Deno.test("decodeRequest() rejects invalid input with the failing path", () => {
-  rejects("nope", "body: expected a JSON object");
-  rejects({ input: "x" }, "model:");
-  rejects({ model: "m" }, "input:");
+  rejects("nope", "body: must be a JSON object");
+  rejects({ input: "x" }, "model: is required");
+  rejects({ model: "m" }, "input: is required");
   const items = [{ role: "user", content: "a" }, { role: "user", content: "b" }, {
     role: "user",
     content: "c",
