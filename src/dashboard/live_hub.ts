@@ -1,25 +1,10 @@
 import type { DispatchObserver, RequestTrace } from "../gateway/dispatch.ts";
 import { identityLabel } from "../gateway/identity.ts";
 import type { UsageRow } from "../storage/mod.ts";
+import type { LiveEvent } from "./contract/mod.ts";
 
-/** One event of the live usage stream (see docs/dashboard-api.md). */
-export interface RequestEvent {
-  readonly seq: number;
-  readonly phase: "start" | "finish" | "usage";
-  readonly request_id: number | null;
-  readonly ts: number;
-  readonly model: string;
-  readonly provider_id: string;
-  readonly user: string;
-  readonly client_format: string;
-  readonly status: number;
-  readonly latency_ms: number;
-  readonly streamed: boolean;
-  readonly input_tokens: number;
-  readonly output_tokens: number;
-  readonly cost: number;
-  readonly error: string;
-}
+/** One event of the live usage stream (see docs/dashboard-api.md); its shape is part of the UI contract. */
+export type RequestEvent = LiveEvent;
 
 /** How often subscribers get a batch at most: 5 batches plus 5 in-flight updates per second. */
 export const LIVE_FLUSH_MS = 200;

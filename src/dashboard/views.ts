@@ -3,6 +3,15 @@ import type { PriceConfig, ProviderConfig } from "../config/mod.ts";
 import { presetFor } from "../executors/presets.ts";
 import type { GatewayRuntime } from "../gateway/runtime.ts";
 import type {
+  BudgetView,
+  ComboView,
+  KeyView,
+  LogDetailView,
+  LogSummaryView,
+  PriceView,
+  ProviderView,
+} from "./contract/mod.ts";
+import type {
   ApiKeyRecord,
   BudgetRecord,
   ComboRecord,
@@ -12,7 +21,7 @@ import type {
 import { maskSecret } from "./mask.ts";
 
 /** A DB key as the dashboard shows it: never the key, only its display prefix. */
-export function keyView(key: ApiKeyRecord, budgets: readonly BudgetRecord[]) {
+export function keyView(key: ApiKeyRecord, budgets: readonly BudgetRecord[]): KeyView {
   return {
     id: key.id,
     name: key.name,
@@ -27,7 +36,7 @@ export function keyView(key: ApiKeyRecord, budgets: readonly BudgetRecord[]) {
 }
 
 /** A provider with its credential masked, plus routing facts. */
-export function providerView(provider: ProviderConfig, runtime: GatewayRuntime) {
+export function providerView(provider: ProviderConfig, runtime: GatewayRuntime): ProviderView {
   const preset = presetFor(provider.apiType);
   const cooldown = runtime.routing.active(runtime.now()).find((c) => c.accountId === provider.id);
   return {
@@ -48,7 +57,7 @@ export function providerView(provider: ProviderConfig, runtime: GatewayRuntime) 
 }
 
 /** A budget with today's spend and status. */
-export function budgetView(budget: BudgetRecord, runtime: GatewayRuntime) {
+export function budgetView(budget: BudgetRecord, runtime: GatewayRuntime): BudgetView {
   const spent = runtime.budgets.spentToday(budget.keyId, runtime.now());
   const status = budgetStatus({ dailyLimit: budget.dailyLimit, warnPct: budget.warnPct, spentToday: spent });
   const key = budget.keyId === null ? undefined : runtime.control.keys.find((k) => k.id === budget.keyId);
@@ -67,7 +76,7 @@ export function budgetView(budget: BudgetRecord, runtime: GatewayRuntime) {
 }
 
 /** A combo with the members no enabled provider serves. */
-export function comboView(combo: ComboRecord, runtime: GatewayRuntime) {
+export function comboView(combo: ComboRecord, runtime: GatewayRuntime): ComboView {
   const routable = new Set(
     runtime.control.providers.filter((p) => p.enabled).flatMap((p) =>
       p.models.map((m) => `${p.prefix}/${m}`)
@@ -82,7 +91,7 @@ export function comboView(combo: ComboRecord, runtime: GatewayRuntime) {
 }
 
 /** A price in the snake_case shape of the YAML file. */
-export function priceView(model: string, price: PriceConfig) {
+export function priceView(model: string, price: PriceConfig): PriceView {
   return {
     model,
     input_per_mtok: price.inputPerMtok,
@@ -93,7 +102,7 @@ export function priceView(model: string, price: PriceConfig) {
 }
 
 /** A request log row without bodies. */
-export function logSummary(log: RequestLogSummary) {
+export function logSummary(log: RequestLogSummary): LogSummaryView {
   return {
     id: log.id,
     ts: log.ts,
@@ -109,7 +118,7 @@ export function logSummary(log: RequestLogSummary) {
 }
 
 /** A request log row with bodies. */
-export function logDetail(log: RequestLogRecord) {
+export function logDetail(log: RequestLogRecord): LogDetailView {
   return {
     ...logSummary(log),
     request_body: log.requestBody,

@@ -2,14 +2,9 @@ import type { GatewayRuntime } from "../../gateway/runtime.ts";
 import { budgetView } from "../views.ts";
 import { windowStart } from "./common.ts";
 
-/** One dashboard alert. */
-export interface Alert {
-  readonly id: string;
-  readonly severity: "critical" | "warning" | "info";
-  readonly title: string;
-  readonly detail: string;
-  readonly href: string;
-}
+import type { Alert } from "../contract/mod.ts";
+
+export type { Alert };
 
 const ORDER = { critical: 0, warning: 1, info: 2 } as const;
 

@@ -1,6 +1,7 @@
 import { dayStartMs } from "../../accounting/mod.ts";
 import type { GatewayRuntime } from "../../gateway/runtime.ts";
 import { type DailyTotals, DAY_MS, type GroupTotals, type UsageTotals } from "../../storage/mod.ts";
+import type { BreakdownRow, DailyPoint, TotalsView } from "../contract/mod.ts";
 import { round } from "../views.ts";
 
 /** What every section builder gets. */
@@ -30,7 +31,7 @@ export function todayStart(runtime: GatewayRuntime): number {
 }
 
 /** Totals in the API's snake_case shape. */
-export function totalsView(t: UsageTotals) {
+export function totalsView(t: UsageTotals): TotalsView {
   return {
     requests: t.requests,
     input_tokens: t.inputTokens,
@@ -47,9 +48,9 @@ export function successPct(t: UsageTotals): number {
 }
 
 /** Every day of a window, zeros included, oldest first. */
-export function dailySeries(rows: readonly DailyTotals[], fromDay: number, toDay: number) {
+export function dailySeries(rows: readonly DailyTotals[], fromDay: number, toDay: number): DailyPoint[] {
   const byDay = new Map(rows.map((r) => [r.day, r]));
-  const out = [];
+  const out: DailyPoint[] = [];
   for (let day = fromDay; day <= toDay; day++) {
     const r = byDay.get(day);
     out.push({
@@ -65,7 +66,7 @@ export function dailySeries(rows: readonly DailyTotals[], fromDay: number, toDay
 }
 
 /** A breakdown row in the API's shape. */
-export function breakdownView(g: GroupTotals) {
+export function breakdownView(g: GroupTotals): BreakdownRow {
   return { key: g.key, ...totalsView(g), success_pct: successPct(g) };
 }
 

@@ -8,11 +8,23 @@ import {
   type SettingKey,
 } from "../../config/runtime_settings.ts";
 import { presetFor } from "../../executors/presets.ts";
+import type {
+  BudgetsSection,
+  CombosSection,
+  KeysSection,
+  PricingSection,
+  ProvidersSection,
+  RoutingAccount,
+  RoutingSection,
+  SaversSection,
+  SettingsSection,
+  SettingView,
+} from "../contract/mod.ts";
 import { budgetView, comboView, keyView, priceView, providerView, round } from "../views.ts";
 import { type SectionInput, windowStart } from "./common.ts";
 
 /** Providers with masked credentials, and the api_types this build can call. */
-export function providersSection({ runtime }: SectionInput) {
+export function providersSection({ runtime }: SectionInput): ProvidersSection {
   return {
     providers: runtime.control.providers.map((p) => providerView(p, runtime)),
     api_types: API_TYPES.map((t) => ({
@@ -24,7 +36,7 @@ export function providersSection({ runtime }: SectionInput) {
 }
 
 /** Combos, the combo strategy, and the routable ids to pick members from. */
-export function combosSection({ runtime }: SectionInput) {
+export function combosSection({ runtime }: SectionInput): CombosSection {
   const models = new Set<string>();
   for (const p of runtime.control.providers) {
     if (p.enabled) { for (const m of p.models) models.add(`${p.prefix}/${m}`); }
@@ -38,11 +50,11 @@ export function combosSection({ runtime }: SectionInput) {
 }
 
 /** Accounts per prefix in try order with readiness, and active cooldowns. */
-export function routingSection({ runtime }: SectionInput) {
+export function routingSection({ runtime }: SectionInput): RoutingSection {
   const settings = runtime.control.settings;
   const cooldowns = runtime.routing.active(runtime.now());
   const byAccount = new Map(cooldowns.map((c) => [c.accountId, c]));
-  const prefixes = new Map<string, unknown[]>();
+  const prefixes = new Map<string, RoutingAccount[]>();
   for (const p of runtime.control.providers) {
     const accounts = prefixes.get(p.prefix) ?? [];
     const cooling = settings.server_cooldowns_enabled ? byAccount.get(p.id) : undefined;
@@ -75,7 +87,7 @@ export function routingSection({ runtime }: SectionInput) {
 }
 
 /** Token saver switches and their counters. */
-export function saversSection({ runtime }: SectionInput) {
+export function saversSection({ runtime }: SectionInput): SaversSection {
   const s = runtime.control.settings;
   return {
     settings: {
@@ -99,7 +111,7 @@ export function saversSection({ runtime }: SectionInput) {
 }
 
 /** Budgets with today's status, and the keys a budget can be set for. */
-export function budgetsSection({ runtime }: SectionInput) {
+export function budgetsSection({ runtime }: SectionInput): BudgetsSection {
   return {
     budgets: runtime.control.budgets.map((b) => budgetView(b, runtime)),
     keys: runtime.control.keys.filter((k) => k.status === "active").map((k) => ({ id: k.id, name: k.name })),
@@ -108,7 +120,7 @@ export function budgetsSection({ runtime }: SectionInput) {
 }
 
 /** DB keys (prefix only) and the labels of static keys. */
-export function keysSection({ runtime }: SectionInput) {
+export function keysSection({ runtime }: SectionInput): KeysSection {
   return {
     keys: runtime.control.keys.map((k) => keyView(k, runtime.control.budgets)),
     static_keys: runtime.control.config.apiKeys.map((k) => ({ label: k.label })),
@@ -116,7 +128,7 @@ export function keysSection({ runtime }: SectionInput) {
 }
 
 /** Builtin prices, overrides, and models used without a price. */
-export function pricingSection({ runtime }: SectionInput) {
+export function pricingSection({ runtime }: SectionInput): PricingSection {
   return {
     builtin: Object.entries(BUILTIN_PRICES).map(([m, p]) => priceView(m, p)),
     overrides: Object.entries(runtime.control.pricing).map(([m, p]) => priceView(m, p)),
@@ -142,7 +154,7 @@ const INTEGER_KEYS = new Set<SettingKey>([
   "combo_fusion_min_panel",
 ]);
 
-function settingType(key: SettingKey, fallback: unknown): string {
+function settingType(key: SettingKey, fallback: unknown): SettingView["type"] {
   if (ENUM_OPTIONS[key]) return "enum";
   if (typeof fallback === "boolean") return "boolean";
   if (typeof fallback === "number") return INTEGER_KEYS.has(key) ? "integer" : "number";
@@ -150,7 +162,11 @@ function settingType(key: SettingKey, fallback: unknown): string {
 }
 
 /** Every runtime setting with its value, default and type, plus server information. */
-export function settingsSection({ runtime }: SectionInput, startedAt: number, version: string) {
+export function settingsSection(
+  { runtime }: SectionInput,
+  startedAt: number,
+  version: string,
+): SettingsSection {
   const stored = runtime.control.store.settings.all();
   const resolved = resolveSettings(stored, runtime.control.config.server.requireApiKey);
   const config = runtime.control.config;
@@ -162,7 +178,7 @@ export function settingsSection({ runtime }: SectionInput, startedAt: number, ve
       return {
         key,
         value: resolved[key],
-        default: fallback,
+        default: fallback as SettingView["default"],
         stored: stored.has(key),
         description: describeSetting(key),
         type: settingType(key, fallback),

@@ -1,8 +1,9 @@
+import type { InventoryKeysSection, InventorySection, RequestLogsSection } from "../contract/mod.ts";
 import { logSummary } from "../views.ts";
 import { intParam, type SectionInput } from "./common.ts";
 
 /** A page of request logs, newest first. */
-export function requestLogsSection({ runtime, query }: SectionInput) {
+export function requestLogsSection({ runtime, query }: SectionInput): RequestLogsSection {
   runtime.writer.flush();
   const store = runtime.control.store;
   const limit = intParam(query, "limit", 50, { min: 1, max: 200 });
@@ -21,7 +22,7 @@ export function requestLogsSection({ runtime, query }: SectionInput) {
 }
 
 /** Inventory summary and providers. */
-export function inventorySection({ runtime }: SectionInput, pushEnabled: boolean) {
+export function inventorySection({ runtime }: SectionInput, pushEnabled: boolean): InventorySection {
   const inventory = runtime.control.store.inventory;
   return {
     summary: inventory.summary(),
@@ -31,7 +32,7 @@ export function inventorySection({ runtime }: SectionInput, pushEnabled: boolean
 }
 
 /** A page of inventory keys (masked). */
-export function inventoryKeysSection({ runtime, query }: SectionInput) {
+export function inventoryKeysSection({ runtime, query }: SectionInput): InventoryKeysSection {
   const limit = intParam(query, "limit", 25, { min: 1, max: 200 });
   const page = intParam(query, "page", 1, { min: 1, max: 1_000_000 });
   const provider = query.get("provider") || undefined;

@@ -1,4 +1,5 @@
 import type { DashboardContext } from "../context.ts";
+import type { StateEnvelope, StateSections, ToolsSection } from "../contract/mod.ts";
 import { collectAlerts } from "./alerts.ts";
 import type { SectionInput } from "./common.ts";
 import {
@@ -33,17 +34,21 @@ export const STATE_SECTIONS = [
   "tools",
   "pricing",
   "settings",
-] as const;
+] as const satisfies readonly (keyof StateSections)[];
 
-/** One state section's name. */
-export type StateSection = typeof STATE_SECTIONS[number];
+/** One state section's name (the contract's keys; the switch below must cover each). */
+export type StateSection = keyof StateSections;
 
 /** True when `name` is a state section. */
 export function isStateSection(name: string): name is StateSection {
   return (STATE_SECTIONS as readonly string[]).includes(name);
 }
 
-function sectionData(section: StateSection, ctx: DashboardContext, input: SectionInput): unknown {
+function sectionData(
+  section: StateSection,
+  ctx: DashboardContext,
+  input: SectionInput,
+): StateSections[StateSection] {
   const { runtime } = ctx;
   switch (section) {
     case "overview":
@@ -76,7 +81,7 @@ function sectionData(section: StateSection, ctx: DashboardContext, input: Sectio
       const requireKey = runtime.control.settings.server_require_api_key;
       const first = runtime.control.providers.find((p) => p.enabled && p.models.length > 0);
       const model = first ? `${first.prefix}/${first.models[0]}` : "<prefix>/<model>";
-      return {
+      const tools: ToolsSection = {
         base_url: input.origin,
         base_url_v1: `${input.origin}/v1`,
         require_api_key: requireKey,
@@ -84,6 +89,7 @@ function sectionData(section: StateSection, ctx: DashboardContext, input: Sectio
         example_model: model,
         cards: toolCards({ origin: input.origin, requireKey, model }),
       };
+      return tools;
     }
     case "pricing":
       return pricingSection(input);
@@ -99,16 +105,15 @@ export function buildState(
   query: URLSearchParams,
   origin: string,
   version: string,
-) {
+): StateEnvelope {
   const started = performance.now();
   const input: SectionInput = { runtime: ctx.runtime, query, origin, inflight: ctx.hub.inflight, version };
   const data = sectionData(section, ctx, input);
   const alerts = collectAlerts(ctx.runtime);
   const echo: Record<string, unknown> = {};
-  if (typeof data === "object" && data !== null) {
-    for (const field of ["days", "dimension", "sort", "page", "limit"]) {
-      if (field in data) echo[field] = (data as Record<string, unknown>)[field];
-    }
+  const fields: Record<string, unknown> = { ...data };
+  for (const field of ["days", "dimension", "sort", "page", "limit"]) {
+    if (field in fields) echo[field] = fields[field];
   }
   return {
     section,

@@ -1,14 +1,6 @@
-/** One client's setup card. */
-export interface ToolCard {
-  readonly id: string;
-  readonly title: string;
-  readonly protocol: string;
-  readonly env: readonly { readonly name: string; readonly value: string }[];
-  readonly snippet:
-    | { readonly language: string; readonly path: string | null; readonly content: string }
-    | null;
-  readonly notes: readonly string[];
-}
+import type { ToolCard } from "../contract/mod.ts";
+
+export type { ToolCard };
 
 /** Inputs of the cards: the server's origin, whether keys are required, and a model to show. */
 export interface ToolCardInput {

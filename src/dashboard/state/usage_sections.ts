@@ -1,4 +1,12 @@
 import type { UsageDimension } from "../../storage/mod.ts";
+import type {
+  AnalyticsSection,
+  LeaderboardRow,
+  LeaderboardSection,
+  LiveEvent,
+  OverviewSection,
+  UsageSection,
+} from "../contract/mod.ts";
 import { budgetView, round } from "../views.ts";
 import {
   breakdownView,
@@ -17,7 +25,7 @@ const DIMENSIONS: readonly UsageDimension[] = ["model", "provider", "account", "
 const SORTS = ["tokens", "cost", "requests"] as const;
 
 /** Overview: totals, today, counts, global budget, setup checklist. */
-export function overviewSection({ runtime, origin, inflight }: SectionInput) {
+export function overviewSection({ runtime, origin, inflight }: SectionInput): OverviewSection {
   const stats = runtime.control.store.usageStats;
   const now = runtime.now();
   const totals = stats.totals(null);
@@ -46,7 +54,10 @@ export function overviewSection({ runtime, origin, inflight }: SectionInput) {
 }
 
 /** Usage: live count and recent events, today, daily history, models. */
-export function usageSection({ runtime, inflight }: SectionInput, recent: unknown[]) {
+export function usageSection(
+  { runtime, inflight }: SectionInput,
+  recent: readonly LiveEvent[],
+): UsageSection {
   const stats = runtime.control.store.usageStats;
   const now = runtime.now();
   return {
@@ -60,7 +71,7 @@ export function usageSection({ runtime, inflight }: SectionInput, recent: unknow
 }
 
 /** Analytics: spend over a window, broken down by one dimension. */
-export function analyticsSection({ runtime, query }: SectionInput) {
+export function analyticsSection({ runtime, query }: SectionInput): AnalyticsSection {
   const days = intParam(query, "days", 30, WINDOWS);
   const dimensionRaw = query.get("dimension") ?? "model";
   const dimension = (DIMENSIONS as readonly string[]).includes(dimensionRaw)
@@ -92,7 +103,7 @@ export function analyticsSection({ runtime, query }: SectionInput) {
 }
 
 /** Leaderboard: clients ranked by tokens, cost or requests, then keys without usage. */
-export function leaderboardSection({ runtime, query }: SectionInput) {
+export function leaderboardSection({ runtime, query }: SectionInput): LeaderboardSection {
   const days = intParam(query, "days", 30, WINDOWS);
   const sortRaw = query.get("sort") ?? "tokens";
   const sort = (SORTS as readonly string[]).includes(sortRaw) ? sortRaw as typeof SORTS[number] : "tokens";
@@ -101,7 +112,7 @@ export function leaderboardSection({ runtime, query }: SectionInput) {
   const metric = (c: (typeof clients)[number]) =>
     sort === "cost" ? c.cost : sort === "requests" ? c.requests : c.inputTokens + c.outputTokens;
   const ranked = clients.sort((a, b) => metric(b) - metric(a)).slice(0, 50);
-  const rows = ranked.map((c, i) => ({
+  const rows = ranked.map((c, i): LeaderboardRow => ({
     rank: i + 1,
     key_id: c.keyId === 0 ? null : c.keyId,
     key_name: c.keyId === 0 ? c.label : names.get(c.keyId) ?? c.label,

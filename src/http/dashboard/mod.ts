@@ -1,6 +1,7 @@
 /** The dashboard's HTTP face: sign-in, access control, redirects, management and state APIs, live stream. */
 import { Hono } from "hono";
 import type { DashboardContext } from "../../dashboard/context.ts";
+import { SCREENS } from "../../dashboard/screens.ts";
 import { DashboardSessions } from "../../dashboard/sessions.ts";
 import type { AppEnv } from "../env.ts";
 import { dashboardAccess, sameOriginMutations } from "./access.ts";
@@ -18,23 +19,8 @@ import { routingRoutes } from "./routing_routes.ts";
 import { settingsRoutes } from "./settings_routes.ts";
 import { stateRoutes } from "./state_routes.ts";
 
-/** Former page URLs that now live under /dashboard/ui. */
-export const LEGACY_SCREENS = [
-  "usage",
-  "analytics",
-  "leaderboard",
-  "request-logs",
-  "inventory",
-  "providers",
-  "combos",
-  "routing",
-  "savers",
-  "budgets",
-  "keys",
-  "tools",
-  "pricing",
-  "settings",
-] as const;
+/** Former page URLs that now live under /dashboard/ui: every screen but Overview (which is /dashboard). */
+export const LEGACY_SCREENS = SCREENS.map((s) => s.id).filter((id) => id !== "overview");
 
 /**
  * Public routes (redirects, sign-in, inventory push with its own token). Mount before

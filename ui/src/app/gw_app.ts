@@ -1,4 +1,5 @@
 import { css, html, LitElement, type TemplateResult } from "lit";
+import { html as staticHtml, unsafeStatic } from "lit/static-html.js";
 import { API_BASE, send } from "../api/client.ts";
 import type { GwPalette, PaletteCommand } from "../components/gw_palette.ts";
 import type { GwToasts } from "../components/gw_toasts.ts";
@@ -12,6 +13,7 @@ import {
   screenInfo,
   screenPath,
   SCREENS,
+  screenTag,
   UI_BASE,
 } from "./routes.ts";
 
@@ -197,41 +199,10 @@ export class GwApp extends LitElement {
     `;
   }
 
-  /** Renders the element of one screen; exhaustive so a new ScreenId cannot be forgotten. */
+  /** Renders the element of one screen (`gw-<id>-screen`, named by the shared screen list). */
   private screen(loc: AppLocation): TemplateResult {
-    const p = loc.params;
-    switch (loc.screen) {
-      case "overview":
-        return html`<gw-overview-screen .params=${p}></gw-overview-screen>`;
-      case "usage":
-        return html`<gw-usage-screen .params=${p}></gw-usage-screen>`;
-      case "analytics":
-        return html`<gw-analytics-screen .params=${p}></gw-analytics-screen>`;
-      case "leaderboard":
-        return html`<gw-leaderboard-screen .params=${p}></gw-leaderboard-screen>`;
-      case "request-logs":
-        return html`<gw-request-logs-screen .params=${p}></gw-request-logs-screen>`;
-      case "inventory":
-        return html`<gw-inventory-screen .params=${p}></gw-inventory-screen>`;
-      case "providers":
-        return html`<gw-providers-screen .params=${p}></gw-providers-screen>`;
-      case "combos":
-        return html`<gw-combos-screen .params=${p}></gw-combos-screen>`;
-      case "routing":
-        return html`<gw-routing-screen .params=${p}></gw-routing-screen>`;
-      case "savers":
-        return html`<gw-savers-screen .params=${p}></gw-savers-screen>`;
-      case "budgets":
-        return html`<gw-budgets-screen .params=${p}></gw-budgets-screen>`;
-      case "keys":
-        return html`<gw-keys-screen .params=${p}></gw-keys-screen>`;
-      case "tools":
-        return html`<gw-tools-screen .params=${p}></gw-tools-screen>`;
-      case "pricing":
-        return html`<gw-pricing-screen .params=${p}></gw-pricing-screen>`;
-      case "settings":
-        return html`<gw-settings-screen .params=${p}></gw-settings-screen>`;
-    }
+    const tag = unsafeStatic(screenTag(loc.screen));
+    return staticHtml`<${tag} .params=${loc.params}></${tag}>`;
   }
 
   private notFound(): TemplateResult {

@@ -1,0 +1,203 @@
+/** Dashboard contract, managing side: providers, combos, routing, savers, budgets, keys, tools, pricing, settings. */
+import type { ApiType } from "../../config/api_types.ts";
+import type { WireFormat } from "../../model/wire_format.ts";
+import type { CooldownKind } from "../../routing/cooldown_policy.ts";
+import type { BudgetView, CooldownView } from "./usage.ts";
+
+/** A provider with its credential masked, plus routing facts. */
+export interface ProviderView {
+  readonly id: string;
+  readonly prefix: string;
+  readonly api_type: ApiType;
+  readonly base_url: string;
+  readonly api_key_masked: string;
+  readonly has_api_key: boolean;
+  readonly models: readonly string[];
+  readonly enabled: boolean;
+  /** False for kinds this build cannot call yet (their requests fail with 501). */
+  readonly callable: boolean;
+  readonly format: WireFormat | null;
+  readonly cooldown: CooldownView | null;
+}
+
+/** One provider kind and whether this build can call it: the provider form offers these. */
+export interface ApiTypeOption {
+  readonly api_type: ApiType;
+  readonly callable: boolean;
+  readonly format: WireFormat | null;
+}
+
+/** Providers with masked credentials, and every api_type with its callability. */
+export interface ProvidersSection {
+  readonly providers: readonly ProviderView[];
+  readonly api_types: readonly ApiTypeOption[];
+}
+
+/** A combo with the members no enabled provider serves. */
+export interface ComboView {
+  readonly id: number;
+  readonly name: string;
+  readonly models: readonly string[];
+  readonly unroutable: readonly string[];
+}
+
+/** Combos, the combo strategy, and the routable ids to pick members from. */
+export interface CombosSection {
+  readonly combos: readonly ComboView[];
+  readonly strategy: string;
+  readonly sticky_limit: number;
+  readonly models: readonly string[];
+}
+
+/** One account of a prefix in try order. */
+export interface RoutingAccount {
+  readonly order: number;
+  readonly id: string;
+  readonly api_type: ApiType;
+  readonly enabled: boolean;
+  readonly callable: boolean;
+  readonly ready: boolean;
+  readonly cooldown: CooldownView | null;
+}
+
+/** Accounts per prefix in try order with readiness, and active cooldowns. */
+export interface RoutingSection {
+  readonly cooldowns_enabled: boolean;
+  readonly combo_strategy: string;
+  readonly account_strategy: string;
+  readonly prefixes: readonly { readonly prefix: string; readonly accounts: readonly RoutingAccount[] }[];
+  readonly cooldowns: readonly {
+    readonly account_id: string;
+    readonly remaining_s: number;
+    readonly until: number;
+    readonly kind: CooldownKind | null;
+  }[];
+}
+
+/** One token saver's counters. */
+export interface SaverStat {
+  readonly saver: string;
+  readonly requests: number;
+  readonly bytes_before: number;
+  readonly bytes_after: number;
+  readonly saved_pct: number;
+  readonly errors: number;
+}
+
+/** Token saver switches and their counters. */
+export interface SaversSection {
+  readonly settings: {
+    readonly rtk_enabled: boolean;
+    readonly caveman_enabled: boolean;
+    readonly caveman_level: string;
+    readonly ponytail_enabled: boolean;
+    readonly ponytail_level: string;
+    readonly headroom_enabled: boolean;
+    readonly headroom_url: string;
+  };
+  readonly stats: readonly SaverStat[];
+}
+
+/** Budgets with today's status, and the keys a budget can be set for. */
+export interface BudgetsSection {
+  readonly budgets: readonly BudgetView[];
+  readonly keys: readonly { readonly id: number; readonly name: string }[];
+  readonly timezone: string;
+}
+
+/** A DB key as the dashboard shows it: never the key, only its display prefix. */
+export interface KeyView {
+  readonly id: number;
+  readonly name: string;
+  readonly prefix: string;
+  readonly status: "active" | "revoked";
+  readonly can_login: boolean;
+  readonly allowed_models: readonly string[];
+  readonly daily_budget: number | null;
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+/** DB keys (prefix only) and the labels of static keys. */
+export interface KeysSection {
+  readonly keys: readonly KeyView[];
+  readonly static_keys: readonly { readonly label: string }[];
+}
+
+/** Answer of `POST /dashboard/api/v2/keys`: the plaintext is shown once. */
+export interface CreatedKey {
+  readonly ok: true;
+  readonly key: KeyView;
+  readonly plaintext: string;
+}
+
+/** One client's setup card. */
+export interface ToolCard {
+  readonly id: string;
+  readonly title: string;
+  readonly protocol: string;
+  readonly env: readonly { readonly name: string; readonly value: string }[];
+  readonly snippet:
+    | { readonly language: string; readonly path: string | null; readonly content: string }
+    | null;
+  readonly notes: readonly string[];
+}
+
+/** Base URLs, key placeholder, an example model and one setup card per client. */
+export interface ToolsSection {
+  readonly base_url: string;
+  readonly base_url_v1: string;
+  readonly require_api_key: boolean;
+  readonly key_placeholder: string;
+  readonly example_model: string;
+  readonly cards: readonly ToolCard[];
+}
+
+/** A price in the snake_case shape of the YAML file (USD per million tokens). */
+export interface PriceView {
+  readonly model: string;
+  readonly input_per_mtok: number;
+  readonly output_per_mtok: number;
+  readonly cache_creation_per_mtok: number;
+  readonly cache_read_per_mtok: number;
+}
+
+/** Builtin prices, overrides, and models used without a price. */
+export interface PricingSection {
+  readonly builtin: readonly PriceView[];
+  readonly overrides: readonly PriceView[];
+  readonly unpriced: readonly {
+    readonly model: string;
+    readonly requests: number;
+    readonly input_tokens: number;
+    readonly output_tokens: number;
+  }[];
+}
+
+/** A runtime setting's value. */
+export type SettingValue = string | number | boolean;
+
+/** One runtime setting with its value, default and type. */
+export interface SettingView {
+  readonly key: string;
+  readonly value: SettingValue;
+  readonly default: SettingValue;
+  readonly stored: boolean;
+  readonly description: string;
+  readonly type: "enum" | "boolean" | "integer" | "number" | "string";
+  readonly options?: readonly string[];
+}
+
+/** Every runtime setting plus server information. */
+export interface SettingsSection {
+  readonly settings: readonly SettingView[];
+  readonly server: {
+    readonly version: string;
+    readonly host: string;
+    readonly port: number;
+    readonly config_path: string;
+    readonly db_path: string;
+    readonly started_at: number;
+    readonly uptime_s: number;
+  };
+}

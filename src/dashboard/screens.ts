@@ -1,0 +1,140 @@
+/**
+ * The dashboard's screens, once: the UI builds its router, sidebar and palette from this list and the
+ * server redirects the former page URLs with it. Pure data, so both sides import it.
+ */
+
+/** Base path of the single-page app. */
+export const UI_BASE = "/dashboard/ui";
+
+/** Sidebar group. */
+export type NavGroup = "Observe" | "Route" | "Manage";
+
+/** One screen's metadata. */
+export interface ScreenInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly group: NavGroup;
+  readonly description: string;
+  /** Extra words the command palette matches on. */
+  readonly keywords: string;
+}
+
+/** All screens in sidebar order. */
+export const SCREENS = [
+  {
+    id: "overview",
+    title: "Overview",
+    group: "Observe",
+    description: "Traffic, spend and setup at a glance.",
+    keywords: "home dashboard summary",
+  },
+  {
+    id: "usage",
+    title: "Usage",
+    group: "Observe",
+    description: "Live in-flight requests and gateway events.",
+    keywords: "live stream events inflight",
+  },
+  {
+    id: "analytics",
+    title: "Analytics",
+    group: "Observe",
+    description: "Spend, tokens and success rate over time.",
+    keywords: "cost spend charts breakdown",
+  },
+  {
+    id: "leaderboard",
+    title: "Leaderboard",
+    group: "Observe",
+    description: "Clients ranked by tokens, cost or requests.",
+    keywords: "ranking clients top",
+  },
+  {
+    id: "request-logs",
+    title: "Request Logs",
+    group: "Observe",
+    description: "Captured requests and responses.",
+    keywords: "logs history requests debug",
+  },
+  {
+    id: "inventory",
+    title: "Inventory",
+    group: "Route",
+    description: "Upstream keys and their health.",
+    keywords: "key inventory upstream keys credits",
+  },
+  {
+    id: "providers",
+    title: "Providers",
+    group: "Route",
+    description: "Upstream connections the gateway routes to.",
+    keywords: "upstream connections accounts",
+  },
+  {
+    id: "combos",
+    title: "Combos",
+    group: "Route",
+    description: "Named model groups with ordered fallback.",
+    keywords: "fallback groups fusion",
+  },
+  {
+    id: "routing",
+    title: "Routing",
+    group: "Route",
+    description: "Readiness, try order and cooldowns.",
+    keywords: "cooldowns readiness accounts order",
+  },
+  {
+    id: "savers",
+    title: "Token Savers",
+    group: "Route",
+    description: "Prompt compression before requests go upstream.",
+    keywords: "rtk caveman ponytail headroom compression",
+  },
+  {
+    id: "budgets",
+    title: "Budgets",
+    group: "Manage",
+    description: "Daily spend limits, global or per key.",
+    keywords: "limits spend money",
+  },
+  {
+    id: "keys",
+    title: "API Keys",
+    group: "Manage",
+    description: "Keys clients use to call the gateway.",
+    keywords: "tokens credentials access",
+  },
+  {
+    id: "tools",
+    title: "Tools",
+    group: "Manage",
+    description: "Point coding tools and SDKs at this gateway.",
+    keywords: "clients setup claude codex env",
+  },
+  {
+    id: "pricing",
+    title: "Pricing",
+    group: "Manage",
+    description: "Prices per million tokens used for cost.",
+    keywords: "prices cost rates overrides",
+  },
+  {
+    id: "settings",
+    title: "Settings",
+    group: "Manage",
+    description: "Runtime settings, export and reset.",
+    keywords: "configuration export reset yaml",
+  },
+] as const satisfies readonly ScreenInfo[];
+
+/** Identifier of one screen. */
+export type ScreenId = typeof SCREENS[number]["id"];
+
+/** Sidebar groups in order. */
+export const NAV_GROUPS: readonly NavGroup[] = ["Observe", "Route", "Manage"];
+
+/** The custom element that renders a screen (`gw-<id>-screen`). */
+export function screenTag(id: ScreenId): string {
+  return `gw-${id}-screen`;
+}
