@@ -6,22 +6,37 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** Decoding without `stream: true` keeps no state between calls, so one decoder serves every request. */
 const UTF8 = new TextDecoder();
 
-/** Reads a JSON request body with a size cap; errors are 400/413 GatewayErrors with clear messages. */
+/**
+ * Reads a JSON request body with a size cap; errors are 400/413 GatewayErrors with clear messages, and a
+ * client that goes away mid-body is a 499 client_closed (its input was never wrong, only unfinished).
+ */
 export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  // With a declared length the whole body can be read at once (the common, fast case); without one,
-  // it is read chunk by chunk so an endless body is cut off at the limit.
-  const text = declared > 0 ? await readDeclared(request, limit) : await readUndeclared(request, limit);
+  const text = await readText(request, declared, limit);
   if (text.trim() === "") throw emptyBody();
   try {
     return JSON.parse(text);
   } catch (error) {
+    // A body cut short by a client that left reads as broken JSON; that is not the client's bad input.
+    if (request.signal.aborted) throw clientClosed(error);
     throw new GatewayError(
       400,
       "invalid_request",
       `Request body is not valid JSON: ${(error as Error).message}`,
     );
+  }
+}
+
+/** The body as text; a failed read is the client's going away, not bad input. */
+async function readText(request: Request, declared: number, limit: number): Promise<string> {
+  try {
+    // With a declared length the whole body can be read at once (the common, fast case); without one,
+    // it is read chunk by chunk so an endless body is cut off at the limit.
+    return declared > 0 ? await readDeclared(request, limit) : await readUndeclared(request, limit);
+  } catch (error) {
+    if (error instanceof GatewayError) throw error;
+    throw clientClosed(error);
   }
 }
 
@@ -65,6 +80,11 @@ async function readUndeclared(request: Request, limit: number): Promise<string> 
     offset += chunk.length;
   }
   return UTF8.decode(bytes);
+}
+
+function clientClosed(cause: unknown): GatewayError {
+  const message = "The client closed the connection while sending the request body";
+  return new GatewayError(499, "client_closed", message, { cause });
 }
 
 function emptyBody(): GatewayError {

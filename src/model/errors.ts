@@ -12,6 +12,8 @@ export type ErrorKind =
   | "overloaded"
   | "unavailable"
   | "timeout"
+  // The client went away before it was answered (HTTP 499): not its input's fault, nor the upstream's.
+  | "client_closed"
   | "internal";
 
 /** Options carried by a GatewayError beyond status and kind. */

@@ -11,33 +11,31 @@ export type GeminiStatus =
   | "RESOURCE_EXHAUSTED"
   | "UNAVAILABLE"
   | "DEADLINE_EXCEEDED"
+  | "CANCELLED"
   | "INTERNAL";
+
+// Data, not a switch: the Record type makes the compiler insist on a row for every kind.
+const GEMINI_STATUSES: Readonly<Record<ErrorKind, GeminiStatus>> = {
+  invalid_request: "INVALID_ARGUMENT",
+  payload_too_large: "INVALID_ARGUMENT",
+  authentication: "UNAUTHENTICATED",
+  permission: "PERMISSION_DENIED",
+  model_not_allowed: "PERMISSION_DENIED",
+  not_found: "NOT_FOUND",
+  rate_limit: "RESOURCE_EXHAUSTED",
+  budget_exceeded: "RESOURCE_EXHAUSTED",
+  overloaded: "UNAVAILABLE",
+  unavailable: "UNAVAILABLE",
+  timeout: "DEADLINE_EXCEEDED",
+  // google.rpc's own name for a call its caller abandoned (HTTP 499).
+  client_closed: "CANCELLED",
+  upstream: "INTERNAL",
+  internal: "INTERNAL",
+};
 
 /** The google.rpc status name for an error kind. */
 export function geminiStatusFor(kind: ErrorKind): GeminiStatus {
-  switch (kind) {
-    case "invalid_request":
-    case "payload_too_large":
-      return "INVALID_ARGUMENT";
-    case "authentication":
-      return "UNAUTHENTICATED";
-    case "permission":
-    case "model_not_allowed":
-      return "PERMISSION_DENIED";
-    case "not_found":
-      return "NOT_FOUND";
-    case "rate_limit":
-    case "budget_exceeded":
-      return "RESOURCE_EXHAUSTED";
-    case "overloaded":
-    case "unavailable":
-      return "UNAVAILABLE";
-    case "timeout":
-      return "DEADLINE_EXCEEDED";
-    case "upstream":
-    case "internal":
-      return "INTERNAL";
-  }
+  return GEMINI_STATUSES[kind];
 }
 
 /** The google.rpc status name for a stream error event's free-form kind (INTERNAL when unknown). */

@@ -2,35 +2,28 @@ import { type ErrorKind, GatewayError } from "../../model/mod.ts";
 import type { EncodedError } from "../codec.ts";
 import { isErrorKind, isRecord } from "../shared/mod.ts";
 
+// Data, not a switch: the Record type makes the compiler insist on a row for every kind. The spec fixes
+// the types for allowlist (model_not_allowed) and budget (budget_exceeded) refusals.
+const ERROR_TYPES: Readonly<Record<ErrorKind, string>> = {
+  invalid_request: "invalid_request_error",
+  authentication: "authentication_error",
+  permission: "permission_error",
+  model_not_allowed: "model_not_allowed",
+  not_found: "not_found_error",
+  rate_limit: "rate_limit_error",
+  budget_exceeded: "budget_exceeded",
+  payload_too_large: "request_too_large",
+  overloaded: "overloaded_error",
+  unavailable: "overloaded_error",
+  upstream: "api_error",
+  timeout: "api_error",
+  client_closed: "api_error",
+  internal: "api_error",
+};
+
 /** The messages-format `error.type` for an error kind. */
 export function errorTypeFor(kind: ErrorKind): string {
-  switch (kind) {
-    case "invalid_request":
-      return "invalid_request_error";
-    case "authentication":
-      return "authentication_error";
-    case "permission":
-      return "permission_error";
-    // The spec fixes this type for allowlist refusals.
-    case "model_not_allowed":
-      return "model_not_allowed";
-    case "not_found":
-      return "not_found_error";
-    case "rate_limit":
-      return "rate_limit_error";
-    // The spec fixes this type for budget refusals.
-    case "budget_exceeded":
-      return "budget_exceeded";
-    case "payload_too_large":
-      return "request_too_large";
-    case "overloaded":
-    case "unavailable":
-      return "overloaded_error";
-    case "upstream":
-    case "timeout":
-    case "internal":
-      return "api_error";
-  }
+  return ERROR_TYPES[kind];
 }
 
 /** The `error.type` for a stream error event's free-form kind (api_error when it is not an ErrorKind). */
@@ -55,28 +48,21 @@ export interface UpstreamErrorInfo {
   readonly message: string;
 }
 
-/** Status and kind for an upstream error `type` (529 is Anthropic's own "overloaded" status). */
+/** Status and kind for an upstream error `type`; any other type is a 502 upstream error. */
+const UPSTREAM_TYPES: Readonly<Record<string, { readonly status: number; readonly kind: ErrorKind }>> = {
+  invalid_request_error: { status: 400, kind: "invalid_request" },
+  authentication_error: { status: 401, kind: "authentication" },
+  permission_error: { status: 403, kind: "permission" },
+  not_found_error: { status: 404, kind: "not_found" },
+  request_too_large: { status: 413, kind: "payload_too_large" },
+  rate_limit_error: { status: 429, kind: "rate_limit" },
+  // 529 is Anthropic's own "overloaded" status.
+  overloaded_error: { status: 529, kind: "overloaded" },
+  timeout_error: { status: 504, kind: "timeout" },
+};
+
 function statusAndKind(type: string): { status: number; kind: ErrorKind } {
-  switch (type) {
-    case "invalid_request_error":
-      return { status: 400, kind: "invalid_request" };
-    case "authentication_error":
-      return { status: 401, kind: "authentication" };
-    case "permission_error":
-      return { status: 403, kind: "permission" };
-    case "not_found_error":
-      return { status: 404, kind: "not_found" };
-    case "request_too_large":
-      return { status: 413, kind: "payload_too_large" };
-    case "rate_limit_error":
-      return { status: 429, kind: "rate_limit" };
-    case "overloaded_error":
-      return { status: 529, kind: "overloaded" };
-    case "timeout_error":
-      return { status: 504, kind: "timeout" };
-    default:
-      return { status: 502, kind: "upstream" };
-  }
+  return Object.hasOwn(UPSTREAM_TYPES, type) ? UPSTREAM_TYPES[type] : { status: 502, kind: "upstream" };
 }
 
 /** Reads an upstream `{type:"error", error:{type, message}}` body or stream event. */

@@ -9,7 +9,7 @@ import type {
   ToolChoice,
   ToolDefinition,
 } from "../../model/mod.ts";
-import { invalidRequest, splitExtra } from "../../model/mod.ts";
+import { splitExtra } from "../../model/mod.ts";
 import type { DecodeContext } from "../codec.ts";
 import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
 import {

@@ -14,6 +14,7 @@ const ERROR_KINDS: Readonly<Record<ErrorKind, true>> = {
   overloaded: true,
   unavailable: true,
   timeout: true,
+  client_closed: true,
   internal: true,
 };
 
