@@ -1,6 +1,6 @@
 import { GatewayError, type NeutralRequest, type NeutralResponse, partsText } from "../model/mod.ts";
 import { clampMinPanel, exhaustedMessage, judgeRequest, panelRequest } from "../routing/mod.ts";
-import type { AttemptOutcome } from "./attempt.ts";
+import type { RouteSuccess } from "./attempt_context.ts";
 
 /** The fusion settings in force for one request. */
 export interface FusionSettings {
@@ -10,8 +10,6 @@ export interface FusionSettings {
   readonly graceMs: number;
   readonly hardTimeoutMs: number;
 }
-
-type RouteSuccess = Exclude<AttemptOutcome, { kind: "failure" }>;
 
 /** What fusion needs from the dispatcher. */
 export interface FusionInput {

@@ -148,3 +148,15 @@ export function passthroughObserver(tally: StreamTally): PassthroughObserver {
     text: (delta) => tally.text(delta),
   };
 }
+
+/** How a stream's end reads in usage rows and request logs: the one place its status is decided. */
+export function streamEndStatus(summary: StreamSummary): { readonly status: number; readonly error: string } {
+  switch (summary.end) {
+    case "completed":
+      return summary.error === null ? { status: 200, error: "" } : { status: 502, error: summary.error };
+    case "cancelled":
+      return { status: 499, error: summary.error ?? "client disconnected" };
+    case "failed":
+      return { status: 502, error: summary.error ?? "" };
+  }
+}

@@ -1,0 +1,65 @@
+import type { ClientKind } from "../adjustments/mod.ts";
+import type { ProviderClients } from "../executors/http_clients.ts";
+import type { NeutralResponse, WireFormat } from "../model/mod.ts";
+import type { FailureClassification } from "../routing/mod.ts";
+import type { ControlPlane } from "./control_plane.ts";
+import type { ClientIdentity } from "./identity.ts";
+import type { RoutingService } from "./routing_service.ts";
+import type { StreamSummary } from "./stream_meter.ts";
+import type { UsageRecorder } from "./usage_recorder.ts";
+import type { GatewayWarning } from "./warnings.ts";
+
+/** Upstream timeouts (ms). */
+export interface UpstreamTimeouts {
+  readonly headersMs: number;
+  readonly idleMs: number;
+}
+
+/** Defaults: generous for slow non-stream generations, strict enough to notice dead streams. */
+export const DEFAULT_TIMEOUTS: UpstreamTimeouts = { headersMs: 300_000, idleMs: 120_000 };
+
+/** The long-lived parts one attempt uses. */
+export interface AttemptDeps {
+  readonly control: ControlPlane;
+  readonly routing: RoutingService;
+  readonly clients: ProviderClients;
+  readonly recorder: UsageRecorder;
+  readonly now: () => number;
+  readonly newId: () => string;
+  readonly timeouts: UpstreamTimeouts;
+  /** Used for image prefetch. */
+  readonly fetch: typeof fetch;
+}
+
+/**
+ * What an attempt tells the request it serves. The request lifecycle implements it; attempts know only
+ * this, so they cannot finish a request themselves.
+ */
+export interface AttemptListener {
+  /** An attempt that answered (or committed a stream) lost these things in translation. */
+  warned(warnings: readonly GatewayWarning[]): void;
+  /** A committed stream is over (the client's body completed or was cancelled, or the upstream broke). */
+  streamEnded(summary: StreamSummary): void;
+}
+
+/** Who asked and how: the parts of the client request every attempt needs. */
+export interface CallerContext {
+  readonly surface: WireFormat;
+  readonly identity: ClientIdentity;
+  readonly clientHeaders: Headers;
+  readonly clientKind: ClientKind;
+  /** The client connection's signal (see DispatchInput.clientSignal). */
+  readonly clientSignal: () => AbortSignal;
+  readonly endpoint?: string;
+  readonly listener: AttemptListener;
+}
+
+/** The outcome of one attempt. */
+export type AttemptOutcome =
+  | { readonly kind: "answer"; readonly response: NeutralResponse }
+  /** A committed stream, already in the client's wire text; the lifecycle wraps it in a response. */
+  | { readonly kind: "stream"; readonly body: ReadableStream<Uint8Array> }
+  | { readonly kind: "failure"; readonly message: string; readonly classification: FailureClassification };
+
+/** A neutral answer or a committed stream: what a successful route produces. */
+export type RouteSuccess = Exclude<AttemptOutcome, { kind: "failure" }>;

@@ -1,0 +1,86 @@
+import type { ProviderConfig } from "../config/mod.ts";
+import type { NeutralRequest, NeutralResponse, Usage } from "../model/mod.ts";
+import type { Attempt } from "../routing/mod.ts";
+import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
+import { identityRoutingKey } from "./identity.ts";
+import { streamEndStatus, type StreamSummary } from "./stream_meter.ts";
+
+/**
+ * The usage row of one attempt, written exactly once however the attempt ends (an answer, a failure,
+ * a client that left, a stream that completed or broke), and the account's success when it answered.
+ */
+export class AttemptRecord {
+  readonly #deps: AttemptDeps;
+  readonly #caller: CallerContext;
+  readonly #request: NeutralRequest;
+  readonly #attempt: Attempt;
+  readonly #provider: ProviderConfig;
+  readonly #started: number;
+
+  constructor(
+    deps: AttemptDeps,
+    caller: CallerContext,
+    request: NeutralRequest,
+    attempt: Attempt,
+    provider: ProviderConfig,
+  ) {
+    this.#deps = deps;
+    this.#caller = caller;
+    this.#request = request;
+    this.#attempt = attempt;
+    this.#provider = provider;
+    this.#started = deps.now();
+  }
+
+  /** A failed attempt (status 0 for network failures, 499 when the client left). */
+  failed(status: number, error: string): void {
+    this.#write(status, null, error, "", this.#request.stream);
+  }
+
+  /** A whole answer; the account answered, so it is marked healthy. */
+  answered(response: NeutralResponse): void {
+    const usage = response.usage.inputTotal > 0 || response.usage.output > 0 ? response.usage : null;
+    this.#write(200, usage, "", outputTextOf(response), this.#request.stream);
+    this.#succeed();
+  }
+
+  /** A committed stream is over; only a stream that finished without error marks the account healthy. */
+  streamEnded(summary: StreamSummary): void {
+    const { status, error } = streamEndStatus(summary);
+    this.#write(status, summary.usageReported ? summary.usage : null, error, summary.outputText, true);
+    if (status === 200) this.#succeed();
+  }
+
+  #succeed(): void {
+    const deps = this.#deps;
+    deps.routing.succeed(this.#provider.id, this.#provider.prefix, identityRoutingKey(this.#caller.identity));
+  }
+
+  #write(status: number, usage: Usage | null, error: string, outputText: string, streamed: boolean): void {
+    const deps = this.#deps;
+    deps.recorder.record({
+      clientFormat: this.#caller.surface,
+      identity: this.#caller.identity,
+      request: this.#request,
+      routeModel: this.#attempt.routeModel,
+      upstreamModel: this.#attempt.upstreamModel,
+      providerId: this.#provider.id,
+      status,
+      usage,
+      outputText,
+      latencyMs: deps.now() - this.#started,
+      streamed,
+      error,
+    }, deps.now());
+  }
+}
+
+/** Text, reasoning and tool calls of an answer, for token estimates and logs. */
+export function outputTextOf(response: NeutralResponse): string {
+  let text = "";
+  for (const part of response.parts) {
+    if (part.kind === "text" || part.kind === "reasoning") text += part.text;
+    else if (part.kind === "toolCall") text += part.name + part.arguments;
+  }
+  return text;
+}

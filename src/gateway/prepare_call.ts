@@ -1,0 +1,139 @@
+import {
+  applyAdjustments,
+  capabilitiesFor,
+  imagesToPrefetch,
+  isPrivateHost,
+  prefetchImages,
+} from "../adjustments/mod.ts";
+import type { ProviderConfig } from "../config/mod.ts";
+import type { UpstreamRequest } from "../executors/call_upstream.ts";
+import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
+import type { NeutralRequest, WireFormat } from "../model/mod.ts";
+import type { Attempt } from "../routing/mod.ts";
+import { codecFor } from "../wire/mod.ts";
+import type { Codec } from "../wire/codec.ts";
+import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
+import { addWarnings, droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
+
+/** The account an attempt calls and how to reach it. */
+export interface CallTarget {
+  readonly provider: ProviderConfig;
+  readonly preset: ProtocolPreset;
+}
+
+/** An upstream call ready to go: the adjusted request, its upstream codec, the HTTP call, its warnings. */
+export interface PreparedCall {
+  readonly request: NeutralRequest;
+  readonly codec: Codec;
+  readonly call: UpstreamRequest;
+  /** What the upstream's format could not express (empty for most same-format calls). */
+  readonly warnings: readonly GatewayWarning[];
+}
+
+/** The account of an attempt, or null when this build cannot call its api_type (or it is gone). */
+export function callTarget(deps: AttemptDeps, attempt: Attempt): CallTarget | null {
+  const provider = deps.control.providers.find((p) => p.id === attempt.account.id);
+  const preset = provider ? presetFor(provider.apiType) : null;
+  return provider && preset ? { provider, preset } : null;
+}
+
+/**
+ * Adjusts the request for the target, encodes it with the upstream codec and builds the HTTP call. A
+ * promise only when images must be fetched first: the common case costs no microtask turn.
+ */
+export function prepareCall(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  original: NeutralRequest,
+  attempt: Attempt,
+  target: CallTarget,
+): PreparedCall | Promise<PreparedCall> {
+  const adjusting = adjustForTarget(deps, caller, original, attempt, target);
+  if (adjusting instanceof Promise) {
+    return adjusting.then((adjusted) => build(deps, caller, attempt, target, adjusted));
+  }
+  return build(deps, caller, attempt, target, adjusting);
+}
+
+function build(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  attempt: Attempt,
+  { provider, preset }: CallTarget,
+  adjusted: AdjustedRequest,
+): PreparedCall {
+  const request = adjusted.request;
+  const codec = codecFor(preset.format);
+  const encoded = codec.encodeRequest(request, attempt.upstreamModel);
+  const warnings = droppedExtraWarnings(request, preset.format);
+  if (encoded.warnings.length > 0) addWarnings(warnings, encoded.warnings);
+  const call: UpstreamRequest = {
+    url: preset.url(provider.baseUrl, attempt.upstreamModel, request.stream),
+    headers: {
+      "content-type": "application/json",
+      accept: request.stream ? "text/event-stream" : "application/json",
+      ...preset.authHeaders(provider.apiKey),
+      ...forwardedHeaders(preset.format, caller.clientHeaders, adjusted.headers),
+    },
+    body: JSON.stringify(encoded.body),
+    client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
+    clientSignal: caller.clientSignal,
+    headersTimeoutMs: deps.timeouts.headersMs,
+    idleTimeoutMs: deps.timeouts.idleMs,
+  };
+  return { request, codec, call, warnings };
+}
+
+/** Whether a provider's base URL is local, judged once per provider config (configs are replaced on reload). */
+const localProviders = new WeakMap<ProviderConfig, boolean>();
+
+/** The request as adjusted for one target, with the headers the adjustments ask for. */
+type AdjustedRequest = { request: NeutralRequest; headers: Readonly<Record<string, string>> };
+
+/** Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. */
+function adjustForTarget(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  request: NeutralRequest,
+  attempt: Attempt,
+  { provider, preset }: CallTarget,
+): AdjustedRequest | Promise<AdjustedRequest> {
+  let providerIsLocal = localProviders.get(provider);
+  if (providerIsLocal === undefined) {
+    providerIsLocal = isPrivateHost(new URL(provider.baseUrl));
+    localProviders.set(provider, providerIsLocal);
+  }
+  const target = {
+    upstreamFormat: preset.format,
+    model: attempt.upstreamModel,
+    capabilities: capabilitiesFor(
+      attempt.upstreamModel,
+      provider.capabilities?.[attempt.upstreamModel] ?? {},
+    ),
+    clientKind: caller.clientKind,
+    providerIsLocal,
+  };
+  const adjusted = applyAdjustments(request, target);
+  const urls = imagesToPrefetch(adjusted.request, target);
+  if (urls.length === 0) return adjusted;
+  return prefetchImages(adjusted.request, urls, { fetch: deps.fetch, allowPrivate: providerIsLocal })
+    .then((fetched) => ({ request: fetched.request, headers: adjusted.headers }));
+}
+
+/** Client headers a messages upstream needs (API version, beta flags merged with adjustment betas). */
+function forwardedHeaders(
+  format: WireFormat,
+  headers: Headers,
+  adjusted: Readonly<Record<string, string>>,
+): Record<string, string> {
+  if (format !== "messages") return {};
+  const out: Record<string, string> = {
+    "anthropic-version": headers.get("anthropic-version") ?? DEFAULT_ANTHROPIC_VERSION,
+  };
+  const betas = [headers.get("anthropic-beta"), adjusted["anthropic-beta"]].filter((b): b is string => !!b);
+  const unique = [
+    ...new Set(betas.flatMap((b) => b.split(",").map((s) => s.trim()).filter((s) => s !== ""))),
+  ];
+  if (unique.length > 0) out["anthropic-beta"] = unique.join(",");
+  return out;
+}

@@ -1,0 +1,158 @@
+import { GatewayError, type NeutralRequest, type WireFormat } from "../model/mod.ts";
+import { codecFor, type DecodeContext } from "../wire/mod.ts";
+import type { AttemptListener, RouteSuccess } from "./attempt_context.ts";
+import { answerResponse, encodeAnswer, encodeContext } from "./encode_answer.ts";
+import type { ClientIdentity } from "./identity.ts";
+import { streamEndStatus, type StreamSummary } from "./stream_meter.ts";
+import type { GatewayWarning } from "./warnings.ts";
+
+/** One client request as the HTTP layer hands it over. */
+export interface DispatchInput {
+  readonly surface: WireFormat;
+  readonly body: unknown;
+  readonly decode: DecodeContext;
+  readonly identity: ClientIdentity;
+  readonly clientHeaders: Headers;
+  /**
+   * The client connection's signal, aborted when the client goes away. A function because watching a
+   * connection costs something per request: it is asked for only where a disconnect matters (long
+   * upstream calls, streams, fallbacks, fusion).
+   */
+  readonly clientSignal: () => AbortSignal;
+}
+
+/** What one request did, reported once when it is over (request logs, live usage). */
+export interface RequestTrace {
+  /** Numbers requests in arrival order (1, 2, …) for the life of the process; links start and finish. */
+  readonly id: number;
+  readonly input: DispatchInput;
+  readonly startedAt: number;
+  model: string;
+  providerId: string;
+  status: number;
+  streamed: boolean;
+  /** The answer as sent to the client (non-stream JSON text, or the streamed output text). */
+  responseBody: string;
+  error: string;
+  latencyMs: number;
+  /** What translation lost for the answer the client got, one entry per code (empty for most requests). */
+  warnings: readonly GatewayWarning[];
+}
+
+/** Watches requests: the dashboard's in-flight count, live events and request logs hang off this. */
+export interface DispatchObserver {
+  started(trace: RequestTrace): void;
+  finished(trace: RequestTrace): void;
+}
+
+/** How a request ended: the one input of its status. */
+type Ending =
+  | { readonly kind: "answered"; readonly logBody: string }
+  | { readonly kind: "streamed"; readonly summary: StreamSummary }
+  | { readonly kind: "failed"; readonly error: unknown };
+
+const NO_WARNINGS: readonly GatewayWarning[] = Object.freeze([]);
+
+/**
+ * One client request from arrival to its end. It owns the request's trace and warnings and finishes
+ * exactly once, whether the request ends as JSON, as a stream (when the client's body is over) or as an
+ * error; observers hear `started` at construction and `finished` then.
+ */
+export class RequestLifecycle implements AttemptListener {
+  /** The trace observers see; filled in as the request goes. */
+  readonly trace: RequestTrace;
+  readonly #observers: readonly DispatchObserver[];
+  readonly #now: () => number;
+  #finished = false;
+
+  constructor(id: number, input: DispatchInput, observers: readonly DispatchObserver[], now: () => number) {
+    this.#observers = observers;
+    this.#now = now;
+    this.trace = {
+      id,
+      input,
+      startedAt: now(),
+      model: input.decode.pathModel || modelOf(input.body),
+      providerId: "",
+      status: 0,
+      streamed: false,
+      responseBody: "",
+      error: "",
+      latencyMs: 0,
+      warnings: NO_WARNINGS,
+    };
+    for (const observer of observers) observer.started(this.trace);
+  }
+
+  /** The request decoded: the model it asks for (suffix removed) and whether it streams. */
+  decoded(request: NeutralRequest): void {
+    this.trace.model = request.model;
+    this.trace.streamed = request.stream;
+  }
+
+  /** An attempt starts against this account. */
+  attempting(providerId: string): void {
+    this.trace.providerId = providerId;
+  }
+
+  /** Collects an answering attempt's warnings (fusion's panel and judge all add theirs). */
+  warned(warnings: readonly GatewayWarning[]): void {
+    if (warnings.length === 0) return;
+    const merged = [...this.trace.warnings];
+    for (const warning of warnings) {
+      if (!merged.some((w) => w.code === warning.code)) merged.push(warning);
+    }
+    this.trace.warnings = merged;
+  }
+
+  /** The client's response for a successful route; a whole answer finishes the request now. */
+  answer(request: NeutralRequest, outcome: RouteSuccess): Response {
+    const codec = codecFor(this.trace.input.surface);
+    if (outcome.kind === "stream") return answerResponse(codec, outcome.body, true, this.trace.warnings);
+    const ctx = encodeContext(request, this.trace.input.decode.endpoint, this.#now());
+    const encoded = encodeAnswer(codec, request, outcome.response, ctx);
+    this.#finish({ kind: "answered", logBody: encoded.logBody });
+    return answerResponse(codec, encoded.body, encoded.streamed, this.trace.warnings);
+  }
+
+  /** A committed stream is over: the request ends with it. */
+  streamEnded(summary: StreamSummary): void {
+    this.#finish({ kind: "streamed", summary });
+  }
+
+  /** The request failed; returns the error for the caller to rethrow. */
+  failed(error: unknown): unknown {
+    this.#finish({ kind: "failed", error });
+    return error;
+  }
+
+  #finish(ending: Ending): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    const trace = this.trace;
+    switch (ending.kind) {
+      case "answered":
+        trace.status = 200;
+        trace.responseBody = ending.logBody;
+        break;
+      case "streamed": {
+        const { status, error } = streamEndStatus(ending.summary);
+        trace.status = status;
+        trace.responseBody = ending.summary.outputText;
+        trace.error = error;
+        break;
+      }
+      case "failed":
+        trace.status = ending.error instanceof GatewayError ? ending.error.status : 500;
+        trace.error = ending.error instanceof Error ? ending.error.message : String(ending.error);
+        break;
+    }
+    trace.latencyMs = this.#now() - trace.startedAt;
+    for (const observer of this.#observers) observer.finished(trace);
+  }
+}
+
+function modelOf(body: unknown): string {
+  const record = body as Record<string, unknown> | null;
+  return typeof record?.model === "string" ? record.model : "";
+}

@@ -1,0 +1,132 @@
+import { callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
+import { GatewayError, type NeutralRequest, type NeutralResponse } from "../model/mod.ts";
+import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
+import type { AttemptDeps, AttemptOutcome, CallerContext } from "./attempt_context.ts";
+import { AttemptRecord } from "./attempt_record.ts";
+import { encodeContext } from "./encode_answer.ts";
+import { callTarget, prepareCall, type PreparedCall } from "./prepare_call.ts";
+import { streamAttempt } from "./stream_attempt.ts";
+import { upstreamErrorKind } from "./upstream_error_kind.ts";
+
+/** Upstream error bodies are read up to this size for classification and messages. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** A network failure, a timeout or a status from the upstream, as one classified failure. */
+type Failure = {
+  readonly status: number;
+  readonly message: string;
+  readonly classification: FailureClassification;
+};
+
+/**
+ * One try against one account: prepare the call, make it, classify a failure (cooling the account and
+ * recording its usage row), and return a neutral answer or a committed stream. Non-fallback upstream
+ * errors are thrown as GatewayErrors of the upstream's own kind: the client sees them at once.
+ */
+export async function runAttempt(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  original: NeutralRequest,
+  attempt: Attempt,
+): Promise<AttemptOutcome> {
+  const target = callTarget(deps, attempt);
+  if (target === null) {
+    const message = `api_type "${attempt.account.apiType}" cannot be called by this gateway build`;
+    return {
+      kind: "failure",
+      message,
+      classification: { fallback: true, cooldownKind: null, retryAfterMs: null },
+    };
+  }
+  const record = new AttemptRecord(deps, caller, original, attempt, target.provider);
+  const preparing = prepareCall(deps, caller, original, attempt, target);
+  const prepared = preparing instanceof Promise ? await preparing : preparing;
+  const outcome = await callUpstream(prepared.call);
+  const fail = (failure: Failure): AttemptOutcome => {
+    const { status, message, classification } = failure;
+    record.failed(status, message);
+    deps.routing.fail(target.provider.id, classification, message, deps.control.settings, deps.now());
+    if (!classification.fallback) {
+      throw new GatewayError(status, upstreamErrorKind(status), message, { upstreamBody: message });
+    }
+    return { kind: "failure", message, classification };
+  };
+  const clientLeft = () => {
+    record.failed(499, "client disconnected");
+    return new GatewayError(499, "invalid_request", "client disconnected before the upstream answered");
+  };
+  if (outcome.kind === "cancelled") throw clientLeft();
+  if (outcome.kind === "network") {
+    const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
+    return fail({ status: 0, message: `${outcome.reason}: ${outcome.message}`, classification });
+  }
+  if (outcome.status >= 400) return fail(await statusFailure(deps, outcome));
+  const contentType = outcome.header("content-type") ?? "";
+  if (!prepared.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
+    const text = await outcome.readText();
+    if (outcome.clientGone()) throw clientLeft();
+    const decoded = decodeAnswer(prepared, target.preset.format, text);
+    if (!("parts" in decoded)) return fail(decoded);
+    record.answered(decoded);
+    caller.listener.warned(prepared.warnings);
+    return { kind: "answer", response: decoded };
+  }
+  const ctx = encodeContext(original, caller.endpoint, deps.now());
+  const started = await streamAttempt(deps, caller, prepared.codec, ctx, outcome.body(), record);
+  if (started.kind === "failed") return fail(badGateway(started.message, started.message));
+  caller.listener.warned(prepared.warnings);
+  return { kind: "stream", body: started.body };
+}
+
+/** An upstream error status, classified from its body and Retry-After. */
+async function statusFailure(
+  deps: AttemptDeps,
+  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
+): Promise<Failure> {
+  const text = await outcome.readText(ERROR_BODY_LIMIT);
+  const classification = classifyUpstreamFailure({
+    kind: "status",
+    status: outcome.status,
+    bodyText: text,
+    retryAfterHeader: outcome.header("retry-after"),
+    now: deps.now(),
+  });
+  return { status: outcome.status, message: `HTTP ${outcome.status}: ${summarize(text)}`, classification };
+}
+
+/** A whole upstream body as a neutral answer, or the 502 failure it is (not the format, or empty). */
+function decodeAnswer(prepared: PreparedCall, format: string, text: string): NeutralResponse | Failure {
+  let response: NeutralResponse;
+  try {
+    response = prepared.codec.decodeResponse(JSON.parse(text));
+  } catch (error) {
+    const message = error instanceof GatewayError
+      ? error.message
+      : `upstream sent a body that is not ${format} JSON: ${summarize(text)}`;
+    return badGateway(message, text);
+  }
+  return isEmptyAnswer(response) ? badGateway("upstream returned an empty answer", "") : response;
+}
+
+/** A 502 failure classified like an upstream 502 with this body. */
+function badGateway(message: string, bodyText: string): Failure {
+  return {
+    status: 502,
+    message,
+    classification: classifyUpstreamFailure({ kind: "status", status: 502, bodyText }),
+  };
+}
+
+function summarize(text: string): string {
+  const compact = text.replace(/\s+/g, " ").trim();
+  return compact.length > 300 ? `${compact.slice(0, 300)}…` : compact || "(empty body)";
+}
+
+/** An answer with nothing in it is a failure, unless the upstream says why (length, filter). */
+function isEmptyAnswer(response: NeutralResponse): boolean {
+  const hasContent = response.parts.some((p) =>
+    p.kind === "toolCall" || (p.kind === "text" && p.text !== "") ||
+    (p.kind === "reasoning" && (p.text !== "" || !!p.redactedData))
+  );
+  return !hasContent && response.finish.unified !== "length" && response.finish.unified !== "content_filter";
+}

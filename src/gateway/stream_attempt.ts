@@ -1,0 +1,81 @@
+import type { UpstreamBody } from "../executors/call_upstream.ts";
+import type { StreamEvent } from "../model/mod.ts";
+import { chatCompletionsPassthrough, codecFor, type EncodeContext } from "../wire/mod.ts";
+import type { Codec } from "../wire/codec.ts";
+import type { Frame } from "../wire/framing/mod.ts";
+import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mod.ts";
+import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
+import type { AttemptRecord } from "./attempt_record.ts";
+import { passthroughObserver, streamMeter, StreamTally } from "./stream_meter.ts";
+import { frameSteps, frameText, openStream } from "./upstream_stream.ts";
+
+/** How opening an upstream stream went: committed to the client, or a failure that can fall back. */
+export type StreamStart =
+  | { readonly kind: "committed"; readonly body: ReadableStream<Uint8Array> }
+  | { readonly kind: "failed"; readonly message: string };
+
+/**
+ * Opens an upstream stream translated for the client. Until the upstream proves it is answering
+ * nothing reaches the client, so a failure can still fall back. Once committed, the stream's end is
+ * told to the attempt's record and to the request (its listener) when the client's body is over.
+ */
+export async function streamAttempt(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  upstreamCodec: Codec,
+  ctx: EncodeContext,
+  body: UpstreamBody,
+  record: AttemptRecord,
+): Promise<StreamStart> {
+  const clientCodec = codecFor(caller.surface);
+  let committed = false;
+  const tally = new StreamTally((summary) => {
+    // A stream that never committed was reported as a failure already; its end belongs to no one.
+    if (!committed) return;
+    record.streamEnded(summary);
+    caller.listener.streamEnded(summary);
+  });
+  const steps = chainSteps(
+    frameSteps(upstreamCodec),
+    clientSteps(clientCodec, upstreamCodec, ctx, tally, deps.newId),
+  );
+  const opened = await openStream(body, steps, tally);
+  if (opened.kind !== "committed") return { kind: "failed", message: opened.message };
+  committed = true;
+  return opened;
+}
+
+/** Upstream frames → client wire text, feeding the tally on the way. */
+function clientSteps(
+  clientCodec: Codec,
+  upstreamCodec: Codec,
+  ctx: EncodeContext,
+  tally: StreamTally,
+  newId: () => string,
+): StageSteps<Frame, string> {
+  const meteredEvents = () => chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally));
+  if (clientCodec.format !== upstreamCodec.format) {
+    return chainSteps(meteredEvents(), clientCodec.encodeStream(ctx).steps);
+  }
+  if (clientCodec.format === "chat_completions") {
+    // The passthrough parses every chunk anyway; its observer meters the stream (one parse per chunk).
+    return chatCompletionsPassthrough({
+      now: ctx.now,
+      fallbackId: newId(),
+      observer: passthroughObserver(tally),
+    })
+      .steps;
+  }
+  // Same format on both sides: the client gets the upstream's own frames; decoded events feed the meter.
+  const meter = meteredEvents();
+  const ignore: StageOutput<StreamEvent> = { enqueue: () => {} };
+  return {
+    transform(frame, out) {
+      meter.transform(frame, ignore);
+      out.enqueue(frameText(frame, clientCodec.framing));
+    },
+    flush() {
+      meter.flush?.(ignore);
+    },
+  };
+}
