@@ -5,7 +5,7 @@
  */
 import { parseConfig, resolveHomePaths } from "../../src/config/mod.ts";
 import { buildState, type StateSection } from "../../src/dashboard/state/sections.ts";
-import { GatewayRuntime } from "../../src/gateway/runtime.ts";
+import { composeGateway } from "../../src/compose.ts";
 import { loadSecretBox, Store, type UsageRow } from "../../src/storage/mod.ts";
 
 const ROWS = Number(Deno.args[0] ?? 1_000_000);
@@ -78,8 +78,8 @@ console.log(
     } rows/s daily rollup included); rollup rows: ${rollupRows.toLocaleString()}`,
 );
 
-const runtime = new GatewayRuntime(config, store);
-const ctx = runtime.dashboard;
+const gateway = composeGateway({ config, store, now: Date.now, env: () => undefined });
+const ctx = gateway.dashboard;
 const cases: [StateSection, string][] = [
   ["overview", ""],
   ["usage", ""],
@@ -104,6 +104,6 @@ for (const [section, query] of cases) {
   const label = `${section}${query ? `?${query}` : ""}`.padEnd(42);
   console.log(`${label}${times[RUNS >> 1].toFixed(1).padStart(9)}${times[RUNS - 1].toFixed(1).padStart(9)}`);
 }
-await runtime.close();
+await gateway.close();
 store.close();
 Deno.removeSync(dir, { recursive: true });

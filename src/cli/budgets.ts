@@ -1,9 +1,5 @@
-import { budgetStatus, dayStartMs } from "../accounting/mod.ts";
-import { localTimeZone } from "../gateway/budget_guard.ts";
-import { resolveSettings } from "../config/runtime_settings.ts";
-import type { Store } from "../storage/mod.ts";
 import { idArgument, numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
-import { withStore } from "./context.ts";
+import { withManagement } from "./context.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
 
 /** Help text of `gateway budgets`. */
@@ -42,14 +38,14 @@ export function budgetsCommand(args: readonly string[], io: CliIo): number {
       if (keyRef !== undefined && values.global) {
         throw new UsageError("budgets set: --key and --global conflict");
       }
-      return withStore(config, io, (store) => {
-        const keyId = keyRef === undefined ? null : resolveKey(store, keyRef);
+      return withManagement(config, io, (manage) => {
+        const keyId = keyRef === undefined ? null : manage.keys.find(keyRef)?.id;
         if (keyId === undefined) {
           io.err(`gateway: no API key "${keyRef}"`);
           return EXIT_FAILURE;
         }
-        const budget = store.budgets.set(keyId, daily, warn, io.now());
-        const scope = keyId === null ? "global" : `key ${keyId}`;
+        const budget = manage.budgets.set(keyId, daily, warn);
+        const scope = scopeText(keyId);
         io.out(
           values.json
             ? JSON.stringify({ id: budget.id, scope, daily_limit: daily, warn_pct: warn })
@@ -59,23 +55,16 @@ export function budgetsCommand(args: readonly string[], io: CliIo): number {
       });
     }
     case "list":
-      return withStore(config, io, (store, cfg) => {
-        const settings = resolveSettings(store.settings.all(), cfg.server.requireApiKey);
-        const zone = settings.reporting_timezone || localTimeZone();
-        const spend = store.usage.spendSince(dayStartMs(io.now(), zone));
-        const rows = store.budgets.list().map((b) => {
-          const spent = b.keyId === null ? spend.total : spend.byKey.get(b.keyId) ?? 0;
-          const status = budgetStatus({ dailyLimit: b.dailyLimit, warnPct: b.warnPct, spentToday: spent });
-          return {
-            id: b.id,
-            scope: b.keyId === null ? "global" : `key ${b.keyId}`,
-            daily_limit: b.dailyLimit,
-            warn_pct: b.warnPct,
-            spent_today: spent,
-            percentage: status.percentage,
-            status: status.status,
-          };
-        });
+      return withManagement(config, io, (manage) => {
+        const rows = manage.budgets.report().map((r) => ({
+          id: r.budget.id,
+          scope: scopeText(r.budget.keyId),
+          daily_limit: r.budget.dailyLimit,
+          warn_pct: r.budget.warnPct,
+          spent_today: r.spentToday,
+          percentage: r.percentage,
+          status: r.status,
+        }));
         if (values.json) io.out(JSON.stringify(rows));
         else if (rows.length === 0) {
           io.out("No budgets. Set one with: gateway budgets set --daily <usd> [--key <id>]");
@@ -92,11 +81,8 @@ export function budgetsCommand(args: readonly string[], io: CliIo): number {
       });
     case "delete": {
       const id = idArgument(positionals[0], "budgets delete");
-      return withStore(config, io, (store) => {
-        if (!store.budgets.delete(id)) {
-          io.err(`gateway: budget ${id} does not exist`);
-          return EXIT_FAILURE;
-        }
+      return withManagement(config, io, (manage) => {
+        manage.budgets.delete(id);
         io.out(values.json ? JSON.stringify({ deleted: id }) : `Deleted budget ${id}`);
         return EXIT_OK;
       });
@@ -106,7 +92,6 @@ export function budgetsCommand(args: readonly string[], io: CliIo): number {
   }
 }
 
-function resolveKey(store: Store, ref: string): number | undefined {
-  if (/^\d+$/.test(ref) && store.keys.get(Number(ref))) return Number(ref);
-  return store.keys.findByName(ref)?.id;
+function scopeText(keyId: number | null): string {
+  return keyId === null ? "global" : `key ${keyId}`;
 }

@@ -7,6 +7,7 @@ import {
   parseConfig,
   resolveHomePaths,
 } from "../config/mod.ts";
+import { Management } from "../management/mod.ts";
 import { loadSecretBox, Store } from "../storage/mod.ts";
 import type { CliIo } from "./io.ts";
 
@@ -40,6 +41,23 @@ export function withStore<T>(
   } finally {
     store.close();
   }
+}
+
+/**
+ * Runs `work` with the management services over the store. Changes are not pushed to a running gateway
+ * (it is another process): it notices the commit by polling the database and reloads within seconds.
+ */
+export function withManagement<T>(
+  configFlag: string | undefined,
+  io: CliIo,
+  work: (manage: Management, store: Store) => T,
+): T {
+  return withStore(
+    configFlag,
+    io,
+    (store, config) =>
+      work(new Management({ store, config, now: io.now, env: io.env, reload: () => {} }), store),
+  );
 }
 
 export { ConfigError };

@@ -1,7 +1,6 @@
-import { createKey, revokeKey, updateKey } from "../gateway/keys_service.ts";
 import type { ApiKeyRecord, Store } from "../storage/mod.ts";
 import { csv, idArgument, numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
-import { withStore } from "./context.ts";
+import { withManagement, withStore } from "./context.ts";
 import { type CliIo, EXIT_OK, UsageError } from "./io.ts";
 
 /** Help text of `gateway keys`. */
@@ -50,13 +49,13 @@ function create(args: readonly string[], io: CliIo): number {
   const name = stringFlag(values, "name");
   if (!name) throw new UsageError("keys create: --name <name> is required");
   const dailyBudget = numberFlag(values, "daily-budget", "keys create");
-  return withStore(stringFlag(values, "config"), io, (store) => {
-    const created = createKey(store, {
+  return withManagement(stringFlag(values, "config"), io, (manage) => {
+    const created = manage.keys.create({
       name,
       canLogin: !values["no-login"],
       allowedModels: csv(stringFlag(values, "models") ?? ""),
       dailyBudget,
-    }, io.now());
+    });
     if (values.json) {
       io.out(JSON.stringify({ key: created.plaintext, ...keyJson(created.record, created.dailyBudget) }));
     } else {
@@ -132,8 +131,8 @@ function update(args: readonly string[], io: CliIo): number {
   if (name === undefined && canLogin === undefined && models === undefined && dailyBudget === undefined) {
     throw new UsageError("keys update: nothing to change (see gateway keys --help)");
   }
-  return withStore(stringFlag(values, "config"), io, (store) => {
-    const record = updateKey(store, id, { name, canLogin, allowedModels: models, dailyBudget }, io.now());
+  return withManagement(stringFlag(values, "config"), io, (manage, store) => {
+    const record = manage.keys.update(id, { name, canLogin, allowedModels: models, dailyBudget });
     if (values.json) io.out(JSON.stringify(keyJson(record, budgetOf(store, id))));
     else {io.out(
         `Updated key ${id}: name=${record.name} login=${record.canLogin ? "yes" : "no"} models=${
@@ -148,8 +147,8 @@ function revoke(args: readonly string[], io: CliIo): number {
   const { values, positionals } = parseCommandArgs(args, { json: { type: "boolean" } }, "keys revoke");
   if (values.help) return help(io);
   const id = idArgument(positionals[0], "keys revoke");
-  return withStore(stringFlag(values, "config"), io, (store) => {
-    revokeKey(store, id, io.now());
+  return withManagement(stringFlag(values, "config"), io, (manage) => {
+    manage.keys.revoke(id);
     io.out(values.json ? JSON.stringify({ id, status: "revoked" }) : `Revoked key ${id}`);
     return EXIT_OK;
   });

@@ -1,7 +1,6 @@
 import { type Config, fileExists, loadConfig, resolveHomePaths, writeDefaultConfig } from "../config/mod.ts";
-import { GatewayRuntime } from "../gateway/runtime.ts";
+import { type ComposedGateway, composeGateway } from "../compose.ts";
 import type { UpstreamTimeouts } from "../gateway/dispatch.ts";
-import { createHandler } from "../http/app.ts";
 import { loadSecretBox, seedFromConfig, Store } from "../storage/mod.ts";
 import { numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
@@ -16,7 +15,9 @@ config's server section (default 127.0.0.1:20128).`;
 export interface RunningGateway {
   readonly url: string;
   readonly config: Config;
-  readonly runtime: GatewayRuntime;
+  readonly runtime: ComposedGateway["runtime"];
+  readonly management: ComposedGateway["management"];
+  readonly dashboard: ComposedGateway["dashboard"];
   /** Stops accepting connections, lets in-flight requests finish, flushes writes, closes clients. */
   close(): Promise<void>;
 }
@@ -30,17 +31,21 @@ export interface StartOptions {
   readonly quiet?: boolean;
   readonly watchIntervalMs?: number;
   readonly timeouts?: UpstreamTimeouts;
+  /** Environment lookup; the process environment unless given. */
+  readonly env?: (name: string) => string | undefined;
 }
 
 /** Opens the database, seeds it, builds the app and serves it. */
 export function startGateway(options: StartOptions): Promise<RunningGateway> {
   const { config } = options;
   const now = options.now ?? Date.now;
+  const env = options.env ?? ((name: string) => Deno.env.get(name));
   Deno.mkdirSync(config.paths.home, { recursive: true, mode: 0o700 });
-  const box = loadSecretBox(config.paths.secretKeyPath, Deno.env.get("GATEWAY_SECRET_KEY"));
+  const box = loadSecretBox(config.paths.secretKeyPath, env("GATEWAY_SECRET_KEY"));
   const store = Store.open(config.paths.dbPath, box);
   seedFromConfig(store.db, config, box, now());
-  const runtime = new GatewayRuntime(config, store, { now, timeouts: options.timeouts });
+  const gateway = composeGateway({ config, store, now, env, timeouts: options.timeouts });
+  const { runtime } = gateway;
   runtime.control.watch(options.watchIntervalMs ?? 1000);
   const hostname = options.host ?? config.server.host;
   return new Promise((resolve, reject) => {
@@ -54,18 +59,19 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
             url,
             config,
             runtime,
-            async close() {
-              // Live dashboard streams never end by themselves; end them so shutdown can drain.
-              runtime.dashboard.hub.close();
+            management: gateway.management,
+            dashboard: gateway.dashboard,
+            close: once(async () => {
+              gateway.endLiveStreams();
               await server.shutdown();
-              await runtime.close();
+              await gateway.close();
               store.close();
-            },
+            }),
           });
         },
-      }, createHandler(runtime.appDeps()));
+      }, gateway.handler);
     } catch (error) {
-      runtime.close().finally(() => store.close());
+      gateway.close().finally(() => store.close());
       reject(error);
     }
   });
@@ -98,7 +104,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   const host = stringFlag(values, "host");
   let gateway: RunningGateway;
   try {
-    gateway = await startGateway({ config, port, host });
+    gateway = await startGateway({ config, port, host, env: io.env });
   } catch (error) {
     const reason = startFailure(error, config, host ?? config.server.host, port ?? config.server.port);
     if (reason === null) throw error;
@@ -125,6 +131,12 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   });
   io.out("Stopped.");
   return EXIT_OK;
+}
+
+/** Runs `work` on the first call only; later calls get the first call's promise. */
+function once(work: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => done ??= work();
 }
 
 /** A one-line reason for a failure to start that the machine causes, not the gateway (null otherwise). */

@@ -1,11 +1,6 @@
-import {
-  describeSetting,
-  resolveSettings,
-  SETTING_KEYS,
-  validateSetting,
-} from "../config/runtime_settings.ts";
+import { describeSetting, SETTING_KEYS } from "../config/runtime_settings.ts";
 import { parseCommandArgs, stringFlag } from "./args.ts";
-import { withStore } from "./context.ts";
+import { withManagement } from "./context.ts";
 import { type CliIo, EXIT_OK, UsageError } from "./io.ts";
 
 /** Help text of `gateway settings`. */
@@ -39,13 +34,9 @@ export function settingsCommand(args: readonly string[], io: CliIo): number {
       if (extra !== undefined) {
         throw new UsageError(`settings set: unexpected argument "${extra}" (quote values with spaces)`);
       }
-      const checked = validateSetting(key, value);
-      if (!checked.ok) throw new UsageError(`settings set: ${checked.error}`);
-      return withStore(config, io, (store) => {
-        store.settings.set(key, checked.text);
-        io.out(
-          values.json ? JSON.stringify({ [key]: parseValue(checked.text) }) : `${key} = ${checked.text}`,
-        );
+      return withManagement(config, io, (manage) => {
+        const stored = (manage.settings.apply({ [key]: value }).settings as unknown as SettingValues)[key];
+        io.out(values.json ? JSON.stringify({ [key]: stored }) : `${key} = ${stored}`);
         return EXIT_OK;
       });
     }
@@ -54,11 +45,8 @@ export function settingsCommand(args: readonly string[], io: CliIo): number {
       if (key !== undefined && !SETTING_KEYS.includes(key as never)) {
         throw new UsageError(`settings get: unknown setting "${key}"`);
       }
-      return withStore(config, io, (store, cfg) => {
-        const resolved = resolveSettings(store.settings.all(), cfg.server.requireApiKey) as unknown as Record<
-          string,
-          unknown
-        >;
+      return withManagement(config, io, (manage) => {
+        const resolved = manage.settings.resolved() as unknown as SettingValues;
         const keys = key === undefined ? SETTING_KEYS : [key];
         if (values.json) io.out(JSON.stringify(Object.fromEntries(keys.map((k) => [k, resolved[k]]))));
         else if (key !== undefined) io.out(String(resolved[key]));
@@ -71,8 +59,8 @@ export function settingsCommand(args: readonly string[], io: CliIo): number {
       if (key === undefined || !SETTING_KEYS.includes(key as never)) {
         throw new UsageError(`settings reset: needs a known <key>`);
       }
-      return withStore(config, io, (store) => {
-        store.settings.delete([key]);
+      return withManagement(config, io, (manage) => {
+        manage.settings.apply({ [key]: null });
         io.out(values.json ? JSON.stringify({ reset: key }) : `${key} reset to its default`);
         return EXIT_OK;
       });
@@ -82,8 +70,5 @@ export function settingsCommand(args: readonly string[], io: CliIo): number {
   }
 }
 
-function parseValue(text: string): unknown {
-  if (text === "true" || text === "false") return text === "true";
-  const n = Number(text);
-  return text !== "" && Number.isFinite(n) ? n : text;
-}
+/** Resolved settings indexed by a key the user typed. */
+type SettingValues = Record<string, unknown>;

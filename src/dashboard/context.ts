@@ -1,28 +1,43 @@
-import type { GatewayRuntime } from "../gateway/runtime.ts";
-import { LiveHub } from "./live_hub.ts";
-import { RequestLogObserver } from "./request_log_observer.ts";
+import type { ControlPlane } from "../gateway/control_plane.ts";
+import type { ActiveCooldown } from "../routing/mod.ts";
+import type { Management } from "../management/mod.ts";
+import type { Store } from "../storage/mod.ts";
+import type { LiveHub } from "./live_hub.ts";
 
-/** What the dashboard routes need: the runtime plus the dashboard's own long-lived parts. */
+/** The gateway's configuration in force, as the dashboard reads it (in memory, refreshed on reload). */
+export type GatewayState = Pick<
+  ControlPlane,
+  "config" | "settings" | "providers" | "combos" | "pricing" | "budgets" | "keys" | "identify"
+>;
+
+/** Stored statistics, request logs, the inventory and sign-in sessions, for reading. */
+export type DashboardReads = Pick<
+  Store,
+  "usageStats" | "saverStats" | "requestLogs" | "inventory" | "sessions"
+>;
+
+/**
+ * Everything the dashboard reads and changes, and nothing more: the composition root builds it from the
+ * runtime, so the dashboard never reaches into the gateway's parts.
+ */
 export interface DashboardContext {
-  readonly runtime: GatewayRuntime;
+  readonly now: () => number;
+  readonly state: GatewayState;
+  /** Every change goes through the management services. */
+  readonly manage: Management;
+  readonly reads: DashboardReads;
+  readonly cooldowns: {
+    active(now: number): ActiveCooldown[];
+    clearAll(): void;
+  };
+  /** Today's spend of a scope (null = all keys), from the budget guard's in-memory totals. */
+  readonly spentToday: (keyId: number | null) => number;
+  /** The reporting time zone in force. */
+  readonly budgetZone: () => string;
+  /** Writes pending rows (usage, request logs) now, so a read sees them. */
+  readonly flushWrites: () => void;
   readonly hub: LiveHub;
   readonly startedAt: number;
   /** The inventory push token, read when used so it can be rotated without restart. */
   readonly pushToken: () => string | undefined;
-  /** Re-reads the YAML file for Reset (the loaded Config is readonly). */
-  readonly env: (name: string) => string | undefined;
-}
-
-/** Registers the dashboard's observers (live usage, request logs) on a runtime and returns its context. */
-export function attachDashboard(runtime: GatewayRuntime): DashboardContext {
-  const hub = new LiveHub(runtime.now);
-  runtime.observers.push(hub, new RequestLogObserver(runtime));
-  runtime.recorder.onRecord((row) => hub.recorded(row));
-  return {
-    runtime,
-    hub,
-    startedAt: runtime.now(),
-    pushToken: () => Deno.env.get("INVENTORY_PUSH_TOKEN") || undefined,
-    env: (name) => Deno.env.get(name),
-  };
 }

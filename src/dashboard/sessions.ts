@@ -1,4 +1,4 @@
-import type { ControlPlane } from "../gateway/control_plane.ts";
+import type { DashboardReads, GatewayState } from "./context.ts";
 import type { ClientIdentity } from "../gateway/identity.ts";
 import { generateToken, hashApiKey } from "../security/api_key.ts";
 
@@ -24,12 +24,14 @@ export function loginRefusal(identity: ClientIdentity | null): string | null {
  * or turning off its can_login ends its sessions at once.
  */
 export class DashboardSessions {
-  readonly #control: ControlPlane;
+  readonly #state: GatewayState;
+  readonly #sessions: DashboardReads["sessions"];
   readonly #staticLabels: Map<string, string>;
 
-  constructor(control: ControlPlane) {
-    this.#control = control;
-    this.#staticLabels = new Map(control.config.apiKeys.map((k) => [hashApiKey(k.key), k.label]));
+  constructor(state: GatewayState, sessions: DashboardReads["sessions"]) {
+    this.#state = state;
+    this.#sessions = sessions;
+    this.#staticLabels = new Map(state.config.apiKeys.map((k) => [hashApiKey(k.key), k.label]));
   }
 
   /** Opens a session for an identity that may sign in; returns the cookie token. */
@@ -38,7 +40,7 @@ export class DashboardSessions {
       throw new Error("identity cannot sign in");
     }
     const token = generateToken();
-    this.#control.store.sessions.create({
+    this.#sessions.create({
       tokenHash: hashApiKey(token),
       keyId: identity.kind === "db" ? identity.keyId : null,
       staticKeyHash: identity.kind === "static" ? identity.keyHash : null,
@@ -51,13 +53,13 @@ export class DashboardSessions {
   /** The identity behind a cookie token, or null when the session is unknown, expired or its key lost access. */
   resolve(token: string, now: number): ClientIdentity | null {
     if (token === "" || token.length > 200) return null;
-    const session = this.#control.store.sessions.get(hashApiKey(token));
+    const session = this.#sessions.get(hashApiKey(token));
     if (!session || session.expiresAt <= now) return null;
     if (session.staticKeyHash !== null) {
       const label = this.#staticLabels.get(session.staticKeyHash);
       return label === undefined ? null : { kind: "static", label, keyHash: session.staticKeyHash };
     }
-    const key = this.#control.keys.find((k) => k.id === session.keyId);
+    const key = this.#state.keys.find((k) => k.id === session.keyId);
     if (!key || key.status !== "active" || !key.canLogin) return null;
     return {
       kind: "db",
@@ -70,6 +72,6 @@ export class DashboardSessions {
 
   /** Ends the session of a cookie token. */
   close(token: string): void {
-    if (token !== "") this.#control.store.sessions.delete(hashApiKey(token));
+    if (token !== "") this.#sessions.delete(hashApiKey(token));
   }
 }

@@ -1,7 +1,7 @@
 import { budgetStatus } from "../accounting/mod.ts";
 import type { PriceConfig, ProviderConfig } from "../config/mod.ts";
 import { presetFor } from "../executors/presets.ts";
-import type { GatewayRuntime } from "../gateway/runtime.ts";
+import type { DashboardContext } from "./context.ts";
 import type {
   BudgetView,
   ComboView,
@@ -18,7 +18,7 @@ import type {
   RequestLogRecord,
   RequestLogSummary,
 } from "../storage/mod.ts";
-import { maskSecret } from "./mask.ts";
+import { maskSecret } from "../security/mask.ts";
 
 /** A DB key as the dashboard shows it: never the key, only its display prefix. */
 export function keyView(key: ApiKeyRecord, budgets: readonly BudgetRecord[]): KeyView {
@@ -36,9 +36,9 @@ export function keyView(key: ApiKeyRecord, budgets: readonly BudgetRecord[]): Ke
 }
 
 /** A provider with its credential masked, plus routing facts. */
-export function providerView(provider: ProviderConfig, runtime: GatewayRuntime): ProviderView {
+export function providerView(provider: ProviderConfig, gateway: DashboardContext): ProviderView {
   const preset = presetFor(provider.apiType);
-  const cooldown = runtime.routing.active(runtime.now()).find((c) => c.accountId === provider.id);
+  const cooldown = gateway.cooldowns.active(gateway.now()).find((c) => c.accountId === provider.id);
   return {
     id: provider.id,
     prefix: provider.prefix,
@@ -57,10 +57,10 @@ export function providerView(provider: ProviderConfig, runtime: GatewayRuntime):
 }
 
 /** A budget with today's spend and status. */
-export function budgetView(budget: BudgetRecord, runtime: GatewayRuntime): BudgetView {
-  const spent = runtime.budgets.spentToday(budget.keyId, runtime.now());
+export function budgetView(budget: BudgetRecord, gateway: DashboardContext): BudgetView {
+  const spent = gateway.spentToday(budget.keyId);
   const status = budgetStatus({ dailyLimit: budget.dailyLimit, warnPct: budget.warnPct, spentToday: spent });
-  const key = budget.keyId === null ? undefined : runtime.control.keys.find((k) => k.id === budget.keyId);
+  const key = budget.keyId === null ? undefined : gateway.state.keys.find((k) => k.id === budget.keyId);
   return {
     id: budget.id,
     scope: budget.keyId === null ? "global" as const : budget.keyId,
@@ -76,11 +76,9 @@ export function budgetView(budget: BudgetRecord, runtime: GatewayRuntime): Budge
 }
 
 /** A combo with the members no enabled provider serves. */
-export function comboView(combo: ComboRecord, runtime: GatewayRuntime): ComboView {
+export function comboView(combo: ComboRecord, gateway: DashboardContext): ComboView {
   const routable = new Set(
-    runtime.control.providers.filter((p) => p.enabled).flatMap((p) =>
-      p.models.map((m) => `${p.prefix}/${m}`)
-    ),
+    gateway.state.providers.filter((p) => p.enabled).flatMap((p) => p.models.map((m) => `${p.prefix}/${m}`)),
   );
   return {
     id: combo.id,

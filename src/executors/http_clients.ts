@@ -29,7 +29,8 @@ export class ProviderClient {
   readonly #routes = new Map<string, UrlRoute>();
   #fetchClient: Deno.HttpClient | null = null;
 
-  constructor(env: (name: string) => string | undefined = (name) => Deno.env.get(name)) {
+  /** `env` answers the proxy variables (HTTPS_PROXY, NO_PROXY, …) that decide how URLs are reached. */
+  constructor(env: (name: string) => string | undefined) {
     this.#env = env;
   }
 
@@ -133,13 +134,18 @@ export class ProviderClient {
 /** The clients of every provider, keyed by provider id and a fingerprint of its connection settings. */
 export class ProviderClients {
   #clients = new Map<string, { fingerprint: string; client: ProviderClient }>();
+  readonly #env: (name: string) => string | undefined;
+
+  constructor(env: (name: string) => string | undefined) {
+    this.#env = env;
+  }
 
   /** The client for a provider, created on first use. */
   get(providerId: string, fingerprint: string): ProviderClient {
     const existing = this.#clients.get(providerId);
     if (existing && existing.fingerprint === fingerprint && !existing.client.closed) return existing.client;
     existing?.client.close();
-    const client = new ProviderClient();
+    const client = new ProviderClient(this.#env);
     this.#clients.set(providerId, { fingerprint, client });
     return client;
   }

@@ -1,8 +1,9 @@
-import type { DispatchObserver, RequestTrace } from "../gateway/dispatch.ts";
-import { identityLabel } from "../gateway/identity.ts";
-import type { GatewayRuntime } from "../gateway/runtime.ts";
-import type { RequestLogInput } from "../storage/mod.ts";
-import { truncateUtf8 } from "./truncate.ts";
+import type { RequestLogInput, Store } from "../storage/mod.ts";
+import type { BatchedWriter } from "./batched_writer.ts";
+import type { ControlPlane } from "./control_plane.ts";
+import type { DispatchObserver, RequestTrace } from "./dispatch.ts";
+import { identityLabel } from "./identity.ts";
+import { truncateUtf8 } from "./truncate_utf8.ts";
 
 /**
  * Captures one request log row per finished client request while `server_request_logging` is on, and
@@ -10,16 +11,18 @@ import { truncateUtf8 } from "./truncate.ts";
  * path never waits for the database: the rows of one flush are inserted together and pruned once.
  */
 export class RequestLogObserver implements DispatchObserver {
-  readonly #runtime: GatewayRuntime;
+  readonly #control: ControlPlane;
+  readonly #writer: BatchedWriter;
   /** Writes one flush's rows and prunes once; see BatchedWriter.collect. */
-  readonly #insertRows = (rows: RequestLogInput[]) => {
-    const store = this.#runtime.control.store;
-    store.requestLogs.insert(rows);
-    store.requestLogs.prune(this.#runtime.control.settings.server_request_log_retention);
-  };
+  readonly #insertRows: (rows: RequestLogInput[]) => void;
 
-  constructor(runtime: GatewayRuntime) {
-    this.#runtime = runtime;
+  constructor(control: ControlPlane, logs: Store["requestLogs"], writer: BatchedWriter) {
+    this.#control = control;
+    this.#writer = writer;
+    this.#insertRows = (rows) => {
+      logs.insert(rows);
+      logs.prune(control.settings.server_request_log_retention);
+    };
   }
 
   /** Nothing to do when a request starts. */
@@ -27,7 +30,7 @@ export class RequestLogObserver implements DispatchObserver {
 
   /** Queues the row for a finished request. */
   finished(trace: RequestTrace): void {
-    const settings = this.#runtime.control.settings;
+    const settings = this.#control.settings;
     if (!settings.server_request_logging) return;
     const request = truncateUtf8(bodyText(trace.input.body));
     const response = truncateUtf8(trace.responseBody);
@@ -47,7 +50,7 @@ export class RequestLogObserver implements DispatchObserver {
       responseTruncated: response.truncated,
       error: trace.error.slice(0, 4000),
     };
-    this.#runtime.writer.collect(this.#insertRows, row);
+    this.#writer.collect(this.#insertRows, row);
   }
 }
 

@@ -1,7 +1,5 @@
 import type { Config } from "../config/mod.ts";
-import { attachDashboard, type DashboardContext } from "../dashboard/context.ts";
 import { ProviderClients } from "../executors/http_clients.ts";
-import type { AppDeps } from "../http/app.ts";
 import { buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
@@ -20,31 +18,33 @@ export interface RuntimeOptions {
   readonly timeouts?: UpstreamTimeouts;
   /** Outbound fetch for savers (Headroom) and image prefetch. */
   readonly fetch?: typeof fetch;
+  /** Environment lookup (proxy variables for upstream calls); only the composition root reads the real one. */
+  readonly env?: (name: string) => string | undefined;
 }
 
 /**
  * The gateway's long-lived parts wired together: the control plane (in-memory state), the routing table
  * rebuilt on every reload, routing state, provider HTTP clients, usage recording and the batched writer.
+ * It knows neither HTTP nor the dashboard: the composition root (src/compose.ts) attaches those.
  */
 export class GatewayRuntime {
   readonly control: ControlPlane;
   readonly now: () => number;
   readonly writer: BatchedWriter;
   readonly routing: RoutingService;
-  readonly clients = new ProviderClients();
+  readonly clients: ProviderClients;
   readonly budgets: BudgetGuard;
   readonly recorder: UsageRecorder;
   readonly dispatcher: Dispatcher;
   /** Request observers (request logs, live usage); add to it before serving. */
   readonly observers: DispatchObserver[] = [];
   readonly savers: SaverService;
-  /** The dashboard's live hub and request-log observer, registered at construction. */
-  readonly dashboard: DashboardContext;
   #table!: RoutingTable;
   #catalog: CatalogEntry[] = [];
 
   constructor(config: Config, store: Store, options: RuntimeOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.clients = new ProviderClients(options.env ?? (() => undefined));
     this.control = new ControlPlane(config, store);
     this.writer = new BatchedWriter(store);
     this.routing = new RoutingService(store, this.writer, this.now());
@@ -67,7 +67,6 @@ export class GatewayRuntime {
       savers: this.savers,
       fetch: options.fetch ?? fetch,
     });
-    this.dashboard = attachDashboard(this);
   }
 
   /** The current routing table. */
@@ -84,23 +83,12 @@ export class GatewayRuntime {
     return this.#catalog.filter((e) => visible.has(e.id));
   }
 
-  /** The dependencies the HTTP app needs. */
-  appDeps(): AppDeps {
-    return {
-      control: this.control,
-      dispatcher: this.dispatcher,
-      visibleModels: (identity) => this.visibleModels(identity),
-      dashboard: this.dashboard,
-    };
-  }
-
   /**
    * Stops background work, flushes pending writes (rows waiting for the tokenizer included) and closes
    * every provider client.
    */
   async close(): Promise<void> {
     this.control.stop();
-    this.dashboard.hub.close();
     await this.recorder.settled();
     this.writer.close();
     this.clients.closeAll();

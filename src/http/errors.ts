@@ -2,9 +2,13 @@ import { GatewayError } from "../model/mod.ts";
 import { codecFor } from "../wire/mod.ts";
 import type { AppVariables } from "./env.ts";
 
-/** The generic envelope for routes that belong to no wire format (utility, dashboard API). */
+/**
+ * The generic envelope for routes that belong to no wire format (utility, dashboard API); a management
+ * error names the field at fault so a form can show it beside that field.
+ */
 function utilityBody(error: GatewayError): unknown {
-  return { error: { message: error.message, type: error.kind } };
+  const field = error.field === undefined ? {} : { field: error.field };
+  return { error: { message: error.message, type: error.kind, ...field } };
 }
 
 /** Wraps anything thrown into a GatewayError; unknown errors become a 500 without internals. */

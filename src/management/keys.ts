@@ -1,6 +1,7 @@
 import { DISPLAY_PREFIX_LENGTH, generateApiKey, hashApiKey } from "../security/api_key.ts";
 import type { ApiKeyRecord, Store } from "../storage/mod.ts";
-import { GatewayError } from "../model/errors.ts";
+import type { ManagementDeps } from "./deps.ts";
+import { invalidField, notFound } from "./field_error.ts";
 
 const MODEL_ENTRY = /^(?:[^/\s]+\/(?:\*|\S+)|[^/\s*]+)$/;
 
@@ -23,7 +24,7 @@ export interface CreatedKey {
 export function validateKeyName(name: string): string {
   const trimmed = name.trim();
   if (trimmed === "" || trimmed.length > 100 || [...trimmed].some((ch) => ch.charCodeAt(0) < 32)) {
-    throw new GatewayError(400, "invalid_request", "name: must be 1 to 100 printable characters");
+    throw invalidField("name", "must be 1 to 100 printable characters");
   }
   return trimmed;
 }
@@ -35,11 +36,7 @@ export function validateAllowedModels(entries: readonly string[]): string[] {
     const entry = raw.trim();
     if (entry === "") continue;
     if (!MODEL_ENTRY.test(entry)) {
-      throw new GatewayError(
-        400,
-        "invalid_request",
-        `models: "${entry}" is not <prefix>/<model>, <prefix>/* or a combo name`,
-      );
+      throw invalidField("models", `"${entry}" is not <prefix>/<model>, <prefix>/* or a combo name`);
     }
     if (!out.includes(entry)) out.push(entry);
   }
@@ -49,7 +46,7 @@ export function validateAllowedModels(entries: readonly string[]): string[] {
 /** Checks a daily budget in USD: a finite number above zero. */
 export function validateBudget(value: number): number {
   if (!Number.isFinite(value) || value <= 0) {
-    throw new GatewayError(400, "invalid_request", "daily_budget: must be a number greater than 0 (USD)");
+    throw invalidField("daily_budget", "must be a number greater than 0 (USD)");
   }
   return value;
 }
@@ -93,7 +90,7 @@ export function updateKey(store: Store, id: number, update: KeyUpdate, now: numb
     : validateBudget(update.dailyBudget);
   return store.transaction(() => {
     const updated = store.keys.update(id, { name, canLogin: update.canLogin, allowedModels }, now);
-    if (!updated) throw new GatewayError(404, "not_found", `API key ${id} does not exist`);
+    if (!updated) throw notFound(`API key ${id} does not exist`);
     if (budget === null) store.budgets.deleteScope(id);
     else if (budget !== undefined) {
       store.budgets.set(id, budget, store.budgets.forScope(id)?.warnPct ?? 80, now);
@@ -104,5 +101,52 @@ export function updateKey(store: Store, id: number, update: KeyUpdate, now: numb
 
 /** Revokes a key; 404 when it does not exist. */
 export function revokeKey(store: Store, id: number, now: number): void {
-  if (!store.keys.revoke(id, now)) throw new GatewayError(404, "not_found", `API key ${id} does not exist`);
+  if (!store.keys.revoke(id, now)) throw notFound(`API key ${id} does not exist`);
+}
+
+/**
+ * Client API keys as the dashboard and the CLI change them: every change also ends the dashboard sessions
+ * a key may no longer hold, then reloads.
+ */
+export class KeyService {
+  readonly #deps: ManagementDeps;
+
+  constructor(deps: ManagementDeps) {
+    this.#deps = deps;
+  }
+
+  /** Every DB key, newest state from the database. */
+  list(): ApiKeyRecord[] {
+    return this.#deps.store.keys.list();
+  }
+
+  /** The key a reference names: its id, else its name; undefined when none. */
+  find(ref: string): ApiKeyRecord | undefined {
+    const { keys } = this.#deps.store;
+    return (/^\d+$/.test(ref) ? keys.get(Number(ref)) : undefined) ?? keys.findByName(ref);
+  }
+
+  /** Creates a key; its plaintext is in the result once. */
+  create(input: NewKeyInput): CreatedKey {
+    const created = createKey(this.#deps.store, input, this.#deps.now());
+    this.#deps.reload();
+    return created;
+  }
+
+  /** Updates a key; turning off its sign-in ends its dashboard sessions. */
+  update(id: number, update: KeyUpdate): ApiKeyRecord {
+    const updated = updateKey(this.#deps.store, id, update, this.#deps.now());
+    if (!updated.canLogin) this.#deps.store.sessions.deleteForKey(id);
+    this.#deps.reload();
+    return updated;
+  }
+
+  /** Revokes a key and ends its dashboard sessions; returns the revoked record. */
+  revoke(id: number): ApiKeyRecord {
+    const { store } = this.#deps;
+    revokeKey(store, id, this.#deps.now());
+    store.sessions.deleteForKey(id);
+    this.#deps.reload();
+    return store.keys.get(id)!;
+  }
 }

@@ -27,6 +27,8 @@ export interface GatewayErrorOptions {
   readonly fixedBody?: unknown;
   /** The upstream's own error body, kept for request logs. */
   readonly upstreamBody?: string;
+  /** The input field at fault (management APIs show it beside the form field). */
+  readonly field?: string;
   readonly cause?: unknown;
 }
 
@@ -37,6 +39,7 @@ export class GatewayError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   readonly fixedBody?: unknown;
   readonly upstreamBody?: string;
+  readonly field?: string;
 
   constructor(status: number, kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -46,6 +49,7 @@ export class GatewayError extends Error {
     this.headers = options.headers ?? {};
     this.fixedBody = options.fixedBody;
     this.upstreamBody = options.upstreamBody;
+    this.field = options.field;
   }
 }
 

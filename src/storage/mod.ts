@@ -35,7 +35,13 @@ export {
 export type { SaverStat } from "./saver_stats_repo.ts";
 export { type Database, openDatabase, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox } from "./secret_box.ts";
-export { SAVER_SETTING_KEYS, saverSettings, seedFromConfig, type SeedReport } from "./seed.ts";
+export {
+  replaceFromConfig,
+  SAVER_SETTING_KEYS,
+  saverSettings,
+  seedFromConfig,
+  type SeedReport,
+} from "./seed.ts";
 export { migrate } from "./migrate.ts";
 
 /** Every repository over one database handle. */

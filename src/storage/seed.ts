@@ -30,31 +30,47 @@ export interface SeedReport {
  * table (or, for savers, its settings) is empty. After seeding the database is authoritative.
  */
 export function seedFromConfig(db: Database, config: Config, box: SecretBox, now: number): SeedReport {
+  return transaction(db, () => seedEmpty(db, config, box, now));
+}
+
+/**
+ * Reset to a config: in one transaction, deletes providers, combos, saver settings and pricing overrides
+ * and seeds them from the config. Keys, budgets, usage, logs and other settings stay.
+ */
+export function replaceFromConfig(db: Database, config: Config, box: SecretBox, now: number): SeedReport {
   return transaction(db, () => {
-    const providers = new ProvidersRepo(db, box);
-    const combos = new CombosRepo(db);
-    const pricing = new PricingRepo(db);
-    const settings = new SettingsRepo(db);
-    let providerCount = 0, comboCount = 0, priceCount = 0, savers = false;
-    if (providers.count() === 0) {
-      for (const p of config.providers) providers.upsert(p, now);
-      providerCount = config.providers.length;
-    }
-    if (combos.count() === 0) {
-      for (const c of config.combos) combos.create(c, now);
-      comboCount = config.combos.length;
-    }
-    const stored = settings.all();
-    if (!SAVER_SETTING_KEYS.some((k) => stored.has(k))) {
-      for (const [key, value] of Object.entries(saverSettings(config))) settings.set(key, value);
-      savers = true;
-    }
-    if (pricing.count() === 0) {
-      for (const [model, price] of Object.entries(config.pricing)) pricing.upsert(model, price, now);
-      priceCount = Object.keys(config.pricing).length;
-    }
-    return { providers: providerCount, combos: comboCount, savers, pricing: priceCount };
+    db.exec("DELETE FROM providers");
+    db.exec("DELETE FROM combos");
+    db.exec("DELETE FROM pricing_overrides");
+    new SettingsRepo(db).delete(SAVER_SETTING_KEYS);
+    return seedEmpty(db, config, box, now);
   });
+}
+
+function seedEmpty(db: Database, config: Config, box: SecretBox, now: number): SeedReport {
+  const providers = new ProvidersRepo(db, box);
+  const combos = new CombosRepo(db);
+  const pricing = new PricingRepo(db);
+  const settings = new SettingsRepo(db);
+  let providerCount = 0, comboCount = 0, priceCount = 0, savers = false;
+  if (providers.count() === 0) {
+    for (const p of config.providers) providers.upsert(p, now);
+    providerCount = config.providers.length;
+  }
+  if (combos.count() === 0) {
+    for (const c of config.combos) combos.create(c, now);
+    comboCount = config.combos.length;
+  }
+  const stored = settings.all();
+  if (!SAVER_SETTING_KEYS.some((k) => stored.has(k))) {
+    for (const [key, value] of Object.entries(saverSettings(config))) settings.set(key, value);
+    savers = true;
+  }
+  if (pricing.count() === 0) {
+    for (const [model, price] of Object.entries(config.pricing)) pricing.upsert(model, price, now);
+    priceCount = Object.keys(config.pricing).length;
+  }
+  return { providers: providerCount, combos: comboCount, savers, pricing: priceCount };
 }
 
 /** The saver settings a config seeds, as stored text. */

@@ -1,6 +1,6 @@
 /** Shared setup for dashboard browser tests: a gateway, a mock upstream, a DB key and headless Chromium. */
 import { type Browser, type BrowserContext, chromium, type ConsoleMessage, type Page } from "playwright-core";
-import { createKey } from "../../src/gateway/keys_service.ts";
+import { createKey } from "../../src/management/keys.ts";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { type MockUpstream, startMockUpstream } from "../helpers/mock_upstream.ts";

@@ -266,5 +266,5 @@ Deno.test("live stream: snapshot first, then batched request events and in-fligh
     controller.abort();
   }
   await new Promise((r) => setTimeout(r, 50));
-  assertEquals(t.gw.runtime.dashboard.hub.subscribers, 0);
+  assertEquals(t.gw.dashboard.hub.subscribers, 0);
 });

@@ -5,7 +5,7 @@
  */
 import { ProviderClient } from "../../src/executors/http_clients.ts";
 
-const client = new ProviderClient();
+const client = new ProviderClient((name) => Deno.env.get(name));
 try {
   const response = await client.post(Deno.args[0], {}, "{}", new AbortController().signal);
   console.log(`${response.status} ${await response.text()}`);

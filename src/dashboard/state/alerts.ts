@@ -1,4 +1,4 @@
-import type { GatewayRuntime } from "../../gateway/runtime.ts";
+import type { DashboardContext } from "../context.ts";
 import { budgetView } from "../views.ts";
 import { windowStart } from "./common.ts";
 
@@ -9,12 +9,12 @@ export type { Alert };
 const ORDER = { critical: 0, warning: 1, info: 2 } as const;
 
 /** The alerts every state response carries; each check is fail-safe so one broken check hides no others. */
-export function collectAlerts(runtime: GatewayRuntime): Alert[] {
+export function collectAlerts(gateway: DashboardContext): Alert[] {
   const alerts: Alert[] = [];
   const checks: (() => void)[] = [
     () => {
-      for (const budget of runtime.control.budgets) {
-        const view = budgetView(budget, runtime);
+      for (const budget of gateway.state.budgets) {
+        const view = budgetView(budget, gateway);
         if (view.status === "ok") continue;
         const exceeded = view.status === "exceeded";
         alerts.push({
@@ -29,7 +29,7 @@ export function collectAlerts(runtime: GatewayRuntime): Alert[] {
       }
     },
     () => {
-      if (!runtime.control.settings.server_cooldowns_enabled) {
+      if (!gateway.state.settings.server_cooldowns_enabled) {
         alerts.push({
           id: "cooldown:disabled",
           severity: "info",
@@ -39,7 +39,7 @@ export function collectAlerts(runtime: GatewayRuntime): Alert[] {
         });
         return;
       }
-      const active = runtime.routing.active(runtime.now());
+      const active = gateway.cooldowns.active(gateway.now());
       if (active.length > 0) {
         alerts.push({
           id: "cooldown:active",
@@ -51,7 +51,7 @@ export function collectAlerts(runtime: GatewayRuntime): Alert[] {
       }
     },
     () => {
-      const unpriced = runtime.control.store.usageStats.unpriced(windowStart(runtime.now(), 30));
+      const unpriced = gateway.reads.usageStats.unpriced(windowStart(gateway.now(), 30));
       if (unpriced.length > 0) {
         alerts.push({
           id: "unpriced:models",
@@ -65,7 +65,7 @@ export function collectAlerts(runtime: GatewayRuntime): Alert[] {
       }
     },
     () => {
-      if (!runtime.control.providers.some((p) => p.enabled)) {
+      if (!gateway.state.providers.some((p) => p.enabled)) {
         alerts.push({
           id: "setup:no_providers",
           severity: "critical",
@@ -76,8 +76,8 @@ export function collectAlerts(runtime: GatewayRuntime): Alert[] {
       }
     },
     () => {
-      const dbKeys = runtime.control.keys.some((k) => k.status === "active");
-      if (!dbKeys && runtime.control.config.apiKeys.length === 0) {
+      const dbKeys = gateway.state.keys.some((k) => k.status === "active");
+      if (!dbKeys && gateway.state.config.apiKeys.length === 0) {
         alerts.push({
           id: "setup:no_keys",
           severity: "info",

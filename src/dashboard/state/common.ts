@@ -1,12 +1,12 @@
 import { dayStartMs } from "../../accounting/mod.ts";
-import type { GatewayRuntime } from "../../gateway/runtime.ts";
+import type { DashboardContext } from "../context.ts";
 import { type DailyTotals, DAY_MS, type GroupTotals, type UsageTotals } from "../../storage/mod.ts";
 import type { BreakdownRow, DailyPoint, TotalsView } from "../contract/mod.ts";
 import { round } from "../views.ts";
 
 /** What every section builder gets. */
 export interface SectionInput {
-  readonly runtime: GatewayRuntime;
+  readonly gateway: DashboardContext;
   readonly query: URLSearchParams;
   /** The server's public origin as the browser sees it (for Tools and base URLs). */
   readonly origin: string;
@@ -26,8 +26,8 @@ export function windowStart(now: number, days: number): number {
 }
 
 /** The start of today in the reporting time zone. */
-export function todayStart(runtime: GatewayRuntime): number {
-  return dayStartMs(runtime.now(), runtime.budgets.zone());
+export function todayStart(gateway: DashboardContext): number {
+  return dayStartMs(gateway.now(), gateway.budgetZone());
 }
 
 /** Totals in the API's snake_case shape. */

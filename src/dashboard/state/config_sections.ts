@@ -24,9 +24,9 @@ import { budgetView, comboView, keyView, priceView, providerView, round } from "
 import { type SectionInput, windowStart } from "./common.ts";
 
 /** Providers with masked credentials, and the api_types this build can call. */
-export function providersSection({ runtime }: SectionInput): ProvidersSection {
+export function providersSection({ gateway }: SectionInput): ProvidersSection {
   return {
-    providers: runtime.control.providers.map((p) => providerView(p, runtime)),
+    providers: gateway.state.providers.map((p) => providerView(p, gateway)),
     api_types: API_TYPES.map((t) => ({
       api_type: t,
       callable: presetFor(t) !== null,
@@ -36,26 +36,26 @@ export function providersSection({ runtime }: SectionInput): ProvidersSection {
 }
 
 /** Combos, the combo strategy, and the routable ids to pick members from. */
-export function combosSection({ runtime }: SectionInput): CombosSection {
+export function combosSection({ gateway }: SectionInput): CombosSection {
   const models = new Set<string>();
-  for (const p of runtime.control.providers) {
+  for (const p of gateway.state.providers) {
     if (p.enabled) { for (const m of p.models) models.add(`${p.prefix}/${m}`); }
   }
   return {
-    combos: runtime.control.combos.map((c) => comboView(c, runtime)),
-    strategy: runtime.control.settings.combo_strategy,
-    sticky_limit: runtime.control.settings.combo_sticky_limit,
+    combos: gateway.state.combos.map((c) => comboView(c, gateway)),
+    strategy: gateway.state.settings.combo_strategy,
+    sticky_limit: gateway.state.settings.combo_sticky_limit,
     models: [...models].sort(),
   };
 }
 
 /** Accounts per prefix in try order with readiness, and active cooldowns. */
-export function routingSection({ runtime }: SectionInput): RoutingSection {
-  const settings = runtime.control.settings;
-  const cooldowns = runtime.routing.active(runtime.now());
+export function routingSection({ gateway }: SectionInput): RoutingSection {
+  const settings = gateway.state.settings;
+  const cooldowns = gateway.cooldowns.active(gateway.now());
   const byAccount = new Map(cooldowns.map((c) => [c.accountId, c]));
   const prefixes = new Map<string, RoutingAccount[]>();
-  for (const p of runtime.control.providers) {
+  for (const p of gateway.state.providers) {
     const accounts = prefixes.get(p.prefix) ?? [];
     const cooling = settings.server_cooldowns_enabled ? byAccount.get(p.id) : undefined;
     const callable = presetFor(p.apiType) !== null;
@@ -87,8 +87,8 @@ export function routingSection({ runtime }: SectionInput): RoutingSection {
 }
 
 /** Token saver switches and their counters. */
-export function saversSection({ runtime }: SectionInput): SaversSection {
-  const s = runtime.control.settings;
+export function saversSection({ gateway }: SectionInput): SaversSection {
+  const s = gateway.state.settings;
   return {
     settings: {
       rtk_enabled: s.saver_rtk_enabled,
@@ -99,7 +99,7 @@ export function saversSection({ runtime }: SectionInput): SaversSection {
       headroom_enabled: s.saver_headroom_enabled,
       headroom_url: s.saver_headroom_url,
     },
-    stats: runtime.control.store.saverStats.all().map((r) => ({
+    stats: gateway.reads.saverStats.all().map((r) => ({
       saver: r.saver,
       requests: r.requests,
       bytes_before: r.bytesBefore,
@@ -111,28 +111,28 @@ export function saversSection({ runtime }: SectionInput): SaversSection {
 }
 
 /** Budgets with today's status, and the keys a budget can be set for. */
-export function budgetsSection({ runtime }: SectionInput): BudgetsSection {
+export function budgetsSection({ gateway }: SectionInput): BudgetsSection {
   return {
-    budgets: runtime.control.budgets.map((b) => budgetView(b, runtime)),
-    keys: runtime.control.keys.filter((k) => k.status === "active").map((k) => ({ id: k.id, name: k.name })),
-    timezone: runtime.budgets.zone(),
+    budgets: gateway.state.budgets.map((b) => budgetView(b, gateway)),
+    keys: gateway.state.keys.filter((k) => k.status === "active").map((k) => ({ id: k.id, name: k.name })),
+    timezone: gateway.budgetZone(),
   };
 }
 
 /** DB keys (prefix only) and the labels of static keys. */
-export function keysSection({ runtime }: SectionInput): KeysSection {
+export function keysSection({ gateway }: SectionInput): KeysSection {
   return {
-    keys: runtime.control.keys.map((k) => keyView(k, runtime.control.budgets)),
-    static_keys: runtime.control.config.apiKeys.map((k) => ({ label: k.label })),
+    keys: gateway.state.keys.map((k) => keyView(k, gateway.state.budgets)),
+    static_keys: gateway.state.config.apiKeys.map((k) => ({ label: k.label })),
   };
 }
 
 /** Builtin prices, overrides, and models used without a price. */
-export function pricingSection({ runtime }: SectionInput): PricingSection {
+export function pricingSection({ gateway }: SectionInput): PricingSection {
   return {
     builtin: Object.entries(BUILTIN_PRICES).map(([m, p]) => priceView(m, p)),
-    overrides: Object.entries(runtime.control.pricing).map(([m, p]) => priceView(m, p)),
-    unpriced: runtime.control.store.usageStats.unpriced(windowStart(runtime.now(), 30)).map((u) => ({
+    overrides: Object.entries(gateway.state.pricing).map(([m, p]) => priceView(m, p)),
+    unpriced: gateway.reads.usageStats.unpriced(windowStart(gateway.now(), 30)).map((u) => ({
       model: u.model,
       requests: u.requests,
       input_tokens: u.inputTokens,
@@ -163,13 +163,13 @@ function settingType(key: SettingKey, fallback: unknown): SettingView["type"] {
 
 /** Every runtime setting with its value, default and type, plus server information. */
 export function settingsSection(
-  { runtime }: SectionInput,
+  { gateway }: SectionInput,
   startedAt: number,
   version: string,
 ): SettingsSection {
-  const stored = runtime.control.store.settings.all();
-  const resolved = resolveSettings(stored, runtime.control.config.server.requireApiKey);
-  const config = runtime.control.config;
+  const stored = gateway.manage.settings.stored();
+  const resolved = resolveSettings(stored, gateway.state.config.server.requireApiKey);
+  const config = gateway.state.config;
   return {
     settings: SETTING_KEYS.map((key) => {
       const fallback = key === "server_require_api_key"
@@ -192,7 +192,7 @@ export function settingsSection(
       config_path: config.paths.configPath,
       db_path: config.paths.dbPath,
       started_at: startedAt,
-      uptime_s: Math.max(0, Math.round((runtime.now() - startedAt) / 1000)),
+      uptime_s: Math.max(0, Math.round((gateway.now() - startedAt) / 1000)),
     },
   };
 }

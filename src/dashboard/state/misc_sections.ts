@@ -3,16 +3,16 @@ import { logSummary } from "../views.ts";
 import { intParam, type SectionInput } from "./common.ts";
 
 /** A page of request logs, newest first. */
-export function requestLogsSection({ runtime, query }: SectionInput): RequestLogsSection {
-  runtime.writer.flush();
-  const store = runtime.control.store;
+export function requestLogsSection({ gateway, query }: SectionInput): RequestLogsSection {
+  gateway.flushWrites();
+  const store = gateway.reads;
   const limit = intParam(query, "limit", 50, { min: 1, max: 200 });
   const total = store.requestLogs.count();
   const totalPages = Math.max(1, Math.ceil(total / limit));
   const page = intParam(query, "page", 1, { min: 1, max: totalPages });
   return {
-    logging_enabled: runtime.control.settings.server_request_logging,
-    retention: runtime.control.settings.server_request_log_retention,
+    logging_enabled: gateway.state.settings.server_request_logging,
+    retention: gateway.state.settings.server_request_log_retention,
     page,
     limit,
     total,
@@ -22,8 +22,8 @@ export function requestLogsSection({ runtime, query }: SectionInput): RequestLog
 }
 
 /** Inventory summary and providers. */
-export function inventorySection({ runtime }: SectionInput, pushEnabled: boolean): InventorySection {
-  const inventory = runtime.control.store.inventory;
+export function inventorySection({ gateway }: SectionInput, pushEnabled: boolean): InventorySection {
+  const inventory = gateway.reads.inventory;
   return {
     summary: inventory.summary(),
     providers: inventory.providers().map((p) => ({ id: p.id, name: p.name, key_count: p.keyCount })),
@@ -32,11 +32,11 @@ export function inventorySection({ runtime }: SectionInput, pushEnabled: boolean
 }
 
 /** A page of inventory keys (masked). */
-export function inventoryKeysSection({ runtime, query }: SectionInput): InventoryKeysSection {
+export function inventoryKeysSection({ gateway, query }: SectionInput): InventoryKeysSection {
   const limit = intParam(query, "limit", 25, { min: 1, max: 200 });
   const page = intParam(query, "page", 1, { min: 1, max: 1_000_000 });
   const provider = query.get("provider") || undefined;
-  const result = runtime.control.store.inventory.keys(limit, (page - 1) * limit, provider);
+  const result = gateway.reads.inventory.keys(limit, (page - 1) * limit, provider);
   return {
     keys: result.keys.map((k) => ({
       id: k.id,

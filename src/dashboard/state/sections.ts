@@ -49,7 +49,6 @@ function sectionData(
   ctx: DashboardContext,
   input: SectionInput,
 ): StateSections[StateSection] {
-  const { runtime } = ctx;
   switch (section) {
     case "overview":
       return overviewSection(input);
@@ -78,8 +77,8 @@ function sectionData(
     case "keys":
       return keysSection(input);
     case "tools": {
-      const requireKey = runtime.control.settings.server_require_api_key;
-      const first = runtime.control.providers.find((p) => p.enabled && p.models.length > 0);
+      const requireKey = ctx.state.settings.server_require_api_key;
+      const first = ctx.state.providers.find((p) => p.enabled && p.models.length > 0);
       const model = first ? `${first.prefix}/${first.models[0]}` : "<prefix>/<model>";
       const tools: ToolsSection = {
         base_url: input.origin,
@@ -107,9 +106,9 @@ export function buildState(
   version: string,
 ): StateEnvelope {
   const started = performance.now();
-  const input: SectionInput = { runtime: ctx.runtime, query, origin, inflight: ctx.hub.inflight, version };
+  const input: SectionInput = { gateway: ctx, query, origin, inflight: ctx.hub.inflight, version };
   const data = sectionData(section, ctx, input);
-  const alerts = collectAlerts(ctx.runtime);
+  const alerts = collectAlerts(ctx);
   const echo: Record<string, unknown> = {};
   const fields: Record<string, unknown> = { ...data };
   for (const field of ["days", "dimension", "sort", "page", "limit"]) {
@@ -120,7 +119,7 @@ export function buildState(
     alerts,
     data,
     meta: {
-      generated_at: ctx.runtime.now(),
+      generated_at: ctx.now(),
       took_ms: Math.round((performance.now() - started) * 100) / 100,
       version,
       ...echo,

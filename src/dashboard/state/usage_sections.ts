@@ -25,27 +25,27 @@ const DIMENSIONS: readonly UsageDimension[] = ["model", "provider", "account", "
 const SORTS = ["tokens", "cost", "requests"] as const;
 
 /** Overview: totals, today, counts, global budget, setup checklist. */
-export function overviewSection({ runtime, origin, inflight }: SectionInput): OverviewSection {
-  const stats = runtime.control.store.usageStats;
-  const now = runtime.now();
+export function overviewSection({ gateway, origin, inflight }: SectionInput): OverviewSection {
+  const stats = gateway.reads.usageStats;
+  const now = gateway.now();
   const totals = stats.totals(null);
-  const global = runtime.control.budgets.find((b) => b.keyId === null);
-  const activeKeys = runtime.control.keys.filter((k) => k.status === "active").length;
+  const global = gateway.state.budgets.find((b) => b.keyId === null);
+  const activeKeys = gateway.state.keys.filter((k) => k.status === "active").length;
   return {
     totals: totalsView(totals),
-    today: totalsView(stats.totalsSince(todayStart(runtime))),
-    provider_count: runtime.control.providers.filter((p) => p.enabled).length,
-    provider_total: runtime.control.providers.length,
-    combo_count: runtime.control.combos.length,
+    today: totalsView(stats.totalsSince(todayStart(gateway))),
+    provider_count: gateway.state.providers.filter((p) => p.enabled).length,
+    provider_total: gateway.state.providers.length,
+    combo_count: gateway.state.combos.length,
     key_count: activeKeys,
-    static_key_count: runtime.control.config.apiKeys.length,
-    global_budget: global ? budgetView(global, runtime) : null,
+    static_key_count: gateway.state.config.apiKeys.length,
+    global_budget: global ? budgetView(global, gateway) : null,
     inflight,
-    cooldown_count: runtime.routing.active(now).length,
+    cooldown_count: gateway.cooldowns.active(now).length,
     base_url: origin,
     setup: {
-      has_providers: runtime.control.providers.length > 0,
-      has_keys: activeKeys > 0 || runtime.control.config.apiKeys.length > 0,
+      has_providers: gateway.state.providers.length > 0,
+      has_keys: activeKeys > 0 || gateway.state.config.apiKeys.length > 0,
       has_requests: totals.requests > 0,
     },
     top_models: stats.breakdown(windowStart(now, 30), "model", 10).map(breakdownView),
@@ -55,15 +55,15 @@ export function overviewSection({ runtime, origin, inflight }: SectionInput): Ov
 
 /** Usage: live count and recent events, today, daily history, models. */
 export function usageSection(
-  { runtime, inflight }: SectionInput,
+  { gateway, inflight }: SectionInput,
   recent: readonly LiveEvent[],
 ): UsageSection {
-  const stats = runtime.control.store.usageStats;
-  const now = runtime.now();
+  const stats = gateway.reads.usageStats;
+  const now = gateway.now();
   return {
     inflight,
     recent,
-    today: totalsView(stats.totalsSince(todayStart(runtime))),
+    today: totalsView(stats.totalsSince(todayStart(gateway))),
     daily: dailySeries(stats.daily(windowStart(now, 30)), windowStart(now, 30), utcDay(now)),
     by_model: stats.breakdown(windowStart(now, 30), "model", 50).map(breakdownView),
     live_url: "/dashboard/api/live",
@@ -71,14 +71,14 @@ export function usageSection(
 }
 
 /** Analytics: spend over a window, broken down by one dimension. */
-export function analyticsSection({ runtime, query }: SectionInput): AnalyticsSection {
+export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSection {
   const days = intParam(query, "days", 30, WINDOWS);
   const dimensionRaw = query.get("dimension") ?? "model";
   const dimension = (DIMENSIONS as readonly string[]).includes(dimensionRaw)
     ? dimensionRaw as UsageDimension
     : "model";
-  const stats = runtime.control.store.usageStats;
-  const now = runtime.now();
+  const stats = gateway.reads.usageStats;
+  const now = gateway.now();
   const from = windowStart(now, days);
   const totals = stats.totals(from);
   return {
@@ -103,12 +103,12 @@ export function analyticsSection({ runtime, query }: SectionInput): AnalyticsSec
 }
 
 /** Leaderboard: clients ranked by tokens, cost or requests, then keys without usage. */
-export function leaderboardSection({ runtime, query }: SectionInput): LeaderboardSection {
+export function leaderboardSection({ gateway, query }: SectionInput): LeaderboardSection {
   const days = intParam(query, "days", 30, WINDOWS);
   const sortRaw = query.get("sort") ?? "tokens";
   const sort = (SORTS as readonly string[]).includes(sortRaw) ? sortRaw as typeof SORTS[number] : "tokens";
-  const clients = runtime.control.store.usageStats.byClient(windowStart(runtime.now(), days));
-  const names = new Map(runtime.control.keys.map((k) => [k.id, k.name]));
+  const clients = gateway.reads.usageStats.byClient(windowStart(gateway.now(), days));
+  const names = new Map(gateway.state.keys.map((k) => [k.id, k.name]));
   const metric = (c: (typeof clients)[number]) =>
     sort === "cost" ? c.cost : sort === "requests" ? c.requests : c.inputTokens + c.outputTokens;
   const ranked = clients.sort((a, b) => metric(b) - metric(a)).slice(0, 50);
@@ -124,7 +124,7 @@ export function leaderboardSection({ runtime, query }: SectionInput): Leaderboar
     success_pct: successPct(c),
   }));
   const used = new Set(clients.map((c) => c.keyId));
-  const idle = runtime.control.keys.filter((k) => k.status === "active" && !used.has(k.id))
+  const idle = gateway.state.keys.filter((k) => k.status === "active" && !used.has(k.id))
     .sort((a, b) => a.name.localeCompare(b.name));
   for (const key of idle) {
     rows.push({

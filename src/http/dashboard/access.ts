@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { type DashboardSessions, loginRefusal } from "../../dashboard/sessions.ts";
-import type { ControlPlane } from "../../gateway/control_plane.ts";
+import type { GatewayState } from "../../dashboard/context.ts";
 import type { ClientIdentity } from "../../gateway/identity.ts";
 import { GatewayError } from "../../model/mod.ts";
 import { presentedKey } from "../credentials.ts";
@@ -20,7 +20,7 @@ export function accessVia(request: Request): AccessVia | undefined {
 /** The identity a request presents for the dashboard: a login-capable key, else a live session cookie. */
 export function dashboardIdentity(
   request: Request,
-  control: ControlPlane,
+  control: Pick<GatewayState, "identify">,
   sessions: DashboardSessions,
   now: number,
 ): { identity: ClientIdentity; via: AccessVia } | null {
@@ -39,7 +39,7 @@ export function dashboardIdentity(
  * require_api_key never opens it). Browsers are sent to the sign-in page; API calls get the spec's 401.
  */
 export function dashboardAccess(
-  control: ControlPlane,
+  control: Pick<GatewayState, "identify">,
   sessions: DashboardSessions,
   now: () => number,
 ): MiddlewareHandler<AppEnv> {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { budgetView } from "../../dashboard/views.ts";
 import type { AppEnv } from "../env.ts";
-import { fieldError, idParam, jsonObject, notFound, parseInput } from "./validation.ts";
+import { idParam, jsonObject, parseInput } from "./validation.ts";
 
 const schema = z.object({
   scope: z.union([z.literal("global"), z.number().int().positive(), z.string().regex(/^\d+$/)], {
@@ -20,23 +20,17 @@ const schema = z.object({
 /** Budgets: one per scope (global or a DB key); posting again updates it. */
 export function budgetsRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const { control } = ctx.runtime;
+  const budgets = ctx.manage.budgets;
 
   app.post("/dashboard/api/budgets", async (c) => {
     const input = parseInput(schema, await jsonObject(c));
     const keyId = input.scope === "global" ? null : Number(input.scope);
-    if (keyId !== null && !control.keys.some((k) => k.id === keyId && k.status === "active")) {
-      throw fieldError("scope", `API key ${keyId} does not exist or is revoked`);
-    }
-    const budget = control.store.budgets.set(keyId, input.daily_limit, input.warn_pct, ctx.runtime.now());
-    control.reload();
-    return c.json({ ok: true, budget: budgetView(budget, ctx.runtime) });
+    const budget = budgets.set(keyId, input.daily_limit, input.warn_pct);
+    return c.json({ ok: true, budget: budgetView(budget, ctx) });
   });
 
   app.delete("/dashboard/api/budgets/:id", (c) => {
-    const id = idParam(c.req.param("id"), "Budget");
-    if (!control.store.budgets.delete(id)) throw notFound(`Budget ${id} does not exist`);
-    control.reload();
+    budgets.delete(idParam(c.req.param("id"), "Budget"));
     return c.json({ ok: true });
   });
   return app;

@@ -1,17 +1,14 @@
 import { Hono } from "hono";
-import { ConfigError } from "../../config/mod.ts";
-import { exportConfigYaml, resetFromYaml } from "../../dashboard/config_export.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { AppEnv } from "../env.ts";
-import { fieldError } from "./validation.ts";
 
 /** Export of the database state as YAML, and Reset to the YAML file. */
 export function configRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const { control } = ctx.runtime;
+  const configFile = ctx.manage.configFile;
 
   app.get("/dashboard/api/export", () =>
-    new Response(exportConfigYaml(control), {
+    new Response(configFile.exportYaml(), {
       headers: {
         "content-type": "text/yaml; charset=utf-8",
         "content-disposition": 'attachment; filename="gateway-config.yaml"',
@@ -19,16 +16,6 @@ export function configRoutes(ctx: DashboardContext): Hono<AppEnv> {
       },
     }));
 
-  app.post("/dashboard/api/reset", (c) => {
-    let seeded;
-    try {
-      seeded = resetFromYaml(control, ctx.env, ctx.runtime.now());
-    } catch (error) {
-      if (error instanceof ConfigError) throw fieldError("config", error.message, 422);
-      throw error;
-    }
-    control.reload();
-    return c.json({ ok: true, seeded });
-  });
+  app.post("/dashboard/api/reset", (c) => c.json({ ok: true, seeded: configFile.reset() }));
   return app;
 }

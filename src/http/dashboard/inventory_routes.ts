@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
-import { maskSecret } from "../../dashboard/mask.ts";
 import { GatewayError } from "../../model/mod.ts";
 import { digestsEqual, hashApiKey } from "../../security/api_key.ts";
 import type { AppEnv } from "../env.ts";
@@ -22,7 +21,6 @@ const schema = z.object({
  */
 export function inventoryRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const store = ctx.runtime.control.store;
 
   app.post("/dashboard/api/inventory/push", async (c) => {
     const token = ctx.pushToken();
@@ -37,29 +35,7 @@ export function inventoryRoutes(ctx: DashboardContext): Hono<AppEnv> {
       });
     }
     const input = parseInput(schema, await jsonObject(c));
-    const now = ctx.runtime.now();
-    const results = store.transaction(() =>
-      input.keys.map((entry) => {
-        store.inventory.ensureProvider(entry.provider, now);
-        const hash = hashApiKey(entry.key);
-        const stored = store.inventory.addKey({
-          id: `uk_${hash.slice(0, 16)}`,
-          providerId: entry.provider,
-          label: entry.label ?? "",
-          value: entry.key,
-          hash,
-          masked: maskSecret(entry.key),
-        }, now);
-        return {
-          id: stored.id,
-          provider: stored.providerId,
-          label: stored.label,
-          masked: maskSecret(entry.key),
-          status: stored.status,
-          duplicate: !stored.added,
-        };
-      })
-    );
+    const results = ctx.manage.inventory.push(input.keys);
     const added = results.filter((r) => !r.duplicate).length;
     return c.json({ ok: true, added, duplicates: results.length - added, keys: results });
   });

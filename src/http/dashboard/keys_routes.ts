@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { keyView } from "../../dashboard/views.ts";
-import { createKey, revokeKey, updateKey } from "../../gateway/keys_service.ts";
+import type { ApiKeyRecord } from "../../storage/mod.ts";
 import type { AppEnv } from "../env.ts";
-import { idParam, jsonObject, parseInput, privateJson, stringList, withField } from "./validation.ts";
+import { idParam, jsonObject, parseInput, privateJson, stringList } from "./validation.ts";
 
 const budgetField = z.number({ error: "must be a number greater than 0 (USD)" }).nullable().optional();
 
@@ -25,50 +25,35 @@ const updateSchema = z.object({
 /** Key management: create (plaintext once), update scopes and budget, revoke. */
 export function keysRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const { control } = ctx.runtime;
-  const store = control.store;
+  const keys = ctx.manage.keys;
+  const view = (key: ApiKeyRecord) => keyView(key, ctx.state.budgets);
 
   app.post("/dashboard/api/v2/keys", async (c) => {
     const input = parseInput(createSchema, await jsonObject(c));
-    const created = withField(() =>
-      createKey(store, {
-        name: input.name,
-        canLogin: input.can_login,
-        allowedModels: input.allowed_models,
-        dailyBudget: input.daily_budget ?? undefined,
-      }, ctx.runtime.now())
-    );
-    control.reload();
-    return privateJson({
-      ok: true,
-      key: keyView(created.record, control.budgets),
-      plaintext: created.plaintext,
-    }, 201);
+    const created = keys.create({
+      name: input.name,
+      canLogin: input.can_login,
+      allowedModels: input.allowed_models,
+      dailyBudget: input.daily_budget ?? undefined,
+    });
+    return privateJson({ ok: true, key: view(created.record), plaintext: created.plaintext }, 201);
   });
 
   app.post("/dashboard/api/keys/:id", async (c) => {
     const id = idParam(c.req.param("id"), "API key");
     const input = parseInput(updateSchema, await jsonObject(c));
-    const updated = withField(() =>
-      updateKey(store, id, {
-        name: input.name,
-        canLogin: input.can_login,
-        allowedModels: input.allowed_models,
-        dailyBudget: input.daily_budget,
-      }, ctx.runtime.now())
-    );
-    if (!updated.canLogin) store.sessions.deleteForKey(id);
-    control.reload();
-    return c.json({ ok: true, key: keyView(updated, control.budgets) });
+    const updated = keys.update(id, {
+      name: input.name,
+      canLogin: input.can_login,
+      allowedModels: input.allowed_models,
+      dailyBudget: input.daily_budget,
+    });
+    return c.json({ ok: true, key: view(updated) });
   });
 
   app.delete("/dashboard/api/keys/:id", (c) => {
-    const id = idParam(c.req.param("id"), "API key");
-    revokeKey(store, id, ctx.runtime.now());
-    store.sessions.deleteForKey(id);
-    control.reload();
-    const key = control.keys.find((k) => k.id === id)!;
-    return c.json({ ok: true, key: keyView(key, control.budgets) });
+    const revoked = keys.revoke(idParam(c.req.param("id"), "API key"));
+    return c.json({ ok: true, key: view(revoked) });
   });
   return app;
 }

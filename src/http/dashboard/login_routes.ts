@@ -18,7 +18,7 @@ export function safeNext(next: unknown): string {
 /** GET/POST /dashboard/login and POST /dashboard/logout. */
 export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const control = ctx.runtime.control;
+  const control = ctx.state;
 
   app.get("/dashboard/login", (c) => html(loginPage(safeNext(c.req.query("next")), ""), 200));
 
@@ -47,7 +47,7 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
       if (wantsJson) return c.json({ error: { message, type: "authentication" } }, 401);
       return html(loginPage(next, message), 401);
     }
-    const token = sessions.open(identity, ctx.runtime.now());
+    const token = sessions.open(identity, ctx.now());
     return new Response(null, {
       status: 303,
       headers: {

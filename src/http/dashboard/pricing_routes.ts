@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { priceView } from "../../dashboard/views.ts";
 import type { AppEnv } from "../env.ts";
-import { jsonObject, notFound, parseInput } from "./validation.ts";
+import { jsonObject, parseInput } from "./validation.ts";
 
 const rate = z.number({ error: "must be a number of USD per million tokens" }).refine(
   (n) => Number.isFinite(n) && n >= 0,
@@ -20,18 +20,16 @@ const schema = z.object({
 /** Pricing overrides: create or replace, delete. */
 export function pricingRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const { control } = ctx.runtime;
+  const pricing = ctx.manage.pricing;
 
   app.post("/dashboard/api/pricing", async (c) => {
     const input = parseInput(schema, await jsonObject(c));
-    const price = {
+    const price = pricing.set(input.model, {
       inputPerMtok: input.input_per_mtok,
       outputPerMtok: input.output_per_mtok,
       cacheCreationPerMtok: input.cache_creation_per_mtok,
       cacheReadPerMtok: input.cache_read_per_mtok,
-    };
-    control.store.pricing.upsert(input.model, price, ctx.runtime.now());
-    control.reload();
+    });
     return c.json({ ok: true, price: priceView(input.model, price) });
   });
 
@@ -44,8 +42,7 @@ export function pricingRoutes(ctx: DashboardContext): Hono<AppEnv> {
     } catch {
       model = raw;
     }
-    if (!control.store.pricing.delete(model)) throw notFound(`No pricing override for "${model}"`);
-    control.reload();
+    pricing.delete(model);
     return c.json({ ok: true });
   });
   return app;

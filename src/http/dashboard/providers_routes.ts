@@ -4,9 +4,10 @@ import { API_TYPES, type ProviderConfig } from "../../config/mod.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { fetchUpstreamModels, probeProvider } from "../../dashboard/provider_probe.ts";
 import { providerView } from "../../dashboard/views.ts";
+import { invalidField } from "../../management/mod.ts";
 import { GatewayError } from "../../model/mod.ts";
 import type { AppEnv } from "../env.ts";
-import { fieldError, jsonObject, notFound, parseInput, stringList } from "./validation.ts";
+import { jsonObject, parseInput, stringList } from "./validation.ts";
 
 const id = z.string({ error: "must be a string" }).trim().min(1, "is required").max(100, "is too long")
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only");
@@ -51,35 +52,23 @@ const fetchSchema = z.object({
 
 /**
  * Providers: create, update (blank api_key keeps the stored one), enable/disable, delete, Fetch Models and
- * Test Connection. Each change reloads the control plane, which rebuilds routing and closes the HTTP
- * clients of providers that are gone or disabled.
+ * Test Connection. Changes go through the provider service, which reloads the gateway.
  */
 export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const { runtime } = ctx;
-  const { control } = runtime;
-  const find = (providerId: string): ProviderConfig => {
-    const provider = control.providers.find((p) => p.id === providerId);
-    if (!provider) throw notFound(`Provider "${providerId}" does not exist`);
-    return provider;
-  };
-  const save = (provider: ProviderConfig) => {
-    control.store.providers.upsert(provider, runtime.now());
-    control.reload();
-    return { ok: true, provider: providerView(find(provider.id), runtime) };
-  };
+  const providers = ctx.manage.providers;
+  const view = (provider: ProviderConfig) => providerView(provider, ctx);
 
   app.post("/dashboard/api/providers/fetch-models", async (c) => {
     const input = parseInput(fetchSchema, await jsonObject(c));
-    const stored = input.provider_id ? control.providers.find((p) => p.id === input.provider_id) : undefined;
-    if (input.provider_id && !stored) throw notFound(`Provider "${input.provider_id}" does not exist`);
+    const stored = input.provider_id ? providers.get(input.provider_id) : undefined;
     const target = {
       apiType: input.api_type ?? stored?.apiType,
       baseUrl: input.base_url ?? stored?.baseUrl,
       apiKey: input.api_key?.trim() ? input.api_key.trim() : stored?.apiKey ?? "",
     };
-    if (!target.apiType) throw fieldError("api_type", "is required (or give provider_id)");
-    if (!target.baseUrl) throw fieldError("base_url", "is required (or give provider_id)");
+    if (!target.apiType) throw invalidField("api_type", "is required (or give provider_id)");
+    if (!target.baseUrl) throw invalidField("base_url", "is required (or give provider_id)");
     const result = await fetchUpstreamModels({
       apiType: target.apiType,
       baseUrl: target.baseUrl,
@@ -93,60 +82,51 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
 
   app.post("/dashboard/api/providers", async (c) => {
     const input = parseInput(createSchema, await jsonObject(c));
-    if (control.providers.some((p) => p.id === input.id)) {
-      throw fieldError("id", `a provider with id "${input.id}" already exists`, 409);
-    }
-    if (control.combos.some((combo) => combo.name === input.prefix)) {
-      throw fieldError("prefix", `"${input.prefix}" is already a combo name`);
-    }
-    const result = save({
+    const created = providers.create({
       id: input.id,
       prefix: input.prefix,
       apiType: input.api_type,
       baseUrl: input.base_url,
-      apiKey: input.api_key.trim(),
+      apiKey: input.api_key,
       models: input.models,
       enabled: input.enabled,
     });
-    return c.json(result, 201);
+    return c.json({ ok: true, provider: view(created) }, 201);
   });
 
   app.put("/dashboard/api/providers/:id", async (c) => {
-    const current = find(c.req.param("id"));
+    const id = c.req.param("id");
+    providers.get(id);
     const input = parseInput(updateSchema, await jsonObject(c));
-    return c.json(save({
-      ...current,
-      prefix: input.prefix ?? current.prefix,
-      apiType: input.api_type ?? current.apiType,
-      baseUrl: input.base_url ?? current.baseUrl,
-      apiKey: input.api_key?.trim() ? input.api_key.trim() : current.apiKey,
-      models: input.models ?? current.models,
-      enabled: input.enabled ?? current.enabled,
-    }));
+    const updated = providers.update(id, {
+      prefix: input.prefix,
+      apiType: input.api_type,
+      baseUrl: input.base_url,
+      apiKey: input.api_key,
+      models: input.models,
+      enabled: input.enabled,
+    });
+    return c.json({ ok: true, provider: view(updated) });
   });
 
-  app.post(
-    "/dashboard/api/providers/:id/enable",
-    (c) => c.json(save({ ...find(c.req.param("id")), enabled: true })),
-  );
-  app.post(
-    "/dashboard/api/providers/:id/disable",
-    (c) => c.json(save({ ...find(c.req.param("id")), enabled: false })),
-  );
+  for (const [action, enabled] of [["enable", true], ["disable", false]] as const) {
+    app.post(`/dashboard/api/providers/:id/${action}`, (c) => {
+      const provider = providers.update(c.req.param("id"), { enabled });
+      return c.json({ ok: true, provider: view(provider) });
+    });
+  }
 
   app.delete("/dashboard/api/providers/:id", (c) => {
-    const provider = find(c.req.param("id"));
-    control.store.providers.delete(provider.id);
-    control.reload();
+    providers.delete(c.req.param("id"));
     return c.json({ ok: true });
   });
 
   app.post("/dashboard/api/providers/:id/test", async (c) => {
-    const provider = find(c.req.param("id"));
+    const provider = providers.get(c.req.param("id"));
     const body = parseInput(z.object({ model: z.string().trim().min(1).optional() }), await jsonObject(c));
     const model = body.model ?? provider.models[0];
-    if (!model) throw fieldError("model", "is required: the provider lists no models");
-    return c.json(await probeProvider(provider, model, runtime.now));
+    if (!model) throw invalidField("model", "is required: the provider lists no models");
+    return c.json(await probeProvider(provider, model, ctx.now));
   });
   return app;
 }

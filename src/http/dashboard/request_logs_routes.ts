@@ -2,16 +2,16 @@ import { Hono } from "hono";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { logDetail } from "../../dashboard/views.ts";
 import type { AppEnv } from "../env.ts";
-import { idParam, notFound } from "./validation.ts";
+import { notFound } from "../../management/mod.ts";
+import { idParam } from "./validation.ts";
 
 /** Request logs: export, detail, clear. */
 export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const { runtime } = ctx;
-  const store = runtime.control.store;
+  const store = ctx.reads;
 
   app.get("/dashboard/api/request-logs/export", () => {
-    runtime.writer.flush();
+    ctx.flushWrites();
     return new Response(JSON.stringify(store.requestLogs.all().map(logDetail)), {
       headers: {
         "content-type": "application/json",
@@ -23,7 +23,7 @@ export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
 
   app.get("/dashboard/api/request-logs/:id", (c) => {
     const id = idParam(c.req.param("id"), "Request log");
-    runtime.writer.flush();
+    ctx.flushWrites();
     const log = store.requestLogs.get(id);
     if (!log) throw notFound(`Request log ${id} does not exist`);
     return new Response(JSON.stringify({ log: logDetail(log) }), {
@@ -32,7 +32,7 @@ export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
   });
 
   app.delete("/dashboard/api/request-logs", (c) => {
-    runtime.writer.flush();
+    ctx.flushWrites();
     return c.json({ ok: true, deleted: store.requestLogs.clear() });
   });
   return app;

@@ -6,8 +6,8 @@ import type { AppEnv } from "../env.ts";
 export function routingRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post("/dashboard/api/routing/clear-cooldowns", (c) => {
-    const cleared = ctx.runtime.routing.active(ctx.runtime.now()).length;
-    ctx.runtime.routing.clearAll();
+    const cleared = ctx.cooldowns.active(ctx.now()).length;
+    ctx.cooldowns.clearAll();
     return c.json({ ok: true, cleared });
   });
   return app;

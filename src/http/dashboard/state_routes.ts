@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { buildState, isStateSection } from "../../dashboard/state/sections.ts";
 import type { AppEnv } from "../env.ts";
-import { notFound, privateJson } from "./validation.ts";
+import { notFound } from "../../management/mod.ts";
+import { privateJson } from "./validation.ts";
 
 /** The server's origin as the client sees it, honouring a reverse proxy's forwarded headers. */
 export function publicOrigin(request: Request): string {

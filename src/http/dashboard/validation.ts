@@ -1,37 +1,12 @@
 import type { Context } from "hono";
 import { z } from "zod";
+import { invalidField, notFound } from "../../management/mod.ts";
 import { GatewayError } from "../../model/mod.ts";
 import type { AppEnv } from "../env.ts";
 import { readJsonBody } from "../read_body.ts";
 
 /** Dashboard request bodies are small; anything larger is a mistake. */
 const BODY_LIMIT = 2 * 1024 * 1024;
-
-/** A 400 (or other status) naming the input field at fault, in the dashboard's error envelope. */
-export function fieldError(field: string, message: string, status = 400): GatewayError {
-  const text = `${field}: ${message}`;
-  return new GatewayError(status, "invalid_request", text, {
-    fixedBody: { error: { message: text, type: "invalid_request", field } },
-  });
-}
-
-/** A 404 in the dashboard's envelope. */
-export function notFound(message: string): GatewayError {
-  return new GatewayError(404, "not_found", message);
-}
-
-/** Turns a `field: message` GatewayError from shared services into a field error. */
-export function withField<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    if (error instanceof GatewayError && error.status === 400 && error.fixedBody === undefined) {
-      const match = /^([a-z_]+): (.*)$/s.exec(error.message);
-      if (match) throw fieldError(match[1], match[2]);
-    }
-    throw error;
-  }
-}
 
 /** Reads a JSON object body (a missing body is `{}`). */
 export async function jsonObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
@@ -43,12 +18,12 @@ export async function jsonObject(c: Context<AppEnv>): Promise<Record<string, unk
   } catch (error) {
     if (error instanceof GatewayError && error.status === 400) {
       if (/empty/.test(error.message)) return {};
-      throw fieldError("body", error.message);
+      throw invalidField("body", error.message);
     }
     throw error;
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw fieldError("body", "must be a JSON object");
+    throw invalidField("body", "must be a JSON object");
   }
   return body as Record<string, unknown>;
 }
@@ -61,7 +36,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "body";
   let message = issue.message;
   if (issue.code === "invalid_type" && issue.input === undefined) message = "is required";
-  throw fieldError(field, message);
+  throw invalidField(field, message);
 }
 
 /** A list given as a JSON array of strings or one string split at commas and newlines. */

@@ -1,0 +1,83 @@
+/**
+ * The composition root's wiring, the only module that knows every layer: it builds the gateway runtime,
+ * the management services, the dashboard's context and the HTTP handler, and closes each part once.
+ */
+import type { Config } from "./config/mod.ts";
+import type { DashboardContext } from "./dashboard/context.ts";
+import { LiveHub } from "./dashboard/live_hub.ts";
+import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
+import { RequestLogObserver } from "./gateway/request_log_observer.ts";
+import { GatewayRuntime } from "./gateway/runtime.ts";
+import { createHandler } from "./http/app.ts";
+import { Management } from "./management/mod.ts";
+import type { Store } from "./storage/mod.ts";
+
+/** What the root passes in: the loaded config, an open store, and the outside world. */
+export interface ComposeOptions {
+  readonly config: Config;
+  readonly store: Store;
+  readonly now: () => number;
+  readonly env: (name: string) => string | undefined;
+  readonly timeouts?: UpstreamTimeouts;
+  /** Outbound fetch for savers (Headroom) and image prefetch. */
+  readonly fetch?: typeof fetch;
+}
+
+/** A gateway wired and ready to serve. */
+export interface ComposedGateway {
+  readonly runtime: GatewayRuntime;
+  readonly management: Management;
+  readonly dashboard: DashboardContext;
+  /** The request handler for Deno.serve. */
+  readonly handler: (request: Request) => Response | Promise<Response>;
+  /** Ends live dashboard streams (they never end by themselves), so an HTTP shutdown can drain. */
+  endLiveStreams(): void;
+  /** Once the server has stopped: stops background work, flushes writes, closes provider clients. */
+  close(): Promise<void>;
+}
+
+/** Wires one gateway over an open store. */
+export function composeGateway(options: ComposeOptions): ComposedGateway {
+  const { config, store, now, env } = options;
+  const runtime = new GatewayRuntime(config, store, {
+    now,
+    timeouts: options.timeouts,
+    fetch: options.fetch,
+    env,
+  });
+  const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
+  const hub = new LiveHub(now);
+  runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
+  runtime.recorder.onRecord((row) => hub.recorded(row));
+  const dashboard: DashboardContext = {
+    now,
+    state: runtime.control,
+    manage: management,
+    reads: store,
+    cooldowns: runtime.routing,
+    spentToday: (keyId) => runtime.budgets.spentToday(keyId, now()),
+    budgetZone: () => runtime.budgets.zone(),
+    flushWrites: () => runtime.writer.flush(),
+    hub,
+    startedAt: now(),
+    pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
+  };
+  const handler = createHandler({
+    control: runtime.control,
+    dispatcher: runtime.dispatcher,
+    visibleModels: (identity) => runtime.visibleModels(identity),
+    dashboard,
+  });
+  let closed: Promise<void> | undefined;
+  return {
+    runtime,
+    management,
+    dashboard,
+    handler,
+    endLiveStreams: () => hub.close(),
+    close() {
+      closed ??= runtime.close();
+      return closed;
+    },
+  };
+}

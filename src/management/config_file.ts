@@ -1,0 +1,98 @@
+import { stringify } from "yaml";
+import { type CapabilityOverride, ConfigError, loadConfig } from "../config/mod.ts";
+import { resolveSettings } from "../config/runtime_settings.ts";
+import { replaceFromConfig, type SeedReport } from "../storage/mod.ts";
+import type { ManagementDeps } from "./deps.ts";
+import { invalidField } from "./field_error.ts";
+
+/** The database state as a config file (Export), and the config file back into the database (Reset). */
+export class ConfigFileService {
+  readonly #deps: ManagementDeps;
+
+  constructor(deps: ManagementDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Server, providers (all, with plaintext keys and the enabled flag), combos, token_savers and pricing
+   * overrides as YAML that loads with parseConfig and seeds a fresh home.
+   */
+  exportYaml(): string {
+    const { store, config } = this.#deps;
+    const s = resolveSettings(store.settings.all(), config.server.requireApiKey);
+    const doc: Record<string, unknown> = {
+      server: {
+        host: config.server.host,
+        port: config.server.port,
+        require_api_key: s.server_require_api_key,
+      },
+      providers: store.providers.list().map((p) => ({
+        id: p.id,
+        prefix: p.prefix,
+        api_type: p.apiType,
+        base_url: p.baseUrl,
+        api_key: p.apiKey,
+        models: [...p.models],
+        enabled: p.enabled,
+        ...(p.capabilities && Object.keys(p.capabilities).length > 0
+          ? { capabilities: exportCapabilities(p.capabilities) }
+          : {}),
+      })),
+      combos: store.combos.list().map((c) => ({ name: c.name, models: [...c.models] })),
+      token_savers: {
+        rtk: { enabled: s.saver_rtk_enabled },
+        caveman: { enabled: s.saver_caveman_enabled, level: s.saver_caveman_level },
+        ponytail: { enabled: s.saver_ponytail_enabled, level: s.saver_ponytail_level },
+        headroom: { enabled: s.saver_headroom_enabled, url: s.saver_headroom_url },
+      },
+      pricing: Object.fromEntries(
+        Object.entries(store.pricing.all()).map(([model, p]) => [model, {
+          input_per_mtok: p.inputPerMtok,
+          output_per_mtok: p.outputPerMtok,
+          cache_creation_per_mtok: p.cacheCreationPerMtok,
+          cache_read_per_mtok: p.cacheReadPerMtok,
+        }]),
+      ),
+    };
+    return `# Gateway state exported ${new Date(this.#deps.now()).toISOString()}\n` +
+      `# Contains plaintext upstream credentials.\n` + stringify(doc, { lineWidth: 0 });
+  }
+
+  /**
+   * Reset to defaults: re-reads the YAML file (a broken file is a 422 before anything changes), then in
+   * one transaction replaces providers, combos, saver settings and pricing overrides with the file's.
+   * Keys, budgets, usage, logs and other settings stay.
+   */
+  reset(): SeedReport {
+    const { store, config: loaded } = this.#deps;
+    let config;
+    try {
+      config = loadConfig(loaded.paths, this.#deps.env);
+    } catch (error) {
+      if (error instanceof ConfigError) throw invalidField("config", error.message, 422);
+      throw error;
+    }
+    const seeded = replaceFromConfig(store.db, config, store.box, this.#deps.now());
+    this.#deps.reload();
+    return seeded;
+  }
+}
+
+function exportCapabilities(
+  capabilities: Readonly<Record<string, CapabilityOverride>>,
+): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [model, c] of Object.entries(capabilities)) {
+    out[model] = Object.fromEntries(
+      Object.entries({
+        vision: c.vision,
+        reasoning: c.reasoning,
+        thinking_format: c.thinkingFormat,
+        context_window: c.contextWindow,
+        max_output_tokens: c.maxOutputTokens,
+        max_thinking_budget: c.maxThinkingBudget,
+      }).filter(([, v]) => v !== undefined),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+/**
+ * The management layer: every change to providers, combos, budgets, pricing, settings, keys, the
+ * inventory and the config file goes through these services (validate → write through the repositories
+ * → reload). The dashboard routes and the CLI both use them; neither writes to storage itself.
+ */
+import { BudgetService } from "./budgets.ts";
+import { ComboService } from "./combos.ts";
+import { ConfigFileService } from "./config_file.ts";
+import type { ManagementDeps } from "./deps.ts";
+import { InventoryService } from "./inventory.ts";
+import { KeyService } from "./keys.ts";
+import { PricingService } from "./pricing.ts";
+import { ProviderService } from "./providers.ts";
+import { SettingsService } from "./settings.ts";
+
+export type { ManagementDeps } from "./deps.ts";
+export { type BudgetReport, budgetReport, type SpendToday } from "./budgets.ts";
+export type { ProviderChanges, ProviderInput } from "./providers.ts";
+export type { SettingsChange } from "./settings.ts";
+export type { PushedKey, PushResult } from "./inventory.ts";
+export {
+  type CreatedKey,
+  createKey,
+  type KeyUpdate,
+  type NewKeyInput,
+  revokeKey,
+  updateKey,
+} from "./keys.ts";
+export { invalidField, notFound } from "./field_error.ts";
+
+/** All management services over one set of dependencies. */
+export class Management {
+  readonly providers: ProviderService;
+  readonly combos: ComboService;
+  readonly budgets: BudgetService;
+  readonly pricing: PricingService;
+  readonly settings: SettingsService;
+  readonly keys: KeyService;
+  readonly inventory: InventoryService;
+  readonly configFile: ConfigFileService;
+
+  constructor(deps: ManagementDeps) {
+    this.providers = new ProviderService(deps);
+    this.combos = new ComboService(deps);
+    this.budgets = new BudgetService(deps);
+    this.pricing = new PricingService(deps);
+    this.settings = new SettingsService(deps);
+    this.keys = new KeyService(deps);
+    this.inventory = new InventoryService(deps);
+    this.configFile = new ConfigFileService(deps);
+  }
+}

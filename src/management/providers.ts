@@ -1,0 +1,73 @@
+import type { ProviderConfig } from "../config/mod.ts";
+import type { ManagementDeps } from "./deps.ts";
+import { invalidField, notFound } from "./field_error.ts";
+
+/** A provider account as a form submits it (validated for shape by the caller). */
+export type ProviderInput = Omit<ProviderConfig, "capabilities">;
+
+/** Changes to a provider; a blank `apiKey` keeps the stored one. */
+export type ProviderChanges = Partial<Omit<ProviderInput, "id">>;
+
+/**
+ * Provider accounts: create, update, enable/disable, delete. Each change reloads the gateway, which
+ * rebuilds routing and closes the HTTP clients of providers that are gone or disabled.
+ */
+export class ProviderService {
+  readonly #deps: ManagementDeps;
+
+  constructor(deps: ManagementDeps) {
+    this.#deps = deps;
+  }
+
+  /** The stored provider with this id; 404 when none. */
+  get(id: string): ProviderConfig {
+    const provider = this.#deps.store.providers.list().find((p) => p.id === id);
+    if (!provider) throw notFound(`Provider "${id}" does not exist`);
+    return provider;
+  }
+
+  /** Adds a provider; its id must be new and its prefix must not be a combo name. */
+  create(input: ProviderInput): ProviderConfig {
+    const { store } = this.#deps;
+    if (store.providers.list().some((p) => p.id === input.id)) {
+      throw invalidField("id", `a provider with id "${input.id}" already exists`, 409);
+    }
+    this.#checkPrefix(input.prefix);
+    return this.#save({ ...input, apiKey: input.apiKey.trim() });
+  }
+
+  /** Changes a provider. */
+  update(id: string, changes: ProviderChanges): ProviderConfig {
+    const current = this.get(id);
+    if (changes.prefix !== undefined && changes.prefix !== current.prefix) this.#checkPrefix(changes.prefix);
+    const apiKey = changes.apiKey?.trim();
+    return this.#save({
+      ...current,
+      prefix: changes.prefix ?? current.prefix,
+      apiType: changes.apiType ?? current.apiType,
+      baseUrl: changes.baseUrl ?? current.baseUrl,
+      apiKey: apiKey ? apiKey : current.apiKey,
+      models: changes.models ?? current.models,
+      enabled: changes.enabled ?? current.enabled,
+    });
+  }
+
+  /** Deletes a provider; 404 when none. */
+  delete(id: string): void {
+    this.get(id);
+    this.#deps.store.providers.delete(id);
+    this.#deps.reload();
+  }
+
+  #checkPrefix(prefix: string): void {
+    if (this.#deps.store.combos.list().some((combo) => combo.name === prefix)) {
+      throw invalidField("prefix", `"${prefix}" is already a combo name`);
+    }
+  }
+
+  #save(provider: ProviderConfig): ProviderConfig {
+    this.#deps.store.providers.upsert(provider, this.#deps.now());
+    this.#deps.reload();
+    return this.get(provider.id);
+  }
+}
