@@ -46,10 +46,10 @@ export function dashboardRoutes(
   version: string,
   ui?: Hono<AppEnv>,
 ): Hono<AppEnv> {
-  const sessions = new DashboardSessions(ctx.runtime.control);
+  const sessions = new DashboardSessions(ctx.state, ctx.reads.sessions);
   const app = new Hono<AppEnv>();
   app.route("/", dashboardPublicRoutes(ctx, sessions));
-  app.use("/dashboard/*", dashboardAccess(ctx.runtime.control, sessions, ctx.runtime.now));
+  app.use("/dashboard/*", dashboardAccess(ctx.state, sessions, ctx.now));
   if (ui) app.route("/", ui);
   app.route("/", liveRoutes(ctx));
   app.route("/", stateRoutes(ctx, version));
