@@ -11,6 +11,7 @@ import { InventoryService } from "./inventory.ts";
 import { KeyService } from "./keys.ts";
 import { PricingService } from "./pricing.ts";
 import { ProviderService } from "./providers.ts";
+import { RequestLogService } from "./request_logs.ts";
 import { SettingsService } from "./settings.ts";
 
 export type { ManagementDeps } from "./deps.ts";
@@ -37,6 +38,7 @@ export class Management {
   readonly settings: SettingsService;
   readonly keys: KeyService;
   readonly inventory: InventoryService;
+  readonly requestLogs: RequestLogService;
   readonly configFile: ConfigFileService;
 
   constructor(deps: ManagementDeps) {
@@ -47,6 +49,7 @@ export class Management {
     this.settings = new SettingsService(deps);
     this.keys = new KeyService(deps);
     this.inventory = new InventoryService(deps);
+    this.requestLogs = new RequestLogService(deps);
     this.configFile = new ConfigFileService(deps);
   }
 }

@@ -33,7 +33,7 @@ export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
 
   app.delete("/dashboard/api/request-logs", (c) => {
     ctx.flushWrites();
-    return c.json({ ok: true, deleted: store.requestLogs.clear() });
+    return c.json({ ok: true, deleted: ctx.manage.requestLogs.clear() });
   });
   return app;
 }
