@@ -3,7 +3,8 @@ import type { Codec } from "../codec.ts";
 import { encodeChatError } from "./errors.ts";
 import { decodeChatRequest } from "./request_decode.ts";
 import { encodeChatRequest } from "./request_encode.ts";
-import { decodeChatResponse, encodeChatResponse } from "./response.ts";
+import { decodeChatResponse } from "./response_decode.ts";
+import { encodeChatResponse } from "./response_encode.ts";
 import { decodeChatStream } from "./stream_decode.ts";
 import { encodeChatStream } from "./stream_encode.ts";
 

@@ -7,7 +7,7 @@ import { deltaOf, primaryChoice, reasoningOf } from "./chunk.ts";
 import { type ContentTemplate, learnContentTemplate, matchContentTemplate } from "./content_template.ts";
 import { decodeFinish } from "./finish.ts";
 import { isUnusableId } from "./ids.ts";
-import { upstreamErrorMessage } from "./response.ts";
+import { upstreamErrorMessage } from "./response_decode.ts";
 import { DONE_EVENT } from "./stream_encode.ts";
 import { decodeUsage } from "./usage.ts";
 import { type StageOutput, StreamStage } from "../shared/stream_stage.ts";

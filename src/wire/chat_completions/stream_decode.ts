@@ -3,7 +3,7 @@ import type { Frame } from "../framing/mod.ts";
 import { isRecord, syntheticToolId, tryParseJson } from "../shared/mod.ts";
 import { deltaOf, finishReasonOf, primaryChoice, reasoningOf } from "./chunk.ts";
 import { decodeFinish } from "./finish.ts";
-import { upstreamErrorMessage } from "./response.ts";
+import { upstreamErrorMessage } from "./response_decode.ts";
 import { decodeUsage } from "./usage.ts";
 import { StreamStage } from "../shared/stream_stage.ts";
 

@@ -1,9 +1,9 @@
 /** The local-runner (Ollama-style) wire format: /api/chat, /api/generate and the utility bodies. */
 import type { Codec } from "../codec.ts";
 import { encodeError } from "./errors.ts";
-import { decodeRequest } from "./request.ts";
+import { decodeRequest } from "./request_decode.ts";
 import { encodeRequest } from "./request_encode.ts";
-import { decodeResponse } from "./response.ts";
+import { decodeResponse } from "./response_decode.ts";
 import { encodeResponse } from "./response_encode.ts";
 import { decodeStream } from "./stream_decode.ts";
 import { encodeStream } from "./stream_encode.ts";

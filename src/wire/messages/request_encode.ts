@@ -12,7 +12,7 @@ import {
   toolResultBlock,
   toolUseBlock,
 } from "./blocks_encode.ts";
-import { EXTRA_KEYS } from "./request.ts";
+import { EXTRA_KEYS } from "./request_decode.ts";
 import { DEFAULT_MAX_TOKENS, planThinking } from "./thinking.ts";
 
 const FORMAT = "messages";

@@ -5,7 +5,7 @@ import { isRecord } from "../shared/mod.ts";
 import { type Block, displayedReasoning, textBlock, toolUseBlock } from "./blocks_encode.ts";
 import { encodeStopReason } from "./finish.ts";
 import { messageIdFor } from "./ids.ts";
-import { USAGE_EXTRA_KEY } from "./response.ts";
+import { USAGE_EXTRA_KEY } from "./response_decode.ts";
 import { unfoldUsage } from "./usage.ts";
 
 const FORMAT = "messages";
