@@ -112,6 +112,7 @@ export function logSummary(log: RequestLogSummary): LogSummaryView {
     streamed: log.streamed,
     user: log.user,
     error: log.error,
+    warnings: log.warnings,
   };
 }
 

@@ -49,6 +49,7 @@ export class RequestLogObserver implements DispatchObserver {
       requestTruncated: request.truncated,
       responseTruncated: response.truncated,
       error: trace.error.slice(0, 4000),
+      warnings: trace.warnings,
     };
     this.#writer.collect(this.#insertRows, row);
   }

@@ -1,5 +1,11 @@
 import type { Database } from "./database.ts";
 
+/** Something translation could not express for a logged request (a stable code and a sentence). */
+export interface RequestLogWarning {
+  readonly code: string;
+  readonly message: string;
+}
+
 /** One captured request, as written by the request-log observer. */
 export interface RequestLogInput {
   readonly ts: number;
@@ -16,6 +22,7 @@ export interface RequestLogInput {
   readonly requestTruncated: boolean;
   readonly responseTruncated: boolean;
   readonly error: string;
+  readonly warnings: readonly RequestLogWarning[];
 }
 
 /** A stored request log row without its bodies (listings). */
@@ -31,6 +38,7 @@ export interface RequestLogSummary {
   readonly streamed: boolean;
   readonly user: string;
   readonly error: string;
+  readonly warnings: readonly RequestLogWarning[];
 }
 
 /** A stored request log row with its bodies. */
@@ -53,6 +61,7 @@ interface Row {
   streamed: number;
   user: string;
   error: string;
+  warnings: string;
   request_body?: string;
   response_body?: string;
   request_truncated?: number;
@@ -60,7 +69,7 @@ interface Row {
 }
 
 const SUMMARY_COLUMNS =
-  "id, ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, user, error";
+  "id, ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, user, error, warnings";
 
 /** The request_logs table: captured requests, pruned to the retention setting. */
 export class RequestLogsRepo {
@@ -74,8 +83,8 @@ export class RequestLogsRepo {
   insert(logs: readonly RequestLogInput[]): void {
     const statement = this.#db.prepare(
       `INSERT INTO request_logs (ts, client_format, model, provider_id, account_id, status, latency_ms, streamed,
-         user, request_body, response_body, error, request_truncated, response_truncated)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         user, request_body, response_body, error, request_truncated, response_truncated, warnings)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const log of logs) {
       statement.run(
@@ -93,6 +102,7 @@ export class RequestLogsRepo {
         log.error,
         log.requestTruncated ? 1 : 0,
         log.responseTruncated ? 1 : 0,
+        JSON.stringify(log.warnings),
       );
     }
   }
@@ -151,6 +161,7 @@ function toSummary(r: Row): RequestLogSummary {
     streamed: r.streamed === 1,
     user: r.user,
     error: r.error,
+    warnings: parseWarnings(r.warnings),
   };
 }
 
@@ -162,4 +173,20 @@ function toRecord(r: Row): RequestLogRecord {
     requestTruncated: r.request_truncated === 1,
     responseTruncated: r.response_truncated === 1,
   };
+}
+
+/** The stored warnings; rows written before the column existed read as none. */
+function parseWarnings(text: string | undefined): RequestLogWarning[] {
+  if (!text) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter(isWarning) : [];
+  } catch {
+    return [];
+  }
+}
+
+function isWarning(value: unknown): value is RequestLogWarning {
+  const w = value as Partial<RequestLogWarning> | null;
+  return typeof w?.code === "string" && typeof w.message === "string";
 }

@@ -172,6 +172,14 @@ export interface LogSummaryView {
   readonly streamed: boolean;
   readonly user: string;
   readonly error: string;
+  /** What translation lost for this request (`x-gateway-warnings` codes with the codecs' sentences). */
+  readonly warnings: readonly LogWarningView[];
+}
+
+/** One warning of a logged request: a stable code (docs/warnings.md) and the codec's sentence. */
+export interface LogWarningView {
+  readonly code: string;
+  readonly message: string;
 }
 
 /** A request log row with bodies (`GET /dashboard/api/request-logs/{id}`). */
