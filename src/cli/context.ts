@@ -8,7 +8,7 @@ import {
   resolveHomePaths,
 } from "../config/mod.ts";
 import { Management } from "../management/mod.ts";
-import { loadSecretBox, Store } from "../storage/mod.ts";
+import { Store } from "../storage/mod.ts";
 import type { CliIo } from "./io.ts";
 
 /**
@@ -24,8 +24,7 @@ export function configForCommand(configFlag: string | undefined, io: CliIo): Con
 /** Opens the store beside the config. */
 export function openStore(config: Config, io: CliIo): Store {
   Deno.mkdirSync(config.paths.home, { recursive: true, mode: 0o700 });
-  const box = loadSecretBox(config.paths.secretKeyPath, io.env("GATEWAY_SECRET_KEY"));
-  return Store.open(config.paths.dbPath, box);
+  return Store.openWithSecret(config.paths.dbPath, config.paths.secretKeyPath, io.env("GATEWAY_SECRET_KEY"));
 }
 
 /** Runs `work` with an open store, closing it afterwards. */

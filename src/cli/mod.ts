@@ -1,6 +1,7 @@
 import { ConfigError } from "../config/mod.ts";
 import { GATEWAY_VERSION } from "../version.ts";
 import { GatewayError } from "../model/mod.ts";
+import { SecretKeyError } from "../storage/mod.ts";
 import { configInitCommand } from "./config_init.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
 import { budgetsCommand } from "./budgets.ts";
@@ -62,7 +63,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(`gateway: ${error.message}`);
       return EXIT_USAGE;
     }
-    if (error instanceof ConfigError || error instanceof GatewayError) {
+    if (error instanceof ConfigError || error instanceof GatewayError || error instanceof SecretKeyError) {
       io.err(`gateway: ${error.message}`);
       return EXIT_FAILURE;
     }

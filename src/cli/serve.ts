@@ -1,7 +1,7 @@
 import { type Config, fileExists, loadConfig, resolveHomePaths, writeDefaultConfig } from "../config/mod.ts";
 import { type ComposedGateway, composeGateway } from "../compose.ts";
 import type { UpstreamTimeouts } from "../gateway/dispatch.ts";
-import { loadSecretBox, seedFromConfig, Store } from "../storage/mod.ts";
+import { SecretKeyError, seedFromConfig, Store } from "../storage/mod.ts";
 import { numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
 
@@ -41,9 +41,17 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
   const now = options.now ?? Date.now;
   const env = options.env ?? ((name: string) => Deno.env.get(name));
   Deno.mkdirSync(config.paths.home, { recursive: true, mode: 0o700 });
-  const box = loadSecretBox(config.paths.secretKeyPath, env("GATEWAY_SECRET_KEY"));
-  const store = Store.open(config.paths.dbPath, box);
-  seedFromConfig(store.db, config, box, now());
+  const store = Store.openWithSecret(
+    config.paths.dbPath,
+    config.paths.secretKeyPath,
+    env("GATEWAY_SECRET_KEY"),
+  );
+  try {
+    seedFromConfig(store.db, config, store.box, now());
+  } catch (error) {
+    store.close();
+    throw error;
+  }
   const gateway = composeGateway({ config, store, now, env, timeouts: options.timeouts });
   const { runtime } = gateway;
   runtime.control.watch(options.watchIntervalMs ?? 1000);
@@ -151,6 +159,7 @@ function startFailure(error: unknown, config: Config, host: string, port: number
   if (error instanceof Deno.errors.PermissionDenied) {
     return `cannot listen on ${address}: permission denied (ports below 1024 need privileges)`;
   }
+  if (error instanceof SecretKeyError) return error.message;
   // node:sqlite errors: a locked, read-only or corrupt database file.
   if (error instanceof Error && (error as { code?: unknown }).code === "ERR_SQLITE_ERROR") {
     return `cannot open the database ${config.paths.dbPath}: ${error.message}`;

@@ -40,3 +40,12 @@ export function transaction<T>(db: Database, work: () => T): T {
     throw error;
   }
 }
+
+/** One sealed credential from the database, to check a secret key against; undefined when none is stored. */
+export function sealedSample(db: Database): string | undefined {
+  const row = db.prepare(
+    `SELECT api_key AS value FROM providers WHERE api_key LIKE 'enc:v1:%'
+     UNION ALL SELECT key_value FROM upstream_keys WHERE key_value LIKE 'enc:v1:%' LIMIT 1`,
+  ).get() as { value: string } | undefined;
+  return row?.value;
+}

@@ -3,10 +3,10 @@ import { ApiKeysRepo } from "./api_keys_repo.ts";
 import { BudgetsRepo } from "./budgets_repo.ts";
 import { CombosRepo } from "./combos_repo.ts";
 import { CooldownsRepo } from "./cooldowns_repo.ts";
-import { type Database, openDatabase, transaction } from "./database.ts";
+import { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 import { PricingRepo } from "./pricing_repo.ts";
 import { ProvidersRepo } from "./providers_repo.ts";
-import type { SecretBox } from "./secret_box.ts";
+import { loadSecretBox, type SecretBox } from "./secret_box.ts";
 import { SettingsRepo } from "./settings_repo.ts";
 import { UsageRepo } from "./usage_repo.ts";
 import { RequestLogsRepo } from "./request_logs_repo.ts";
@@ -34,7 +34,7 @@ export {
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
 export { type Database, openDatabase, transaction } from "./database.ts";
-export { loadSecretBox, SecretBox } from "./secret_box.ts";
+export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
   replaceFromConfig,
   SAVER_SETTING_KEYS,
@@ -84,6 +84,20 @@ export class Store {
   /** Opens the database file and wraps it. */
   static open(path: string, box: SecretBox): Store {
     return new Store(openDatabase(path), box);
+  }
+
+  /**
+   * Opens the database and its secret key together: the key is checked against a credential the database
+   * already holds, and a missing key file is created only for a database with nothing sealed in it.
+   */
+  static openWithSecret(path: string, keyPath: string, envKey: string | undefined): Store {
+    const db = openDatabase(path);
+    try {
+      return new Store(db, loadSecretBox(keyPath, envKey, sealedSample(db)));
+    } catch (error) {
+      db.close();
+      throw error;
+    }
   }
 
   /** Runs `work` in one transaction. */

@@ -37,16 +37,68 @@ export class SecretBox {
   }
 }
 
-/** Loads the box key from the environment or the key file, creating the file when missing. */
-export function loadSecretBox(keyPath: string, envKey: string | undefined): SecretBox {
-  if (envKey) return new SecretBox(fromBase64(envKey.trim()));
-  try {
-    return new SecretBox(fromBase64(Deno.readTextFileSync(keyPath).trim()));
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
+/** The secret key is missing, damaged or not the one the database's credentials were sealed with. */
+export class SecretKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SecretKeyError";
   }
-  const key = randomBytes(32);
-  Deno.writeTextFileSync(keyPath, toBase64(key) + "\n", { mode: 0o600, createNew: true });
+}
+
+/**
+ * Loads the box key from the environment or the key file. A new key file is written only when none
+ * exists and the database holds nothing sealed (`sealedSample` undefined): a lost key must never be
+ * replaced silently, or every stored credential would be unreadable.
+ */
+export function loadSecretBox(keyPath: string, envKey: string | undefined, sealedSample?: string): SecretBox {
+  const box = envKey ? keyFrom(envKey, "GATEWAY_SECRET_KEY") : readKeyFile(keyPath);
+  if (box === undefined) {
+    if (sealedSample !== undefined) {
+      throw new SecretKeyError(
+        `the secret key file ${keyPath} is missing, but the database holds credentials sealed with it. ` +
+          `Restore the file from a backup (or set GATEWAY_SECRET_KEY to the key); to start over without ` +
+          `those credentials, move the database away.`,
+      );
+    }
+    const key = randomBytes(32);
+    Deno.writeTextFileSync(keyPath, toBase64(key) + "\n", { mode: 0o600, createNew: true });
+    return new SecretBox(key);
+  }
+  if (sealedSample !== undefined) {
+    try {
+      box.open(sealedSample);
+    } catch {
+      const source = envKey ? "GATEWAY_SECRET_KEY" : `the secret key file ${keyPath}`;
+      throw new SecretKeyError(
+        `${source} does not open the credentials stored in the database (another key?). Restore the key ` +
+          `they were sealed with.`,
+      );
+    }
+  }
+  return box;
+}
+
+function readKeyFile(keyPath: string): SecretBox | undefined {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(keyPath);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new SecretKeyError(`cannot read the secret key file ${keyPath}: ${(error as Error).message}`);
+  }
+  return keyFrom(text, `the secret key file ${keyPath}`);
+}
+
+function keyFrom(text: string, source: string): SecretBox {
+  let key: Uint8Array | undefined;
+  try {
+    key = fromBase64(text.trim());
+  } catch { /* reported below */ }
+  if (key === undefined || key.length !== 32) {
+    throw new SecretKeyError(
+      `${source} is damaged: it must hold 32 bytes in base64 (44 characters). Restore it from a backup.`,
+    );
+  }
   return new SecretBox(key);
 }
 
