@@ -129,7 +129,7 @@ export class Dispatcher {
       if (last !== null) {
         // A fallback: the client may have left while the failed attempt ran.
         if (caller.clientSignal().aborted) {
-          throw new GatewayError(499, "invalid_request", "client disconnected");
+          throw new GatewayError(499, "client_closed", "client disconnected");
         }
         if (deps.routing.isCooling(attempt.account.id, deps.control.settings, deps.now())) continue;
       }

@@ -41,7 +41,7 @@ export async function runFusion(input: FusionInput): Promise<RouteSuccess> {
   const preferred = settings.judge || members[0];
   const judge = input.routable(preferred) ? preferred : members.find((m) => input.routable(m)) ?? preferred;
   const answers = await runPanel(input);
-  if (input.signal.aborted) throw new GatewayError(499, "invalid_request", "client disconnected");
+  if (input.signal.aborted) throw new GatewayError(499, "client_closed", "client disconnected");
   if (answers.ok.length === 0) {
     const last = answers.failures.at(-1);
     const message = exhaustedMessage(

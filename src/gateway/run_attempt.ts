@@ -53,7 +53,7 @@ export async function runAttempt(
   };
   const clientLeft = () => {
     record.failed(499, "client disconnected");
-    return new GatewayError(499, "invalid_request", "client disconnected before the upstream answered");
+    return new GatewayError(499, "client_closed", "client disconnected before the upstream answered");
   };
   if (outcome.kind === "cancelled") throw clientLeft();
   if (outcome.kind === "network") {
