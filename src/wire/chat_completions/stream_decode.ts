@@ -1,6 +1,6 @@
-import type { BlockKind, Finish, StreamEvent } from "../../model/mod.ts";
+import type { Finish, StreamEvent } from "../../model/mod.ts";
 import type { Frame } from "../framing/mod.ts";
-import { isRecord, syntheticToolId, tryParseJson } from "../shared/mod.ts";
+import { BlockTracker, type Emit, isRecord, syntheticToolId, tryParseJson } from "../shared/mod.ts";
 import { deltaOf, finishReasonOf, primaryChoice, reasoningOf } from "./chunk.ts";
 import { decodeFinish } from "./finish.ts";
 import { upstreamErrorMessage } from "./response_decode.ts";
@@ -8,7 +8,6 @@ import { decodeUsage } from "./usage.ts";
 import { StreamStage } from "../shared/stream_stage.ts";
 
 type Json = Record<string, unknown>;
-type Emit = (event: StreamEvent) => void;
 
 /** A tool call seen in the stream, keyed by its upstream position. */
 interface ToolBlock {
@@ -29,31 +28,9 @@ export function decodeChatStream(): StreamStage<Frame, StreamEvent> {
   let sawContent = false;
   let sawToolCall = false;
   let finish: Finish | undefined;
-  let nextIndex = 0;
-  let openKey: string | undefined;
-  let openIndex = 0;
+  const blocks = new BlockTracker();
   let lastToolKey: string | undefined;
   const tools = new Map<string, ToolBlock>();
-
-  const closeOpen = (emit: Emit) => {
-    if (openKey !== undefined) emit({ type: "blockEnd", index: openIndex });
-    openKey = undefined;
-  };
-
-  const open = (key: string, kind: BlockKind, emit: Emit, id?: string, name?: string): number => {
-    if (openKey === key) return openIndex;
-    closeOpen(emit);
-    openKey = key;
-    openIndex = nextIndex++;
-    emit(
-      kind === "toolCall" ? { type: "blockStart", index: openIndex, kind, id, name } : {
-        type: "blockStart",
-        index: openIndex,
-        kind,
-      },
-    );
-    return openIndex;
-  };
 
   const toolKey = (call: Json, position: number): string => {
     const id = typeof call.id === "string" && call.id !== "" ? call.id : undefined;
@@ -85,7 +62,7 @@ export function decodeChatStream(): StreamStage<Frame, StreamEvent> {
         const id = typeof call.id === "string" && call.id !== ""
           ? call.id
           : syntheticToolId(responseId, tools.size, name);
-        block = { index: open(key, "toolCall", emit, id, name), id };
+        block = { index: blocks.open(key, "toolCall", emit, { id, name }), id };
         tools.set(key, block);
         sawContent = true;
         sawToolCall = true;
@@ -113,11 +90,11 @@ export function decodeChatStream(): StreamStage<Frame, StreamEvent> {
       const reasoning = reasoningOf(delta);
       if (reasoning !== "") {
         sawContent = true;
-        emit({ type: "textDelta", index: open("reasoning", "reasoning", emit), text: reasoning });
+        emit({ type: "textDelta", index: blocks.open("reasoning", "reasoning", emit), text: reasoning });
       }
       if (typeof delta.content === "string" && delta.content !== "") {
         sawContent = true;
-        emit({ type: "textDelta", index: open("text", "text", emit), text: delta.content });
+        emit({ type: "textDelta", index: blocks.open("text", "text", emit), text: delta.content });
       }
       if (Array.isArray(delta.tool_calls)) toolCalls(delta.tool_calls, emit);
       const reason = finishReasonOf(choice);
@@ -131,7 +108,7 @@ export function decodeChatStream(): StreamStage<Frame, StreamEvent> {
     if (ended) return;
     ended = true;
     if (errored) return;
-    closeOpen(emit);
+    blocks.close(emit);
     if (finish) emit({ type: "finish", finish });
     else if (sawContent) {
       emit({ type: "finish", finish: { unified: sawToolCall ? "tool_calls" : "stop", raw: null } });

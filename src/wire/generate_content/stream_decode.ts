@@ -1,14 +1,12 @@
-import type { BlockKind, StreamEvent } from "../../model/mod.ts";
+import type { StreamEvent } from "../../model/mod.ts";
 import type { Frame } from "../framing/mod.ts";
-import { isRecord, tryParseJson } from "../shared/mod.ts";
+import { BlockTracker, type Emit, isRecord, tryParseJson } from "../shared/mod.ts";
 import { upstreamErrorMessage } from "./errors.ts";
 import { decodeFinish } from "./finish.ts";
 import { type GeminiPart, type GeminiResponse, responseSchema } from "./schema.ts";
 import { responseToolIds } from "./tool_ids.ts";
 import { decodeUsage } from "./usage.ts";
 import { StreamStage } from "../shared/stream_stage.ts";
-
-type Emit = (event: StreamEvent) => void;
 
 /**
  * Gemini SSE frames → neutral events. Each frame is a whole GenerateContentResponse; Gemini has no
@@ -20,50 +18,27 @@ export function decodeStream(): StreamStage<Frame, StreamEvent> {
   let finished = false;
   let failed = false;
   let sawToolCall = false;
-  let nextIndex = 0;
-  let open: { kind: Exclude<BlockKind, "toolCall">; index: number } | undefined;
+  const blocks = new BlockTracker();
+  const close = (emit: Emit) => blocks.close(emit);
   let ids = responseToolIds("");
-
-  const close = (emit: Emit) => {
-    if (open) emit({ type: "blockEnd", index: open.index });
-    open = undefined;
-  };
-  const ensureOpen = (kind: Exclude<BlockKind, "toolCall">, emit: Emit): number => {
-    if (open?.kind === kind) return open.index;
-    close(emit);
-    open = { kind, index: nextIndex++ };
-    emit({
-      type: "blockStart",
-      index: open.index,
-      kind,
-      ...(kind === "reasoning" ? { family: "google" } : {}),
-    });
-    return open.index;
-  };
 
   const onPart = (part: GeminiPart, emit: Emit) => {
     if (part.functionCall) {
-      close(emit);
       sawToolCall = true;
-      const index = nextIndex++;
       const call = part.functionCall;
-      emit({
-        type: "blockStart",
-        index,
-        kind: "toolCall",
-        id: ids.callId(call.name, call.id),
-        name: call.name,
-        family: "google",
+      const labels = { id: ids.callId(call.name, call.id), name: call.name, family: "google" } as const;
+      blocks.whole("toolCall", emit, labels, (index) => {
+        if (part.thoughtSignature) emit({ type: "signatureDelta", index, signature: part.thoughtSignature });
+        emit({ type: "argumentsDelta", index, json: JSON.stringify(call.args ?? {}) });
       });
-      if (part.thoughtSignature) emit({ type: "signatureDelta", index, signature: part.thoughtSignature });
-      emit({ type: "argumentsDelta", index, json: JSON.stringify(call.args ?? {}) });
-      emit({ type: "blockEnd", index });
       return;
     }
     if (part.text === undefined) return;
     // An empty text part may still carry a signature (Gemini 3 sends one at the end of a turn).
     if (part.text === "" && !part.thoughtSignature) return;
-    const index = ensureOpen(part.thought === true ? "reasoning" : "text", emit);
+    const index = part.thought === true
+      ? blocks.open("reasoning", "reasoning", emit, { family: "google" })
+      : blocks.open("text", "text", emit);
     if (part.text !== "") emit({ type: "textDelta", index, text: part.text });
     if (part.thoughtSignature) emit({ type: "signatureDelta", index, signature: part.thoughtSignature });
   };

@@ -10,7 +10,7 @@ import {
   responseIdFor,
   upstreamError,
   upstreamErrorMessage,
-} from "./upstream.ts";
+} from "./upstream_chunk.ts";
 
 /** Fields mapped to the neutral response; the rest (durations, logprobs) ride along as extra. */
 const KNOWN = new Set([

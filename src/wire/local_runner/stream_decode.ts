@@ -1,6 +1,6 @@
-import type { BlockKind, StreamEvent } from "../../model/mod.ts";
+import type { StreamEvent } from "../../model/mod.ts";
 import type { Frame } from "../framing/frame.ts";
-import { syntheticToolId, tryParseJson } from "../shared/mod.ts";
+import { BlockTracker, type Emit, syntheticToolId, tryParseJson } from "../shared/mod.ts";
 import { finishFromDoneReason } from "./finish.ts";
 import type { UpstreamChunk } from "./schema.ts";
 import {
@@ -10,10 +10,8 @@ import {
   parseUpstreamChunk,
   responseIdFor,
   upstreamErrorMessage,
-} from "./upstream.ts";
+} from "./upstream_chunk.ts";
 import { StreamStage } from "../shared/stream_stage.ts";
-
-type Emit = (event: StreamEvent) => void;
 
 /**
  * Upstream NDJSON lines → neutral events. Ollama has no blocks, so they are synthesised: thinking and
@@ -24,21 +22,11 @@ export function decodeStream(): StreamStage<Frame, StreamEvent> {
   let id = "";
   let started = false;
   let ended = false;
-  let nextIndex = 0;
   let toolCount = 0;
-  let open: { index: number; kind: BlockKind } | undefined;
-
-  const close = (emit: Emit) => {
-    if (open) emit({ type: "blockEnd", index: open.index });
-    open = undefined;
-  };
-  const deltaInto = (kind: BlockKind, text: string, emit: Emit) => {
-    if (open?.kind !== kind) {
-      close(emit);
-      open = { index: nextIndex++, kind };
-      emit({ type: "blockStart", index: open.index, kind });
-    }
-    emit({ type: "textDelta", index: open.index, text });
+  const blocks = new BlockTracker();
+  const close = (emit: Emit) => blocks.close(emit);
+  const deltaInto = (kind: "text" | "reasoning", text: string, emit: Emit) => {
+    emit({ type: "textDelta", index: blocks.open(kind, kind, emit), text });
   };
 
   const line = (chunk: UpstreamChunk, emit: Emit) => {
@@ -52,13 +40,11 @@ export function decodeStream(): StreamStage<Frame, StreamEvent> {
     if (thinking) deltaInto("reasoning", thinking, emit);
     if (content) deltaInto("text", content, emit);
     for (const call of chunk.message?.tool_calls ?? []) {
-      close(emit);
       const name = call.function.name;
-      const index = nextIndex++;
       const callId = call.id || syntheticToolId(id, toolCount++, name);
-      emit({ type: "blockStart", index, kind: "toolCall", id: callId, name });
-      emit({ type: "argumentsDelta", index, json: argumentsText(call) });
-      emit({ type: "blockEnd", index });
+      blocks.whole("toolCall", emit, { id: callId, name }, (index) => {
+        emit({ type: "argumentsDelta", index, json: argumentsText(call) });
+      });
     }
     if (chunk.done === true) {
       close(emit);

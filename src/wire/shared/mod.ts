@@ -4,3 +4,4 @@ export { argumentsObject, isRecord, tryParseJson } from "./json.ts";
 export { isErrorKind } from "./error_types.ts";
 export { chainSteps, type StageOutput, type StageSteps, StreamStage } from "./stream_stage.ts";
 export { fieldPath, invalidAt, invalidFromZod, parseAt } from "./zod_issues.ts";
+export { type BlockLabels, BlockTracker, type Emit } from "./block_tracker.ts";
