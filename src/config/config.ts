@@ -66,7 +66,13 @@ export interface TokenSaversConfig {
 /** The resolved, readonly configuration: built once at the edge from the YAML file. */
 export interface Config {
   readonly paths: HomePaths;
-  readonly server: { readonly host: string; readonly port: number; readonly requireApiKey: boolean };
+  readonly server: {
+    readonly host: string;
+    readonly port: number;
+    readonly requireApiKey: boolean;
+    /** Peers whose X-Forwarded-* headers are believed (IPs or CIDR ranges); none by default. */
+    readonly trustedProxies: readonly string[];
+  };
   readonly apiKeys: readonly StaticKeyConfig[];
   readonly providers: readonly ProviderConfig[];
   readonly combos: readonly ComboConfig[];

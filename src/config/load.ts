@@ -110,7 +110,12 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
   }
   return {
     paths,
-    server: { host: data.server.host, port: data.server.port, requireApiKey: data.server.require_api_key },
+    server: {
+      host: data.server.host,
+      port: data.server.port,
+      requireApiKey: data.server.require_api_key,
+      trustedProxies: data.server.trusted_proxies,
+    },
     apiKeys: data.api_keys.map((k, i) => ({
       key: k.key,
       label: k.client_key_label ?? `static-key-${i + 1}`,

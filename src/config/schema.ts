@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { API_TYPES } from "./api_types.ts";
+import { parseIpRange } from "../security/ip_ranges.ts";
 
 const MODEL_REF = /^[^/\s]+\/\S+$/;
 const saverLevel = z.enum(["lite", "full", "ultra"]);
@@ -55,6 +56,9 @@ export const configFileSchema = z.strictObject({
       host: z.string().min(1).default("127.0.0.1"),
       port: z.number().int().min(1).max(65535).default(20128),
       require_api_key: z.boolean().default(false),
+      trusted_proxies: z.array(
+        z.string().refine((v) => parseIpRange(v) !== null, "must be an IP address or CIDR range"),
+      ).default([]),
     }),
   ),
   api_keys: z.array(staticKeySchema).nullish().transform((v) => v ?? []),

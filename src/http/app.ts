@@ -1,5 +1,6 @@
 import { GATEWAY_VERSION } from "../version.ts";
 import { Hono } from "hono";
+import { ipMatcher } from "../security/ip_ranges.ts";
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import { GatewayError } from "../model/mod.ts";
 import { apiAuth } from "./auth.ts";
@@ -52,9 +53,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
  * surface_routes.ts), everything else to the Hono app; clients that append `/v1` to a base URL that
  * already ends in `/v1` are repaired first.
  */
-export function createHandler(deps: AppDeps): (request: Request) => Response | Promise<Response> {
+export function createHandler(
+  deps: AppDeps,
+): (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
   const app = createApp(deps);
-  return (request) => {
+  const isTrustedProxy = ipMatcher(deps.control.config.server.trustedProxies);
+  return (request, info) => {
     let path = pathOf(request.url);
     if (path.startsWith("/v1/v1/")) {
       const url = new URL(request.url);
@@ -66,7 +70,8 @@ export function createHandler(deps: AppDeps): (request: Request) => Response | P
       const handled = handleSurfaceRequest(deps, path, request);
       if (handled !== null) return handled;
     }
-    return app.fetch(request);
+    const peer = info?.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "";
+    return app.fetch(request, { trustedProxy: isTrustedProxy(peer) });
   };
 }
 

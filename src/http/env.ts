@@ -8,7 +8,14 @@ export interface AppVariables {
   surface: WireFormat | "utility";
 }
 
+/** Per-request facts the handler passes to the app (absent when the app is called directly). */
+export interface AppBindings {
+  /** The peer is a configured trusted proxy, so its X-Forwarded-* headers are believed. */
+  readonly trustedProxy?: boolean;
+}
+
 /** The Hono environment of the app. */
 export interface AppEnv {
+  Bindings: AppBindings;
   Variables: AppVariables;
 }

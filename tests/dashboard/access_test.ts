@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
-import { ADMIN_KEY, body, setupDashboard } from "./dashboard_helpers.ts";
+import { ADMIN_KEY, body, type DashboardSetup, setupDashboard } from "./dashboard_helpers.ts";
 
 async function login(url: string, key: string, next = "/dashboard/ui/keys") {
   return await fetch(`${url}/dashboard/login`, {
@@ -71,14 +71,54 @@ Deno.test("dashboard login: a good key sets a hashed session cookie and returns 
   const offsite = await login(t.gw.url, ADMIN_KEY, "https://evil.example/");
   await offsite.body?.cancel();
   assertEquals(offsite.headers.get("location"), "/dashboard/ui");
-  const secure = await fetch(`${t.gw.url}/dashboard/login`, {
+});
+
+/** Signs in claiming (through X-Forwarded-Proto) that the browser used HTTPS; returns the Set-Cookie. */
+async function loginViaHttpsProxy(url: string): Promise<string> {
+  const response = await fetch(`${url}/dashboard/login`, {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
     body: JSON.stringify({ api_key: ADMIN_KEY, next: "/dashboard/ui" }),
   });
-  await secure.body?.cancel();
-  assertStringIncludes(secure.headers.get("set-cookie") ?? "", "; Secure");
+  await response.body?.cancel();
+  return response.headers.get("set-cookie") ?? "";
+}
+
+/** A cross-origin mutation whose X-Forwarded-Host claims to be the origin's host. */
+function forgedSameSite(t: DashboardSetup) {
+  return t.json("/dashboard/api/v2/keys", {
+    method: "POST",
+    body: JSON.stringify({ name: "forged" }),
+    headers: { origin: "https://evil.example", "x-forwarded-host": "evil.example" },
+  });
+}
+
+Deno.test("forwarded headers are ignored unless the peer is a configured trusted proxy", async () => {
+  await using t = await setupDashboard();
+  assert(
+    !(await loginViaHttpsProxy(t.gw.url)).includes("; Secure"),
+    "an untrusted X-Forwarded-Proto is ignored",
+  );
+  assertEquals(
+    (await forgedSameSite(t)).status,
+    403,
+    "an untrusted X-Forwarded-Host cannot vouch for a site",
+  );
+  const tools = await t.json("/dashboard/api/v2/state/tools", {
+    headers: { "x-forwarded-host": "evil.example" },
+  });
+  assertEquals((tools.body.data as { base_url: string }).base_url, t.gw.url);
+});
+
+Deno.test("forwarded headers from a trusted proxy set the public origin, Secure cookies and the same-site check", async () => {
+  await using t = await setupDashboard("server:\n  trusted_proxies: [127.0.0.0/8, '::1']\n");
+  assertStringIncludes(await loginViaHttpsProxy(t.gw.url), "; Secure");
+  assertEquals((await forgedSameSite(t)).status, 201, "the trusted proxy's host is ours");
+  const tools = await t.json("/dashboard/api/v2/state/tools", {
+    headers: { "x-forwarded-host": "gw.example", "x-forwarded-proto": "https" },
+  });
+  assertEquals((tools.body.data as { base_url: string }).base_url, "https://gw.example");
 });
 
 Deno.test("dashboard login: can_login off refuses sign-in; turning it off or revoking ends sessions", async () => {

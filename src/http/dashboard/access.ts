@@ -5,6 +5,7 @@ import type { ClientIdentity } from "../../gateway/identity.ts";
 import { GatewayError } from "../../model/mod.ts";
 import { presentedKey } from "../credentials.ts";
 import type { AppEnv } from "../env.ts";
+import { forwardedHeader } from "../forwarded.ts";
 import { readCookie, SESSION_COOKIE } from "./cookies.ts";
 
 /** How a dashboard request was authenticated. */
@@ -74,7 +75,7 @@ export function sameOriginMutations(): MiddlewareHandler<AppEnv> {
     const method = c.req.method;
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
       const source = c.req.header("origin") ?? c.req.header("referer");
-      if (source !== undefined && !sameHost(source, c.req.raw)) {
+      if (source !== undefined && !sameHost(source, c.req.raw, c.env?.trustedProxy === true)) {
         throw new GatewayError(403, "permission", "Cross-origin dashboard request refused");
       }
     }
@@ -82,7 +83,7 @@ export function sameOriginMutations(): MiddlewareHandler<AppEnv> {
   };
 }
 
-function sameHost(source: string, request: Request): boolean {
+function sameHost(source: string, request: Request, trustedProxy: boolean): boolean {
   let host: string;
   try {
     host = new URL(source).host.toLowerCase();
@@ -90,6 +91,6 @@ function sameHost(source: string, request: Request): boolean {
     return false; // "null" and garbage are never our origin
   }
   const own = (request.headers.get("host") ?? new URL(request.url).host).toLowerCase();
-  const forwarded = request.headers.get("x-forwarded-host")?.split(",")[0].trim().toLowerCase();
+  const forwarded = forwardedHeader(request, "x-forwarded-host", trustedProxy);
   return host === own || (forwarded !== undefined && host === forwarded);
 }

@@ -18,12 +18,6 @@ export function readCookie(header: string | null, name: string): string {
   return "";
 }
 
-/** True when the request reached us (or the proxy in front) over HTTPS. */
-export function cameOverHttps(request: Request): boolean {
-  const forwarded = request.headers.get("x-forwarded-proto")?.split(",")[0].trim().toLowerCase();
-  return forwarded === "https" || new URL(request.url).protocol === "https:";
-}
-
 /** The Set-Cookie value for a session token (maxAge 0 clears it). */
 export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
   return `${SESSION_COOKIE}=${

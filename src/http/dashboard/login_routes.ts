@@ -4,7 +4,8 @@ import { loginRefusal, SESSION_MAX_AGE_S } from "../../dashboard/sessions.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { DashboardSessions } from "../../dashboard/sessions.ts";
 import type { AppEnv } from "../env.ts";
-import { cameOverHttps, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
+import { cameOverHttps } from "../forwarded.ts";
+import { readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
 import { loginPage } from "./login_page.ts";
 
 /** Where sign-in returns to: only dashboard paths on this site, else the overview. */
@@ -52,7 +53,11 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
       status: 303,
       headers: {
         location: next,
-        "set-cookie": sessionCookie(token, SESSION_MAX_AGE_S, cameOverHttps(c.req.raw)),
+        "set-cookie": sessionCookie(
+          token,
+          SESSION_MAX_AGE_S,
+          cameOverHttps(c.req.raw, c.env?.trustedProxy === true),
+        ),
         "cache-control": "no-store",
       },
     });
@@ -65,7 +70,7 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
 function logout(c: Context<AppEnv>, sessions: DashboardSessions): Response {
   sessions.close(readCookie(c.req.header("cookie") ?? null, SESSION_COOKIE));
   const headers = new Headers({
-    "set-cookie": sessionCookie("", 0, cameOverHttps(c.req.raw)),
+    "set-cookie": sessionCookie("", 0, cameOverHttps(c.req.raw, c.env?.trustedProxy === true)),
     "cache-control": "no-store",
   });
   if ((c.req.header("accept") ?? "").includes("application/json")) {
