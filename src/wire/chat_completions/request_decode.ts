@@ -1,8 +1,5 @@
 import type {
-  CacheControl,
   GenerationParams,
-  ImagePart,
-  ImageSource,
   Message,
   NeutralRequest,
   Part,
@@ -18,13 +15,12 @@ import { invalidRequest } from "../../model/mod.ts";
 import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
 import { chatExtra, unknownFields, withChatExtra } from "./extra_fields.ts";
 import { googleSignature } from "./google_signature.ts";
+import { decodeCacheControl, decodeContent } from "./parts_decode.ts";
 import type { Mutable } from "./mutable.ts";
 import {
   assistantMessageSchema,
-  imagePartSchema,
   requestSchema,
   systemMessageSchema,
-  textPartSchema,
   toolCallSchema,
   toolMessageSchema,
   toolSchema,
@@ -32,10 +28,8 @@ import {
 } from "./schema.ts";
 import {
   isPlainAssistantMessage,
-  isPlainImagePart,
   isPlainRequest,
   isPlainSystemMessage,
-  isPlainTextPart,
   isPlainToolMessage,
   isPlainUserMessage,
 } from "./schema_guards.ts";
@@ -70,17 +64,8 @@ const KNOWN_ASSISTANT = new Set(["role", "content", "name", "tool_calls", "reaso
 const KNOWN_ASSISTANT_REASONING = new Set([...KNOWN_ASSISTANT, "reasoning"]);
 const KNOWN_TOOL_CALL = new Set(["id", "type", "function", "extra_content"]);
 const KNOWN_CALL_FUNCTION = new Set(["name", "arguments"]);
-const KNOWN_TEXT_PART = new Set(["type", "text", "cache_control"]);
-const KNOWN_REFUSAL_PART = new Set(["type", "refusal", "cache_control"]);
-const KNOWN_IMAGE_PART = new Set(["type", "image_url", "cache_control"]);
-const KNOWN_IMAGE_URL = new Set(["url", "detail"]);
 
 const EFFORTS: ReadonlySet<string> = new Set(["none", "minimal", "low", "medium", "high", "xhigh"]);
-
-type RawContent = string | readonly { readonly type: string; readonly [key: string]: unknown }[];
-
-/** Where a content list appears; decides which part types it may hold. */
-type ContentRole = "system" | "user" | "assistant" | "tool";
 
 // Decoded objects are built key by key: an optional field gets a key only when it has a value, so
 // a decoded request carries no `undefined` keys (tests compare it with assertEquals) without ever
@@ -193,10 +178,6 @@ function messagePath(message: number): PropertyKey[] {
   return ["messages", message];
 }
 
-function partPath(message: number, part: number): PropertyKey[] {
-  return ["messages", message, "content", part];
-}
-
 function decodeMessage(raw: unknown, index: number, system: TextPart[], messages: Message[]): void {
   if (!isRecord(raw)) throw invalidAt(messagePath(index), "must be an object");
   const role = raw.role;
@@ -303,87 +284,4 @@ function decodeToolCall(call: z.infer<typeof toolCallSchema>, message: number, i
     part.family = "google";
   }
   return withChatExtra(part, fields);
-}
-
-function decodeContent(content: RawContent, message: number, role: ContentRole): (TextPart | ImagePart)[] {
-  if (typeof content === "string") return [{ kind: "text", text: content }];
-  return content.map((part, i) => decodeContentPart(part, message, i, role));
-}
-
-function decodeContentPart(
-  part: { readonly type: string; readonly [key: string]: unknown },
-  message: number,
-  index: number,
-  role: ContentRole,
-): TextPart | ImagePart {
-  switch (part.type) {
-    case "text": {
-      const p = isPlainTextPart(part) ? part : parseAt(textPartSchema, part, partPath(message, index));
-      return textPart(p.text, p, KNOWN_TEXT_PART);
-    }
-    case "refusal":
-      if (role !== "assistant" || typeof part.refusal !== "string") break;
-      return textPart(part.refusal, part, KNOWN_REFUSAL_PART);
-    case "image_url":
-      if (role === "system" || role === "assistant") {
-        throw invalidAt(
-          [...partPath(message, index), "type"],
-          `image parts are not allowed in ${role} messages`,
-        );
-      }
-      return decodeImage(
-        isPlainImagePart(part) ? part : parseAt(imagePartSchema, part, partPath(message, index)),
-      );
-    case "input_audio":
-    case "file":
-      throw invalidAt(
-        [...partPath(message, index), "type"],
-        `content part type "${part.type}" is not supported by this gateway`,
-      );
-  }
-  throw invalidAt([...partPath(message, index), "type"], `unknown content part type "${part.type}"`);
-}
-
-function textPart(
-  text: string,
-  raw: Readonly<Record<string, unknown>>,
-  known: ReadonlySet<string>,
-): TextPart {
-  let fields = unknownFields(raw, known);
-  const cacheControl = decodeCacheControl(raw.cache_control);
-  if (raw.cache_control !== undefined && !cacheControl) (fields ??= {}).cache_control = raw.cache_control;
-  const part: Mutable<TextPart> = { kind: "text", text };
-  if (cacheControl) part.cacheControl = cacheControl;
-  return withChatExtra(part, fields);
-}
-
-function decodeImage(p: z.infer<typeof imagePartSchema>): ImagePart {
-  const image = typeof p.image_url === "string" ? { url: p.image_url } : p.image_url;
-  let fields = unknownFields(p, KNOWN_IMAGE_PART);
-  const inner = unknownFields(image, KNOWN_IMAGE_URL);
-  if (inner) (fields ??= {}).image_url = inner;
-  const cacheControl = decodeCacheControl(p.cache_control);
-  if (p.cache_control !== undefined && !cacheControl) (fields ??= {}).cache_control = p.cache_control;
-  const part: Mutable<ImagePart> = { kind: "image", source: imageSource(image.url) };
-  if (typeof image.detail === "string") part.detail = image.detail;
-  if (cacheControl) part.cacheControl = cacheControl;
-  return withChatExtra(part, fields);
-}
-
-/** A `data:<type>;base64,<data>` URL becomes an inline image; anything else stays a URL. */
-export function imageSource(url: string): ImageSource {
-  if (url.startsWith("data:")) {
-    const comma = url.indexOf(",");
-    const header = comma === -1 ? "" : url.slice(5, comma);
-    if (header.endsWith(";base64")) {
-      const mediaType = header.split(";")[0] || "application/octet-stream";
-      return { type: "base64", mediaType, data: url.slice(comma + 1) };
-    }
-  }
-  return { type: "url", url };
-}
-
-function decodeCacheControl(value: unknown): CacheControl | undefined {
-  if (!isRecord(value) || value.type !== "ephemeral") return undefined;
-  return typeof value.ttl === "string" ? { type: "ephemeral", ttl: value.ttl } : { type: "ephemeral" };
 }

@@ -1,7 +1,5 @@
 import type {
-  Extra,
   ImagePart,
-  Message,
   NeutralRequest,
   Part,
   ReasoningIntent,
@@ -12,17 +10,17 @@ import type {
 import { splitExtra } from "../../model/mod.ts";
 import type { DecodeContext } from "../codec.ts";
 import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
+import { always, Conversation } from "./conversation.ts";
+import { decodeContentPart } from "./parts_decode.ts";
+import { restOf } from "./rest_of.ts";
 import {
   FunctionCallItemSchema,
   FunctionCallOutputItemSchema,
   FunctionToolChoiceSchema,
   FunctionToolSchema,
-  ImageContentSchema,
   MessageItemSchema,
   ReasoningItemSchema,
-  RefusalContentSchema,
   RequestBodySchema,
-  TextContentSchema,
 } from "./schema.ts";
 
 const FORMAT = "responses";
@@ -39,130 +37,6 @@ const MAPPED_FIELDS = new Set([
   "top_p",
   "stream",
 ]);
-
-/** Message extra key holding items without a neutral form, each with the part index it preceded. */
-export const OPAQUE_ITEMS = "opaque_items";
-
-const always = () => true;
-
-const TEXT_PART_TYPES = new Set(["input_text", "output_text", "text", "summary_text"]);
-
-/** Rest of an object after the named keys, as an Extra tagged "responses" (undefined when empty). */
-function restOf(source: Record<string, unknown>, ...known: string[]): Extra | undefined {
-  return splitExtra(source, new Set(known), FORMAT);
-}
-
-/** Reads a data URL into base64 form; other URLs stay URLs. */
-function imageFromUrl(url: string, detail: string | undefined, extra: Extra | undefined): ImagePart {
-  const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  const source = match
-    ? { type: "base64" as const, mediaType: match[1], data: match[2] }
-    : { type: "url" as const, url };
-  return { kind: "image", source, ...(detail ? { detail } : {}), ...(extra ? { extra } : {}) };
-}
-
-function decodeImage(value: unknown, path: readonly PropertyKey[]): ImagePart {
-  const part = parseAt(ImageContentSchema, value, path);
-  if (part.image_url) {
-    return imageFromUrl(
-      part.image_url,
-      part.detail ?? undefined,
-      restOf(part, "type", "image_url", "detail"),
-    );
-  }
-  if (part.file_id) {
-    throw invalidAt([...path, "file_id"], "input images by file_id are not supported; send image_url");
-  }
-  throw invalidAt([...path, "image_url"], "is required");
-}
-
-function decodeText(value: unknown, path: readonly PropertyKey[]): TextPart {
-  const part = parseAt(TextContentSchema, value, path);
-  const extra = restOf(part, "type", "text");
-  return { kind: "text", text: part.text, ...(extra ? { extra } : {}) };
-}
-
-/** One content part of a message or a function_call_output list. */
-function decodeContentPart(
-  value: unknown,
-  path: readonly PropertyKey[],
-  allowRefusal: boolean,
-): TextPart | ImagePart {
-  const type = isRecord(value) ? value.type : undefined;
-  if (typeof type === "string" && TEXT_PART_TYPES.has(type)) return decodeText(value, path);
-  if (type === "input_image") return decodeImage(value, path);
-  if (type === "refusal" && allowRefusal) {
-    const part = parseAt(RefusalContentSchema, value, path);
-    return { kind: "text", text: part.refusal, extra: { format: FORMAT, fields: { type: "refusal" } } };
-  }
-  if (type === "input_file" || type === "input_audio") {
-    throw invalidAt([...path, "type"], `content part type "${type}" is not supported`);
-  }
-  throw invalidAt([...path, "type"], `unknown content part type ${JSON.stringify(type)}`);
-}
-
-/** Accumulates neutral messages while walking the input items. */
-class Conversation {
-  readonly system: TextPart[] = [];
-  readonly messages: Message[] = [];
-  private assistant: Part[] | null = null;
-  private tool: Part[] | null = null;
-
-  /** Continues the open assistant turn when `join` accepts it, else starts a fresh one. */
-  assistantParts(join: (open: readonly Part[]) => boolean, extra?: Extra): Part[] {
-    this.tool = null;
-    const lastIndex = this.messages.length - 1;
-    const last = this.messages[lastIndex];
-    // An open assistant turn is always the last message: every other push closes it.
-    if (this.assistant && join(this.assistant)) {
-      if (extra) {
-        this.messages[lastIndex] = {
-          ...last,
-          extra: { format: FORMAT, fields: { ...last.extra?.fields, ...extra.fields } },
-        };
-      }
-      return this.assistant;
-    }
-    const parts: Part[] = [];
-    this.messages.push({ role: "assistant", parts, ...(extra ? { extra } : {}) });
-    this.assistant = parts;
-    return parts;
-  }
-
-  toolParts(): Part[] {
-    this.assistant = null;
-    if (this.tool) return this.tool;
-    const parts: Part[] = [];
-    this.messages.push({ role: "tool", parts });
-    this.tool = parts;
-    return parts;
-  }
-
-  /**
-   * Keeps an item the neutral model has no form for (hosted and custom tool calls) on the last message,
-   * with the part position it came at, so a Responses upstream gets it back in place.
-   */
-  opaque(item: Record<string, unknown>): void {
-    if (this.messages.length === 0) this.assistantParts(always);
-    const lastIndex = this.messages.length - 1;
-    const last = this.messages[lastIndex];
-    const fields = last.extra?.format === FORMAT ? last.extra.fields : {};
-    const kept = Array.isArray(fields[OPAQUE_ITEMS]) ? fields[OPAQUE_ITEMS] : [];
-    this.messages[lastIndex] = {
-      ...last,
-      extra: {
-        format: FORMAT,
-        fields: { ...fields, [OPAQUE_ITEMS]: [...kept, { at: last.parts.length, item }] },
-      },
-    };
-  }
-
-  user(parts: Part[], extra: Extra | undefined): void {
-    this.assistant = null;
-    this.tool = null;
-    this.messages.push({ role: "user", parts, ...(extra ? { extra } : {}) });
-  }
-}
 
 const onlyReasoning = (parts: readonly Part[]) => parts.every((p) => p.kind === "reasoning");
 

@@ -12,7 +12,7 @@ import type {
 import { extraFieldsFor } from "../../model/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
 import { isRecord, toolIdFor } from "../shared/mod.ts";
-import { OPAQUE_ITEMS } from "./request_decode.ts";
+import { OPAQUE_ITEMS } from "./conversation.ts";
 
 const FORMAT = "responses";
 /** Codex and the Responses API reject longer call ids. */
