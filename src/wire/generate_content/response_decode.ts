@@ -1,6 +1,6 @@
 import type { Finish, NeutralResponse, Part } from "../../model/mod.ts";
 import { splitExtra, ZERO_USAGE } from "../../model/mod.ts";
-import { fieldPath, isRecord } from "../shared/mod.ts";
+import { isRecord, tryParse, zodProblem } from "../shared/mod.ts";
 import { upstreamError, upstreamErrorMessage } from "./errors.ts";
 import { decodeFinish } from "./finish.ts";
 import { decodePart } from "./parts_decode.ts";
@@ -30,13 +30,10 @@ export function parseGeminiResponse(body: unknown): GeminiResponse {
   if (isRecord(body) && body.error !== undefined) {
     throw upstreamError(upstreamErrorMessage(body.error).text, body);
   }
-  const parsed = responseSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  const parsed = tryParse(responseSchema, body);
+  if (!parsed.ok) {
     throw upstreamError(
-      `Gemini upstream sent a body that is not a generateContent response: ${
-        fieldPath(issue.path)
-      }: ${issue.message}`,
+      `Gemini upstream sent a body that is not a generateContent response: ${zodProblem(parsed.error)}`,
       body,
     );
   }

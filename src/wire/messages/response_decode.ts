@@ -1,6 +1,6 @@
 import { splitExtra } from "../../model/mod.ts";
 import type { Extra, NeutralResponse, Part, TextPart, ToolCallPart } from "../../model/mod.ts";
-import { fieldPath, isRecord } from "../shared/mod.ts";
+import { isRecord, tryParse, zodProblem } from "../shared/mod.ts";
 import { upstreamError, upstreamErrorInfo } from "./errors.ts";
 import { decodeStopReason } from "./finish.ts";
 import { responseSchema } from "./schema.ts";
@@ -57,13 +57,9 @@ export function decodeResponse(body: unknown): NeutralResponse {
   if (isRecord(body) && body.type === "error") {
     throw upstreamError(upstreamErrorInfo(body).message, body);
   }
-  const parsed = responseSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw upstreamError(
-      `upstream body is not a messages response: ${fieldPath(issue.path)}: ${issue.message}`,
-      body,
-    );
+  const parsed = tryParse(responseSchema, body);
+  if (!parsed.ok) {
+    throw upstreamError(`upstream body is not a messages response: ${zodProblem(parsed.error)}`, body);
   }
   const answer = parsed.data;
   const parts: Part[] = [];

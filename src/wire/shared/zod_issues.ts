@@ -26,12 +26,29 @@ export function invalidAt(path: readonly PropertyKey[], message: string): Gatewa
   return invalidRequest(`${fieldPath(path)}: ${message}`);
 }
 
+/** The first problem of a failed parse as `<field path>: <wording>`, its path prefixed with `base`. */
+export function zodProblem(error: z.ZodError, base: readonly PropertyKey[] = []): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return `${fieldPath(base)}: is invalid`;
+  const { at, message } = describe(issue);
+  return `${fieldPath([...base, ...at])}: ${message}`;
+}
+
 /** Turns a failed parse into one 400 naming the first problem, its path prefixed with `base`. */
 export function invalidFromZod(error: z.ZodError, base: readonly PropertyKey[] = []): GatewayError {
-  const issue = error.issues[0];
-  if (issue === undefined) return invalidAt(base, "is invalid");
-  const { at, message } = describe(issue);
-  return invalidAt([...base, ...at], message);
+  return invalidRequest(zodProblem(error, base));
+}
+
+/**
+ * Parses `value` with `schema`, giving the data or the shared problem text. For bodies whose fault is
+ * not the client's (an upstream's answer is a 502, not a 400), so the caller picks the error.
+ */
+export function tryParse<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): { readonly ok: true; readonly data: z.infer<S> } | { readonly ok: false; readonly error: z.ZodError } {
+  const parsed = schema.safeParse(value, { reportInput: true, error: () => UNWORDED });
+  return parsed.success ? { ok: true, data: parsed.data } : { ok: false, error: parsed.error };
 }
 
 /**
@@ -43,8 +60,8 @@ export function parseAt<S extends z.ZodType>(
   value: unknown,
   base: readonly PropertyKey[] = [],
 ): z.infer<S> {
-  const parsed = schema.safeParse(value, { reportInput: true, error: () => UNWORDED });
-  if (parsed.success) return parsed.data;
+  const parsed = tryParse(schema, value);
+  if (parsed.ok) return parsed.data;
   throw invalidFromZod(parsed.error, base);
 }
 

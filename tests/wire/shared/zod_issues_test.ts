@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { assertEquals, assertThrows } from "../../helpers/assert.ts";
 import { GatewayError } from "../../../src/model/mod.ts";
-import { fieldPath, invalidAt, parseAt } from "../../../src/wire/shared/mod.ts";
+import { fieldPath, invalidAt, parseAt, tryParse, zodProblem } from "../../../src/wire/shared/mod.ts";
 
 const message = z.looseObject({
   role: z.enum(["user", "assistant"]),
@@ -85,4 +85,13 @@ Deno.test("parseAt() puts the base path in front of the issue's path", () => {
     assertThrows(() => parseAt(z.string(), 5, ["tools", 0, "name"]), GatewayError).message,
     "tools[0].name: must be a string",
   );
+});
+
+Deno.test("tryParse() gives the data or an error that zodProblem() words like parseAt (for upstream 502s)", () => {
+  const good = tryParse(body, ok);
+  assertEquals(good.ok, true);
+  const bad = tryParse(body, { model: "m", messages: [{ role: "user", content: "x", name: "" }] });
+  if (bad.ok) throw new Error("expected a failed parse");
+  assertEquals(zodProblem(bad.error), "messages[0].name: must be a non-empty string");
+  assertEquals(zodProblem(bad.error, ["response"]), "response.messages[0].name: must be a non-empty string");
 });
