@@ -3,8 +3,8 @@
  * copies every object level it validates, which on a small request costs more than the rest of the
  * decoding. Each guard here returns true only for input its schema accepts as is (the guard may be
  * stricter, never looser), so the decoder can use the input itself; anything a guard turns down goes
- * through zod, which then either accepts it or words the error. Error messages therefore come from
- * zod alone. Keep each guard next to its schema's rules when either changes.
+ * through zod, which then either accepts it or finds the problem. Error messages therefore come from
+ * zod's issues alone, worded by the shared parseAt. Keep each guard next to its schema's rules when either changes.
  */
 import type { z } from "zod";
 import type {
