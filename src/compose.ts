@@ -60,6 +60,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     flushWrites: () => runtime.writer.flush(),
     hub,
     startedAt: now(),
+    fingerprint: (text) => store.box.fingerprint(text),
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
   };
   const handler = createHandler({

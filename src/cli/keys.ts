@@ -1,17 +1,22 @@
-import type { ApiKeyRecord, Store } from "../storage/mod.ts";
+import { keyRole } from "../gateway/identity.ts";
+import type { ApiKeyRecord, KeyRole, Store } from "../storage/mod.ts";
 import { csv, idArgument, numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
 import { withManagement, withStore } from "./context.ts";
 import { type CliIo, EXIT_OK, UsageError } from "./io.ts";
 
 /** Help text of `gateway keys`. */
 export const KEYS_HELP = `Usage:
-  gateway keys create --name <name> [--no-login] [--models <csv>] [--daily-budget <usd>] [--json]
+  gateway keys create --name <name> [--no-login] [--models <csv>] [--daily-budget <usd>]
+                      [--role admin|viewer] [--json]
   gateway keys list [--json]
   gateway keys update <id> [--name <name>] [--login|--no-login] [--models <csv>|--clear-models]
+                           [--role admin|viewer|auto]
                            [--daily-budget <usd>|--clear-budget] [--json]
   gateway keys revoke <id> [--json]
 
 Models are exact ids (<prefix>/<model>), <prefix>/* or combo names; none means all models.
+A key that signs in to the dashboard is an administrator, or a viewer (looks, changes nothing); by
+default (auto) a key limited to some models is a viewer.
 Keys are shown once at creation and stored only as SHA-256 hashes.`;
 
 /** `gateway keys …` */
@@ -42,6 +47,7 @@ function create(args: readonly string[], io: CliIo): number {
     "no-login": { type: "boolean" },
     models: { type: "string" },
     "daily-budget": { type: "string" },
+    role: { type: "string" },
     json: { type: "boolean" },
   }, "keys create");
   if (values.help) return help(io);
@@ -53,6 +59,7 @@ function create(args: readonly string[], io: CliIo): number {
     const created = manage.keys.create({
       name,
       canLogin: !values["no-login"],
+      role: roleFlag(values, "keys create"),
       allowedModels: csv(stringFlag(values, "models") ?? ""),
       dailyBudget,
     });
@@ -88,7 +95,7 @@ function list(args: readonly string[], io: CliIo): number {
           `${k.prefix}…`,
           k.name.padEnd(20),
           k.status.padEnd(7),
-          k.canLogin ? "login   " : "api-only",
+          k.canLogin ? `login/${keyRole(k)}`.padEnd(12) : "api-only    ",
           `models=${modelsText(k)}`,
           budget === null ? "" : `budget=$${budget}`,
         ].join("  ").trimEnd(),
@@ -107,6 +114,7 @@ function update(args: readonly string[], io: CliIo): number {
     "clear-models": { type: "boolean" },
     "daily-budget": { type: "string" },
     "clear-budget": { type: "boolean" },
+    role: { type: "string" },
     json: { type: "boolean" },
   }, "keys update");
   if (values.help) return help(io);
@@ -128,11 +136,15 @@ function update(args: readonly string[], io: CliIo): number {
     : csv(String(values.models));
   const canLogin = values.login ? true : values["no-login"] ? false : undefined;
   const name = stringFlag(values, "name");
-  if (name === undefined && canLogin === undefined && models === undefined && dailyBudget === undefined) {
+  const role = roleFlag(values, "keys update");
+  if (
+    name === undefined && canLogin === undefined && models === undefined && dailyBudget === undefined &&
+    role === undefined
+  ) {
     throw new UsageError("keys update: nothing to change (see gateway keys --help)");
   }
   return withManagement(stringFlag(values, "config"), io, (manage, store) => {
-    const record = manage.keys.update(id, { name, canLogin, allowedModels: models, dailyBudget });
+    const record = manage.keys.update(id, { name, canLogin, allowedModels: models, dailyBudget, role });
     if (values.json) io.out(JSON.stringify(keyJson(record, budgetOf(store, id))));
     else {io.out(
         `Updated key ${id}: name=${record.name} login=${record.canLogin ? "yes" : "no"} models=${
@@ -174,8 +186,18 @@ function keyJson(k: ApiKeyRecord, dailyBudget: number | null) {
     prefix: k.prefix,
     status: k.status,
     can_login: k.canLogin,
+    role: keyRole(k),
     allowed_models: k.allowedModels,
     daily_budget: dailyBudget,
     created_at: new Date(k.createdAt).toISOString(),
   };
+}
+
+/** `--role admin|viewer|auto` (auto: null, the default that follows the allowlist); undefined when absent. */
+function roleFlag(values: Record<string, unknown>, command: string): KeyRole | null | undefined {
+  const role = values.role;
+  if (role === undefined) return undefined;
+  if (role === "admin" || role === "viewer") return role;
+  if (role === "auto") return null;
+  throw new UsageError(`${command}: --role must be admin, viewer or auto`);
 }

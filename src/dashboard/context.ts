@@ -38,6 +38,8 @@ export interface DashboardContext {
   readonly flushWrites: () => void;
   readonly hub: LiveHub;
   readonly startedAt: number;
+  /** A keyed hash under the server's secret key (what sessions store of static keys). */
+  readonly fingerprint: (text: string) => string;
   /** The inventory push token, read when used so it can be rotated without restart. */
   readonly pushToken: () => string | undefined;
 }

@@ -1,5 +1,5 @@
 import type { DashboardReads, GatewayState } from "./context.ts";
-import type { ClientIdentity } from "../gateway/identity.ts";
+import { type ClientIdentity, keyIdentity } from "../gateway/identity.ts";
 import { generateToken, hashApiKey } from "../security/api_key.ts";
 
 /** Dashboard sessions last this long (the cookie's Max-Age, in seconds). */
@@ -26,12 +26,23 @@ export function loginRefusal(identity: ClientIdentity | null): string | null {
 export class DashboardSessions {
   readonly #state: GatewayState;
   readonly #sessions: DashboardReads["sessions"];
-  readonly #staticLabels: Map<string, string>;
+  /** Static keys by the keyed fingerprint sessions store, with their key hash and label. */
+  readonly #staticKeys: Map<string, { keyHash: string; label: string }>;
+  readonly #fingerprint: (text: string) => string;
 
-  constructor(state: GatewayState, sessions: DashboardReads["sessions"]) {
+  /** `fingerprint` is a keyed hash (the server's secret), used for what sessions store of static keys. */
+  constructor(
+    state: GatewayState,
+    sessions: DashboardReads["sessions"],
+    fingerprint: (text: string) => string,
+  ) {
     this.#state = state;
     this.#sessions = sessions;
-    this.#staticLabels = new Map(state.config.apiKeys.map((k) => [hashApiKey(k.key), k.label]));
+    this.#fingerprint = fingerprint;
+    this.#staticKeys = new Map(state.config.apiKeys.map((k) => {
+      const keyHash = hashApiKey(k.key);
+      return [fingerprint(keyHash), { keyHash, label: k.label }];
+    }));
   }
 
   /** Opens a session for an identity that may sign in; returns the cookie token. */
@@ -43,7 +54,8 @@ export class DashboardSessions {
     this.#sessions.create({
       tokenHash: hashApiKey(token),
       keyId: identity.kind === "db" ? identity.keyId : null,
-      staticKeyHash: identity.kind === "static" ? identity.keyHash : null,
+      // A keyed hash: a leaked sessions table must not let anyone test guesses of a static key offline.
+      staticKeyHash: identity.kind === "static" ? this.#fingerprint(identity.keyHash) : null,
       createdAt: now,
       expiresAt: now + SESSION_MAX_AGE_S * 1000,
     });
@@ -56,18 +68,12 @@ export class DashboardSessions {
     const session = this.#sessions.get(hashApiKey(token));
     if (!session || session.expiresAt <= now) return null;
     if (session.staticKeyHash !== null) {
-      const label = this.#staticLabels.get(session.staticKeyHash);
-      return label === undefined ? null : { kind: "static", label, keyHash: session.staticKeyHash };
+      const key = this.#staticKeys.get(session.staticKeyHash);
+      return key === undefined ? null : { kind: "static", label: key.label, keyHash: key.keyHash };
     }
     const key = this.#state.keys.find((k) => k.id === session.keyId);
     if (!key || key.status !== "active" || !key.canLogin) return null;
-    return {
-      kind: "db",
-      keyId: key.id,
-      name: key.name,
-      canLogin: key.canLogin,
-      allowedModels: key.allowedModels,
-    };
+    return keyIdentity(key);
   }
 
   /** Ends the session of a cookie token. */

@@ -1,3 +1,4 @@
+import { keyRole } from "../gateway/identity.ts";
 import { budgetStatus } from "../accounting/mod.ts";
 import type { PriceConfig, ProviderConfig } from "../config/mod.ts";
 import { presetFor } from "../executors/presets.ts";
@@ -29,6 +30,8 @@ export function keyView(key: ApiKeyRecord, budgets: readonly BudgetRecord[]): Ke
     status: key.status,
     can_login: key.canLogin,
     allowed_models: [...key.allowedModels],
+    role: keyRole(key),
+    role_explicit: key.role !== null,
     daily_budget: budgets.find((b) => b.keyId === key.id)?.dailyLimit ?? null,
     created_at: key.createdAt,
     updated_at: key.updatedAt,

@@ -2,7 +2,7 @@ import type { Config, PriceConfig, ProviderConfig } from "../config/mod.ts";
 import { resolveSettings, type RuntimeSettings } from "../config/runtime_settings.ts";
 import { digestsEqual, hashApiKey } from "../security/api_key.ts";
 import type { ApiKeyRecord, BudgetRecord, ComboRecord, Store } from "../storage/mod.ts";
-import type { ClientIdentity } from "./identity.ts";
+import { type ClientIdentity, keyIdentity } from "./identity.ts";
 
 /** What changed in a reload, so listeners rebuild only what they must. */
 export interface ReloadEvent {
@@ -75,13 +75,7 @@ export class ControlPlane {
     const record = this.#keysByHash.get(hash);
     // The map lookup finds the candidate; the constant-time compare is the actual check.
     if (!record || !digestsEqual(record.keyHash, hash) || record.status !== "active") return null;
-    return {
-      kind: "db",
-      keyId: record.id,
-      name: record.name,
-      canLogin: record.canLogin,
-      allowedModels: record.allowedModels,
-    };
+    return keyIdentity(record);
   }
 
   /** Re-reads everything from the database and notifies listeners. */

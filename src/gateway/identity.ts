@@ -1,4 +1,6 @@
-/** Who is calling, after authentication. */
+import type { ApiKeyRecord, KeyRole } from "../storage/mod.ts";
+
+/** Who is calling, after authentication. Static (YAML) keys are administrators. */
 export type ClientIdentity =
   | {
     readonly kind: "db";
@@ -6,9 +8,35 @@ export type ClientIdentity =
     readonly name: string;
     readonly canLogin: boolean;
     readonly allowedModels: readonly string[];
+    readonly role: KeyRole;
   }
   | { readonly kind: "static"; readonly label: string; readonly keyHash: string }
   | { readonly kind: "anonymous" };
+
+/**
+ * A key's dashboard role: the one set explicitly, else administrator for a key that may use every model
+ * and viewer for a key limited to some (a restricted key must not be able to read every provider's key).
+ */
+export function keyRole(key: Pick<ApiKeyRecord, "role" | "allowedModels">): KeyRole {
+  return key.role ?? (key.allowedModels.length > 0 ? "viewer" : "admin");
+}
+
+/** The identity of an active DB key. */
+export function keyIdentity(key: ApiKeyRecord): ClientIdentity {
+  return {
+    kind: "db",
+    keyId: key.id,
+    name: key.name,
+    canLogin: key.canLogin,
+    allowedModels: key.allowedModels,
+    role: keyRole(key),
+  };
+}
+
+/** The dashboard role of an identity (static keys are administrators). */
+export function identityRole(identity: ClientIdentity): KeyRole {
+  return identity.kind === "db" ? identity.role : "admin";
+}
 
 /** Placeholder shown as the user of requests allowed without a client key. */
 export const ANONYMOUS_LABEL = "(no key)";

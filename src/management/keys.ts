@@ -1,5 +1,5 @@
 import { DISPLAY_PREFIX_LENGTH, generateApiKey, hashApiKey } from "../security/api_key.ts";
-import type { ApiKeyRecord, Store } from "../storage/mod.ts";
+import type { ApiKeyRecord, KeyRole, Store } from "../storage/mod.ts";
 import type { ManagementDeps } from "./deps.ts";
 import { invalidField, notFound } from "./field_error.ts";
 
@@ -11,6 +11,8 @@ export interface NewKeyInput {
   readonly canLogin: boolean;
   readonly allowedModels: readonly string[];
   readonly dailyBudget?: number;
+  /** Explicit dashboard role; absent or null follows the allowlist (viewer when it limits models). */
+  readonly role?: KeyRole | null;
 }
 
 /** A new key with its plaintext, which is shown once and never stored. */
@@ -64,6 +66,7 @@ export function createKey(store: Store, input: NewKeyInput, now: number): Create
       prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH),
       canLogin: input.canLogin,
       allowedModels,
+      role: input.role ?? null,
     }, now);
     if (dailyBudget !== null) store.budgets.set(created.id, dailyBudget, 80, now);
     return created;
@@ -77,6 +80,8 @@ export interface KeyUpdate {
   readonly canLogin?: boolean;
   readonly allowedModels?: readonly string[];
   readonly dailyBudget?: number | null;
+  /** `null` returns the key to the default role. */
+  readonly role?: KeyRole | null;
 }
 
 /** Updates a key and its budget in one transaction; 404 when it does not exist. */
@@ -89,7 +94,12 @@ export function updateKey(store: Store, id: number, update: KeyUpdate, now: numb
     ? update.dailyBudget
     : validateBudget(update.dailyBudget);
   return store.transaction(() => {
-    const updated = store.keys.update(id, { name, canLogin: update.canLogin, allowedModels }, now);
+    const updated = store.keys.update(id, {
+      name,
+      canLogin: update.canLogin,
+      allowedModels,
+      role: update.role,
+    }, now);
     if (!updated) throw notFound(`API key ${id} does not exist`);
     if (budget === null) store.budgets.deleteScope(id);
     else if (budget !== undefined) {

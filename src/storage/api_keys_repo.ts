@@ -11,15 +11,21 @@ export interface ApiKeyRecord {
   readonly canLogin: boolean;
   /** Empty means every model. */
   readonly allowedModels: readonly string[];
+  /** The dashboard role set explicitly; null takes the default (see keyRole). */
+  readonly role: KeyRole | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
 
-/** Fields that can change on an existing key. */
+/** What a signed-in key may do in the dashboard: change everything, or look. */
+export type KeyRole = "admin" | "viewer";
+
+/** Fields that can change on an existing key (`role: null` returns it to the default). */
 export interface ApiKeyChanges {
   readonly name?: string;
   readonly canLogin?: boolean;
   readonly allowedModels?: readonly string[];
+  readonly role?: KeyRole | null;
 }
 
 interface Row {
@@ -30,6 +36,7 @@ interface Row {
   status: string;
   can_login: number;
   allowed_models: string | null;
+  role: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -50,18 +57,20 @@ export class ApiKeysRepo {
       prefix: string;
       canLogin: boolean;
       allowedModels: readonly string[];
+      role?: KeyRole | null;
     },
     now: number,
   ): ApiKeyRecord {
     const row = this.#db.prepare(
-      `INSERT INTO api_keys (name, key_hash, prefix, can_login, allowed_models, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO api_keys (name, key_hash, prefix, can_login, allowed_models, role, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ).get(
       input.name,
       input.keyHash,
       input.prefix,
       input.canLogin ? 1 : 0,
       input.allowedModels.length > 0 ? JSON.stringify(input.allowedModels) : null,
+      input.role ?? null,
       now,
       now,
     ) as unknown as Row;
@@ -93,11 +102,12 @@ export class ApiKeysRepo {
     if (!current) return undefined;
     const allowed = changes.allowedModels ?? current.allowedModels;
     this.#db.prepare(
-      "UPDATE api_keys SET name = ?, can_login = ?, allowed_models = ?, updated_at = ? WHERE id = ?",
+      "UPDATE api_keys SET name = ?, can_login = ?, allowed_models = ?, role = ?, updated_at = ? WHERE id = ?",
     ).run(
       changes.name ?? current.name,
       (changes.canLogin ?? current.canLogin) ? 1 : 0,
       allowed.length > 0 ? JSON.stringify(allowed) : null,
+      changes.role === undefined ? current.role : changes.role,
       now,
       id,
     );
@@ -121,6 +131,7 @@ function toRecord(row: Row): ApiKeyRecord {
     status: row.status === "revoked" ? "revoked" : "active",
     canLogin: row.can_login === 1,
     allowedModels: stringList(row.allowed_models),
+    role: row.role === "admin" || row.role === "viewer" ? row.role : null,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };

@@ -15,7 +15,7 @@ import { InventoryRepo } from "./inventory_repo.ts";
 import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
 
-export type { ApiKeyChanges, ApiKeyRecord } from "./api_keys_repo.ts";
+export type { ApiKeyChanges, ApiKeyRecord, KeyRole } from "./api_keys_repo.ts";
 export type { BudgetRecord } from "./budgets_repo.ts";
 export type { ComboRecord } from "./combos_repo.ts";
 export type { CooldownRecord } from "./cooldowns_repo.ts";

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 
 const PREFIX = "enc:v1:";
 
@@ -9,10 +9,13 @@ const PREFIX = "enc:v1:";
  */
 export class SecretBox {
   readonly #key: Uint8Array;
+  /** Derived from the key so fingerprints and ciphertexts never share a key. */
+  readonly #fingerprintKey: Uint8Array;
 
   constructor(key: Uint8Array) {
     if (key.length !== 32) throw new Error("secret key must be 32 bytes");
     this.#key = key;
+    this.#fingerprintKey = createHmac("sha256", key).update("gateway fingerprint v1").digest();
   }
 
   /** Encrypts `plain`; the empty string stays empty (no credential). */
@@ -22,6 +25,11 @@ export class SecretBox {
     const cipher = createCipheriv("aes-256-gcm", this.#key, iv);
     const body = new Uint8Array([...cipher.update(plain, "utf8"), ...cipher.final(), ...cipher.getAuthTag()]);
     return `${PREFIX}${toBase64(iv)}:${toBase64(body)}`;
+  }
+
+  /** A keyed hash (HMAC-SHA256, hex) of `text`: stable for this key, unguessable without it. */
+  fingerprint(text: string): string {
+    return createHmac("sha256", this.#fingerprintKey).update(text).digest("hex");
   }
 
   /** Decrypts a sealed value; a value without the prefix is returned as is (legacy plaintext). */

@@ -27,6 +27,22 @@ export interface ApiTypeOption {
   readonly format: WireFormat | null;
 }
 
+/** Answer of Test Connection (`POST /dashboard/api/providers/{id}/test`). */
+export interface ProbeResult {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly latency_ms: number;
+  readonly message: string;
+  readonly model: string;
+}
+
+/** Answer of Fetch Models (`POST /dashboard/api/providers/fetch-models`). */
+export interface FetchedModels {
+  readonly ok: true;
+  readonly models: readonly string[];
+  readonly url: string;
+}
+
 /** Providers with masked credentials, and every api_type with its callability. */
 export interface ProvidersSection {
   readonly providers: readonly ProviderView[];
@@ -113,6 +129,9 @@ export interface KeyView {
   readonly status: "active" | "revoked";
   readonly can_login: boolean;
   readonly allowed_models: readonly string[];
+  /** The dashboard role in force, and whether it was set explicitly (else it follows the allowlist). */
+  readonly role: "admin" | "viewer";
+  readonly role_explicit: boolean;
   readonly daily_budget: number | null;
   readonly created_at: number;
   readonly updated_at: number;
@@ -186,6 +205,12 @@ export interface SettingView {
   readonly description: string;
   readonly type: "enum" | "boolean" | "integer" | "number" | "string";
   readonly options?: readonly string[];
+}
+
+/** Answer of `POST /dashboard/api/reset`: what was seeded again from the YAML file. */
+export interface ResetResult {
+  readonly ok: true;
+  readonly seeded: { readonly providers: number; readonly combos: number };
 }
 
 /** Every runtime setting plus server information. */

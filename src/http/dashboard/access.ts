@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { type DashboardSessions, loginRefusal } from "../../dashboard/sessions.ts";
 import type { GatewayState } from "../../dashboard/context.ts";
-import type { ClientIdentity } from "../../gateway/identity.ts";
+import { type ClientIdentity, identityRole } from "../../gateway/identity.ts";
 import { GatewayError } from "../../model/mod.ts";
 import { presentedKey } from "../credentials.ts";
 import type { AppEnv } from "../env.ts";
@@ -61,6 +61,31 @@ export function dashboardAccess(
     }
     via.set(c.req.raw, found.via);
     c.set("identity", found.identity);
+    await next();
+  };
+}
+
+/** Reads that show what only administrators may see: plaintext credentials and other users' prompts. */
+const ADMIN_READS = /^\/dashboard\/api\/(?:export|request-logs\/)/;
+
+/**
+ * Least privilege: a viewer may look at the dashboard but change nothing, export nothing and read no
+ * request bodies. Mount after dashboardAccess.
+ */
+export function adminOnlyChanges(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (identityRole(c.get("identity")) !== "admin") {
+      const method = c.req.method;
+      const path = c.req.path;
+      const reading = method === "GET" || method === "HEAD";
+      if (path.startsWith("/dashboard/api/") && (!reading || ADMIN_READS.test(path))) {
+        throw new GatewayError(
+          403,
+          "permission",
+          "This dashboard account is a viewer: it can look but not change, export or read request bodies",
+        );
+      }
+    }
     await next();
   };
 }

@@ -8,11 +8,17 @@ import { idParam, jsonObject, parseInput, privateJson, stringList } from "./vali
 
 const budgetField = z.number({ error: "must be a number greater than 0 (USD)" }).nullable().optional();
 
+const role = z.enum(["admin", "viewer"], {
+  error: 'must be "admin", "viewer" or null (follow the allowlist)',
+})
+  .nullable().optional();
+
 const createSchema = z.object({
   name: z.string({ error: "must be a string" }),
   can_login: z.boolean({ error: "must be true or false" }).default(true),
   allowed_models: stringList.default([]),
   daily_budget: budgetField,
+  role,
 });
 
 const updateSchema = z.object({
@@ -20,6 +26,7 @@ const updateSchema = z.object({
   can_login: z.boolean({ error: "must be true or false" }).optional(),
   allowed_models: stringList.optional(),
   daily_budget: budgetField,
+  role,
 });
 
 /** Key management: create (plaintext once), update scopes and budget, revoke. */
@@ -35,6 +42,7 @@ export function keysRoutes(ctx: DashboardContext): Hono<AppEnv> {
       canLogin: input.can_login,
       allowedModels: input.allowed_models,
       dailyBudget: input.daily_budget ?? undefined,
+      role: input.role,
     });
     return privateJson({ ok: true, key: view(created.record), plaintext: created.plaintext }, 201);
   });
@@ -47,6 +55,7 @@ export function keysRoutes(ctx: DashboardContext): Hono<AppEnv> {
       canLogin: input.can_login,
       allowedModels: input.allowed_models,
       dailyBudget: input.daily_budget,
+      role: input.role,
     });
     return c.json({ ok: true, key: view(updated) });
   });

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { DashboardContext } from "../../dashboard/context.ts";
-import { identityLabel } from "../../gateway/identity.ts";
+import { identityLabel, identityRole } from "../../gateway/identity.ts";
 import type { AppEnv } from "../env.ts";
 import { accessVia } from "./access.ts";
 
@@ -42,6 +42,7 @@ export function liveRoutes(ctx: DashboardContext): Hono<AppEnv> {
     return c.json({
       user: identityLabel(identity),
       kind: identity.kind,
+      role: identityRole(identity),
       key_id: identity.kind === "db" ? identity.keyId : null,
       via: accessVia(c.req.raw) ?? "header",
     });

@@ -4,7 +4,7 @@ import type { DashboardContext } from "../../dashboard/context.ts";
 import { SCREENS } from "../../dashboard/screens.ts";
 import { DashboardSessions } from "../../dashboard/sessions.ts";
 import type { AppEnv } from "../env.ts";
-import { dashboardAccess, sameOriginMutations } from "./access.ts";
+import { adminOnlyChanges, dashboardAccess, sameOriginMutations } from "./access.ts";
 import { budgetsRoutes } from "./budgets_routes.ts";
 import { combosRoutes } from "./combos_routes.ts";
 import { configRoutes } from "./config_routes.ts";
@@ -46,10 +46,11 @@ export function dashboardRoutes(
   version: string,
   ui?: Hono<AppEnv>,
 ): Hono<AppEnv> {
-  const sessions = new DashboardSessions(ctx.state, ctx.reads.sessions);
+  const sessions = new DashboardSessions(ctx.state, ctx.reads.sessions, ctx.fingerprint);
   const app = new Hono<AppEnv>();
   app.route("/", dashboardPublicRoutes(ctx, sessions));
   app.use("/dashboard/*", dashboardAccess(ctx.state, sessions, ctx.now));
+  app.use("/dashboard/*", adminOnlyChanges());
   if (ui) app.route("/", ui);
   app.route("/", liveRoutes(ctx));
   app.route("/", stateRoutes(ctx, version));
