@@ -11,11 +11,14 @@ export {
 } from "./budget.ts";
 export { dayStartMs, isValidTimeZone, secondsUntilMidnight } from "./local_day.ts";
 export {
+  countTextTokens,
   estimateRequestTokens,
   estimateTokens,
+  EXACT_CHARS,
   IMAGE_TOKENS,
   loadTokenizer,
   MESSAGE_OVERHEAD_TOKENS,
   REPLY_PRIMING_TOKENS,
   tokenizerLoaded,
 } from "./estimate.ts";
+export { nextTurn, type Pacer, SLICE_MS, timePacer } from "./pacer.ts";

@@ -2,12 +2,13 @@ import {
   buildPriceTable,
   BUILTIN_PRICES,
   costOf,
+  countTextTokens,
   estimateRequestTokens,
-  estimateTokens,
   loadTokenizer,
   lookupPrice,
   type PriceMatch,
   type PriceTable,
+  timePacer,
   tokenizerLoaded,
 } from "../accounting/mod.ts";
 import type { NeutralRequest, Usage, WireFormat } from "../model/mod.ts";
@@ -91,17 +92,21 @@ export class UsageRecorder {
       this.#write(attempt, usage, now);
       return;
     }
-    if (tokenizerLoaded()) {
-      this.#write(attempt, this.#estimate(attempt), now);
+    // A large request is counted in slices between other work (see countTextTokens) and recorded after.
+    const estimate = tokenizerLoaded()
+      ? this.#estimate(attempt)
+      : loadTokenizer().then(() => this.#estimate(attempt));
+    if (!(estimate instanceof Promise)) {
+      this.#write(attempt, estimate, now);
       return;
     }
-    const waiting: Promise<void> = loadTokenizer()
-      .then(() => this.#estimate(attempt), (error) => {
+    const waiting: Promise<void> = estimate
+      .catch((error) => {
         // The row still counts the request; its tokens stay unknown (zero) rather than invented.
         if (!this.#tokenizerFailureReported) {
           this.#tokenizerFailureReported = true;
           console.error(
-            `gateway: the tokenizer failed to load; usage without token counts is recorded as 0: ${
+            `gateway: the tokenizer failed; usage without token counts is recorded as 0: ${
               (error as Error).message
             }`,
           );
@@ -120,15 +125,22 @@ export class UsageRecorder {
     while (this.#waiting.size > 0) await Promise.all(this.#waiting);
   }
 
-  #estimate(attempt: AttemptRecord): Usage {
-    return {
-      inputTotal: estimateRequestTokens(attempt.request),
+  /** The estimate at once when both counts fit in one slice of work, else a promise of it. */
+  #estimate(attempt: AttemptRecord): Usage | Promise<Usage> {
+    // One pacer for both counts, so together they take one slice before pausing.
+    const pacer = timePacer();
+    const input = estimateRequestTokens(attempt.request, pacer);
+    const output = countTextTokens([attempt.outputText ?? ""], pacer);
+    const usage = (inputTotal: number, output: number): Usage => ({
+      inputTotal,
       cacheRead: 0,
       cacheWrite: 0,
-      output: estimateTokens(attempt.outputText ?? ""),
+      output,
       reasoning: 0,
       estimated: true,
-    };
+    });
+    if (typeof input === "number" && typeof output === "number") return usage(input, output);
+    return Promise.all([input, output]).then(([i, o]) => usage(i, o));
   }
 
   #write(attempt: AttemptRecord, usage: Usage | null, now: number): void {

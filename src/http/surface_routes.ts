@@ -45,6 +45,11 @@ function matchSurfaceRoute(path: string): SurfaceRoute | null {
 export interface SurfaceDeps {
   readonly control: ControlPlane;
   readonly dispatcher: Dispatcher;
+  /**
+   * Aborted when a shutdown's drain deadline passes: in-flight upstream calls and streams end as if
+   * their clients had left, so their usage rows are written before the process stops.
+   */
+  readonly drainSignal?: AbortSignal;
 }
 
 /**
@@ -67,7 +72,8 @@ async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Reque
     const body = await readJsonBody(request);
     const decoded = codecFor("messages").decodeRequest(withMaxTokens(body), {});
     await loadTokenizer();
-    return Response.json({ input_tokens: estimateRequestTokens(decoded) });
+    // Counted in slices between other requests' work when large (see countTextTokens).
+    return Response.json({ input_tokens: await estimateRequestTokens(decoded) });
   }
   const decode = route.kind === "generate" ? generateContext(route.target) : route.decode;
   const body = await readJsonBody(request);
@@ -77,7 +83,7 @@ async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Reque
     decode,
     identity,
     clientHeaders: request.headers,
-    clientSignal: () => request.signal,
+    clientSignal: () => deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
   });
 }
 

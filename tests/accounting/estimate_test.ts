@@ -41,7 +41,7 @@ Deno.test("estimateTokens() counts special-token text as plain text instead of t
   assertEquals(estimateTokens("a <|endoftext|> b") > 3, true);
 });
 
-Deno.test("estimateRequestTokens() adds system, messages with overhead, images and tool calls", () => {
+Deno.test("estimateRequestTokens() adds system, messages with overhead, images and tool calls", async () => {
   const r = request({
     system: [{ kind: "text", text: "hello world" }],
     messages: [
@@ -61,12 +61,12 @@ Deno.test("estimateRequestTokens() adds system, messages with overhead, images a
     (2 + IMAGE_TOKENS + MESSAGE_OVERHEAD_TOKENS) +
     (estimateTokens("get") + estimateTokens('{"a":1}') + MESSAGE_OVERHEAD_TOKENS) +
     (2 + MESSAGE_OVERHEAD_TOKENS);
-  assertEquals(estimateRequestTokens(r), expected);
+  assertEquals(await estimateRequestTokens(r), expected);
 });
 
-Deno.test("estimateRequestTokens() counts tool definitions as their JSON", () => {
-  const bare = estimateRequestTokens(request({}));
-  const withTool = estimateRequestTokens(request({
+Deno.test("estimateRequestTokens() counts tool definitions as their JSON", async () => {
+  const bare = await estimateRequestTokens(request({}));
+  const withTool = await estimateRequestTokens(request({
     tools: [{ name: "lookup", description: "Find a thing", parameters: { type: "object", properties: {} } }],
   }));
   assertEquals(bare, REPLY_PRIMING_TOKENS);
