@@ -2,18 +2,13 @@ import type { ProviderConfig } from "../config/mod.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
 import type { NeutralRequest } from "../model/mod.ts";
 import { codecFor } from "../wire/mod.ts";
+import type { ProbeResult as ContractProbeResult } from "./contract/mod.ts";
 
 /** Upstream probes give up after this long. */
 export const PROBE_TIMEOUT_MS = 20_000;
 
-/** Result of Test Connection. */
-export interface ProbeResult {
-  readonly ok: boolean;
-  readonly status: number;
-  readonly latency_ms: number;
-  readonly message: string;
-  readonly model: string;
-}
+/** Result of Test Connection (its shape is part of the dashboard contract). */
+export type ProbeResult = ContractProbeResult;
 
 /** Model list outcome of Fetch Models. */
 export type FetchModelsResult =

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { externalRequests, openDashboard, sendTraffic, skipReason } from "./harness.ts";
+import { externalRequests, openDashboard, openProviderForm, sendTraffic, skipReason } from "./harness.ts";
 
 const ignore = skipReason();
 if (ignore) console.warn(ignore);
@@ -96,10 +96,8 @@ Deno.test({
     "dashboard: a provider created through the form appears, and server field errors show beside the field",
   fn: async () => {
     await using d = await openDashboard();
-    await d.signIn("/dashboard/ui/providers");
+    const dialog = await openProviderForm(d);
     const page = d.page;
-    await page.locator("gw-page-header button", { hasText: "Add provider" }).click();
-    const dialog = page.locator("gw-dialog[open]");
     // A duplicate id is refused by the server (409 with field "id") and shown beside the ID field.
     await dialog.locator("input[name=id]").fill("acct-a");
     await dialog.locator("input[name=prefix]").fill("q");

@@ -1,5 +1,12 @@
 /** Shared setup for dashboard browser tests: a gateway, a mock upstream, a DB key and headless Chromium. */
-import { type Browser, type BrowserContext, chromium, type ConsoleMessage, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type ConsoleMessage,
+  type Locator,
+  type Page,
+} from "playwright-core";
 import { createKey } from "../../src/management/keys.ts";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -151,4 +158,11 @@ export async function sendTraffic(
     });
     await response.body?.cancel();
   }
+}
+
+/** Signs in on the Providers screen and opens the Add provider dialog; returns the open dialog. */
+export async function openProviderForm(d: Dashboard): Promise<Locator> {
+  await d.signIn("/dashboard/ui/providers");
+  await d.page.locator("gw-page-header button", { hasText: "Add provider" }).click();
+  return d.page.locator("gw-dialog[open]");
 }

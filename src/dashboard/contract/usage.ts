@@ -108,6 +108,13 @@ export interface LiveEvent {
   readonly error: string;
 }
 
+/** The `data` of each event name on the live stream (`GET /dashboard/api/live`, SSE). */
+export interface LiveMessages {
+  readonly snapshot: { readonly inflight: number; readonly recent: readonly LiveEvent[] };
+  readonly request: { readonly events: readonly LiveEvent[]; readonly dropped: number };
+  readonly inflight: { readonly count: number };
+}
+
 /** Usage: live count and recent events, today, daily history, models. */
 export interface UsageSection {
   readonly inflight: number;

@@ -1,21 +1,5 @@
 /** The dashboard API client: state reads and mutations, with errors normalised for forms. */
-
-/** One alert carried by a state response. */
-export interface Alert {
-  readonly level: "info" | "warning" | "error";
-  readonly message: string;
-  readonly detail?: string;
-  readonly href?: string;
-  readonly id?: string;
-}
-
-/** The envelope of `GET /dashboard/api/v2/state/{section}`. */
-export interface StateEnvelope<T> {
-  readonly section: string;
-  readonly alerts: readonly Alert[];
-  readonly data: T;
-  readonly meta: Record<string, unknown>;
-}
+import type { StateEnvelope, StateSection } from "../../../src/dashboard/contract/mod.ts";
 
 /** A failed call: a message for a banner plus per-field messages for forms. */
 export interface ApiFailure {
@@ -44,32 +28,16 @@ export function redirectToLogin(): void {
   location.assign(`/dashboard/login?next=${encodeURIComponent(next)}`);
 }
 
-/** Reads a screen's state section. */
-export async function getState<T>(
-  section: string,
+/** Reads a screen's state section; its `data` has the contract's type for that section. */
+export function getState<S extends StateSection>(
+  section: S,
   params?: Record<string, string | number>,
   signal?: AbortSignal,
-): Promise<ApiResult<StateEnvelope<T>>> {
+): Promise<ApiResult<StateEnvelope<S>>> {
   const query = params
     ? "?" + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()
     : "";
-  const result = await request<StateEnvelope<T>>(
-    "GET",
-    `${API_BASE}/v2/state/${section}${query}`,
-    undefined,
-    signal,
-  );
-  if (!result.ok) return result;
-  const body = result.data;
-  return {
-    ...result,
-    data: {
-      section: body?.section ?? section,
-      alerts: normaliseAlerts(body?.alerts),
-      data: body?.data,
-      meta: body?.meta ?? {},
-    },
-  };
+  return request<StateEnvelope<S>>("GET", `${API_BASE}/v2/state/${section}${query}`, undefined, signal);
 }
 
 /** Sends a JSON mutation. */
@@ -167,33 +135,6 @@ function collectFields(source: unknown, into: Record<string, string>): void {
       else if (Array.isArray(value) && typeof value[0] === "string") into[name] = value[0];
     }
   }
-}
-
-function normaliseAlerts(raw: unknown): Alert[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((item): Alert[] => {
-    if (typeof item === "string") return [{ level: "warning", message: item }];
-    if (!isRecord(item)) return [];
-    const message = typeof item.title === "string"
-      ? item.title
-      : typeof item.message === "string"
-      ? item.message
-      : "";
-    if (!message) return [];
-    const raw = String(item.severity ?? item.level ?? "warning");
-    const level = raw === "error" || raw === "danger" || raw === "critical"
-      ? "error"
-      : raw === "info"
-      ? "info"
-      : "warning";
-    return [{
-      level,
-      message,
-      detail: typeof item.detail === "string" ? item.detail : undefined,
-      href: typeof item.href === "string" ? item.href : undefined,
-      id: typeof item.id === "string" ? item.id : undefined,
-    }];
-  });
 }
 
 /** True for plain objects. */

@@ -1,6 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import { obj } from "../lib/read.ts";
-import type { Json } from "../lib/read.ts";
+import type { LiveEvent, LiveMessages } from "../../../src/dashboard/contract/mod.ts";
 
 /** Connection state of the live stream. */
 export type LiveStatus = "connecting" | "live" | "reconnecting";
@@ -14,7 +13,7 @@ export class LiveController implements ReactiveController {
   /** Requests in flight right now. */
   inflight = 0;
   /** Recent events, oldest first, at most `keep`. */
-  events: Json[] = [];
+  events: readonly LiveEvent[] = [];
   /** Events dropped by the server because we fell behind. */
   dropped = 0;
   /** Connection state. */
@@ -61,21 +60,22 @@ export class LiveController implements ReactiveController {
       this.host.requestUpdate();
     });
     source.addEventListener("snapshot", (e) => {
-      const data = parse(e);
-      this.inflight = Number(data.inflight ?? 0);
-      this.events = (Array.isArray(data.recent) ? data.recent.map(obj) : []).slice(-this.keep);
+      const data = parse<"snapshot">(e);
+      if (!data) return;
+      this.inflight = data.inflight;
+      this.events = data.recent.slice(-this.keep);
       this.status = "live";
       this.host.requestUpdate();
     });
     source.addEventListener("request", (e) => {
-      const data = parse(e);
-      const batch = Array.isArray(data.events) ? data.events.map(obj) : [];
-      this.dropped += Number(data.dropped ?? 0);
-      this.events = [...this.events, ...batch].slice(-this.keep);
+      const data = parse<"request">(e);
+      if (!data) return;
+      this.dropped += data.dropped;
+      this.events = [...this.events, ...data.events].slice(-this.keep);
       this.host.requestUpdate();
     });
     source.addEventListener("inflight", (e) => {
-      this.inflight = Number(parse(e).count ?? 0);
+      this.inflight = parse<"inflight">(e)?.count ?? this.inflight;
       this.host.requestUpdate();
     });
     source.addEventListener("error", () => {
@@ -91,10 +91,11 @@ export class LiveController implements ReactiveController {
   }
 }
 
-function parse(event: Event): Json {
+/** The message's data as the contract names it; null for a frame that is not JSON (it is skipped). */
+function parse<K extends keyof LiveMessages>(event: Event): LiveMessages[K] | null {
   try {
-    return obj(JSON.parse((event as MessageEvent<string>).data));
+    return JSON.parse((event as MessageEvent<string>).data) as LiveMessages[K];
   } catch {
-    return {};
+    return null;
   }
 }

@@ -1,15 +1,16 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import { type Alert, getState } from "./client.ts";
+import type { Alert, StateMeta, StateSection, StateSections } from "../../../src/dashboard/contract/mod.ts";
+import { getState } from "./client.ts";
 
 /**
  * Loads one state section for a screen and keeps it fresh: refetches on demand, optionally polls, and
  * aborts in-flight reads when the screen leaves the page. Each screen owns its own data (no global store).
  */
-export class StateController<T> implements ReactiveController {
+export class StateController<S extends StateSection> implements ReactiveController {
   /** Last data received; undefined until the first successful read. */
-  data: T | undefined = undefined;
+  data: StateSections[S] | undefined = undefined;
   /** Meta of the last response. */
-  meta: Record<string, unknown> = {};
+  meta: StateMeta | undefined = undefined;
   /** Alerts of the last response. */
   alerts: readonly Alert[] = [];
   /** Message of the last failed read, or "" when the last read worked. */
@@ -25,7 +26,7 @@ export class StateController<T> implements ReactiveController {
 
   constructor(
     private readonly host: ReactiveControllerHost,
-    private readonly section: string,
+    private readonly section: S,
     private readonly pollMs = 0,
   ) {
     host.addController(this);
@@ -61,7 +62,7 @@ export class StateController<T> implements ReactiveController {
     this.abort = abort;
     let result;
     try {
-      result = await getState<T>(this.section, this.params, abort.signal);
+      result = await getState(this.section, this.params, abort.signal);
     } catch {
       return; // aborted by a newer refresh or by leaving the screen
     }

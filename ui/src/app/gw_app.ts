@@ -102,6 +102,12 @@ export class GwApp extends LitElement {
         grid-template-columns: var(--gw-sidebar-width) minmax(0, 1fr);
         min-height: 100vh;
       }
+      /* The column spans the whole page and the sidebar sticks inside it, so the sidebar fills the window
+        wherever the page is scrolled and the column's surface reaches the bottom of long pages. */
+      .side {
+        background: var(--gw-surface);
+        box-shadow: inset -1px 0 var(--gw-border);
+      }
       gw-sidebar {
         position: sticky;
         top: 0;
@@ -122,6 +128,9 @@ export class GwApp extends LitElement {
       @media (max-width: 900px) {
         .layout {
           grid-template-columns: minmax(0, 1fr);
+        }
+        .side {
+          display: contents;
         }
         gw-sidebar {
           position: fixed;
@@ -185,7 +194,9 @@ export class GwApp extends LitElement {
     const current = this.location?.screen ?? "overview";
     return html`
       <div class="layout ${this.menuOpen ? "menu-open" : ""}">
-        <gw-sidebar .current=${current}></gw-sidebar>
+        <div class="side">
+          <gw-sidebar .current=${current}></gw-sidebar>
+        </div>
         <div class="scrim" @click=${() => (this.menuOpen = false)}></div>
         <div>
           <gw-topbar .heading=${this.location ? screenInfo(current).title : "Not found"} .theme=${this

@@ -1,5 +1,5 @@
 import { css, html, LitElement } from "lit";
-import type { Alert } from "../api/client.ts";
+import type { Alert } from "../../../src/dashboard/contract/mod.ts";
 import { icon } from "../lib/icons.ts";
 import { sharedStyles } from "../styles/shared.ts";
 
@@ -42,7 +42,7 @@ export class GwAlerts extends LitElement {
         color: var(--gw-warn);
         border-color: color-mix(in srgb, var(--gw-warn) 30%, transparent);
       }
-      .error {
+      .critical {
         background: var(--gw-danger-soft);
         color: var(--gw-danger);
         border-color: color-mix(in srgb, var(--gw-danger) 30%, transparent);
@@ -78,12 +78,12 @@ export class GwAlerts extends LitElement {
   }
 
   override render() {
-    const visible = this.alerts.filter((a) => !this.dismissed.has(a.id ?? a.message));
+    const visible = this.alerts.filter((a) => !this.dismissed.has(a.id));
     return html`<div class="list" role="status">${
       visible.map((a) =>
-        html`<div class="banner ${a.level}">
-          ${icon(a.level === "info" ? "info" : "alert")}
-          <span class="text"><b>${a.message}</b>${
+        html`<div class="banner ${a.severity}">
+          ${icon(a.severity === "info" ? "info" : "alert")}
+          <span class="text"><b>${a.title}</b>${
           a.detail
             ? html`
               <span class="detail">${a.detail}</span>
@@ -105,7 +105,7 @@ export class GwAlerts extends LitElement {
   }
 
   private dismiss(alert: Alert): void {
-    this.dismissed = new Set([...this.dismissed, alert.id ?? alert.message]);
+    this.dismissed = new Set([...this.dismissed, alert.id]);
   }
 }
 customElements.define("gw-alerts", GwAlerts);

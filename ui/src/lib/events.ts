@@ -1,4 +1,5 @@
 /** Typed events that flow up from elements to the shell (properties go down, events come up). */
+import type { ProviderView } from "../../../src/dashboard/contract/mod.ts";
 
 /** Asks the shell to navigate to an in-app path. */
 export class NavigateEvent extends Event {
@@ -73,5 +74,48 @@ declare global {
   interface HTMLElementEventMap {
     "gw-shell-action": ShellActionEvent;
     "gw-theme": ThemeEvent;
+  }
+}
+
+/** What a provider card asks its screen to do. */
+export type ProviderAction = "test" | "edit" | "toggle" | "delete";
+
+/** A provider card's button was pressed; the screen talks to the API. */
+export class ProviderActionEvent extends Event {
+  /** Event name. */
+  static readonly type = "gw-provider-action";
+  constructor(readonly action: ProviderAction, readonly provider: ProviderView) {
+    super(ProviderActionEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    "gw-provider-action": ProviderActionEvent;
+  }
+}
+
+/** Models picked from an upstream's list, to add to a provider's models. */
+export class ModelsPickedEvent extends Event {
+  /** Event name. */
+  static readonly type = "gw-models-picked";
+  constructor(readonly models: readonly string[]) {
+    super(ModelsPickedEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+/** Asks the form to fetch the upstream's model list. */
+export class FetchModelsEvent extends Event {
+  /** Event name. */
+  static readonly type = "gw-fetch-models";
+  constructor() {
+    super(FetchModelsEvent.type, { bubbles: true, composed: true });
+  }
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    "gw-models-picked": ModelsPickedEvent;
+    "gw-fetch-models": FetchModelsEvent;
   }
 }

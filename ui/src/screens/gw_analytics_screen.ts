@@ -1,10 +1,10 @@
 import { css, html, nothing } from "lit";
+import type { AnalyticsSection, BreakdownRow } from "../../../src/dashboard/contract/mod.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatCompact, formatCost, formatInt, formatPercent } from "../lib/format.ts";
 import { DAY_PERIODS, optionOr } from "../lib/options.ts";
-import { type Json, list, num, obj, str } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -83,7 +83,7 @@ export class GwAnalyticsScreen extends ScreenBase {
   declare days: string;
   declare dimension: string;
   declare metric: string;
-  private state = new StateController<Json>(this, "analytics");
+  private state = new StateController(this, "analytics");
 
   constructor() {
     super();
@@ -109,7 +109,7 @@ export class GwAnalyticsScreen extends ScreenBase {
         <gw-segmented label="Breakdown" .options=${DIMENSIONS} .value=${this.dimension}
           @gw-value=${(e: ValueEvent<unknown>) => this.change({ dimension: String(e.value) })}></gw-segmented>
       </div>
-            ${this.frame(this.state, (d) => this.body(obj(d)))}
+            ${this.frame(this.state, (d) => this.body(d))}
     `;
   }
 
@@ -119,21 +119,18 @@ export class GwAnalyticsScreen extends ScreenBase {
     this.applyQuery(this.state, { days: this.days, dimension: this.dimension });
   }
 
-  private body(d: Json) {
-    const summary = obj(d.summary);
-    const success = obj(d.success);
-    const total = num(success.total);
-    const daily = list(d.daily);
-    const breakdown = list(d.breakdown);
-    const unpriced = list(d.unpriced_models);
-    const value = (x: Json) =>
+  private body(d: AnalyticsSection) {
+    const { summary, success, daily, breakdown } = d;
+    const { total } = success;
+    const unpriced = d.unpriced_models;
+    const value = (x: BreakdownRow | AnalyticsSection["daily"][number]) =>
       this.metric === "cost"
-        ? num(x.cost)
+        ? x.cost
         : this.metric === "requests"
-        ? num(x.requests)
-        : num(x.input_tokens) + num(x.output_tokens);
+        ? x.requests
+        : x.input_tokens + x.output_tokens;
     const fmt = (v: number) => this.metric === "cost" ? formatCost(v) : formatCompact(v);
-    const maxShare = Math.max(...breakdown.map((b) => num(b.cost)), 0);
+    const maxShare = Math.max(...breakdown.map((b) => b.cost), 0);
     const dimLabel = DIMENSIONS.find((x) => x.value === this.dimension)?.label ?? "Key";
     return html`
       <div class="stack">
@@ -148,9 +145,9 @@ export class GwAnalyticsScreen extends ScreenBase {
           <gw-stat label="Success rate" .value=${total === 0 ? "–" : formatPercent(summary.success_rate)}
             .tone=${total === 0
               ? ""
-              : num(summary.success_rate) >= 95
+              : summary.success_rate >= 95
               ? "ok"
-              : num(summary.success_rate) >= 80
+              : summary.success_rate >= 80
               ? "warn"
               : "danger"}></gw-stat>
         </div>
@@ -163,7 +160,7 @@ export class GwAnalyticsScreen extends ScreenBase {
           <div class="card-body">
             <gw-bar-chart .label=${`${this.metric} per day`} .height=${220}
               .points=${daily.map((x) => ({
-                label: str(x.date).slice(5),
+                label: x.date.slice(5),
                 value: value(x),
               }))} .format=${fmt}></gw-bar-chart>
           </div>
@@ -177,11 +174,11 @@ export class GwAnalyticsScreen extends ScreenBase {
               ? html`<p class="muted small">No requests in this period.</p>`
               : html`
                 <div class="success-bar" role="img" aria-label="Outcome split">
-                  <span style="width:${(num(success.success_2xx) / total) *
+                  <span style="width:${(success.success_2xx / total) *
                     100}%;background:var(--gw-ok)"></span>
-                  <span style="width:${(num(success.client_4xx) / total) *
+                  <span style="width:${(success.client_4xx / total) *
                     100}%;background:var(--gw-warn)"></span>
-                  <span style="width:${(num(success.server_5xx) / total) *
+                  <span style="width:${(success.server_5xx / total) *
                     100}%;background:var(--gw-danger)"></span>
                 </div>
                 <div class="legend">
@@ -201,7 +198,7 @@ export class GwAnalyticsScreen extends ScreenBase {
                 <p
                   class="small muted">These cost $0 until you add a price on the <a href="/dashboard/ui/pricing">Pricing</a> screen.</p>
                 <div class="chips" style="margin-top:10px">${unpriced.map((u) =>
-                  html`<span class="chip">${str(u.model)} · ${formatInt(u.requests)}</span>`
+                  html`<span class="chip">${u.model} · ${formatInt(u.requests)}</span>`
                 )}</div>
               `}</div>
           </div>
@@ -229,7 +226,7 @@ export class GwAnalyticsScreen extends ScreenBase {
                       <tbody>${breakdown.map((b) =>
                         html`
                           <tr>
-                            <td class="mono small">${str(b.key) || "–"}</td>
+                            <td class="mono small">${b.key || "–"}</td>
                             <td class="right num">${formatInt(b.requests)}</td>
                             <td class="right num">${formatCompact(b.input_tokens)}</td>
                             <td class="right num">${formatCompact(b.output_tokens)}</td>
@@ -242,7 +239,7 @@ export class GwAnalyticsScreen extends ScreenBase {
                               )}</span>
                                           <span class="track"><span class="fill" style="display:block;width:${maxShare >
                                               0
-                                            ? (num(b.cost) / maxShare) * 100
+                                            ? (b.cost / maxShare) * 100
                                             : 0}%"></span></span></div>
                             </td>
                           </tr>

@@ -1,10 +1,10 @@
 import { html, nothing } from "lit";
+import type { BudgetsSection, BudgetView } from "../../../src/dashboard/contract/mod.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { inputValue } from "../lib/form.ts";
 import { formatCost } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
-import { type Json, list, num, obj, str } from "../lib/read.ts";
 import { FormScreen } from "./form_screen.ts";
 
 interface BudgetForm {
@@ -16,25 +16,25 @@ interface BudgetForm {
 
 /** Budgets: a global and per-key daily spend limit with warning threshold; over the limit means 429. */
 export class GwBudgetsScreen extends FormScreen<BudgetForm> {
-  private state = new StateController<Json>(this, "budgets", 15_000);
+  private state = new StateController(this, "budgets", 15_000);
 
   protected override willUpdate(): void {
     if (this.takeAction() === "create") this.openForm(null);
   }
 
   override render() {
-    const d = obj(this.state.data);
+    const d = this.state.data;
     return html`
       <gw-page-header heading="Budgets"
         description="Daily spend limits. A request over its limit gets 429 until the day resets.">
         <button class="primary" @click=${() => this.openForm(null)}>${icon("plus")}Set budget</button>
       </gw-page-header>
-            ${this.frame(this.state, () => this.table(list(d.budgets), str(d.timezone)))}
-            ${this.formDialog(list(d.keys))}
+            ${this.frame(this.state, (data) => this.table(data.budgets, data.timezone))}
+            ${this.formDialog(d?.keys ?? [])}
     `;
   }
 
-  private table(budgets: Json[], timezone: string) {
+  private table(budgets: readonly BudgetView[], timezone: string) {
     if (budgets.length === 0) {
       return html`
         <div class="card">
@@ -50,17 +50,15 @@ export class GwBudgetsScreen extends FormScreen<BudgetForm> {
       <thead><tr><th>Scope</th><th class="right">Daily limit</th><th class="right">Warn at</th><th style="min-width:220px">Spent today</th><th>Status</th><th></th></tr></thead>
       <tbody>${
       budgets.map((b) => {
-        const status = str(b.status, "ok");
+        const { status } = b;
         return html`
           <tr>
-            <td><b>${str(b.scope_label) || str(b.scope)}</b></td>
+            <td><b>${b.scope_label || b.scope}</b></td>
             <td class="right num">${formatCost(b.daily_limit)}</td>
-            <td class="right num">${num(b.warn_pct)}%</td>
+            <td class="right num">${b.warn_pct}%</td>
             <td>
-              <gw-meter .spent=${num(b.spent_today)} .limit=${num(b.daily_limit)} .warnPct=${num(
-                b.warn_pct,
-                80,
-              )} .status=${status}></gw-meter>
+              <gw-meter .spent=${b.spent_today} .limit=${b.daily_limit} .warnPct=${b
+                .warn_pct} .status=${status}></gw-meter>
             </td>
             <td><span class="badge ${status === "ok"
               ? "ok"
@@ -84,7 +82,7 @@ export class GwBudgetsScreen extends FormScreen<BudgetForm> {
     }</div>`;
   }
 
-  private formDialog(keys: Json[]) {
+  private formDialog(keys: BudgetsSection["keys"]) {
     const f = this.form;
     return html`<gw-dialog .open=${f !== null} heading=${
       f?.editing ? "Edit budget" : "Set budget"
@@ -99,7 +97,7 @@ export class GwBudgetsScreen extends FormScreen<BudgetForm> {
               <option value="global" ?selected=${f.scope === "global"}>Global (all traffic)</option>
               ${
           keys.map((k) =>
-            html`<option value=${str(k.id)} ?selected=${f.scope === str(k.id)}>Key: ${str(k.name)}</option>`
+            html`<option value=${k.id} ?selected=${f.scope === String(k.id)}>Key: ${k.name}</option>`
           )
         }
             </select></gw-field>
@@ -120,13 +118,13 @@ export class GwBudgetsScreen extends FormScreen<BudgetForm> {
     </gw-dialog>`;
   }
 
-  private openForm(b: Json | null): void {
+  private openForm(b: BudgetView | null): void {
     this.showForm(
       b
         ? {
-          scope: b.key_id === null || b.key_id === undefined ? "global" : str(b.key_id),
-          limit: str(b.daily_limit),
-          warn: str(b.warn_pct, "80"),
+          scope: b.key_id === null ? "global" : String(b.key_id),
+          limit: String(b.daily_limit),
+          warn: String(b.warn_pct),
           editing: true,
         }
         : { scope: "global", limit: "", warn: "80", editing: false },
@@ -158,9 +156,9 @@ export class GwBudgetsScreen extends FormScreen<BudgetForm> {
     await this.state.refresh();
   };
 
-  private async deleteItem(b: Json): Promise<void> {
-    const result = await send("DELETE", `${API_BASE}/budgets/${encodeURIComponent(str(b.id))}`);
-    if (result.ok) this.toast(`Removed the ${str(b.scope_label) || "budget"} limit`);
+  private async deleteItem(b: BudgetView): Promise<void> {
+    const result = await send("DELETE", `${API_BASE}/budgets/${b.id}`);
+    if (result.ok) this.toast(`Removed the ${b.scope_label || "budget"} limit`);
     else this.toast(result.message, "error");
     await this.state.refresh();
   }

@@ -1,9 +1,9 @@
 import { css, html, nothing } from "lit";
+import type { ComboView } from "../../../src/dashboard/contract/mod.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { inputValue } from "../lib/form.ts";
 import { icon } from "../lib/icons.ts";
-import { type Json, list, obj, str, strings } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { FormScreen } from "./form_screen.ts";
 
@@ -76,8 +76,8 @@ export class GwCombosScreen extends FormScreen<ComboForm> {
       }
     `,
   ];
-  declare deleting: Json | null;
-  private state = new StateController<Json>(this, "combos");
+  declare deleting: ComboView | null;
+  private state = new StateController(this, "combos");
 
   constructor() {
     super();
@@ -89,18 +89,18 @@ export class GwCombosScreen extends FormScreen<ComboForm> {
   }
 
   override render() {
-    const d = obj(this.state.data);
+    const d = this.state.data;
     return html`
       <gw-page-header heading="Combos"
         description="A combo is a model name clients can ask for; its members are tried in order.">
         <button class="primary" @click=${() => this.openForm(null)}>${icon("plus")}Create combo</button>
       </gw-page-header>
-            ${this.frame(this.state, () => this.cards(list(d.combos), str(d.strategy)))}
-            ${this.formDialog(strings(d.models))} ${this.deleteDialog()}
+            ${this.frame(this.state, (data) => this.cards(data.combos, data.strategy))}
+            ${this.formDialog(d?.models ?? [])} ${this.deleteDialog()}
     `;
   }
 
-  private cards(combos: Json[], strategy: string) {
+  private cards(combos: readonly ComboView[], strategy: string) {
     if (combos.length === 0) {
       return html`
         <div class="card">
@@ -117,15 +117,15 @@ export class GwCombosScreen extends FormScreen<ComboForm> {
         "fallback"}</b> (change it in
             <a href="/dashboard/ui/settings">Settings</a>).</p>
       <div class="grid-cards">${combos.map((c) => {
-        const unroutable = strings(c.unroutable);
+        const { unroutable } = c;
         return html`
-          <div class="card" data-combo=${str(c.name)}>
-            <div class="card-head"><h3 class="mono">${str(c.name)}</h3>
+          <div class="card" data-combo=${c.name}>
+            <div class="card-head"><h3 class="mono">${c.name}</h3>
                       ${unroutable.length
                         ? html`<span class="badge warn">${unroutable.length} unroutable</span>`
                         : html`<span class="badge ok">ready</span>`}</div>
             <div class="card-body">
-              <div class="order">${strings(c.models).map((m, i) =>
+              <div class="order">${c.models.map((m, i) =>
                 html`
                   <div
                     class="order-item"><span class="n">${i +
@@ -139,16 +139,15 @@ export class GwCombosScreen extends FormScreen<ComboForm> {
               "edit",
               14,
             )}Edit</button>
-                      <span class="spacer"></span><button class="sm ghost danger" aria-label="Delete ${str(
-                        c.name,
-                      )}" @click=${() => (this.deleting = c)}>${icon("trash", 14)}</button></div>
+                      <span class="spacer"></span><button class="sm ghost danger" aria-label="Delete ${c
+                        .name}" @click=${() => (this.deleting = c)}>${icon("trash", 14)}</button></div>
           </div>
         `;
       })}</div>
     `;
   }
 
-  private formDialog(available: string[]) {
+  private formDialog(available: readonly string[]) {
     const f = this.form;
     return html`<gw-dialog .open=${f !== null} heading=${
       f?.id ? `Edit ${f.name}` : "Create combo"
@@ -200,17 +199,17 @@ export class GwCombosScreen extends FormScreen<ComboForm> {
     return html`
       <gw-dialog .open=${this.deleting !==
         null} heading="Delete combo?" @gw-close=${() => (this.deleting = null)}>
-        <p>Clients asking for <code>${str(this.deleting?.name)}</code> will get an error afterwards.</p>
+        <p>Clients asking for <code>${this.deleting?.name}</code> will get an error afterwards.</p>
         <button slot="footer" @click=${() => (this.deleting = null)}>Cancel</button>
         <button slot="footer" class="danger-solid" @click=${this.deleteItem}>Delete combo</button>
       </gw-dialog>
     `;
   }
 
-  private openForm(c: Json | null): void {
+  private openForm(c: ComboView | null): void {
     this.showForm(
       c
-        ? { id: str(c.id), name: str(c.name), models: strings(c.models), adding: "" }
+        ? { id: String(c.id), name: c.name, models: [...c.models], adding: "" }
         : { id: null, name: "", models: [], adding: "" },
     );
   }
@@ -261,8 +260,8 @@ export class GwCombosScreen extends FormScreen<ComboForm> {
     const c = this.deleting;
     this.deleting = null;
     if (!c) return;
-    const result = await send("DELETE", `${API_BASE}/combos/${encodeURIComponent(str(c.id) || str(c.name))}`);
-    if (result.ok) this.toast(`Deleted combo ${str(c.name)}`);
+    const result = await send("DELETE", `${API_BASE}/combos/${c.id}`);
+    if (result.ok) this.toast(`Deleted combo ${c.name}`);
     else this.toast(result.message, "error");
     await this.state.refresh();
   };

@@ -1,10 +1,10 @@
 import { css, html, nothing } from "lit";
+import type { CreatedKey, KeysSection, KeyView } from "../../../src/dashboard/contract/mod.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatCost, formatDateTime } from "../lib/format.ts";
 import { inputValue as value, splitList } from "../lib/form.ts";
 import { icon } from "../lib/icons.ts";
-import { bool, type Json, list, obj, optNum, pick, str, strings } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { FormScreen } from "./form_screen.ts";
 
@@ -15,6 +15,9 @@ interface KeyForm {
   models: string;
   budget: string;
 }
+
+/** What saving a key answers: the key, plus its plaintext once when it was just created. */
+type Saved = { readonly key: KeyView } | CreatedKey;
 
 const EMPTY: KeyForm = { id: null, name: "", canLogin: true, models: "", budget: "" };
 
@@ -53,8 +56,8 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
     `,
   ];
   declare created: { key: string; name: string } | null;
-  declare revoking: Json | null;
-  private state = new StateController<Json>(this, "keys");
+  declare revoking: KeyView | null;
+  private state = new StateController(this, "keys");
 
   constructor() {
     super();
@@ -72,13 +75,12 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
         description="Keys clients use to call the gateway and sign in to this dashboard.">
         <button class="primary" @click=${() => this.showForm({ ...EMPTY })}>${icon("plus")}Create key</button>
       </gw-page-header>
-            ${this.frame(this.state, (d) => this.table(keysOf(d)))}
+            ${this.frame(this.state, (d) => this.table(d.keys, d.static_keys))}
             ${this.formDialog()} ${this.createdDialog()} ${this.revokeDialog()}
     `;
   }
 
-  private table(keys: Json[]) {
-    const staticKeys = list(pick(obj(this.state.data), "static_keys", "static"));
+  private table(keys: readonly KeyView[], staticKeys: KeysSection["static_keys"]) {
     if (keys.length === 0) {
       return html`
         <div class="card">
@@ -108,16 +110,16 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
               </tr>
             </thead>
             <tbody>${keys.map((k) => {
-              const active = isActive(k);
-              const models = strings(pick(k, "allowed_models", "models"));
+              const active = k.status === "active";
+              const models = k.allowed_models;
               return html`
                 <tr>
-                  <td><b>${str(k.name)}</b></td>
-                  <td class="mono small nowrap">${str(pick(k, "prefix", "key_prefix"))}…</td>
+                  <td><b>${k.name}</b></td>
+                  <td class="mono small nowrap">${k.prefix}…</td>
                   <td>${active
                     ? html`<span class="badge ok"><span class="dot"></span>active</span>`
                     : html`<span class="badge">revoked</span>`}</td>
-                  <td>${bool(pick(k, "can_login"))
+                  <td>${k.can_login
                     ? html`<span class="badge info">can sign in</span>`
                     : html`<span class="faint small">API only</span>`}</td>
                   <td>${models.length === 0
@@ -129,17 +131,16 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
                         ? html`<span class="faint small">+${models.length - 3}</span>`
                         : nothing
                     }</div>`}</td>
-                  <td class="right num">${optNum(pick(k, "daily_budget", "daily_limit")) === null
+                  <td class="right num">${k.daily_budget === null
                     ? html`<span class="faint">–</span>`
-                    : formatCost(pick(k, "daily_budget", "daily_limit"))}</td>
-                  <td class="small muted nowrap">${formatDateTime(pick(k, "created_at", "created"))}</td>
+                    : formatCost(k.daily_budget)}</td>
+                  <td class="small muted nowrap">${formatDateTime(k.created_at)}</td>
                   <td class="right nowrap">${active
                     ? html`
-                      <button class="sm ghost" aria-label="Edit ${str(k.name)}" @click=${() =>
+                      <button class="sm ghost" aria-label="Edit ${k.name}" @click=${() =>
                         this.edit(k)}>${icon("edit", 14)}Edit</button>
-                      <button class="sm ghost danger" aria-label="Revoke ${str(
-                        k.name,
-                      )}" @click=${() => (this.revoking = k)}>Revoke</button>
+                      <button class="sm ghost danger" aria-label="Revoke ${k
+                        .name}" @click=${() => (this.revoking = k)}>Revoke</button>
                     `
                     : nothing}</td>
                 </tr>
@@ -151,10 +152,10 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
     `;
   }
 
-  private staticNote(staticKeys: Json[]) {
+  private staticNote(staticKeys: KeysSection["static_keys"]) {
     if (staticKeys.length === 0) return nothing;
     return html`<p class="small muted" style="margin-top:12px">Also accepted: ${staticKeys.length} static key(s) from the YAML file
-      (${staticKeys.map((k) => str(pick(k, "label", "name"))).join(", ")}), with full access.</p>`;
+      (${staticKeys.map((k) => k.label).join(", ")}), with full access.</p>`;
   }
 
   private formDialog() {
@@ -220,21 +221,20 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
     const k = this.revoking;
     return html`
       <gw-dialog .open=${k !== null} heading="Revoke key?" @gw-close=${() => (this.revoking = null)}>
-        <p>Clients using <b>${str(k?.name)}</b> will get 401 from now on. This cannot be undone.</p>
+        <p>Clients using <b>${k?.name}</b> will get 401 from now on. This cannot be undone.</p>
         <button slot="footer" @click=${() => (this.revoking = null)}>Cancel</button>
         <button slot="footer" class="danger-solid" @click=${this.revoke}>Revoke key</button>
       </gw-dialog>
     `;
   }
 
-  private edit(k: Json): void {
-    const budget = optNum(pick(k, "daily_budget", "daily_limit"));
+  private edit(k: KeyView): void {
     this.showForm({
-      id: str(k.id),
-      name: str(k.name),
-      canLogin: bool(k.can_login),
-      models: strings(pick(k, "allowed_models", "models")).join("\n"),
-      budget: budget === null ? "" : String(budget),
+      id: String(k.id),
+      name: k.name,
+      canLogin: k.can_login,
+      models: k.allowed_models.join("\n"),
+      budget: k.daily_budget === null ? "" : String(k.daily_budget),
     });
   }
 
@@ -265,14 +265,12 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
       ["name", "allowed_models", "daily_budget", "can_login"],
       () =>
         f.id
-          ? send<Json>("POST", `${API_BASE}/keys/${encodeURIComponent(f.id)}`, body)
-          : send<Json>("POST", `${API_BASE}/v2/keys`, body),
+          ? send<Saved>("POST", `${API_BASE}/keys/${encodeURIComponent(f.id)}`, body)
+          : send<Saved>("POST", `${API_BASE}/v2/keys`, body),
     );
     if (!result) return;
-    if (!f.id) {
-      const data = obj(result.data);
-      const plaintext = str(pick(data, "plaintext", "secret")) || str(data.key);
-      this.created = { key: plaintext, name: body.name };
+    if (!f.id && "plaintext" in result.data) {
+      this.created = { key: result.data.plaintext, name: body.name };
     } else this.toast(`Saved ${body.name}`);
     await this.state.refresh();
   };
@@ -281,21 +279,11 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
     const k = this.revoking;
     if (!k) return;
     this.revoking = null;
-    const result = await send("DELETE", `${API_BASE}/keys/${encodeURIComponent(str(k.id))}`);
-    if (result.ok) this.toast(`Revoked ${str(k.name)}`);
+    const result = await send("DELETE", `${API_BASE}/keys/${k.id}`);
+    if (result.ok) this.toast(`Revoked ${k.name}`);
     else this.toast(`Could not revoke: ${result.message}`, "error");
     await this.state.refresh();
   };
-}
-
-function keysOf(d: Json): Json[] {
-  return Array.isArray(d) ? list(d) : list(pick(obj(d), "keys", "items"));
-}
-
-function isActive(k: Json): boolean {
-  const status = pick(k, "status");
-  if (typeof status === "string") return status === "active";
-  return pick(k, "is_active", "active") === undefined ? true : bool(pick(k, "is_active", "active"));
 }
 
 customElements.define("gw-keys-screen", GwKeysScreen);

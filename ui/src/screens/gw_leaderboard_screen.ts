@@ -1,10 +1,10 @@
 import { css, html } from "lit";
+import type { LeaderboardRow } from "../../../src/dashboard/contract/mod.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatCompact, formatCost, formatInt, formatPercent } from "../lib/format.ts";
 import { DAY_PERIODS, optionOr } from "../lib/options.ts";
-import { type Json, list, num, obj, str } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -64,7 +64,7 @@ export class GwLeaderboardScreen extends ScreenBase {
   ];
   declare sort: string;
   declare days: string;
-  private state = new StateController<Json>(this, "leaderboard");
+  private state = new StateController(this, "leaderboard");
 
   constructor() {
     super();
@@ -88,7 +88,7 @@ export class GwLeaderboardScreen extends ScreenBase {
         <gw-segmented label="Period" .options=${DAY_PERIODS} .value=${this.days}
           @gw-value=${(e: ValueEvent<unknown>) => this.change(this.sort, String(e.value))}></gw-segmented>
       </div>
-            ${this.frame(this.state, (d) => this.table(list(obj(d).rows)))}
+            ${this.frame(this.state, (d) => this.table(d.rows))}
     `;
   }
 
@@ -98,7 +98,7 @@ export class GwLeaderboardScreen extends ScreenBase {
     this.applyQuery(this.state, { sort, days });
   }
 
-  private table(rows: Json[]) {
+  private table(rows: readonly LeaderboardRow[]) {
     if (rows.length === 0) {
       return html`
         <div class="card">
@@ -108,8 +108,8 @@ export class GwLeaderboardScreen extends ScreenBase {
         </div>
       `;
     }
-    const metric = (r: Json) =>
-      this.sort === "cost" ? num(r.cost) : this.sort === "requests" ? num(r.requests) : num(r.tokens);
+    const metric = (r: LeaderboardRow) =>
+      this.sort === "cost" ? r.cost : this.sort === "requests" ? r.requests : r.tokens;
     const top = Math.max(...rows.map(metric), 0);
     return html`
       <div class="card">
@@ -127,17 +127,17 @@ export class GwLeaderboardScreen extends ScreenBase {
               </tr>
             </thead>
             <tbody>${rows.map((r) => {
-              const rank = num(r.rank);
+              const { rank } = r;
               return html`
                 <tr>
                   <td><span class="rank r${rank}">${rank || "–"}</span></td>
-                  <td><b>${str(r.key_name)}</b></td>
+                  <td><b>${r.key_name}</b></td>
                   <td class="right num">${formatInt(r.requests)}</td>
                   <td class="right num" title=${`${formatInt(r.input_tokens)} in · ${
                     formatInt(r.output_tokens)
                   } out`}>${formatCompact(r.tokens)}</td>
                   <td class="right num">${formatCost(r.cost)}</td>
-                  <td class="right num">${num(r.requests) === 0 ? "–" : formatPercent(r.success_pct)}</td>
+                  <td class="right num">${r.requests === 0 ? "–" : formatPercent(r.success_pct)}</td>
                   <td>
                     <div class="bar"><span style="width:${top > 0
                       ? (metric(r) / top) * 100

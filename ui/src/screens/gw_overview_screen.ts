@@ -1,8 +1,8 @@
 import { css, html, nothing } from "lit";
+import type { OverviewSection } from "../../../src/dashboard/contract/mod.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatCompact, formatCost, formatInt } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
-import { bool, type Json, list, num, obj, str } from "../lib/read.ts";
 import { screenPath } from "../app/routes.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
@@ -52,40 +52,37 @@ export class GwOverviewScreen extends ScreenBase {
       }
     `,
   ];
-  private state = new StateController<Json>(this, "overview", 10_000);
+  private state = new StateController(this, "overview", 10_000);
 
   override render() {
     return html`
       <gw-page-header heading="Overview" description="Traffic, spend and setup at a glance.">
         <button @click=${() => this.state.refresh()}>${icon("refresh")}Refresh</button>
       </gw-page-header>
-            ${this.frame(this.state, (d) => this.body(obj(d)))}
+            ${this.frame(this.state, (d) => this.body(d))}
     `;
   }
 
-  private body(d: Json) {
-    const totals = obj(d.totals);
-    const today = obj(d.today);
-    const budget = obj(d.global_budget);
-    const setup = obj(d.setup);
-    const topModels = list(d.top_models);
-    const daily = list(d.daily);
-    const baseUrl = `${str(d.base_url, location.origin)}/v1`;
+  private body(d: OverviewSection) {
+    const { totals, today, setup, daily } = d;
+    const budget = d.global_budget;
+    const topModels = d.top_models;
+    const baseUrl = `${d.base_url || location.origin}/v1`;
     const steps = [
       {
-        done: bool(setup.has_providers),
+        done: setup.has_providers,
         text: "Add a provider",
         to: screenPath("providers", { action: "create" }),
       },
       {
-        done: bool(setup.has_keys),
+        done: setup.has_keys,
         text: "Create an API key for your clients",
         to: screenPath("keys", { action: "create" }),
       },
-      { done: bool(setup.has_requests), text: "Send a first request (see Tools)", to: screenPath("tools") },
+      { done: setup.has_requests, text: "Send a first request (see Tools)", to: screenPath("tools") },
     ];
     const setupDone = steps.every((s) => s.done);
-    const cooldowns = num(d.cooldown_count);
+    const cooldowns = d.cooldown_count;
     return html`<div class="stack">
       <div class="grid-stats">
         <gw-stat label="Total requests" .value=${formatInt(totals.requests)} .hint=${`${
@@ -101,7 +98,7 @@ export class GwOverviewScreen extends ScreenBase {
       formatCost(totals.cost)
     } all time`}></gw-stat>
         <gw-stat label="Providers" .value=${formatInt(d.provider_count)} .hint=${`enabled of ${
-      formatInt(d.provider_total ?? d.provider_count)
+      formatInt(d.provider_total)
     }`}></gw-stat>
         <gw-stat label="Combos" .value=${formatInt(d.combo_count)} .hint=${`${
       formatInt(d.key_count)
@@ -117,13 +114,10 @@ export class GwOverviewScreen extends ScreenBase {
       screenPath("budgets")
     } class="small">Manage budgets</a></div>
           <div class="card-body">${
-      Object.keys(budget).length > 0
+      budget
         ? html`
-          <gw-meter .spent=${num(budget.spent_today)} .limit=${num(budget.daily_limit)} .warnPct=${num(
-            budget.warn_pct,
-            80,
-          )}
-            .status=${str(budget.status)}></gw-meter>
+          <gw-meter .spent=${budget.spent_today} .limit=${budget.daily_limit} .warnPct=${budget.warn_pct}
+            .status=${budget.status}></gw-meter>
         `
         : html`
           <p
@@ -160,7 +154,7 @@ export class GwOverviewScreen extends ScreenBase {
       screenPath("analytics")
     }>Analytics →</a></div>
         <div class="card-body"><gw-bar-chart label="Requests per day" .height=${180}
-          .points=${daily.map((x) => ({ label: str(x.date).slice(5), value: num(x.requests) }))}
+          .points=${daily.map((x) => ({ label: x.date.slice(5), value: x.requests }))}
           .format=${(v: number) => formatCompact(v)}></gw-bar-chart></div>
       </div>
       ${
@@ -184,7 +178,7 @@ export class GwOverviewScreen extends ScreenBase {
                 <tbody>${topModels.map((m) =>
                   html`
                     <tr>
-                      <td class="mono">${str(m.key)}</td>
+                      <td class="mono">${m.key}</td>
                       <td class="right num">${formatInt(m.requests)}</td>
                       <td class="right num">${formatCompact(m.input_tokens)}</td>
                       <td class="right num">${formatCompact(m.output_tokens)}</td>

@@ -1,10 +1,10 @@
 import { css, html, nothing } from "lit";
+import type { PriceView, PricingSection } from "../../../src/dashboard/contract/mod.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { inputValue } from "../lib/form.ts";
 import { formatInt } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
-import { type Json, list, num, obj, str } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { FormScreen } from "./form_screen.ts";
 
@@ -31,7 +31,7 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
     `,
   ];
   declare filter: string;
-  private state = new StateController<Json>(this, "pricing");
+  private state = new StateController(this, "pricing");
 
   constructor() {
     super();
@@ -48,16 +48,14 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
         description="USD per million tokens. Overrides win over builtins; names match by longest prefix.">
         <button class="primary" @click=${() => this.openForm(null)}>${icon("plus")}Add override</button>
       </gw-page-header>
-            ${this.frame(this.state, (d) => this.body(obj(d)))} ${this.formDialog()}
+            ${this.frame(this.state, (d) => this.body(d))} ${this.formDialog()}
     `;
   }
 
-  private body(d: Json) {
-    const overrides = list(d.overrides);
-    const builtin = list(d.builtin).filter((p) =>
-      str(p.model).toLowerCase().includes(this.filter.toLowerCase())
-    );
-    const unpriced = list(d.unpriced);
+  private body(d: PricingSection) {
+    const { overrides } = d;
+    const builtin = d.builtin.filter((p) => p.model.toLowerCase().includes(this.filter.toLowerCase()));
+    const { unpriced } = d;
     return html`<div class="stack">
       ${
       unpriced.length > 0
@@ -66,9 +64,9 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
             <div
               class="card-head"><h2>Used without a price</h2><span class="small muted">cost recorded as $0</span></div>
             <div class="card-body chips">${unpriced.map((u) =>
-              html`<button class="sm" @click=${() => this.openForm({ model: u.model })}>${icon("plus", 12)}${
-                str(u.model)
-              } · ${formatInt(u.requests)} req</button>`
+              html`<button class="sm" @click=${() => this.openForm({ model: u.model })}>${
+                icon("plus", 12)
+              }${u.model} · ${formatInt(u.requests)} req</button>`
             )}</div>
           </div>
         `
@@ -90,7 +88,7 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
     </div>`;
   }
 
-  private priceTable(rows: Json[], editable: boolean) {
+  private priceTable(rows: readonly PriceView[], editable: boolean) {
     return html`
       <div class="table-wrap">
         <table>
@@ -100,7 +98,7 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
               : nothing}</tr>
           </thead>
           <tbody>${rows.map((p) =>
-            html`<tr><td class="mono small">${str(p.model)}</td>${
+            html`<tr><td class="mono small">${p.model}</td>${
               RATES.map(([k]) => html`<td class="right num">${rate(p[k])}</td>`)
             }
         ${
@@ -108,8 +106,8 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
                 ? html`<td class="right nowrap"><button class="sm ghost" @click=${() => this.openForm(p)}>${
                   icon("edit", 14)
                 }Edit</button>
-            <button class="sm ghost danger" aria-label="Delete ${str(p.model)}" @click=${() =>
-                  this.deleteItem(str(p.model))}>${icon("trash", 14)}</button></td>`
+            <button class="sm ghost danger" aria-label="Delete ${p.model}" @click=${() =>
+                  this.deleteItem(p.model)}>${icon("trash", 14)}</button></td>`
                 : html``
             }</tr>`
           )}</tbody>
@@ -150,15 +148,17 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
     </gw-dialog>`;
   }
 
-  private openForm(p: Json | null): void {
-    const editing = p !== null && p.input_per_mtok !== undefined;
+  /** Opens the form empty, for a model without a price (`{model}`), or on an override to edit. */
+  private openForm(p: PriceView | { readonly model: string } | null): void {
+    const price = p !== null && "input_per_mtok" in p ? p : null;
+    const text = (k: (typeof RATES)[number][0]) => (price ? String(price[k]) : "");
     this.showForm({
-      editing,
-      model: str(p?.model),
-      input_per_mtok: str(p?.input_per_mtok),
-      output_per_mtok: str(p?.output_per_mtok),
-      cache_creation_per_mtok: str(p?.cache_creation_per_mtok),
-      cache_read_per_mtok: str(p?.cache_read_per_mtok),
+      editing: price !== null,
+      model: p?.model ?? "",
+      input_per_mtok: text("input_per_mtok"),
+      output_per_mtok: text("output_per_mtok"),
+      cache_creation_per_mtok: text("cache_creation_per_mtok"),
+      cache_read_per_mtok: text("cache_read_per_mtok"),
     });
   }
 
@@ -192,9 +192,8 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
   }
 }
 
-function rate(value: unknown): string {
-  const n = num(value, NaN);
-  return Number.isNaN(n) ? "–" : `$${n.toFixed(n < 1 && n > 0 ? 3 : 2)}`;
+function rate(n: number): string {
+  return `$${n.toFixed(n < 1 && n > 0 ? 3 : 2)}`;
 }
 
 customElements.define("gw-pricing-screen", GwPricingScreen);

@@ -1,10 +1,14 @@
 import { css, html, nothing } from "lit";
+import type {
+  LogDetailView,
+  LogSummaryView,
+  RequestLogsSection,
+} from "../../../src/dashboard/contract/mod.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatDateTime, formatInt, formatLatency } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
-import { bool, type Json, list, num, obj, str } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -65,10 +69,11 @@ export class GwRequestLogsScreen extends ScreenBase {
     `,
   ];
   declare page: number;
-  declare detail: Json | null;
+  /** The row clicked, then its full record once loaded. */
+  declare detail: (LogSummaryView & Partial<LogDetailView>) | null;
   declare detailError: string;
   declare clearing: boolean;
-  private state = new StateController<Json>(this, "request-logs", 15_000);
+  private state = new StateController(this, "request-logs", 15_000);
 
   constructor() {
     super();
@@ -85,7 +90,7 @@ export class GwRequestLogsScreen extends ScreenBase {
   }
 
   override render() {
-    const total = num(obj(this.state.data).total);
+    const total = this.state.data?.total ?? 0;
     return html`
       <gw-page-header heading="Request Logs" description="Captured requests and responses, newest first.">
         <a class="btn" href=${`${API_BASE}/request-logs/export`} download="gateway-request-logs.json"
@@ -94,14 +99,14 @@ export class GwRequestLogsScreen extends ScreenBase {
           "trash",
         )}Clear</button>
       </gw-page-header>
-            ${this.frame(this.state, (d) => this.body(obj(d)))}
+            ${this.frame(this.state, (d) => this.body(d))}
             ${this.detailDialog()} ${this.clearDialog()}
     `;
   }
 
-  private body(d: Json) {
-    const logs = list(d.logs);
-    const enabled = bool(d.logging_enabled);
+  private body(d: RequestLogsSection) {
+    const { logs } = d;
+    const enabled = d.logging_enabled;
     return html`
       ${enabled
         ? nothing
@@ -136,15 +141,15 @@ export class GwRequestLogsScreen extends ScreenBase {
                           e: KeyboardEvent,
                         ) => e.key === "Enter" && this.open(l)}>
                           <td class="small nowrap num">${formatDateTime(l.ts)}</td>
-                          <td class="mono small">${str(l.model)}</td>
-                          <td class="small">${str(l.provider_id) || html`<span class="faint">–</span>`}</td>
-                          <td class="small">${str(l.user)}</td>
-                          <td class="small muted">${str(l.client_format)}${bool(l.streamed)
+                          <td class="mono small">${l.model}</td>
+                          <td class="small">${l.provider_id || html`<span class="faint">–</span>`}</td>
+                          <td class="small">${l.user}</td>
+                          <td class="small muted">${l.client_format}${l.streamed
                             ? html`
                               <span class="badge">stream</span>
                             `
                             : nothing}</td>
-                          <td><span class="s${String(num(l.status))[0]}">${num(l.status) ||
+                          <td><span class="s${String(l.status)[0]}">${l.status ||
                             "error"}</span></td>
                           <td class="right num small">${formatLatency(l.latency_ms)}</td>
                         </tr>
@@ -153,10 +158,7 @@ export class GwRequestLogsScreen extends ScreenBase {
                   </table>
                 </div>
                 <div class="card-foot">
-                  <gw-pager .total=${num(d.total)} .limit=${num(
-                    d.limit,
-                    LIMIT,
-                  )} .offset=${(num(d.page, 1) - 1) * num(d.limit, LIMIT)}
+                  <gw-pager .total=${d.total} .limit=${d.limit} .offset=${(d.page - 1) * d.limit}
                     @gw-value=${this.onPage}></gw-pager>
                 </div>
               `}</div>
@@ -171,7 +173,7 @@ export class GwRequestLogsScreen extends ScreenBase {
     const l = this.detail;
     return html`
       <gw-dialog wide .open=${l !== null || this.detailError !== ""} heading=${l
-        ? `Request #${str(l.id)}`
+        ? `Request #${l.id}`
         : "Request"}
         @gw-close=${() => ((this.detail = null), (this.detailError = ""))}>
             ${this.detailError ? html`<div class="form-error">${this.detailError}</div>` : nothing}
@@ -179,20 +181,20 @@ export class GwRequestLogsScreen extends ScreenBase {
               ? html`
                 <div class="meta">
                   <div><span>Time</span>${formatDateTime(l.ts)}</div>
-                  <div><span>Model</span><code>${str(l.model)}</code></div>
-                  <div><span>Provider</span>${str(l.provider_id) || "–"}</div>
-                  <div><span>Status</span>${str(l.status)}</div>
+                  <div><span>Model</span><code>${l.model}</code></div>
+                  <div><span>Provider</span>${l.provider_id || "–"}</div>
+                  <div><span>Status</span>${l.status}</div>
                   <div><span>Latency</span>${formatLatency(l.latency_ms)}</div>
-                  <div><span>User</span>${str(l.user)}</div>
+                  <div><span>User</span>${l.user}</div>
                 </div>
-                          ${str(l.error) ? html`<div class="form-error">${str(l.error)}</div>` : nothing}
-                          <h3>Request${bool(l.request_truncated)
+                          ${l.error ? html`<div class="form-error">${l.error}</div>` : nothing}
+                          <h3>Request${l.request_truncated
                             ? html`
                               <span class="badge warn">truncated</span>
                             `
                             : nothing}</h3>
                           <gw-json-view .value=${l.request_body}></gw-json-view>
-                          <h3>Response${bool(l.response_truncated)
+                          <h3>Response${l.response_truncated
                             ? html`
                               <span class="badge warn">truncated</span>
                             `
@@ -224,15 +226,15 @@ export class GwRequestLogsScreen extends ScreenBase {
     `;
   }
 
-  private async open(l: Json): Promise<void> {
+  private async open(l: LogSummaryView): Promise<void> {
     this.detailError = "";
     this.detail = { ...l };
-    const result = await fetch(`${API_BASE}/request-logs/${encodeURIComponent(str(l.id))}`, {
+    const result = await fetch(`${API_BASE}/request-logs/${encodeURIComponent(l.id)}`, {
       headers: { accept: "application/json" },
     })
-      .then(async (r) => (r.ok ? obj(obj(await r.json()).log) : null))
+      .then(async (r) => (r.ok ? ((await r.json()) as { log: LogDetailView }).log : null))
       .catch(() => null);
-    if (result && Object.keys(result).length > 0) this.detail = result;
+    if (result) this.detail = result;
     else this.detailError = "The full record is gone (pruned or cleared). Showing the summary only.";
   }
 
@@ -250,8 +252,8 @@ export class GwRequestLogsScreen extends ScreenBase {
 
   private readonly clear = async (): Promise<void> => {
     this.clearing = false;
-    const result = await send<Json>("DELETE", `${API_BASE}/request-logs`);
-    if (result.ok) this.toast(`Deleted ${formatInt(obj(result.data).deleted)} log(s)`);
+    const result = await send<{ deleted: number }>("DELETE", `${API_BASE}/request-logs`);
+    if (result.ok) this.toast(`Deleted ${formatInt(result.data.deleted)} log(s)`);
     else this.toast(result.message, "error");
     await this.state.refresh();
   };

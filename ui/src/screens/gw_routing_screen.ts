@@ -1,8 +1,8 @@
 import { css, html, nothing } from "lit";
+import type { RoutingSection } from "../../../src/dashboard/contract/mod.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { icon } from "../lib/icons.ts";
-import { bool, type Json, list, num, obj, str } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -50,7 +50,7 @@ export class GwRoutingScreen extends ScreenBase {
     `,
   ];
   declare clearing: boolean;
-  private state = new StateController<Json>(this, "routing", 10_000);
+  private state = new StateController(this, "routing", 10_000);
 
   constructor() {
     super();
@@ -58,27 +58,26 @@ export class GwRoutingScreen extends ScreenBase {
   }
 
   override render() {
-    const cooldowns = list(obj(this.state.data).cooldowns);
+    const cooldowns = this.state.data?.cooldowns ?? [];
     return html`
       <gw-page-header heading="Routing"
         description="Which accounts serve each prefix, in what order, and which are resting.">
         <button class="primary" ?disabled=${this.clearing || cooldowns.length === 0} @click=${this
           .clear}>${icon("refresh")}Clear all cooldowns</button>
       </gw-page-header>
-            ${this.frame(this.state, (d) => this.body(obj(d)))}
+            ${this.frame(this.state, (d) => this.body(d))}
     `;
   }
 
-  private body(d: Json) {
-    const prefixes = list(d.prefixes);
-    const cooldowns = list(d.cooldowns);
+  private body(d: RoutingSection) {
+    const { prefixes, cooldowns } = d;
     return html`
       <div class="facts">
-        <span class="badge ${bool(d.cooldowns_enabled) ? "ok" : "warn"}">cooldowns ${bool(d.cooldowns_enabled)
+        <span class="badge ${d.cooldowns_enabled ? "ok" : "warn"}">cooldowns ${d.cooldowns_enabled
           ? "on"
           : "off"}</span>
-        <span class="badge accent">combo strategy: ${str(d.combo_strategy) || "fallback"}</span>
-        <span class="badge">account strategy: ${str(d.account_strategy) || "ordered"}</span>
+        <span class="badge accent">combo strategy: ${d.combo_strategy || "fallback"}</span>
+        <span class="badge">account strategy: ${d.account_strategy || "ordered"}</span>
       </div>
             <div class="stack">
               <div class="card">
@@ -99,11 +98,11 @@ export class GwRoutingScreen extends ScreenBase {
                         <tbody>${cooldowns.map((c) =>
                           html`
                             <tr>
-                              <td class="mono">${str(c.account_id)}</td>
-                              <td>${str(c.kind) || "error"}</td>
+                              <td class="mono">${c.account_id}</td>
+                              <td>${c.kind || "error"}</td>
                               <td>
                                 <gw-countdown .until=${Date.now() +
-                                  num(c.remaining_s) * 1000} @gw-value=${() =>
+                                  c.remaining_s * 1000} @gw-value=${() =>
                                   this.state.refresh(true)}></gw-countdown>
                               </td>
                             </tr>
@@ -123,29 +122,27 @@ export class GwRoutingScreen extends ScreenBase {
                 `
                 : html`<div class="grid-cards">${
                   prefixes.map((p) => {
-                    const accounts = list(p.accounts);
-                    const ready = accounts.filter((a) => bool(a.ready)).length;
+                    const { accounts } = p;
+                    const ready = accounts.filter((a) => a.ready).length;
                     return html`
                       <div class="card">
-                        <div class="card-head"><h3 class="mono">${str(p.prefix)}/*</h3>
+                        <div class="card-head"><h3 class="mono">${p.prefix}/*</h3>
                                     <span class="badge ${ready > 0 ? "ok" : "danger"}">${ready}/${accounts
                                       .length} ready</span></div>
                         <div class="card-body">${accounts.map((a) => {
-                          const cd = obj(a.cooldown);
-                          return html`<div class="account"><span class="order">${
-                            str(a.order)
-                          }</span><span class="id">${str(a.id)}</span>
-                  <span class="faint small">${str(a.api_type)}</span>
+                          const cd = a.cooldown;
+                          return html`<div class="account"><span class="order">${a.order}</span><span class="id">${a.id}</span>
+                  <span class="faint small">${a.api_type}</span>
                   ${
-                            !bool(a.enabled)
+                            !a.enabled
                               ? html`<span class="badge">disabled</span>`
-                              : a.callable === false
+                              : !a.callable
                               ? html`<span class="badge warn">not callable</span>`
-                              : num(cd.remaining_s) > 0
+                              : cd && cd.remaining_s > 0
                               ? html`<span class="badge warn">cooling <gw-countdown .until=${
-                                Date.now() + num(cd.remaining_s) * 1000
+                                Date.now() + cd.remaining_s * 1000
                               }></gw-countdown></span>`
-                              : bool(a.ready)
+                              : a.ready
                               ? html`<span class="badge ok">ready</span>`
                               : html`<span class="badge danger">not ready</span>`
                           }</div>`;
@@ -160,9 +157,9 @@ export class GwRoutingScreen extends ScreenBase {
 
   private readonly clear = async (): Promise<void> => {
     this.clearing = true;
-    const result = await send<Json>("POST", `${API_BASE}/routing/clear-cooldowns`);
+    const result = await send<{ cleared: number }>("POST", `${API_BASE}/routing/clear-cooldowns`);
     this.clearing = false;
-    if (result.ok) this.toast(`Cleared ${num(obj(result.data).cleared)} cooldown(s)`);
+    if (result.ok) this.toast(`Cleared ${result.data.cleared} cooldown(s)`);
     else this.toast(result.message, "error");
     await this.state.refresh();
   };

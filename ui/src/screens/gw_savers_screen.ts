@@ -1,8 +1,8 @@
 import { css, html, nothing } from "lit";
+import type { SaversSection, SaverStat } from "../../../src/dashboard/contract/mod.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatInt, formatPercent } from "../lib/format.ts";
-import { bool, type Json, list, obj, str } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -67,7 +67,7 @@ export class GwSaversScreen extends ScreenBase {
   ];
   declare errors: Record<string, string>;
   declare urlDraft: string | null;
-  private state = new StateController<Json>(this, "savers", 15_000);
+  private state = new StateController(this, "savers", 15_000);
 
   constructor() {
     super();
@@ -79,17 +79,21 @@ export class GwSaversScreen extends ScreenBase {
     return html`
       <gw-page-header heading="Token Savers"
         description="Shrink prompts and answers before they reach the upstream. Each saver fails safe."></gw-page-header>
-            ${this.frame(this.state, (d) => this.body(obj(d)))}
+            ${this.frame(this.state, (d) => this.body(d))}
     `;
   }
 
-  private body(d: Json) {
-    const settings = obj(d.settings);
-    const stats = list(d.stats);
+  private body(d: SaversSection) {
+    const { settings, stats } = d;
     return html`<div class="grid-2">${
       SAVERS.map((s) => {
-        const on = bool(settings[`${s.id}_enabled`]);
-        const stat = stats.find((x) => str(x.saver).toLowerCase().includes(s.id)) ?? {};
+        const on = settings[`${s.id}_enabled` as const];
+        const stat: Partial<SaverStat> = stats.find((x) => x.saver.toLowerCase().includes(s.id)) ?? {};
+        const level = s.id === "caveman"
+          ? settings.caveman_level
+          : s.id === "ponytail"
+          ? settings.ponytail_level
+          : "";
         const key = `saver_${s.id}_enabled`;
         return html`
           <div class="card saver" data-saver=${s.id}>
@@ -108,9 +112,7 @@ export class GwSaversScreen extends ScreenBase {
                         this.save(s.id, `${s.id}_level`, (e.target as HTMLSelectElement).value)}>
                   ${
                         ["lite", "full", "ultra"].map((l) =>
-                          html`<option value=${l} ?selected=${
-                            str(settings[`${s.id}_level`]) === l
-                          }>${l}</option>`
+                          html`<option value=${l} ?selected=${level === l}>${l}</option>`
                         )
                       }
                 </select></gw-field>`
@@ -120,7 +122,7 @@ export class GwSaversScreen extends ScreenBase {
                         <gw-field label="Proxy URL" .error=${this.errors.headroom_url ??
                           ""} hint="e.g. http://127.0.0.1:8787">
                           <div class="row"><input type="url" style="flex:1" .value=${this.urlDraft ??
-                            str(settings.headroom_url)}
+                            settings.headroom_url}
                                           @input=${(
                                             e: Event,
                                           ) => (this.urlDraft = (e.target as HTMLInputElement).value)}>
@@ -128,7 +130,7 @@ export class GwSaversScreen extends ScreenBase {
                                             this.save(
                                               "headroom",
                                               "headroom_url",
-                                              this.urlDraft ?? str(settings.headroom_url),
+                                              this.urlDraft ?? settings.headroom_url,
                                             )}>Save</button></div>
                         </gw-field>
                       `

@@ -1,9 +1,9 @@
 import { css, html, nothing } from "lit";
+import type { ResetResult, SettingsSection, SettingView } from "../../../src/dashboard/contract/mod.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatDateTime, formatRemaining } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
-import { bool, type Json, list, num, obj, str, strings } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -43,19 +43,6 @@ export class GwSettingsScreen extends ScreenBase {
       td {
         vertical-align: top;
       }
-      .info {
-        display: grid;
-        grid-template-columns: auto 1fr;
-        gap: 6px 16px;
-        font-size: var(--gw-text-sm);
-      }
-      .info dt {
-        color: var(--gw-text-muted);
-      }
-      .info dd {
-        margin: 0;
-        overflow-wrap: anywhere;
-      }
       .danger-zone {
         border-color: color-mix(in srgb, var(--gw-danger) 35%, var(--gw-border));
       }
@@ -77,7 +64,7 @@ export class GwSettingsScreen extends ScreenBase {
   declare understood: boolean;
   declare resetting: boolean;
   declare resetError: string;
-  private state = new StateController<Json>(this, "settings");
+  private state = new StateController(this, "settings");
 
   constructor() {
     super();
@@ -103,14 +90,13 @@ export class GwSettingsScreen extends ScreenBase {
           "download",
         )}Export YAML</button>
       </gw-page-header>
-            ${this.frame(this.state, (d) => this.body(obj(d)))}
+            ${this.frame(this.state, (d) => this.body(d))}
             ${this.exportDialog()} ${this.resetDialog()}
     `;
   }
 
-  private body(d: Json) {
-    const settings = list(d.settings);
-    const server = obj(d.server);
+  private body(d: SettingsSection) {
+    const { settings, server } = d;
     return html`
       <div class="stack">
         <div class="card">
@@ -133,21 +119,18 @@ export class GwSettingsScreen extends ScreenBase {
               <h2>Server</h2>
             </div>
             <div class="card-body">
-              <dl class="info">
+              <dl class="facts">
                 <dt>Version</dt>
-                <dd>${str(server.version) || "–"}</dd>
+                <dd>${server.version || "–"}</dd>
                 <dt>Listening on</dt>
-                <dd class="mono">${str(server.host)}:${str(server.port)}</dd>
+                <dd class="mono">${server.host}:${server.port}</dd>
                 <dt>Config file</dt>
-                <dd class="mono small">${str(server.config_path) || "–"}</dd>
+                <dd class="mono small">${server.config_path || "–"}</dd>
                 <dt>Database</dt>
-                <dd class="mono small">${str(server.db_path) || "–"}</dd>
+                <dd class="mono small">${server.db_path || "–"}</dd>
                 <dt>Started</dt>
-                <dd>${formatDateTime(server.started_at)}${server.uptime_s !== undefined
-                  ? html`
-                    <span class="faint">(up ${formatRemaining(num(server.uptime_s))})</span>
-                  `
-                  : nothing}</dd>
+                <dd>${formatDateTime(server.started_at)}
+                  <span class="faint">(up ${formatRemaining(server.uptime_s)})</span></dd>
               </dl>
             </div>
           </div>
@@ -168,23 +151,22 @@ export class GwSettingsScreen extends ScreenBase {
     `;
   }
 
-  private row(s: Json) {
-    const key = str(s.key);
-    const type = str(s.type);
+  private row(s: SettingView) {
+    const { key, type } = s;
     const error = this.errors[key];
     const draft = this.drafts[key];
-    const current = draft ?? str(s.value);
+    const current = draft ?? String(s.value);
     let editor;
     if (type === "boolean") {
       editor = html`
-        <input type="checkbox" class="switch" aria-label=${key} .checked=${bool(s.value)}
+        <input type="checkbox" class="switch" aria-label=${key} .checked=${s.value === true}
           @change=${(e: Event) => this.save(key, (e.target as HTMLInputElement).checked)}>
       `;
     } else if (type === "enum") {
       editor = html`<select aria-label=${key} @change=${(e: Event) =>
         this.save(key, (e.target as HTMLSelectElement).value)}>
         ${
-        strings(s.options).map((o) => html`<option value=${o} ?selected=${o === str(s.value)}>${o}</option>`)
+        (s.options ?? []).map((o) => html`<option value=${o} ?selected=${o === s.value}>${o}</option>`)
       }</select>`;
     } else {
       editor = html`
@@ -196,7 +178,7 @@ export class GwSettingsScreen extends ScreenBase {
             e: Event,
           ) => (this.drafts = { ...this.drafts, [key]: (e.target as HTMLInputElement).value })}
           @keydown=${(e: KeyboardEvent) => e.key === "Enter" && this.saveDraft(key, type)}>
-                ${draft !== undefined && draft !== str(s.value)
+                ${draft !== undefined && draft !== String(s.value)
                   ? html`<button class="sm primary" @click=${() => this.saveDraft(key, type)}>Save</button>`
                   : nothing}
       `;
@@ -205,14 +187,14 @@ export class GwSettingsScreen extends ScreenBase {
       <tr data-setting=${key}>
         <td>
           <div class="key">${key}</div>
-          <div class="desc">${str(s.description)}</div>
+          <div class="desc">${s.description}</div>
         </td>
         <td><div class="editor">${editor}</div>${error
           ? html`<div class="error-text" role="alert">${error}</div>`
           : nothing}</td>
-        <td class="small muted mono">${str(s.default) === ""
+        <td class="small muted mono">${s.default === ""
           ? html`<span class="faint">empty</span>`
-          : str(s.default)}${bool(s.stored)
+          : s.default}${s.stored
           ? html`
             <span class="badge stored" title="A value is stored in the database">set</span>
           `
@@ -231,7 +213,7 @@ export class GwSettingsScreen extends ScreenBase {
   }
 
   private async save(key: string, value: boolean | number | string): Promise<void> {
-    const result = await send<Json>("POST", `${API_BASE}/settings`, { [key]: value });
+    const result = await send("POST", `${API_BASE}/settings`, { [key]: value });
     if (result.ok) {
       const { [key]: _drop, ...rest } = this.drafts;
       this.drafts = rest;
@@ -257,7 +239,7 @@ export class GwSettingsScreen extends ScreenBase {
                   .checked)}>I understand the file contains plaintext credentials</label>
         </div>
         <button slot="footer" @click=${() => (this.exporting = false)}>Cancel</button>
-        <a slot="footer" class="btn primary" href=${`${API_BASE}/export`} download="gateway-config.yaml"
+        <a slot="footer" class="btn primary" href=${`${API_BASE}/export?include_secrets=true`} download="gateway-config.yaml"
           data-action="export-yaml"
           aria-disabled=${this.understood ? "false" : "true"} style=${this.understood
             ? ""
@@ -284,15 +266,15 @@ export class GwSettingsScreen extends ScreenBase {
   }
 
   private readonly reset = async (): Promise<void> => {
-    const result = await send<Json>("POST", `${API_BASE}/reset`);
+    const result = await send<ResetResult>("POST", `${API_BASE}/reset`);
     if (!result.ok) {
       this.resetError = result.message;
       return;
     }
     this.resetting = false;
-    const seeded = obj(obj(result.data).seeded);
+    const seeded = result.data.seeded;
     this.toast(
-      `Reset done: ${num(seeded.providers)} provider(s), ${num(seeded.combos)} combo(s) seeded from YAML`,
+      `Reset done: ${seeded.providers} provider(s), ${seeded.combos} combo(s) seeded from YAML`,
     );
     await this.state.refresh();
   };

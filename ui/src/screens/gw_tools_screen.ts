@@ -1,6 +1,6 @@
 import { css, html, nothing } from "lit";
+import type { ToolCard, ToolsSection } from "../../../src/dashboard/contract/mod.ts";
 import { StateController } from "../api/state_controller.ts";
-import { bool, type Json, list, obj, str, strings } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -71,21 +71,21 @@ export class GwToolsScreen extends ScreenBase {
       }
     `,
   ];
-  private state = new StateController<Json>(this, "tools");
+  private state = new StateController(this, "tools");
 
   override render() {
     return html`
       <gw-page-header heading="Tools"
         description="Point coding assistants and SDKs at this gateway."></gw-page-header>
-            ${this.frame(this.state, (d) => this.body(obj(d)))}
+            ${this.frame(this.state, (d) => this.body(d))}
     `;
   }
 
-  private body(d: Json) {
-    const base = str(d.base_url, location.origin);
-    const v1 = str(d.base_url_v1, `${base}/v1`);
-    const cards = list(d.cards);
-    const needsKey = bool(d.require_api_key);
+  private body(d: ToolsSection) {
+    const base = d.base_url;
+    const v1 = d.base_url_v1;
+    const { cards } = d;
+    const needsKey = d.require_api_key;
     return html`<div class="stack">
       <div class="card"><div class="card-body stack-sm">
         <div class="urls">
@@ -96,14 +96,10 @@ export class GwToolsScreen extends ScreenBase {
       needsKey
         ? html`
           API keys are required: create one on <a
-            href="/dashboard/ui/keys">API Keys</a> and use it where the snippets say <code>${str(
-              d.key_placeholder,
-              "sk-gateway-…",
-            )}</code>.
+            href="/dashboard/ui/keys">API Keys</a> and use it where the snippets say <code>${d
+              .key_placeholder}</code>.
         `
-        : html`API keys are not required right now; clients may send any placeholder key. Model ids look like <code>${
-          str(d.example_model, "prefix/model")
-        }</code>.`
+        : html`API keys are not required right now; clients may send any placeholder key. Model ids look like <code>${d.example_model}</code>.`
     }</p>
       </div></div>
       ${
@@ -119,16 +115,13 @@ export class GwToolsScreen extends ScreenBase {
     </div>`;
   }
 
-  private card(c: Json) {
-    const env = list(c.env);
-    const snippet = obj(c.snippet);
-    const envText = env.map((e) => `export ${str(e.name)}=${shellQuote(str(e.value))}`).join("\n");
-    const notes = strings(c.notes);
+  private card(c: ToolCard) {
+    const { env, snippet } = c;
+    const envText = env.map((e) => `export ${e.name}=${shellQuote(e.value)}`).join("\n");
+    const { notes } = c;
     return html`
-      <div class="card tool" data-tool=${str(c.id)}>
-        <div class="card-head"><h2>${str(c.title)}</h2><span class="badge accent">${str(
-          c.protocol,
-        )}</span></div>
+      <div class="card tool" data-tool=${c.id}>
+        <div class="card-head"><h2>${c.title}</h2><span class="badge accent">${c.protocol}</span></div>
         <div class="card-body">
               ${env.length > 0
                 ? html`
@@ -138,13 +131,13 @@ export class GwToolsScreen extends ScreenBase {
                   </div>
                 `
                 : nothing}
-              ${str(snippet.content)
+              ${snippet
                 ? html`
                   <div>
-                    <div class="block-head"><span>${str(snippet.path) ||
-                      str(snippet.language, "snippet")}</span>
-                              <gw-copy-button .text=${str(snippet.content)}></gw-copy-button></div>
-                    <pre>${str(snippet.content)}</pre>
+                    <div class="block-head"><span>${snippet.path ||
+                      snippet.language}</span>
+                              <gw-copy-button .text=${snippet.content}></gw-copy-button></div>
+                    <pre>${snippet.content}</pre>
                   </div>
                 `
                 : nothing}

@@ -1,8 +1,8 @@
 import { css, html, nothing } from "lit";
+import type { LiveEvent, UsageSection } from "../../../src/dashboard/contract/mod.ts";
 import { LiveController } from "../api/live_controller.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatCompact, formatCost, formatInt, formatLatency, formatTime } from "../lib/format.ts";
-import { type Json, list, num, obj, str } from "../lib/read.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -58,7 +58,7 @@ export class GwUsageScreen extends ScreenBase {
     `,
   ];
   declare tick: number;
-  private state = new StateController<Json>(this, "usage", 30_000);
+  private state = new StateController(this, "usage", 30_000);
   private live = new LiveController(this);
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastSeq: unknown = undefined;
@@ -81,7 +81,7 @@ export class GwUsageScreen extends ScreenBase {
   }
 
   protected override willUpdate(): void {
-    const url = str(obj(this.state.data).live_url);
+    const url = this.state.data?.live_url;
     if (url) this.live.setUrl(url);
     // Totals come from the state read; refresh them (throttled) whenever live events arrive.
     const last = this.live.events.at(-1)?.seq;
@@ -103,32 +103,32 @@ export class GwUsageScreen extends ScreenBase {
                   ? "Connecting…"
                   : "Reconnecting…"}</span>
       </gw-page-header>
-            ${this.frame(this.state, (d) => this.body(obj(d)))}
+            ${this.frame(this.state, (d) => this.body(d))}
     `;
   }
 
-  private body(d: Json) {
-    const today = obj(d.today);
+  private body(d: UsageSection) {
+    const { today } = d;
     const finished = this.live.events.filter((e) => e.phase === "finish");
     const now = Math.floor(this.tick / 1000);
     const buckets = new Array<number>(WINDOW_S).fill(0);
     for (const e of finished) {
-      const age = now - Math.floor(num(e.ts) / 1000);
+      const age = now - Math.floor(e.ts / 1000);
       if (age >= 0 && age < WINDOW_S) buckets[WINDOW_S - 1 - age]++;
     }
     const feed = this.live.events.filter((e) => e.phase !== "usage").slice(-25).reverse();
-    const daily = list(d.daily);
-    const byModel = list(d.by_model);
+    const { daily } = d;
+    const byModel = d.by_model;
     return html`
       <div class="stack">
         <div class="grid-stats">
           <gw-stat label="In flight" data-testid="inflight" .value=${formatInt(this.live.inflight)}
             hint="requests running now"></gw-stat>
           <gw-stat label="Requests today" data-testid="requests-today" .value=${formatInt(
-            num(today.requests),
+            today.requests,
           )}></gw-stat>
           <gw-stat label="Tokens today" .value=${formatCompact(
-            num(today.input_tokens) + num(today.output_tokens),
+            today.input_tokens + today.output_tokens,
           )}
             .hint=${`${formatCompact(today.input_tokens)} in · ${
               formatCompact(today.output_tokens)
@@ -180,7 +180,7 @@ export class GwUsageScreen extends ScreenBase {
             </div>
             <div class="card-body">
               <gw-bar-chart label="Requests per day" .height=${180}
-                .points=${daily.map((x) => ({ label: str(x.date).slice(5), value: num(x.requests) }))}
+                .points=${daily.map((x) => ({ label: x.date.slice(5), value: x.requests }))}
                 .format=${(v: number) => formatCompact(v)}></gw-bar-chart>
             </div>
           </div>
@@ -202,10 +202,10 @@ export class GwUsageScreen extends ScreenBase {
                         <tbody>${byModel.slice(0, 10).map((m) =>
                           html`
                             <tr>
-                              <td class="mono">${str(m.key)}</td>
+                              <td class="mono">${m.key}</td>
                               <td class="right num">${formatInt(m.requests)}</td>
                               <td class="right num">${formatCompact(
-                                num(m.input_tokens) + num(m.output_tokens),
+                                m.input_tokens + m.output_tokens,
                               )}</td>
                               <td class="right num">${formatCost(m.cost)}</td>
                             </tr>
@@ -220,9 +220,9 @@ export class GwUsageScreen extends ScreenBase {
     `;
   }
 
-  private row(e: Json) {
+  private row(e: LiveEvent) {
     const running = e.phase === "start";
-    const status = num(e.status);
+    const { status } = e;
     const finishedIds = new Set(
       this.live.events.filter((x) => x.phase === "finish").map((x) => x.request_id),
     );
@@ -230,9 +230,9 @@ export class GwUsageScreen extends ScreenBase {
     return html`
       <tr>
         <td class="num small">${formatTime(e.ts)}</td>
-        <td class="mono small">${str(e.model)}</td>
-        <td class="small">${str(e.provider_id) || html`<span class="faint">–</span>`}</td>
-        <td class="small">${str(e.user) || html`<span class="faint">anonymous</span>`}</td>
+        <td class="mono small">${e.model}</td>
+        <td class="small">${e.provider_id || html`<span class="faint">–</span>`}</td>
+        <td class="small">${e.user || html`<span class="faint">anonymous</span>`}</td>
         <td>${running
           ? html`<span class="status-run">running</span>`
           : html`<span class=${status >= 200 && status < 400 ? "status-ok" : "status-bad"}>${

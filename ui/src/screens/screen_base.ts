@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from "lit";
 import type { ApiFailure } from "../api/client.ts";
+import type { StateSection, StateSections } from "../../../src/dashboard/contract/mod.ts";
 import type { StateController } from "../api/state_controller.ts";
 import { NavigateEvent, ToastEvent, type ToastKind } from "../lib/events.ts";
 import { sharedStyles } from "../styles/shared.ts";
@@ -43,7 +44,7 @@ export class ScreenBase extends LitElement {
    * and reloads `state` with them plus `extra` parameters the URL need not carry.
    */
   protected applyQuery(
-    state: StateController<unknown>,
+    state: StateController<StateSection>,
     query: Record<string, string | number>,
     extra: Record<string, string | number> = {},
   ): void {
@@ -53,9 +54,9 @@ export class ScreenBase extends LitElement {
   }
 
   /** Alert banners, a load error, or a skeleton while loading; `body` renders once data arrived. */
-  protected frame<T>(
-    state: StateController<T>,
-    body: (data: T) => TemplateResult | typeof nothing,
+  protected frame<S extends StateSection>(
+    state: StateController<S>,
+    body: (data: StateSections[S]) => TemplateResult | typeof nothing,
   ): TemplateResult {
     return html`
       <gw-alerts .alerts=${state.alerts}></gw-alerts>

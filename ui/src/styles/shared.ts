@@ -454,6 +454,22 @@ export const sharedStyles = css`
       background-position: -200% 0;
     }
   }
+  /* A two-column list of facts: names muted on the left, values wrapping on the right. */
+  dl.facts {
+    display: grid;
+    grid-template-columns: auto 1fr;
+    gap: 6px 16px;
+    font-size: var(--gw-text-sm);
+    margin: 0;
+  }
+  dl.facts dt {
+    color: var(--gw-text-muted);
+  }
+  dl.facts dd {
+    margin: 0;
+    min-width: 0;
+    overflow-wrap: anywhere;
+  }
   @media (prefers-reduced-motion: reduce) {
     .skeleton {
       animation: none;

@@ -1,0 +1,58 @@
+/** The provider form's draft, how it is checked before sending, and the body it sends. */
+import type { ApiType, ProviderView } from "../../../src/dashboard/contract/mod.ts";
+import { splitList } from "../lib/form.ts";
+
+/** The draft of the create / edit dialog; `editing` is the id of the provider being changed. */
+export interface ProviderForm {
+  editing: string | null;
+  id: string;
+  prefix: string;
+  apiType: ApiType;
+  baseUrl: string;
+  apiKey: string;
+  models: string;
+}
+
+/** The fields the server may name in an error, in the form's order. */
+export const PROVIDER_FIELDS = ["id", "prefix", "api_type", "base_url", "api_key", "models"] as const;
+
+/** A draft for a new provider, or one filled from `p` to edit it (the key stays empty: it is never sent back). */
+export function providerForm(p: ProviderView | null): ProviderForm {
+  return {
+    editing: p?.id ?? null,
+    id: p?.id ?? "",
+    prefix: p?.prefix ?? "",
+    apiType: p?.api_type ?? "chat_compat",
+    baseUrl: p?.base_url ?? "",
+    apiKey: "",
+    models: p ? p.models.join("\n") : "",
+  };
+}
+
+/** Client-side checks, so obvious mistakes show beside their field without a round trip. */
+export function validateProvider(f: ProviderForm): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (!f.editing && !/^[A-Za-z0-9._:-]+$/.test(f.id.trim())) errors.id = "Use letters, digits and _ . : -";
+  if (!/^[A-Za-z0-9._-]+$/.test(f.prefix.trim())) {
+    errors.prefix = "Use letters, digits and _ . - (no slash)";
+  }
+  const spaced = splitList(f.models).find((m) => /\s/.test(m));
+  if (spaced) errors.models = `"${spaced}" contains a space`;
+  if (f.baseUrl.trim() !== "" && !/^https?:\/\/\S+$/.test(f.baseUrl.trim())) {
+    errors.base_url = "Enter an http:// or https:// URL";
+  }
+  return errors;
+}
+
+/** The JSON body for create or update; an empty key on edit is left out so the stored one is kept. */
+export function providerBody(f: ProviderForm): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    id: f.id.trim(),
+    prefix: f.prefix.trim(),
+    api_type: f.apiType,
+    base_url: f.baseUrl.trim(),
+    models: splitList(f.models),
+  };
+  if (f.apiKey !== "" || !f.editing) body.api_key = f.apiKey;
+  return body;
+}
