@@ -32,6 +32,8 @@ export interface ComposedGateway {
   readonly handler: (request: Request) => Response | Promise<Response>;
   /** Ends live dashboard streams (they never end by themselves), so an HTTP shutdown can drain. */
   endLiveStreams(): void;
+  /** Ends every in-flight upstream call and stream as if its client had left (the drain deadline passed). */
+  abortInFlight(): void;
   /** Once the server has stopped: stops background work, flushes writes, closes provider clients. */
   close(): Promise<void>;
 }
@@ -63,9 +65,11 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     fingerprint: (text) => store.box.fingerprint(text),
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
   };
+  const drain = new AbortController();
   const handler = createHandler({
     control: runtime.control,
     dispatcher: runtime.dispatcher,
+    drainSignal: drain.signal,
     visibleModels: (identity) => runtime.visibleModels(identity),
     dashboard,
   });
@@ -76,6 +80,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     dashboard,
     handler,
     endLiveStreams: () => hub.close(),
+    abortInFlight: () => drain.abort(new DOMException("the gateway is shutting down", "AbortError")),
     close() {
       closed ??= runtime.close();
       return closed;

@@ -18,8 +18,13 @@ export interface RunningGateway {
   readonly runtime: ComposedGateway["runtime"];
   readonly management: ComposedGateway["management"];
   readonly dashboard: ComposedGateway["dashboard"];
-  /** Stops accepting connections, lets in-flight requests finish, flushes writes, closes clients. */
+  /**
+   * Stops accepting connections and lets in-flight requests finish; past the drain deadline they are
+   * ended as if their clients had left (so their rows are still written). Then flushes writes and closes.
+   */
   close(): Promise<void>;
+  /** Writes queued rows at once and closes the database: the last act before an immediate exit. */
+  flushNow(): void;
 }
 
 /** Options for starting a gateway in-process (the CLI and the tests use this). */
@@ -31,6 +36,10 @@ export interface StartOptions {
   readonly quiet?: boolean;
   readonly watchIntervalMs?: number;
   readonly timeouts?: UpstreamTimeouts;
+  /** Overrides the config's drain deadline (tests). */
+  readonly drainTimeoutMs?: number;
+  /** Told when the drain deadline passes with requests still in flight. */
+  readonly onDrainTimeout?: () => void;
   /** Environment lookup; the process environment unless given. */
   readonly env?: (name: string) => string | undefined;
 }
@@ -71,10 +80,19 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
             dashboard: gateway.dashboard,
             close: once(async () => {
               gateway.endLiveStreams();
-              await server.shutdown();
+              const drained = server.shutdown();
+              if (!await settlesWithin(drained, options.drainTimeoutMs ?? config.server.drainTimeoutMs)) {
+                options.onDrainTimeout?.();
+                gateway.abortInFlight();
+                await settlesWithin(drained, ABORTED_DRAIN_MS);
+              }
               await gateway.close();
               store.close();
             }),
+            flushNow() {
+              runtime.writer.flush();
+              store.close();
+            },
           });
         },
       }, gateway.handler);
@@ -112,33 +130,65 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   const host = stringFlag(values, "host");
   let gateway: RunningGateway;
   try {
-    gateway = await startGateway({ config, port, host, env: io.env });
+    gateway = await startGateway({
+      config,
+      port,
+      host,
+      env: io.env,
+      onDrainTimeout: () => io.out(`Drain deadline passed: ending the requests still in flight.`),
+    });
   } catch (error) {
     const reason = startFailure(error, config, host ?? config.server.host, port ?? config.server.port);
     if (reason === null) throw error;
     io.err(`gateway: ${reason}`);
     return EXIT_FAILURE;
   }
+  const drainSeconds = config.server.drainTimeoutMs / 1000;
   io.out(`gateway listening on ${gateway.url}`);
   io.out(`  API (OpenAI, Anthropic, Responses): ${gateway.url}/v1`);
   io.out(`  API (Gemini, Ollama):                ${gateway.url}`);
   io.out(`  Dashboard:                           ${gateway.url}/dashboard`);
   io.out(`  Config: ${config.paths.configPath}   Database: ${config.paths.dbPath}`);
-  await new Promise<void>((resolve) => {
+  const code = await new Promise<number>((resolve) => {
+    let signals = 0;
     const stop = () => {
-      Deno.removeSignalListener("SIGINT", stop);
-      Deno.removeSignalListener("SIGTERM", stop);
-      io.out("Shutting down: finishing in-flight requests and flushing writes…");
-      gateway.close().then(resolve, (error) => {
+      signals++;
+      if (signals > 1) {
+        // A second signal means "now": no more draining, but the queued rows are still written.
+        Deno.removeSignalListener("SIGINT", stop);
+        Deno.removeSignalListener("SIGTERM", stop);
+        io.out("Second signal: writing queued rows and stopping now.");
+        gateway.flushNow();
+        resolve(EXIT_FAILURE);
+        return;
+      }
+      io.out(
+        `Shutting down: finishing in-flight requests (up to ${drainSeconds}s) and flushing writes…`,
+      );
+      gateway.close().then(() => resolve(EXIT_OK), (error) => {
         io.err(`shutdown error: ${(error as Error).message}`);
-        resolve();
+        resolve(EXIT_FAILURE);
       });
     };
     Deno.addSignalListener("SIGINT", stop);
     Deno.addSignalListener("SIGTERM", stop);
   });
-  io.out("Stopped.");
-  return EXIT_OK;
+  if (code === EXIT_OK) io.out("Stopped.");
+  return code;
+}
+
+/** How long a drain waits, once in-flight requests were told to end, before closing anyway. */
+const ABORTED_DRAIN_MS = 5_000;
+
+/** Whether `promise` settles within `ms` (it keeps running either way). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([promise.then(() => true, () => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Runs `work` on the first call only; later calls get the first call's promise. */

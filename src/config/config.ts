@@ -70,6 +70,8 @@ export interface Config {
     readonly host: string;
     readonly port: number;
     readonly requireApiKey: boolean;
+    /** How long a shutdown waits for in-flight requests before ending them (their rows are still written). */
+    readonly drainTimeoutMs: number;
     /** Peers whose X-Forwarded-* headers are believed (IPs or CIDR ranges); none by default. */
     readonly trustedProxies: readonly string[];
   };

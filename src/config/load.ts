@@ -114,6 +114,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       host: data.server.host,
       port: data.server.port,
       requireApiKey: data.server.require_api_key,
+      drainTimeoutMs: data.server.drain_timeout_s * 1000,
       trustedProxies: data.server.trusted_proxies,
     },
     apiKeys: data.api_keys.map((k, i) => ({

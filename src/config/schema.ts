@@ -56,6 +56,7 @@ export const configFileSchema = z.strictObject({
       host: z.string().min(1).default("127.0.0.1"),
       port: z.number().int().min(1).max(65535).default(20128),
       require_api_key: z.boolean().default(false),
+      drain_timeout_s: z.number().min(0).max(3600).default(20),
       trusted_proxies: z.array(
         z.string().refine((v) => parseIpRange(v) !== null, "must be an IP address or CIDR range"),
       ).default([]),

@@ -63,7 +63,13 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
   const slot = request.client.acquire();
   const release = typeof slot === "function" ? slot : await slot;
   const controller = new AbortController();
-  const onClientAbort = () => controller.abort(new DOMException("client disconnected", "AbortError"));
+  // A shutdown's drain deadline aborts with its own AbortError reason; a client that left has none.
+  const onClientAbort = () =>
+    controller.abort(
+      clientSignal?.reason instanceof DOMException && clientSignal.reason.name === "AbortError"
+        ? clientSignal.reason
+        : new DOMException("client disconnected", "AbortError"),
+    );
   let clientSignal: AbortSignal | null = null;
   const watchClient = () => {
     clientSignal = request.clientSignal();

@@ -113,10 +113,12 @@ function pumpedBody(
         try {
           chunk = await upstream.read();
         } catch (error) {
-          // After the first byte there is no fallback: the client sees the stream cut short.
-          tally.errorIfNone(`upstream stream broke: ${(error as Error).message}`);
+          // After the first byte there is no fallback: the client sees the stream cut short. The runtime
+          // logs the reason it is given; a string keeps that to one line instead of a stack trace.
+          const message = `upstream stream broke: ${(error as Error).message}`;
+          tally.errorIfNone(message);
           tally.report("failed");
-          controller.error(error);
+          controller.error(`gateway: ${message} (the client's stream was cut short)`);
           return;
         }
         if (chunk === null) {

@@ -6,7 +6,7 @@ import { GatewayError } from "../model/mod.ts";
 import { apiAuth } from "./auth.ts";
 import type { AppEnv } from "./env.ts";
 import { errorResponse } from "./errors.ts";
-import { handleSurfaceRequest, surfaceForPath } from "./surface_routes.ts";
+import { handleSurfaceRequest, type SurfaceDeps, surfaceForPath } from "./surface_routes.ts";
 import { type UtilityDeps, utilityRoutes } from "./utility_routes.ts";
 import type { Dispatcher } from "../gateway/dispatch.ts";
 import type { DashboardContext } from "../dashboard/context.ts";
@@ -14,9 +14,7 @@ import { dashboardRoutes } from "./dashboard/mod.ts";
 import { uiRoutes } from "./ui_assets.ts";
 
 /** Everything the HTTP layer needs, passed in by the composition root. */
-export interface AppDeps extends UtilityDeps {
-  readonly control: ControlPlane;
-  readonly dispatcher: Dispatcher;
+export interface AppDeps extends UtilityDeps, SurfaceDeps {
   /** The dashboard (sign-in, management and state APIs, UI); absent in bare data-plane setups. */
   readonly dashboard?: DashboardContext;
 }

@@ -83,7 +83,8 @@ async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Reque
     decode,
     identity,
     clientHeaders: request.headers,
-    clientSignal: () => deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
+    clientSignal: () =>
+      deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
   });
 }
 

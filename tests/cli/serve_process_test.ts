@@ -3,7 +3,11 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { cli } from "../helpers/cli.ts";
+import { chatProvidersYaml } from "../helpers/gateway.ts";
+import { startMockUpstream } from "../helpers/mock_upstream.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -80,6 +84,53 @@ Deno.test("serve: a database file that is not SQLite stops the start with one li
     // Nothing overwrote the file.
     assertStringIncludes(await Deno.readTextFile(db), "it is the user's file");
   } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("serve: a second SIGTERM during a drain stops at once and still writes the queued usage rows", async () => {
+  const mock = await startMockUpstream();
+  // The first request is answered; the second hangs so the drain after SIGTERM cannot finish by itself.
+  mock.script({ json: chatCompletion("answered") }, { hang: true });
+  const home = await Deno.makeTempDir({ prefix: "gateway-serve-" });
+  await Deno.writeTextFile(
+    join(home, "config.yaml"),
+    chatProvidersYaml([{ id: "acct-a", prefix: "p", url: mock.url }], "server:\n  drain_timeout_s: 600\n"),
+  );
+  const port = freePort();
+  const gateway = await startServe(home, port);
+  const ask = () =>
+    fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "p/m1", messages: [{ role: "user", content: "hi" }] }),
+    });
+  try {
+    assertEquals((await (await ask()).json()).choices[0].message.content, "answered");
+    const hanging = ask().then((r) => r.body?.cancel(), () => {});
+    // Wait until the gateway holds the hanging call, then ask it to stop and wait for it to start draining.
+    while (mock.requests.length < 2) await new Promise((r) => setTimeout(r, 20));
+    gateway.child.kill("SIGTERM");
+    while (!gateway.printed().includes("Shutting down")) await new Promise((r) => setTimeout(r, 20));
+    gateway.child.kill("SIGTERM");
+    const status = await gateway.child.status;
+    await gateway.child.stderr.cancel();
+    const output = await gateway.output;
+    await hanging;
+    assertEquals(status.code, 1, output);
+    assertStringIncludes(output, "Second signal: writing queued rows and stopping now.");
+    const db = new DatabaseSync(join(home, "gateway.db"));
+    try {
+      const rows = db.prepare("SELECT status FROM usage").all() as { status: number }[];
+      assert(
+        rows.some((r) => r.status === 200),
+        `the answered request's row is stored: ${JSON.stringify(rows)}`,
+      );
+    } finally {
+      db.close();
+    }
+  } finally {
+    await mock.close();
     await Deno.remove(home, { recursive: true });
   }
 });

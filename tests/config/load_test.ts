@@ -10,7 +10,13 @@ function errorOf(yaml: string, env: (n: string) => string | undefined = noEnv): 
 
 Deno.test("parseConfig() accepts the default config and applies defaults", () => {
   const config = parseConfig(DEFAULT_CONFIG_YAML, paths, noEnv);
-  assertEquals(config.server, { host: "127.0.0.1", port: 20128, requireApiKey: false, trustedProxies: [] });
+  assertEquals(config.server, {
+    host: "127.0.0.1",
+    port: 20128,
+    requireApiKey: false,
+    drainTimeoutMs: 20_000,
+    trustedProxies: [],
+  });
   assertEquals(config.providers, []);
   assertEquals(config.tokenSavers.rtk.enabled, true);
   assertEquals(config.tokenSavers.caveman, { enabled: false, level: "full" });
