@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { AppEnv } from "./env.ts";
+import { hasUiSources, uiIsStale } from "./ui_freshness.ts";
 
 /** One prepared static asset: raw and gzip bytes with a strong ETag. */
 interface Asset {
@@ -28,17 +29,38 @@ const COMPRESSIBLE = new Set(["html", "js", "css", "json", "svg", "map", "txt"])
 /** Message for a missing bundle: the server still runs, only the UI is unavailable. */
 const NOT_BUILT = "The dashboard UI is not built. Run `deno task build:ui` and reload this page.\n";
 
+/** Builds a missing or stale bundle before it is first served; rejects when the build fails. */
+export type UiBuilder = () => Promise<void>;
+
 /**
  * Serves the bundled dashboard (`ui/dist/`) at /dashboard/ui and /dashboard/ui/*: known files as
- * assets, any other path as index.html so deep links reach the client-side router. Assets are read
- * once (the URL form works inside `deno compile --include ui/dist/`), gzipped ahead of time, and
- * revalidated with ETags. Authentication is the caller's job.
+ * assets, any other path as index.html so deep links reach the client-side router. Before the first
+ * answer, `build` brings the bundle up to date (by default: from `ui/src` when this is a source checkout,
+ * so `gateway serve` works without `deno task build:ui`; a compiled binary has no sources and serves what
+ * it embeds). Assets are then read once (the URL form works inside `deno compile --include ui/dist/`),
+ * gzipped ahead of time, and revalidated with ETags. Authentication is the caller's job.
  */
-export function uiRoutes(distUrl: URL = new URL("../../ui/dist/", import.meta.url)): Hono<AppEnv> {
+export function uiRoutes(
+  distUrl: URL = new URL("../../ui/dist/", import.meta.url),
+  build: UiBuilder | null = sourceBuilder(new URL("../", distUrl)),
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   let assets: Promise<Map<string, Asset> | null> | null = null;
+  let buildError = "";
+  const prepare = async () => {
+    if (build !== null && buildError === "") {
+      try {
+        await build();
+      } catch (error) {
+        // Reported once and not retried on every request; a manual `deno task build:ui` still helps.
+        buildError = (error as Error).message.split("\n")[0];
+        console.error(`gateway: building the dashboard UI failed: ${buildError}`);
+      }
+    }
+    return loadAssets(distUrl);
+  };
   const load = () => {
-    assets ??= loadAssets(distUrl).then((found) => {
+    assets ??= prepare().then((found) => {
       if (found === null) assets = null; // retry later: the bundle may be built while we run
       return found;
     });
@@ -48,7 +70,8 @@ export function uiRoutes(distUrl: URL = new URL("../../ui/dist/", import.meta.ur
   const serve = async (c: Context<AppEnv>) => {
     const found = await load();
     if (found === null) {
-      return c.text(NOT_BUILT, 503, { "cache-control": "no-store", "retry-after": "5" });
+      const why = buildError ? `Building it failed: ${buildError}\n` : "";
+      return c.text(NOT_BUILT + why, 503, { "cache-control": "no-store", "retry-after": "5" });
     }
     const rest = c.req.path.replace(/^\/dashboard\/ui\/?/, "");
     const direct = rest !== "" && !rest.includes("..") ? found.get(rest) : undefined;
@@ -65,6 +88,22 @@ export function uiRoutes(distUrl: URL = new URL("../../ui/dist/", import.meta.ur
   app.get("/dashboard/ui/*", serve);
   app.on("HEAD", ["/dashboard/ui", "/dashboard/ui/*"], serve);
   return app;
+}
+
+/**
+ * The default builder: when `uiRoot` holds sources and the bundle is missing or older than them, runs
+ * scripts/build_ui.ts in this process. The module is loaded by a computed URL so that `deno compile`
+ * does not embed esbuild; a compiled binary has no sources and never gets here.
+ */
+export function sourceBuilder(uiRoot: URL): UiBuilder {
+  return async () => {
+    if (!(await hasUiSources(uiRoot)) || !(await uiIsStale(uiRoot))) return;
+    const script = new URL("../scripts/build_ui.ts", uiRoot).href;
+    const started = performance.now();
+    const { buildUi } = await import(script) as { buildUi(root: URL): Promise<void> };
+    await buildUi(uiRoot);
+    console.error(`gateway: built the dashboard UI in ${Math.round(performance.now() - started)} ms`);
+  };
 }
 
 function respond(request: Request, asset: Asset): Response {
@@ -110,7 +149,7 @@ async function loadAssets(distUrl: URL): Promise<Map<string, Asset> | null> {
   const assets = new Map<string, Asset>();
   try {
     for await (const entry of Deno.readDir(distUrl)) {
-      if (!entry.isFile) continue;
+      if (!entry.isFile || entry.name.startsWith(".")) continue;
       const body = await Deno.readFile(new URL(entry.name, distUrl));
       const ext = entry.name.split(".").pop()?.toLowerCase() ?? "";
       const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body as BufferSource));
