@@ -7,6 +7,38 @@ import type { ProbeResult as ContractProbeResult } from "./contract/mod.ts";
 /** Upstream probes give up after this long. */
 export const PROBE_TIMEOUT_MS = 20_000;
 
+/** Redirects a probe follows, and only within the origin it was sent to. */
+const MAX_REDIRECTS = 3;
+
+/**
+ * A probe request that never carries its credentials to another host: redirects are followed by hand,
+ * only to the same origin (scheme, host and port), and a POST only through 307/308 (which keep the body).
+ * Anything else is reported as the answer, naming where it pointed.
+ */
+async function probeFetch(url: string, init: RequestInit, fetcher: typeof fetch): Promise<Response> {
+  let target = new URL(url);
+  for (let hop = 0;; hop++) {
+    const response = await fetcher(target, { ...init, redirect: "manual" });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel();
+    const next = new URL(location, target);
+    const keepsBody = response.status === 307 || response.status === 308;
+    if (next.origin !== target.origin) {
+      throw new Error(
+        `the upstream redirected to another host (${next.origin}); credentials are never sent across hosts`,
+      );
+    }
+    if ((init.method ?? "GET") !== "GET" && !keepsBody) {
+      throw new Error(
+        `the upstream answered HTTP ${response.status} (redirect to ${next.pathname}); not followed`,
+      );
+    }
+    if (hop + 1 >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+    target = next;
+  }
+}
+
 /** Result of Test Connection (its shape is part of the dashboard contract). */
 export type ProbeResult = ContractProbeResult;
 
@@ -33,10 +65,10 @@ export async function fetchUpstreamModels(
   }
   const url = preset.modelsUrl(provider.baseUrl.replace(/\/+$/, ""));
   try {
-    const response = await fetcher(url, {
+    const response = await probeFetch(url, {
       headers: { accept: "application/json", ...headersFor(preset, provider.apiKey) },
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
+    }, fetcher);
     const text = await response.text();
     if (!response.ok) return { ok: false, message: `HTTP ${response.status}: ${summarize(text)}`, url };
     return { ok: true, models: modelIds(JSON.parse(text)), url };
@@ -91,12 +123,12 @@ export async function probeProvider(
   const body = codecFor(preset.format).encodeRequest(request, model).body;
   const started = now();
   try {
-    const response = await fetcher(preset.url(provider.baseUrl, model, false), {
+    const response = await probeFetch(preset.url(provider.baseUrl, model, false), {
       method: "POST",
       headers: { "content-type": "application/json", ...headersFor(preset, provider.apiKey) },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
+    }, fetcher);
     const text = await response.text();
     const latency = Math.max(0, Math.round(now() - started));
     return {

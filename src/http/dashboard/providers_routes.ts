@@ -62,10 +62,19 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
   app.post("/dashboard/api/providers/fetch-models", async (c) => {
     const input = parseInput(fetchSchema, await jsonObject(c));
     const stored = input.provider_id ? providers.get(input.provider_id) : undefined;
+    const given = input.api_key?.trim() ?? "";
+    // A stored key goes only to its own provider's base URL, never to one named in the request.
+    const ownTarget = stored !== undefined && (input.base_url ?? stored.baseUrl) === stored.baseUrl;
+    if (stored && !ownTarget && given === "") {
+      throw invalidField(
+        "api_key",
+        "is required for a base_url other than the stored provider's (its stored key is only sent there)",
+      );
+    }
     const target = {
       apiType: input.api_type ?? stored?.apiType,
       baseUrl: input.base_url ?? stored?.baseUrl,
-      apiKey: input.api_key?.trim() ? input.api_key.trim() : stored?.apiKey ?? "",
+      apiKey: given !== "" ? given : ownTarget ? stored.apiKey : "",
     };
     if (!target.apiType) throw invalidField("api_type", "is required (or give provider_id)");
     if (!target.baseUrl) throw invalidField("base_url", "is required (or give provider_id)");
