@@ -76,6 +76,12 @@ export interface RoutingAccount {
   readonly cooldown: CooldownView | null;
 }
 
+/** Answer of `POST /dashboard/api/routing/clear-cooldowns`. */
+export interface ClearedCooldowns {
+  readonly ok: true;
+  readonly cleared: number;
+}
+
 /** Accounts per prefix in try order with readiness, and active cooldowns. */
 export interface RoutingSection {
   readonly cooldowns_enabled: boolean;

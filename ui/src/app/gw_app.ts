@@ -1,86 +1,23 @@
-import { css, html, LitElement, type TemplateResult } from "lit";
+import { html, LitElement, type TemplateResult } from "lit";
 import { html as staticHtml, unsafeStatic } from "lit/static-html.js";
 import { API_BASE, send } from "../api/client.ts";
-import type { GwPalette, PaletteCommand } from "../components/gw_palette.ts";
+import type { ClearedCooldowns } from "../../../src/dashboard/contract/mod.ts";
+import type { GwPalette } from "../components/gw_palette.ts";
 import type { GwToasts } from "../components/gw_toasts.ts";
 import { NavigateEvent, ShellActionEvent, ThemeEvent, ToastEvent, ValueEvent } from "../lib/events.ts";
 import { nextTheme, setTheme, storedTheme, type ThemeChoice } from "../lib/theme.ts";
 import { sharedStyles } from "../styles/shared.ts";
+import { appStyles } from "./app_styles.ts";
+import { PALETTE_COMMANDS } from "./palette_commands.ts";
 import {
   type AppLocation,
   parseLocation,
   type ScreenId,
   screenInfo,
   screenPath,
-  SCREENS,
   screenTag,
   UI_BASE,
 } from "./routes.ts";
-
-/** Actions the palette can run besides jumping to a screen. */
-const ACTIONS: readonly PaletteCommand[] = [
-  { id: "create-key", title: "Create API key", group: "Actions", icon: "keys", keywords: "new token" },
-  {
-    id: "create-provider",
-    title: "Add provider",
-    group: "Actions",
-    icon: "providers",
-    keywords: "new upstream create",
-  },
-  {
-    id: "create-combo",
-    title: "Create combo",
-    group: "Actions",
-    icon: "combos",
-    keywords: "new fallback group",
-  },
-  { id: "create-budget", title: "Set a budget", group: "Actions", icon: "budgets", keywords: "new limit" },
-  {
-    id: "add-price",
-    title: "Add pricing override",
-    group: "Actions",
-    icon: "pricing",
-    keywords: "price new",
-  },
-  {
-    id: "clear-cooldowns",
-    title: "Clear all cooldowns",
-    group: "Actions",
-    icon: "routing",
-    keywords: "reset accounts",
-  },
-  {
-    id: "export-logs",
-    title: "Export request logs (JSON)",
-    group: "Actions",
-    icon: "download",
-    keywords: "download",
-  },
-  {
-    id: "export-config",
-    title: "Export configuration (YAML)",
-    group: "Actions",
-    icon: "download",
-    keywords: "backup",
-  },
-  {
-    id: "toggle-theme",
-    title: "Toggle theme",
-    group: "Actions",
-    icon: "moon",
-    keywords: "dark light mode appearance",
-  },
-  { id: "theme-light", title: "Use light theme", group: "Actions", icon: "sun", keywords: "appearance" },
-  { id: "theme-dark", title: "Use dark theme", group: "Actions", icon: "moon", keywords: "appearance" },
-  {
-    id: "theme-system",
-    title: "Use system theme",
-    group: "Actions",
-    icon: "monitor",
-    keywords: "appearance auto",
-  },
-  { id: "sign-out", title: "Sign out", group: "Actions", icon: "logout", keywords: "logout" },
-];
 
 /** The application shell: sidebar, top bar, router outlet, command palette, toasts and theme. */
 export class GwApp extends LitElement {
@@ -92,72 +29,7 @@ export class GwApp extends LitElement {
   };
   static override styles = [
     sharedStyles,
-    css`
-      :host {
-        display: block;
-        min-height: 100vh;
-      }
-      .layout {
-        display: grid;
-        grid-template-columns: var(--gw-sidebar-width) minmax(0, 1fr);
-        min-height: 100vh;
-      }
-      /* The column spans the whole page and the sidebar sticks inside it, so the sidebar fills the window
-        wherever the page is scrolled and the column's surface reaches the bottom of long pages. */
-      .side {
-        background: var(--gw-surface);
-        box-shadow: inset -1px 0 var(--gw-border);
-      }
-      gw-sidebar {
-        position: sticky;
-        top: 0;
-        height: 100vh;
-      }
-      main {
-        padding: var(--gw-space-5) var(--gw-space-6) var(--gw-space-6);
-        max-width: 1320px;
-        width: 100%;
-        margin: 0 auto;
-      }
-      .scrim {
-        display: none;
-      }
-      .not-found {
-        padding: var(--gw-space-6) 0;
-      }
-      @media (max-width: 900px) {
-        .layout {
-          grid-template-columns: minmax(0, 1fr);
-        }
-        .side {
-          display: contents;
-        }
-        gw-sidebar {
-          position: fixed;
-          left: 0;
-          top: 0;
-          bottom: 0;
-          width: min(280px, 84vw);
-          z-index: 40;
-          transform: translateX(-100%);
-          transition: transform 180ms ease;
-          box-shadow: var(--gw-shadow-lg);
-        }
-        .menu-open gw-sidebar {
-          transform: none;
-        }
-        .menu-open .scrim {
-          display: block;
-          position: fixed;
-          inset: 0;
-          background: var(--gw-overlay);
-          z-index: 30;
-        }
-        main {
-          padding: var(--gw-space-4) var(--gw-space-3) var(--gw-space-6);
-        }
-      }
-    `,
+    appStyles,
   ];
   declare location: AppLocation | null;
   declare theme: ThemeChoice;
@@ -204,7 +76,7 @@ export class GwApp extends LitElement {
           <main id="main">${this.location ? this.screen(this.location) : this.notFound()}</main>
         </div>
       </div>
-      <gw-palette .open=${this.paletteOpen} .commands=${this.commands()}
+      <gw-palette .open=${this.paletteOpen} .commands=${PALETTE_COMMANDS}
         @gw-value=${this.onPaletteChoice} @gw-close=${() => (this.paletteOpen = false)}></gw-palette>
       <gw-toasts></gw-toasts>
     `;
@@ -224,18 +96,6 @@ export class GwApp extends LitElement {
             <a class="btn primary" href=${UI_BASE}>Go to Overview</a></gw-empty>
       </div>
     `;
-  }
-
-  private commands(): PaletteCommand[] {
-    const screens = SCREENS.map((s): PaletteCommand => ({
-      id: `go:${s.id}`,
-      title: s.title,
-      group: "Go to",
-      icon: s.id,
-      keywords: `${s.group} ${s.keywords}`,
-      hint: s.group,
-    }));
-    return [...screens, ...ACTIONS];
   }
 
   /** Moves to an in-app path without reloading. */
@@ -314,9 +174,9 @@ export class GwApp extends LitElement {
       case "export-logs":
         return download(`${API_BASE}/request-logs/export`);
       case "clear-cooldowns": {
-        const result = await send<unknown>("POST", `${API_BASE}/routing/clear-cooldowns`);
+        const result = await send<ClearedCooldowns>("POST", `${API_BASE}/routing/clear-cooldowns`);
         if (result.ok) {
-          this.toast(clearedMessage(result.data), "success");
+          this.toast(`Cleared ${result.data.cleared} cooldown(s)`, "success");
           if (this.location?.screen === "routing") {
             this.navigate(screenPath("routing", { refreshed: String(Date.now()) }), true);
           }
@@ -390,15 +250,6 @@ function download(url: string): void {
   document.body.append(a);
   a.click();
   a.remove();
-}
-
-function clearedMessage(data: unknown): string {
-  if (typeof data === "object" && data !== null) {
-    const record = data as Record<string, unknown>;
-    if (typeof record.message === "string") return record.message;
-    if (typeof record.cleared === "number") return `Cleared ${record.cleared} cooldown(s)`;
-  }
-  return "Cooldowns cleared";
 }
 
 customElements.define("gw-app", GwApp);

@@ -1,5 +1,5 @@
 import { css, html, nothing } from "lit";
-import type { RoutingSection } from "../../../src/dashboard/contract/mod.ts";
+import type { ClearedCooldowns, RoutingSection } from "../../../src/dashboard/contract/mod.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { icon } from "../lib/icons.ts";
@@ -157,7 +157,7 @@ export class GwRoutingScreen extends ScreenBase {
 
   private readonly clear = async (): Promise<void> => {
     this.clearing = true;
-    const result = await send<{ cleared: number }>("POST", `${API_BASE}/routing/clear-cooldowns`);
+    const result = await send<ClearedCooldowns>("POST", `${API_BASE}/routing/clear-cooldowns`);
     this.clearing = false;
     if (result.ok) this.toast(`Cleared ${result.data.cleared} cooldown(s)`);
     else this.toast(result.message, "error");

@@ -1,4 +1,11 @@
-import { html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from "lit";
+import {
+  type CSSResultGroup,
+  html,
+  LitElement,
+  nothing,
+  type PropertyDeclarations,
+  type TemplateResult,
+} from "lit";
 import type { ApiFailure } from "../api/client.ts";
 import type { StateSection, StateSections } from "../../../src/dashboard/contract/mod.ts";
 import type { StateController } from "../api/state_controller.ts";
@@ -11,7 +18,7 @@ import { sharedStyles } from "../styles/shared.ts";
  */
 export class ScreenBase extends LitElement {
   static override properties: PropertyDeclarations = { params: { attribute: false } };
-  static override styles = [sharedStyles];
+  static override styles: CSSResultGroup = [sharedStyles];
   declare params: URLSearchParams;
 
   constructor() {
