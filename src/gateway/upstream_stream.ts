@@ -69,7 +69,13 @@ export async function openStream(
         ? { kind: "error", message: tally.errorMessage ?? "upstream error" }
         : { kind: "empty", message: "upstream stream ended without any content" };
     }
-    steps.transform(chunk, out);
+    try {
+      steps.transform(chunk, out);
+    } catch (error) {
+      // The upstream sent what cannot be framed or decoded (e.g. an over-long event): its failure.
+      upstream.cancel(error);
+      return { kind: "error", message: (error as Error).message };
+    }
   }
   if (tally.firstSignal === "error") {
     upstream.cancel(new Error("upstream sent an error before any content"));
@@ -128,7 +134,17 @@ function pumpedBody(
           tally.report("completed");
           return;
         }
-        steps.transform(chunk, out);
+        try {
+          steps.transform(chunk, out);
+        } catch (error) {
+          // As a broken stream, but the upstream is still sending: stop it.
+          const message = (error as Error).message;
+          upstream.cancel(error);
+          tally.errorIfNone(message);
+          tally.report("failed");
+          controller.error(`gateway: ${message} (the client's stream was cut short)`);
+          return;
+        }
       }
       controller.enqueue(encoder.encode(pending));
       pending = "";

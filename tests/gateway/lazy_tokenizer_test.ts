@@ -4,23 +4,11 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
-import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
-import { startMockUpstream } from "../helpers/mock_upstream.ts";
+import { startChatGateway } from "../helpers/chat_gateway.ts";
 import { tokenizerLoaded } from "../../src/accounting/mod.ts";
 import type { NeutralRequest } from "../../src/model/mod.ts";
 
-async function setup() {
-  const mock = await startMockUpstream();
-  const gw = await startTestGateway(chatProvidersYaml([{ id: "acct-a", prefix: "p", url: mock.url }]));
-  return {
-    mock,
-    gw,
-    async [Symbol.asyncDispose]() {
-      await gw.stop();
-      await mock.close();
-    },
-  };
-}
+const setup = startChatGateway;
 
 const ASK = { model: "p/m1", messages: [{ role: "user", content: "hello world" }] };
 

@@ -1,4 +1,5 @@
 /** Stream framing shared by every codec: SSE and NDJSON, in both directions. */
 export type { Frame } from "./frame.ts";
 export { splitJoinedData, sseEvent, sseFrames } from "./sse.ts";
+export { type FramingOptions, MAX_EVENT_CHARS, overlongEvent } from "./event_limit.ts";
 export { ndjsonFrames, ndjsonLine } from "./ndjson.ts";

@@ -1,22 +1,26 @@
 import type { Frame } from "./frame.ts";
+import { LineSplitter } from "./line_splitter.ts";
+import { type FramingOptions, MAX_EVENT_CHARS, overlongEvent } from "./event_limit.ts";
 import { StreamStage } from "../shared/stream_stage.ts";
 
-/** Splits NDJSON text into one frame per non-blank line (a last line without "\n" included). */
-export function ndjsonFrames(): StreamStage<string, Frame> {
-  let buffer = "";
+/**
+ * Splits NDJSON text into one frame per non-blank line (a last line without "\n" included). Work is
+ * linear in the text; a line longer than the limit throws (see `overlongEvent`).
+ */
+export function ndjsonFrames(options: FramingOptions = {}): StreamStage<string, Frame> {
+  const limit = options.maxEventChars ?? MAX_EVENT_CHARS;
+  const lines = new LineSplitter({ crEndsLines: false, scanned: options.scanned });
   return new StreamStage<string, Frame>({
     transform(chunk, controller) {
-      buffer += chunk;
-      let newline = buffer.indexOf("\n");
-      while (newline !== -1) {
-        const line = buffer.slice(0, newline).trim();
+      lines.push(chunk, (text) => {
+        const line = text.trim();
+        if (line.length > limit) throw overlongEvent(limit);
         if (line !== "") controller.enqueue({ data: line });
-        buffer = buffer.slice(newline + 1);
-        newline = buffer.indexOf("\n");
-      }
+      });
+      if (lines.pendingChars > limit) throw overlongEvent(limit);
     },
     flush(controller) {
-      const line = buffer.trim();
+      const line = lines.rest().trim();
       if (line !== "") controller.enqueue({ data: line });
     },
   });

@@ -1,66 +1,57 @@
 import type { Frame } from "./frame.ts";
+import { type FramingOptions, MAX_EVENT_CHARS, overlongEvent } from "./event_limit.ts";
+import { LineSplitter } from "./line_splitter.ts";
 import { type StageOutput, StreamStage } from "../shared/stream_stage.ts";
 
 /**
  * Parses SSE text into frames per the HTML spec's rules that matter for model APIs: `data:` lines
  * joined with "\n", `event:` names, comments ignored, CRLF/CR/LF line ends, and a final frame
- * without a trailing blank line still emitted at end of stream (upstreams often omit it).
+ * without a trailing blank line still emitted at end of stream (upstreams often omit it). Work is
+ * linear in the text; an event longer than the limit throws (see `overlongEvent`).
  */
-export function sseFrames(): StreamStage<string, Frame> {
-  let buffer = "";
+export function sseFrames(options: FramingOptions = {}): StreamStage<string, Frame> {
+  const limit = options.maxEventChars ?? MAX_EVENT_CHARS;
+  const lines = new LineSplitter({ crEndsLines: true, scanned: options.scanned });
   let event: string | undefined;
   let data: string[] = [];
-  let sawCr = false;
+  /** Characters of the event so far (its data lines). */
+  let size = 0;
+  let out: StageOutput<Frame> = { enqueue: () => {} };
 
-  const dispatch = (controller: StageOutput<Frame>) => {
+  const dispatch = () => {
     if (data.length > 0) {
-      controller.enqueue(event ? { event, data: data.join("\n") } : { data: data.join("\n") });
+      out.enqueue(event ? { event, data: data.join("\n") } : { data: data.join("\n") });
     }
     event = undefined;
     data = [];
+    size = 0;
   };
 
-  const line = (text: string, controller: StageOutput<Frame>) => {
-    if (text === "") return dispatch(controller);
+  const line = (text: string) => {
+    if (text === "") return dispatch();
     if (text.startsWith(":")) return;
     const colon = text.indexOf(":");
     const field = colon === -1 ? text : text.slice(0, colon);
     let value = colon === -1 ? "" : text.slice(colon + 1);
     if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") data.push(value);
-    else if (field === "event") event = value;
+    if (field === "data") {
+      size += value.length + 1;
+      if (size > limit) throw overlongEvent(limit);
+      data.push(value);
+    } else if (field === "event") event = value;
   };
 
   return new StreamStage<string, Frame>({
     transform(chunk, controller) {
-      let start = 0;
-      let text = buffer + chunk;
-      if (sawCr && text.startsWith("\n")) text = text.slice(1);
-      sawCr = false;
-      if (!text.includes("\r")) {
-        // LF line ends only (nearly every upstream): the engine's search finds them faster than a loop.
-        for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", start)) {
-          line(text.slice(start, i), controller);
-          start = i + 1;
-        }
-        buffer = text.slice(start);
-        return;
-      }
-      for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 10 && c !== 13) continue;
-        line(text.slice(start, i), controller);
-        if (c === 13) {
-          if (i + 1 === text.length) sawCr = true;
-          else if (text.charCodeAt(i + 1) === 10) i++;
-        }
-        start = i + 1;
-      }
-      buffer = text.slice(start);
+      out = controller;
+      lines.push(chunk, line);
+      if (size + lines.pendingChars > limit) throw overlongEvent(limit);
     },
     flush(controller) {
-      if (buffer !== "") line(buffer, controller);
-      dispatch(controller);
+      out = controller;
+      const rest = lines.rest();
+      if (rest !== "") line(rest);
+      dispatch();
     },
   });
 }

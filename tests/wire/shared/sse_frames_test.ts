@@ -1,4 +1,5 @@
-import { type Frame, sseFrames } from "../../../src/wire/framing/mod.ts";
+import { type Frame, ndjsonFrames, sseFrames } from "../../../src/wire/framing/mod.ts";
+import type { StreamStage } from "../../../src/wire/shared/stream_stage.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 
 /** A deterministic PRNG so failures reproduce. */
@@ -10,9 +11,23 @@ function random(seed: number): () => number {
   };
 }
 
-function frames(pieces: readonly string[]): Frame[] {
+/** Cuts `text` into reads of 1 to 80 characters, many of them tiny. */
+function splitAnywhere(text: string, next: () => number): string[] {
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length;) {
+    const size = 1 + Math.floor(next() * (next() < 0.5 ? 3 : 80));
+    pieces.push(text.slice(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
+
+function frames(
+  pieces: readonly string[],
+  stage: StreamStage<string, Frame> = sseFrames(),
+): Frame[] {
   const out: Frame[] = [];
-  const steps = sseFrames().steps;
+  const steps = stage.steps;
   const sink = { enqueue: (frame: Frame) => out.push(frame) };
   for (const piece of pieces) steps.transform(piece, sink);
   steps.flush?.(sink);
@@ -46,13 +61,35 @@ Deno.test("sseFrames: LF, CRLF and CR line ends, split anywhere, give the same f
       text += end();
       expected.push(event ? { event, data: lines.join("\n") } : { data: lines.join("\n") });
     }
-    const pieces: string[] = [];
-    for (let at = 0; at < text.length;) {
-      const size = 1 + Math.floor(next() * (next() < 0.5 ? 3 : 80));
-      pieces.push(text.slice(at, at + size));
-      at += size;
+    const pieces = splitAnywhere(text, next);
+    let scanned = 0;
+    const framer = sseFrames({ maxEventChars: 4096, scanned: (chars) => (scanned += chars) });
+    assertEquals(frames(pieces, framer), expected, `stream ${i} (${JSON.stringify(style)})`);
+    // Each character is searched once, however the stream is split (an LF after a split CRLF is not).
+    assertEquals(scanned <= text.length, true, `stream ${i} scanned ${scanned} of ${text.length}`);
+  }
+});
+
+Deno.test("ndjsonFrames: lines split anywhere give the same frames, each character searched once (1000 random streams)", () => {
+  const next = random(23);
+  for (let i = 0; i < 1000; i++) {
+    const expected: Frame[] = [];
+    let text = "";
+    for (let n = 0; n < Math.floor(next() * 6); n++) {
+      if (next() < 0.2) text += next() < 0.5 ? "\n" : "  \r\n";
+      const line = JSON.stringify({ n, text: "é✓ ".repeat(Math.floor(next() * 5)) });
+      text += line + (next() < 0.5 ? "\n" : "\r\n");
+      expected.push({ data: line });
     }
-    assertEquals(frames(pieces), expected, `stream ${i} (${JSON.stringify(style)})`);
+    if (next() < 0.3) {
+      text += '{"last":true}';
+      expected.push({ data: '{"last":true}' });
+    }
+    const pieces = splitAnywhere(text, next);
+    let scanned = 0;
+    const framer = ndjsonFrames({ maxEventChars: 4096, scanned: (chars) => (scanned += chars) });
+    assertEquals(frames(pieces, framer), expected, `stream ${i}`);
+    assertEquals(scanned, text.length, `stream ${i}`);
   }
 });
 
