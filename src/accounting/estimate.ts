@@ -67,10 +67,16 @@ interface Tally {
   restChars: number;
 }
 
-/** Counts `texts` into `tally` piece by piece, with a generator yield whenever `due()` says so. */
+/**
+ * Counts `texts` into `tally` piece by piece; before each piece but the first, a generator yield when
+ * `due()` says so (so a count that ends within its slice never pauses).
+ */
 function* counting(texts: Iterable<string>, tally: Tally, due: () => boolean): Generator<void, void, void> {
+  let first = true;
   for (const text of texts) {
     for (let start = 0; start < text.length;) {
+      if (!first && due()) yield;
+      first = false;
       if (tokenizer === null) {
         throw new Error("token estimate before the tokenizer was loaded (await loadTokenizer())");
       }
@@ -83,7 +89,6 @@ function* counting(texts: Iterable<string>, tally: Tally, due: () => boolean): G
       tally.tokens += tokenizer.countTokens(piece, ENCODE_OPTIONS);
       tally.exactChars += end - start;
       start = end;
-      if (due()) yield;
     }
   }
 }

@@ -4,8 +4,8 @@
  * no break at all; cutting every text into pieces of bounded length makes counting linear.
  *
  * Cuts land on pre-token boundaries of o200k_base whenever the window has one, so normal text counts
- * exactly as it would whole. Only a window with no boundary (one run of letters, digits-free punctuation
- * or whitespace longer than half a piece) is cut blindly, which moves the count by about one token per cut.
+ * exactly as it would whole. Only a window with no boundary (a run of only letters, only signs or only
+ * whitespace longer than half a piece) is cut blindly, which moves the count by about one token per cut.
  */
 
 /** Longest piece handed to the tokenizer: under 1 ms for the costliest text measured (a run of unknown letters, about 3 µs each). */

@@ -1,11 +1,14 @@
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 import {
+  countTextTokens,
   estimateRequestTokens,
   estimateTokens,
+  EXACT_CHARS,
   IMAGE_TOKENS,
   loadTokenizer,
   MESSAGE_OVERHEAD_TOKENS,
   REPLY_PRIMING_TOKENS,
+  timePacer,
   tokenizerLoaded,
 } from "../../src/accounting/mod.ts";
 import type { NeutralRequest } from "../../src/model/request.ts";
@@ -71,4 +74,35 @@ Deno.test("estimateRequestTokens() counts tool definitions as their JSON", async
   }));
   assertEquals(bare, REPLY_PRIMING_TOKENS);
   assertEquals(withTool - bare > 5, true);
+});
+
+Deno.test("countTextTokens() answers at once when a slice suffices, else pauses between pieces and gives the same count", async () => {
+  let pauses = 0;
+  const always = { due: () => true, pause: () => (pauses++, Promise.resolve()) };
+  assertEquals(countTextTokens(["hello world"], always), 2);
+  assertEquals(pauses, 0, "a text of one piece is counted before a pause is asked for");
+  const text = "hello world ".repeat(1000);
+  const counted = countTextTokens([text], always);
+  assertEquals(counted instanceof Promise, true);
+  assertEquals(await counted, estimateTokens(text));
+  // Pieces are at most 256 characters; one pause between every two.
+  assertEquals(pauses >= text.length / 256 - 1, true, `${pauses} pauses for ${text.length} characters`);
+});
+
+Deno.test("countTextTokens() lets a timer that was due run before a long count finishes", async () => {
+  const order: string[] = [];
+  setTimeout(() => order.push("timer"), 0);
+  const text = "lorem ipsum dolor sit amet ".repeat(20_000);
+  // A 0 ms slice pauses after every piece: the point is the order, not the slice length.
+  await Promise.resolve(countTextTokens([text], timePacer(undefined, 0))).then(() => order.push("count"));
+  assertEquals(order, ["timer", "count"]);
+});
+
+Deno.test("estimateTokens() counts EXACT_CHARS exactly and extrapolates the rest at the counted ratio", () => {
+  const unit = "hello world ";
+  const tokensPerUnit = 2;
+  const units = Math.ceil((4 * EXACT_CHARS) / unit.length);
+  const estimate = estimateTokens(unit.repeat(units));
+  const exact = units * tokensPerUnit;
+  assertEquals(Math.abs(estimate - exact) / exact < 0.01, true, `${estimate} vs ${exact}`);
 });
