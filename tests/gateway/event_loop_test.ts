@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatChunk, chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
-import { startChatGateway } from "../helpers/chat_gateway.ts";
+import { attemptWithoutUsage, startChatGateway } from "../helpers/chat_gateway.ts";
 import { loadTokenizer } from "../../src/accounting/mod.ts";
 
 const MIB = 1024 * 1024;
@@ -133,27 +133,7 @@ Deno.test("shutdown waits for a row whose estimate is still being counted in sli
   await using t = await setup();
   const writer = t.gw.runtime.writer;
   writer.flush();
-  t.gw.runtime.recorder.record({
-    clientFormat: "chat_completions",
-    identity: { kind: "anonymous" },
-    request: {
-      model: "p/m1",
-      system: [],
-      messages: [{ role: "user", parts: [{ kind: "text", text: runWithoutSpaces(MIB, 3) }] }],
-      tools: [],
-      params: {},
-      stream: false,
-      source: "chat_completions",
-    },
-    routeModel: "p/m1",
-    upstreamModel: "m1",
-    providerId: "acct-a",
-    status: 200,
-    usage: null,
-    outputText: "hello world",
-    latencyMs: 5,
-    streamed: false,
-  }, Date.now());
+  t.gw.runtime.recorder.record(attemptWithoutUsage(runWithoutSpaces(MIB, 3)), Date.now());
   // A megabyte takes many slices: the row cannot be queued yet.
   assertEquals(writer.pending, 0);
   await t.gw.runtime.close();
