@@ -63,6 +63,28 @@ export interface TokenSaversConfig {
   readonly headroom: { readonly enabled: boolean; readonly url: string };
 }
 
+/** What an upstream may cost the gateway (YAML `limits:`): sizes in bytes or characters, times in ms. */
+export interface UpstreamLimitsConfig {
+  /** Largest non-stream answer body read; a larger one fails the attempt with a 502. */
+  readonly maxAnswerBytes: number;
+  /** Largest stream event or line, in characters of text. */
+  readonly maxStreamEventChars: number;
+  /** Largest response head (status line and headers) from the gateway's own HTTP client. */
+  readonly maxHeaderBytes: number;
+  /** Longest wait for response headers. */
+  readonly responseTimeoutMs: number;
+  /** Longest silence between body bytes. */
+  readonly idleTimeoutMs: number;
+  /** A stream's first content must arrive this long after the request was sent (comments do not count). */
+  readonly firstContentTimeoutMs: number;
+  /** Longest a stream may run in all; 0 = no limit. */
+  readonly maxStreamDurationMs: number;
+  /** Requests in flight per provider (and so connections); more wait for a free one. */
+  readonly maxConnections: number;
+  /** Longest wait for a free connection slot before the attempt fails over. */
+  readonly poolWaitTimeoutMs: number;
+}
+
 /** The resolved, readonly configuration: built once at the edge from the YAML file. */
 export interface Config {
   readonly paths: HomePaths;
@@ -75,6 +97,7 @@ export interface Config {
     /** Peers whose X-Forwarded-* headers are believed (IPs or CIDR ranges); none by default. */
     readonly trustedProxies: readonly string[];
   };
+  readonly limits: UpstreamLimitsConfig;
   readonly apiKeys: readonly StaticKeyConfig[];
   readonly providers: readonly ProviderConfig[];
   readonly combos: readonly ComboConfig[];

@@ -117,6 +117,17 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       drainTimeoutMs: data.server.drain_timeout_s * 1000,
       trustedProxies: data.server.trusted_proxies,
     },
+    limits: {
+      maxAnswerBytes: data.limits.max_answer_bytes,
+      maxStreamEventChars: data.limits.max_stream_event_chars,
+      maxHeaderBytes: data.limits.max_header_bytes,
+      responseTimeoutMs: data.limits.response_timeout_s * 1000,
+      idleTimeoutMs: data.limits.idle_timeout_s * 1000,
+      firstContentTimeoutMs: data.limits.first_content_timeout_s * 1000,
+      maxStreamDurationMs: data.limits.max_stream_duration_s * 1000,
+      maxConnections: data.limits.max_connections,
+      poolWaitTimeoutMs: data.limits.pool_wait_timeout_s * 1000,
+    },
     apiKeys: data.api_keys.map((k, i) => ({
       key: k.key,
       label: k.client_key_label ?? `static-key-${i + 1}`,

@@ -8,6 +8,7 @@ export type {
   SaverLevel,
   StaticKeyConfig,
   TokenSaversConfig,
+  UpstreamLimitsConfig,
 } from "./config.ts";
 export { API_TYPES, type ApiType } from "./api_types.ts";
 export { ConfigError } from "./errors.ts";

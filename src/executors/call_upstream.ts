@@ -1,6 +1,8 @@
 import { upstreamWatchdog } from "./deadline_watchdog.ts";
 import type { ProviderClient } from "./http_clients.ts";
-import type { UpstreamResponse } from "./http1_pool.ts";
+import { BodyTooLargeError, describeError, type UpstreamResponse } from "./upstream_response.ts";
+
+export { BodyTooLargeError } from "./upstream_response.ts";
 
 /** What came back from an upstream before any body byte was read. */
 export type UpstreamOutcome =
@@ -14,12 +16,20 @@ export type UpstreamOutcome =
      * slot. Use this or `body()`, once.
      */
     readonly readText: (limit?: number) => Promise<string>;
+    /**
+     * Reads the whole body as text (an answer); rejects with a BodyTooLargeError as soon as it is known
+     * to exceed `maxBytes` (the connection is then closed, not reused). Frees the slot. Use this, readText
+     * or `body()`, once.
+     */
+    readonly readAnswer: (maxBytes: number) => Promise<string>;
     /** The body chunk by chunk, guarded by the idle timeout; reading it to the end or cancelling it frees the slot. */
     readonly body: () => UpstreamBody;
     /** True once the client left and the call was aborted for it (a cut body is then not the upstream's fault). */
     readonly clientGone: () => boolean;
   }
   | { readonly kind: "network"; readonly reason: "timeout" | "connection"; readonly message: string }
+  /** No request slot of the provider's client freed up in time (`limits.pool_wait_timeout_s`). */
+  | { readonly kind: "overloaded"; readonly message: string }
   /** The client left before the upstream answered; the call was aborted. */
   | { readonly kind: "cancelled" };
 
@@ -32,6 +42,11 @@ export interface UpstreamBody {
   read(): Promise<Uint8Array | null>;
   /** Stops reading and aborts the call. */
   cancel(reason?: unknown): void;
+  /**
+   * The stream's first content arrived: the first-content deadline no longer applies, the total stream
+   * duration limit (if any) does.
+   */
+  committed(): void;
 }
 
 /** One upstream HTTP call. */
@@ -50,6 +65,13 @@ export interface UpstreamRequest {
   readonly headersTimeoutMs: number;
   /** Longest silence between body chunks once the response started. */
   readonly idleTimeoutMs: number;
+  /**
+   * For streams: the first content must come this long after the request was sent, whatever arrives
+   * before it (keep-alive comments, empty events). Absent for non-stream calls.
+   */
+  readonly firstContentTimeoutMs?: number;
+  /** For streams: the longest a stream may run from the request on; absent or 0 = no limit. */
+  readonly maxStreamDurationMs?: number;
 }
 
 /** How long a call runs before the client connection is watched for a disconnect. */
@@ -62,6 +84,15 @@ export const CLIENT_WATCH_AFTER_MS = 100;
 export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOutcome> {
   const slot = request.client.acquire();
   const release = typeof slot === "function" ? slot : await slot;
+  if (release === null) {
+    const { maxConnections, poolWaitMs } = request.client.limits;
+    return {
+      kind: "overloaded",
+      message: `all ${maxConnections} connections to this account stayed busy for ${
+        poolWaitMs / 1000
+      }s (limits.max_connections, limits.pool_wait_timeout_s)`,
+    };
+  }
   const controller = new AbortController();
   // A shutdown's drain deadline aborts with its own AbortError reason; a client that left has none.
   const onClientAbort = () =>
@@ -76,9 +107,24 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
     if (clientSignal.aborted) onClientAbort();
     else clientSignal.addEventListener("abort", onClientAbort, { once: true });
   };
+  const sentAt = Date.now();
+  // The end of the current phase, past which no idle time counts: the first content of a stream, then
+  // (once committed) its total duration. Keep-alives push the idle deadline back, never this one.
+  let phaseEnd = request.firstContentTimeoutMs ? sentAt + request.firstContentTimeoutMs : Infinity;
+  let streaming = false;
+  let responded = false;
   let timedOut = false;
-  const deadline = upstreamWatchdog.watch(Date.now() + request.headersTimeoutMs, () => {
+  let timeoutMessage = "";
+  const deadline = upstreamWatchdog.watch(Math.min(sentAt + request.headersTimeoutMs, phaseEnd), () => {
     timedOut = true;
+    timeoutMessage = deadline.deadline < phaseEnd
+      ? (responded
+        ? `no data for ${request.idleTimeoutMs / 1000}s`
+        : `no response within ${request.headersTimeoutMs / 1000}s`)
+      : streaming
+      ? `the stream ran longer than ${request.maxStreamDurationMs! / 1000}s (limits.max_stream_duration_s)`
+      : `no content within ${request.firstContentTimeoutMs! / 1000}s of the request ` +
+        `(limits.first_content_timeout_s; keep-alive comments do not count)`;
     controller.abort(new DOMException("upstream timeout", "TimeoutError"));
     done();
   }, { afterMs: CLIENT_WATCH_AFTER_MS, run: watchClient });
@@ -97,14 +143,11 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
     done();
     if (controller.signal.aborted && !timedOut) return { kind: "cancelled" };
     return timedOut
-      ? {
-        kind: "network",
-        reason: "timeout",
-        message: `no response within ${request.headersTimeoutMs / 1000}s`,
-      }
+      ? { kind: "network", reason: "timeout", message: timeoutMessage }
       : { kind: "network", reason: "connection", message: connectionMessage(error) };
   }
-  deadline.deadline = Date.now() + request.idleTimeoutMs;
+  responded = true;
+  deadline.deadline = Math.min(Date.now() + request.idleTimeoutMs, phaseEnd);
   return {
     kind: "response",
     status: response.status,
@@ -118,6 +161,16 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
         done();
       }
     },
+    readAnswer: async (maxBytes) => {
+      try {
+        return await response.answer(maxBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) throw error;
+        return `(body unreadable: ${timedOut ? timeoutMessage : connectionMessage(error)})`;
+      } finally {
+        done();
+      }
+    },
     clientGone: () => controller.signal.aborted && !timedOut,
     body: () => ({
       async read() {
@@ -127,12 +180,12 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
             done();
             return null;
           }
-          // Each chunk pushes the idle deadline back (a plain assignment; the watchdog does the rest).
-          deadline.deadline = Date.now() + request.idleTimeoutMs;
+          // Each chunk pushes the idle deadline back (plain arithmetic; the watchdog does the rest).
+          deadline.deadline = Math.min(Date.now() + request.idleTimeoutMs, phaseEnd);
           return chunk;
         } catch (error) {
           done();
-          if (timedOut) throw new Error(`no data for ${request.idleTimeoutMs / 1000}s`, { cause: error });
+          if (timedOut) throw new Error(timeoutMessage, { cause: error });
           throw error;
         }
       },
@@ -141,11 +194,15 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
         response.cancel();
         done();
       },
+      committed() {
+        streaming = true;
+        phaseEnd = request.maxStreamDurationMs ? sentAt + request.maxStreamDurationMs : Infinity;
+        deadline.deadline = Math.min(Date.now() + request.idleTimeoutMs, phaseEnd);
+      },
     }),
   };
 }
 
 function connectionMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0].slice(0, 300);
+  return describeError(error);
 }

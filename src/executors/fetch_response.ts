@@ -1,4 +1,4 @@
-import type { UpstreamResponse } from "./http1_pool.ts";
+import { BodyTooLargeError, type UpstreamResponse } from "./upstream_response.ts";
 
 /** A fetch Response seen as an upstream response (the path for URLs behind an outbound proxy). */
 export function fetchResponse(response: Response): UpstreamResponse {
@@ -9,7 +9,15 @@ export function fetchResponse(response: Response): UpstreamResponse {
     header: (name) => response.headers.get(name),
     read: () => (reader ??= chunkReader(body())).read(),
     text: (limit = Number.POSITIVE_INFINITY) =>
-      limit === Number.POSITIVE_INFINITY ? response.text() : readLimited(body(), limit),
+      limit === Number.POSITIVE_INFINITY ? response.text() : readLimited(body(), limit, false),
+    answer: (maxBytes) => {
+      const declared = Number(response.headers.get("content-length") ?? NaN);
+      if (declared > maxBytes) {
+        body().cancel().catch(() => {});
+        return Promise.reject(new BodyTooLargeError(maxBytes));
+      }
+      return readLimited(body(), maxBytes, true);
+    },
     cancel: () => {
       (reader ?? body()).cancel().catch(() => {});
     },
@@ -56,13 +64,24 @@ function chunkReader(stream: ReadableStream<Uint8Array>): ChunkReader {
   };
 }
 
-async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+/** Up to `limit` bytes of a body as text; past it the body is cut (`failOver` false) or a BodyTooLargeError. */
+async function readLimited(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  failOver: boolean,
+): Promise<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = "";
-  while (text.length < limit) {
+  let bytes = 0;
+  while (bytes < limit || failOver) {
     const next = await reader.read();
     if (next.done) return text + decoder.decode();
+    bytes += next.value.length;
+    if (failOver && bytes > limit) {
+      await reader.cancel();
+      throw new BodyTooLargeError(limit);
+    }
     text += decoder.decode(next.value, { stream: true });
   }
   await reader.cancel();

@@ -1,14 +1,10 @@
-import {
-  ChunkedDecoder,
-  ChunkStep,
-  findHeadEnd,
-  Http1ProtocolError,
-  MAX_HEAD_BYTES,
-  parseResponseHead,
-  type ResponseHead,
-} from "./http1_wire.ts";
-import { concatBytes } from "../bytes.ts";
+import { closeQuietly, Connection } from "./http1_connection.ts";
+import { ResponseBody } from "./http1_response_body.ts";
+import { Http1ProtocolError, MAX_HEAD_BYTES, type ResponseHead } from "./http1_wire.ts";
+import { describeError as describe, type UpstreamResponse } from "./upstream_response.ts";
 import { GATEWAY_VERSION } from "../version.ts";
+
+export type { UpstreamResponse } from "./upstream_response.ts";
 
 /**
  * A keep-alive pool of HTTP/1.1 connections to one origin, for upstream POSTs.
@@ -29,34 +25,23 @@ export interface Origin {
   readonly host: string;
 }
 
+/** Where a pool for this URL connects. */
 export function originOf(url: URL): Origin {
   const tls = url.protocol === "https:";
   return { hostname: url.hostname, port: Number(url.port || (tls ? 443 : 80)), tls, host: url.host };
 }
 
-/** An upstream answer whose body is still on the connection. */
-export interface UpstreamResponse {
-  readonly status: number;
-  /** A response header by lower-case name (the first when repeated), or null. */
-  header(name: string): string | null;
-  /** The next body bytes (valid until the next call), or null at the end of the body. */
-  read(): Promise<Uint8Array | null>;
-  /** The rest of the body as text; past `limit` bytes the rest is dropped with the connection. */
-  text(limit?: number): Promise<string>;
-  /** Abandons the body (the connection is closed, never reused). */
-  cancel(): void;
-}
-
+/** How a pool keeps connections and what it accepts from them. */
 export interface Http1PoolOptions {
   /** Idle connections kept for reuse; more are closed as they free up. */
   readonly maxIdle: number;
   /** How long an idle connection is kept (shortened to what the server announces). */
   readonly idleTimeoutMs: number;
+  /** Longest response head accepted (default MAX_HEAD_BYTES). */
+  readonly maxHeadBytes?: number;
 }
 
-const READ_BUFFER_BYTES = 16 * 1024;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /**
  * Header names the pool writes itself: a caller's copy would frame the request twice, and the client
@@ -107,7 +92,7 @@ export class Http1Pool {
         // Reading starts with the write: an upstream may answer (413, 400) before it has read the whole
         // body and then close or stop reading. That answer, not a broken or stalled write, is what the
         // caller must see (RFC 9112 section 9.5).
-        const reading = connection.readHead();
+        const reading = connection.readHead(this.#options.maxHeadBytes ?? MAX_HEAD_BYTES);
         let sent = false;
         const written = connection.writeAll(message).then(
           () => {
@@ -249,228 +234,4 @@ export class Http1Pool {
     Deno.unrefTimer(timer);
     this.#sweepTimer = timer;
   }
-}
-
-/** One connection and its read buffer; `buffer[start, end)` holds bytes received but not consumed. */
-class Connection {
-  buffer = new Uint8Array(READ_BUFFER_BYTES);
-  start = 0;
-  end = 0;
-  /** True once any byte of the current response arrived. */
-  received = false;
-  idleUntil = 0;
-  closed = false;
-  readonly #conn: Deno.Conn;
-
-  constructor(conn: Deno.Conn) {
-    this.#conn = conn;
-  }
-
-  async writeAll(bytes: Uint8Array): Promise<void> {
-    for (let written = 0; written < bytes.length;) written += await this.#conn.write(bytes.subarray(written));
-  }
-
-  /** Reads more bytes after `end`, making room first; false when the peer closed. */
-  async fill(): Promise<boolean> {
-    if (this.start === this.end) {
-      this.start = this.end = 0;
-    } else if (this.end === this.buffer.length) {
-      if (this.start > 0) {
-        this.buffer.copyWithin(0, this.start, this.end);
-        this.end -= this.start;
-        this.start = 0;
-      } else {
-        const larger = new Uint8Array(this.buffer.length * 2);
-        larger.set(this.buffer);
-        this.buffer = larger;
-      }
-    }
-    const read = await this.#conn.read(this.buffer.subarray(this.end));
-    if (read === null) return false;
-    this.end += read;
-    this.received = true;
-    return true;
-  }
-
-  /** Reads into `target` directly (a body larger than what is buffered); null when the peer closed. */
-  readInto(target: Uint8Array): Promise<number | null> {
-    return this.#conn.read(target);
-  }
-
-  /** Reads a response head, skipping interim (1xx) responses. */
-  async readHead(): Promise<ResponseHead> {
-    for (;;) {
-      const headEnd = findHeadEnd(this.buffer, this.start, this.end);
-      if (headEnd !== -1) {
-        const head = parseResponseHead(decoder.decode(this.buffer.subarray(this.start, headEnd)));
-        this.start = headEnd;
-        if (head.status >= 100 && head.status < 200 && head.status !== 101) continue;
-        return head;
-      }
-      if (this.end - this.start >= MAX_HEAD_BYTES) throw new Http1ProtocolError("response head too large");
-      if (!await this.fill()) {
-        throw new Http1ProtocolError(
-          this.end > this.start
-            ? "connection closed inside the response head"
-            : "connection closed before a response",
-        );
-      }
-    }
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    closeQuietly(this.#conn);
-  }
-}
-
-/** A response body read from its connection by the head's framing. */
-class ResponseBody implements UpstreamResponse {
-  readonly status: number;
-  readonly #connection: Connection;
-  readonly #head: ResponseHead;
-  readonly #finish: () => void;
-  readonly #signal: AbortSignal;
-  /** Bytes left of a content-length body. */
-  #remaining: number;
-  #chunked: ChunkedDecoder | null;
-  #ended = false;
-  #done = false;
-
-  constructor(connection: Connection, head: ResponseHead, finish: () => void, signal: AbortSignal) {
-    this.status = head.status;
-    this.#connection = connection;
-    this.#head = head;
-    this.#finish = finish;
-    this.#signal = signal;
-    this.#remaining = head.framing.kind === "length" ? head.framing.length : 0;
-    this.#chunked = head.framing.kind === "chunked" ? new ChunkedDecoder() : null;
-    this.#ended = head.framing.kind === "none" ||
-      (head.framing.kind === "length" && head.framing.length === 0);
-  }
-
-  header(name: string): string | null {
-    for (const [key, value] of this.#head.headers) if (key === name) return value;
-    return null;
-  }
-
-  read(): Promise<Uint8Array | null> {
-    if (this.#done) return Promise.resolve(null);
-    // The connection goes back to the pool only on the read after the last bytes: until then the
-    // caller may still hold a view into its buffer, which the next request would overwrite.
-    if (this.#ended) {
-      this.#done = true;
-      this.#finish();
-      return Promise.resolve(null);
-    }
-    return this.#next();
-  }
-
-  async text(limit = Number.POSITIVE_INFINITY): Promise<string> {
-    const connection = this.#connection;
-    if (!this.#ended && !this.#done && this.#head.framing.kind === "length" && this.#remaining <= limit) {
-      // The usual JSON answer: one exact-size array, filled from the buffer and then straight from the socket.
-      const bytes = new Uint8Array(this.#remaining);
-      const buffered = Math.min(this.#remaining, connection.end - connection.start);
-      bytes.set(connection.buffer.subarray(connection.start, connection.start + buffered));
-      connection.start += buffered;
-      try {
-        for (let filled = buffered; filled < bytes.length;) {
-          const read = await connection.readInto(bytes.subarray(filled));
-          if (read === null) throw new Http1ProtocolError("connection closed inside the response body");
-          filled += read;
-        }
-      } catch (error) {
-        this.#fail();
-        if (this.#signal.aborted) throw this.#signal.reason;
-        throw error;
-      }
-      this.#remaining = 0;
-      this.#ended = this.#done = true;
-      this.#finish();
-      return decoder.decode(bytes);
-    }
-    const parts: Uint8Array[] = [];
-    let total = 0;
-    for (let chunk = await this.read(); chunk !== null; chunk = await this.read()) {
-      parts.push(chunk.slice(0, Math.min(chunk.length, limit - total)));
-      total += parts[parts.length - 1].length;
-      if (total >= limit) {
-        this.cancel();
-        break;
-      }
-    }
-    return decoder.decode(concatBytes(parts, total));
-  }
-
-  cancel(): void {
-    if (this.#done) return;
-    this.#fail();
-  }
-
-  /** Ends the body without reuse: the connection's remaining bytes are unknown. */
-  #fail(): void {
-    this.#done = true;
-    this.#connection.close();
-    this.#finish();
-  }
-
-  /** Reads the next bytes by the body's framing; a failure ends the body and closes the connection. */
-  async #next(): Promise<Uint8Array | null> {
-    try {
-      const connection = this.#connection;
-      const framing = this.#head.framing.kind;
-      for (;;) {
-        if (framing === "chunked") {
-          const decoder = this.#chunked!;
-          const step = decoder.step(connection.buffer, connection.start, connection.end);
-          connection.start += decoder.consumed;
-          if (step === ChunkStep.Data) {
-            return connection.buffer.subarray(decoder.dataStart, decoder.dataStart + decoder.dataLength);
-          }
-          if (step === ChunkStep.Done) {
-            this.#ended = true;
-            return this.read();
-          }
-        } else if (connection.start < connection.end) {
-          const length = framing === "length"
-            ? Math.min(this.#remaining, connection.end - connection.start)
-            : connection.end - connection.start;
-          const chunk = connection.buffer.subarray(connection.start, connection.start + length);
-          connection.start += length;
-          if (framing === "length") {
-            this.#remaining -= length;
-            if (this.#remaining === 0) this.#ended = true;
-          }
-          return chunk;
-        }
-        if (!await connection.fill()) {
-          if (framing === "close") {
-            this.#ended = true;
-            return this.read();
-          }
-          throw new Http1ProtocolError("connection closed inside the response body");
-        }
-      }
-    } catch (error) {
-      this.#fail();
-      if (this.#signal.aborted) throw this.#signal.reason;
-      throw error instanceof Http1ProtocolError ? error : new Error(describe(error), { cause: error });
-    }
-  }
-}
-
-/** Closes a connection that may already be gone (reset by the peer, or taken over by a failed TLS start). */
-function closeQuietly(conn: Deno.Conn): void {
-  try {
-    conn.close();
-  } catch {
-    // Nothing left to close.
-  }
-}
-
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0].slice(0, 300);
 }

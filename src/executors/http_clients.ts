@@ -1,13 +1,18 @@
-import { Http1Pool, originOf, type UpstreamResponse } from "./http1_pool.ts";
+import { Http1Pool, originOf } from "./http1_pool.ts";
+import { MAX_HEAD_BYTES } from "./http1_wire.ts";
+import type { UpstreamResponse } from "./upstream_response.ts";
 import { fetchResponse } from "./fetch_response.ts";
 import { usesEnvProxy } from "./proxy_env.ts";
 
 /**
- * One HTTP client per provider: keep-alive pools of the gateway's HTTP/1.1 client plus a limit of 100
- * requests in flight (queued beyond), so at most 100 connections. Closed when the provider is disabled,
- * deleted, or on shutdown. URLs the environment routes through a proxy go through `fetch` instead.
+ * One HTTP client per provider: keep-alive pools of the gateway's HTTP/1.1 client plus a limit of
+ * requests in flight (default 100, queued beyond for a bounded time), so at most that many connections.
+ * Closed when the provider is disabled, deleted, or on shutdown. URLs the environment routes through a
+ * proxy go through `fetch` instead.
  */
 export const MAX_CONNECTIONS = 100;
+/** Longest wait for a free request slot by default; past it the attempt fails over instead of queueing on. */
+export const POOL_WAIT_MS = 30_000;
 /** Idle keep-alive connections kept per origin. */
 export const KEEP_ALIVE_CONNECTIONS = 20;
 /** How long an idle connection is kept (shorter when the server announces a shorter keep-alive). */
@@ -19,29 +24,66 @@ type UrlRoute = { readonly pool: Http1Pool; readonly target: string } | "fetch";
 /** URL routes remembered per client; a provider has a handful of URLs (one per model at most). */
 const MAX_REMEMBERED_URLS = 1000;
 
+/** What one provider's client allows (YAML `limits:`). */
+export interface ClientLimits {
+  /** Requests in flight at once, so connections. */
+  readonly maxConnections: number;
+  /** Longest wait for a free slot. */
+  readonly poolWaitMs: number;
+  /** Longest response head accepted. */
+  readonly maxHeadBytes: number;
+}
+
+/** The limits when the config says nothing. */
+export const DEFAULT_CLIENT_LIMITS: ClientLimits = {
+  maxConnections: MAX_CONNECTIONS,
+  poolWaitMs: POOL_WAIT_MS,
+  maxHeadBytes: MAX_HEAD_BYTES,
+};
+
 /** One provider's client and its in-flight limit. */
 export class ProviderClient {
   #inFlight = 0;
   #waiting: (() => void)[] = [];
   #closed = false;
   readonly #env: (name: string) => string | undefined;
+  readonly #limits: ClientLimits;
   readonly #pools = new Map<string, Http1Pool>();
   readonly #routes = new Map<string, UrlRoute>();
   #fetchClient: Deno.HttpClient | null = null;
 
   /** `env` answers the proxy variables (HTTPS_PROXY, NO_PROXY, …) that decide how URLs are reached. */
-  constructor(env: (name: string) => string | undefined) {
+  constructor(env: (name: string) => string | undefined, limits: ClientLimits = DEFAULT_CLIENT_LIMITS) {
     this.#env = env;
+    this.#limits = limits;
+  }
+
+  /** The limits this client was made with. */
+  get limits(): ClientLimits {
+    return this.#limits;
   }
 
   /**
-   * Takes a request slot: at once (no promise, no microtask) while fewer than MAX_CONNECTIONS are in
-   * flight, else a promise that resolves when one frees up. The returned function releases the slot
-   * (call exactly once).
+   * Takes a request slot: at once (no promise, no microtask) while fewer than `maxConnections` are in
+   * flight, else a promise that resolves when one frees up, or with null once `poolWaitMs` passed (an
+   * overloaded account should hand the request to the next one, not hold it for minutes). The returned
+   * function releases the slot (call exactly once).
    */
-  acquire(): (() => void) | Promise<() => void> {
-    if (this.#inFlight < MAX_CONNECTIONS) return this.#take();
-    return new Promise((resolve) => this.#waiting.push(() => resolve(this.#take())));
+  acquire(): (() => void) | Promise<(() => void) | null> {
+    if (this.#inFlight < this.#limits.maxConnections) return this.#take();
+    return new Promise((resolve) => {
+      const granted = () => {
+        clearTimeout(timer);
+        resolve(this.#take());
+      };
+      // A timer only for requests that must wait: the fast path above stays free of them.
+      const timer = setTimeout(() => {
+        const at = this.#waiting.indexOf(granted);
+        if (at !== -1) this.#waiting.splice(at, 1);
+        resolve(null);
+      }, this.#limits.poolWaitMs);
+      this.#waiting.push(granted);
+    });
   }
 
   #take(): () => void {
@@ -81,7 +123,11 @@ export class ProviderClient {
       const key = `${parsed.protocol}//${origin.host}`;
       let pool = this.#pools.get(key);
       if (pool === undefined) {
-        pool = new Http1Pool(origin, { maxIdle: KEEP_ALIVE_CONNECTIONS, idleTimeoutMs: IDLE_TIMEOUT_MS });
+        pool = new Http1Pool(origin, {
+          maxIdle: KEEP_ALIVE_CONNECTIONS,
+          idleTimeoutMs: IDLE_TIMEOUT_MS,
+          maxHeadBytes: this.#limits.maxHeadBytes,
+        });
         this.#pools.set(key, pool);
       }
       route = { pool, target: `${parsed.pathname}${parsed.search}` };
@@ -99,7 +145,7 @@ export class ProviderClient {
    */
   #proxyClient(): Deno.HttpClient {
     this.#fetchClient ??= Deno.createHttpClient({
-      poolMaxIdlePerHost: MAX_CONNECTIONS,
+      poolMaxIdlePerHost: this.#limits.maxConnections,
       poolIdleTimeout: IDLE_TIMEOUT_MS,
     });
     return this.#fetchClient;
@@ -135,9 +181,12 @@ export class ProviderClient {
 export class ProviderClients {
   #clients = new Map<string, { fingerprint: string; client: ProviderClient }>();
   readonly #env: (name: string) => string | undefined;
+  readonly #limits: ClientLimits;
 
-  constructor(env: (name: string) => string | undefined) {
+  /** `limits` apply to every provider's client. */
+  constructor(env: (name: string) => string | undefined, limits: ClientLimits = DEFAULT_CLIENT_LIMITS) {
     this.#env = env;
+    this.#limits = limits;
   }
 
   /** The client for a provider, created on first use. */
@@ -145,7 +194,7 @@ export class ProviderClients {
     const existing = this.#clients.get(providerId);
     if (existing && existing.fingerprint === fingerprint && !existing.client.closed) return existing.client;
     existing?.client.close();
-    const client = new ProviderClient(this.#env);
+    const client = new ProviderClient(this.#env, this.#limits);
     this.#clients.set(providerId, { fingerprint, client });
     return client;
   }

@@ -18,6 +18,18 @@ export interface UpstreamTimeouts {
 /** Defaults: generous for slow non-stream generations, strict enough to notice dead streams. */
 export const DEFAULT_TIMEOUTS: UpstreamTimeouts = { headersMs: 300_000, idleMs: 120_000 };
 
+/** What one upstream answer may cost (YAML `limits:`; the client-level ones live in ProviderClients). */
+export interface AnswerLimits {
+  /** Largest non-stream answer read; past it the attempt fails with a 502. */
+  readonly maxAnswerBytes: number;
+  /** Largest stream event or line, in characters. */
+  readonly maxStreamEventChars: number;
+  /** A stream's first content must arrive this long after the request. */
+  readonly firstContentMs: number;
+  /** Longest a stream may run from the request on; 0 = no limit. */
+  readonly maxStreamDurationMs: number;
+}
+
 /** The long-lived parts one attempt uses. */
 export interface AttemptDeps {
   readonly control: ControlPlane;
@@ -27,6 +39,7 @@ export interface AttemptDeps {
   readonly now: () => number;
   readonly newId: () => string;
   readonly timeouts: UpstreamTimeouts;
+  readonly limits: AnswerLimits;
   /** Used for image prefetch. */
   readonly fetch: typeof fetch;
 }

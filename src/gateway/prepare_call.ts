@@ -80,6 +80,8 @@ function build(
     clientSignal: caller.clientSignal,
     headersTimeoutMs: deps.timeouts.headersMs,
     idleTimeoutMs: deps.timeouts.idleMs,
+    firstContentTimeoutMs: request.stream ? deps.limits.firstContentMs : undefined,
+    maxStreamDurationMs: request.stream ? deps.limits.maxStreamDurationMs : undefined,
   };
   return { request, codec, call, warnings };
 }

@@ -1,4 +1,4 @@
-import { callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
+import { BodyTooLargeError, callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
 import { GatewayError, type NeutralRequest, type NeutralResponse } from "../model/mod.ts";
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import type { AttemptDeps, AttemptOutcome, CallerContext } from "./attempt_context.ts";
@@ -56,6 +56,15 @@ export async function runAttempt(
     return new GatewayError(499, "client_closed", "client disconnected before the upstream answered");
   };
   if (outcome.kind === "cancelled") throw clientLeft();
+  if (outcome.kind === "overloaded") {
+    // The account is busy, not broken: the next one is tried and this one is not cooled down.
+    record.failed(503, outcome.message);
+    return {
+      kind: "failure",
+      message: outcome.message,
+      classification: { fallback: true, cooldownKind: null, retryAfterMs: null },
+    };
+  }
   if (outcome.kind === "network") {
     const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
     return fail({ status: 0, message: `${outcome.reason}: ${outcome.message}`, classification });
@@ -63,7 +72,7 @@ export async function runAttempt(
   if (outcome.status >= 400) return fail(await statusFailure(deps, outcome));
   const contentType = outcome.header("content-type") ?? "";
   if (!prepared.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
-    const text = await outcome.readText();
+    const text = await readAnswer(outcome, deps.limits.maxAnswerBytes, record);
     if (outcome.clientGone()) throw clientLeft();
     const decoded = decodeAnswer(prepared, target.preset.format, text);
     if (!("parts" in decoded)) return fail(decoded);
@@ -76,6 +85,25 @@ export async function runAttempt(
   if (started.kind === "failed") return fail(badGateway(started.message, started.message));
   caller.listener.warned(prepared.warnings);
   return { kind: "stream", body: started.body };
+}
+
+/**
+ * The whole answer body. One over the size limit is a 502 for the client at once, without fallback or
+ * cooldown: its size comes from what was asked (another account would write as much again), and
+ * reading stopped at the limit, so memory stays bounded.
+ */
+async function readAnswer(
+  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
+  maxBytes: number,
+  record: AttemptRecord,
+): Promise<string> {
+  try {
+    return await outcome.readAnswer(maxBytes);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    record.failed(502, error.message);
+    throw new GatewayError(502, "upstream", error.message);
+  }
 }
 
 /** An upstream error status, classified from its body and Retry-After. */

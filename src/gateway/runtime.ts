@@ -5,7 +5,7 @@ import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
 import { BudgetGuard } from "./budget_guard.ts";
 import { ControlPlane } from "./control_plane.ts";
-import { DEFAULT_TIMEOUTS, Dispatcher, type DispatchObserver, type UpstreamTimeouts } from "./dispatch.ts";
+import { Dispatcher, type DispatchObserver, type UpstreamTimeouts } from "./dispatch.ts";
 import type { ClientIdentity } from "./identity.ts";
 import { type CatalogEntry, modelCatalog } from "./model_catalog.ts";
 import { RoutingService } from "./routing_service.ts";
@@ -15,6 +15,7 @@ import { UsageRecorder } from "./usage_recorder.ts";
 /** Knobs tests and the CLI may set. */
 export interface RuntimeOptions {
   readonly now?: () => number;
+  /** Overrides `limits.response_timeout_s` and `limits.idle_timeout_s` (tests). */
   readonly timeouts?: UpstreamTimeouts;
   /** Outbound fetch for savers (Headroom) and image prefetch. */
   readonly fetch?: typeof fetch;
@@ -44,7 +45,12 @@ export class GatewayRuntime {
 
   constructor(config: Config, store: Store, options: RuntimeOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.clients = new ProviderClients(options.env ?? (() => undefined));
+    const limits = config.limits;
+    this.clients = new ProviderClients(options.env ?? (() => undefined), {
+      maxConnections: limits.maxConnections,
+      poolWaitMs: limits.poolWaitTimeoutMs,
+      maxHeadBytes: limits.maxHeaderBytes,
+    });
     this.control = new ControlPlane(config, store);
     this.writer = new BatchedWriter(store);
     this.routing = new RoutingService(store, this.writer, this.now());
@@ -62,7 +68,13 @@ export class GatewayRuntime {
       budgets: this.budgets,
       now: this.now,
       newId: () => crypto.randomUUID().replaceAll("-", ""),
-      timeouts: options.timeouts ?? DEFAULT_TIMEOUTS,
+      timeouts: options.timeouts ?? { headersMs: limits.responseTimeoutMs, idleMs: limits.idleTimeoutMs },
+      limits: {
+        maxAnswerBytes: limits.maxAnswerBytes,
+        maxStreamEventChars: limits.maxStreamEventChars,
+        firstContentMs: limits.firstContentTimeoutMs,
+        maxStreamDurationMs: limits.maxStreamDurationMs,
+      },
       observers: this.observers,
       savers: this.savers,
       fetch: options.fetch ?? fetch,

@@ -36,7 +36,7 @@ export async function streamAttempt(
     caller.listener.streamEnded(summary);
   });
   const steps = chainSteps(
-    frameSteps(upstreamCodec),
+    frameSteps(upstreamCodec, deps.limits.maxStreamEventChars),
     clientSteps(clientCodec, upstreamCodec, ctx, tally, deps.newId),
   );
   const opened = await openStream(body, steps, tally);

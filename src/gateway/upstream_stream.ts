@@ -22,9 +22,13 @@ function utf8Steps(): StageSteps<Uint8Array, string> {
   };
 }
 
-/** Upstream bytes → frames in the upstream codec's framing, as one synchronous step. */
-export function frameSteps(codec: Codec): StageSteps<Uint8Array, Frame> {
-  const framing = codec.framing === "ndjson" ? ndjsonFrames() : sseFrames();
+/**
+ * Upstream bytes → frames in the upstream codec's framing, as one synchronous step. An event or line
+ * longer than `maxEventChars` (`limits.max_stream_event_chars`) throws a 502 GatewayError.
+ */
+export function frameSteps(codec: Codec, maxEventChars?: number): StageSteps<Uint8Array, Frame> {
+  const options = { maxEventChars };
+  const framing = codec.framing === "ndjson" ? ndjsonFrames(options) : sseFrames(options);
   return chainSteps(chainSteps(utf8Steps(), framing.steps), splitJoinedData().steps);
 }
 
@@ -81,6 +85,8 @@ export async function openStream(
     upstream.cancel(new Error("upstream sent an error before any content"));
     return { kind: "error", message: tally.errorMessage ?? "upstream error" };
   }
+  // From here the first-content deadline is met; a total duration limit, if any, takes over.
+  upstream.committed();
   return { kind: "committed", body: pumpedBody(pending, upstream, steps, tally) };
 }
 

@@ -18,6 +18,7 @@ function fakeBody(chunks: (string | Error)[]): UpstreamBody & { cancelled: boole
     cancel() {
       body.cancelled = true;
     },
+    committed() {},
   };
   return body;
 }

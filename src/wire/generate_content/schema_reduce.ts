@@ -1,6 +1,4 @@
-import { invalidRequest } from "../../model/mod.ts";
 import { isRecord } from "../shared/mod.ts";
-import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "../shared/limits.ts";
 
 /** Refs nested deeper than this are cut, so a pathological schema cannot blow the stack. */
 const MAX_REF_DEPTH = 16;
@@ -12,46 +10,15 @@ type Schema = Record<string, unknown>;
 type Defs = Readonly<Record<string, unknown>>;
 
 /**
- * Where the walk is: refs inlined on the way (`refs`), schema nesting with refs inlined (`level`), and
- * the nodes reduced so far for the whole tool (shared). Inlining refs can multiply a small schema into
- * a deep or huge one, so both are bounded and the client is told which limit its schema hit.
- */
-interface Walk {
-  readonly refs: number;
-  readonly level: number;
-  readonly budget: { nodes: number };
-  readonly tool: string;
-}
-
-/**
  * Reduces a JSON schema to the OpenAPI subset Gemini function declarations accept: refs inlined,
  * `const` → one-value enum, null unions → `nullable`, and every keyword Gemini rejects dropped
  * (`$schema`, `additionalProperties`, `default`, `examples`, exclusive bounds, unknown formats…).
  */
-export function reduceSchema(schema: Readonly<Record<string, unknown>>, tool = "a tool"): Schema {
+export function reduceSchema(schema: Readonly<Record<string, unknown>>): Schema {
   const defs: Record<string, unknown> = {};
   if (isRecord(schema.definitions)) Object.assign(defs, schema.definitions);
   if (isRecord(schema.$defs)) Object.assign(defs, schema.$defs);
-  return reduceNode(schema, defs, new Set(), { refs: 0, level: 0, budget: { nodes: 0 }, tool });
-}
-
-/** One level further into the schema (properties, items, union and allOf members). */
-function deeper(at: Walk): Walk {
-  return { ...at, level: at.level + 1 };
-}
-
-/** Counts a node against the tool's limits; a schema past them is the client's 400. */
-function enter(at: Walk): void {
-  if (at.level > MAX_SCHEMA_DEPTH) {
-    throw invalidRequest(
-      `tools: the parameters of ${at.tool} nest deeper than ${MAX_SCHEMA_DEPTH} levels with $refs inlined`,
-    );
-  }
-  if (++at.budget.nodes > MAX_SCHEMA_NODES) {
-    throw invalidRequest(
-      `tools: the parameters of ${at.tool} expand to more than ${MAX_SCHEMA_NODES} schemas with $refs inlined`,
-    );
-  }
+  return reduceNode(schema, defs, new Set(), 0);
 }
 
 function refName(ref: string): string | undefined {
@@ -59,10 +26,9 @@ function refName(ref: string): string | undefined {
   return match ? match[1].replace(/~1/g, "/").replace(/~0/g, "~") : undefined;
 }
 
-function reduceNode(node: unknown, defs: Defs, resolving: ReadonlySet<string>, at: Walk): Schema {
+function reduceNode(node: unknown, defs: Defs, resolving: ReadonlySet<string>, depth: number): Schema {
   if (!isRecord(node)) return {};
-  enter(at);
-  if (typeof node.$ref === "string") return reduceRef(node, node.$ref, defs, resolving, at);
+  if (typeof node.$ref === "string") return reduceRef(node, node.$ref, defs, resolving, depth);
   const out: Schema = {};
   let nullable = node.nullable === true;
 
@@ -94,7 +60,7 @@ function reduceNode(node: unknown, defs: Defs, resolving: ReadonlySet<string>, a
   if (isRecord(node.properties)) {
     const properties: Schema = {};
     for (const [name, property] of Object.entries(node.properties)) {
-      properties[name] = reduceNode(property, defs, resolving, deeper(at));
+      properties[name] = reduceNode(property, defs, resolving, depth);
     }
     out.properties = properties;
     out.type ??= "object";
@@ -108,7 +74,7 @@ function reduceNode(node: unknown, defs: Defs, resolving: ReadonlySet<string>, a
 
   const items = Array.isArray(node.items) ? node.items[0] : node.items;
   if (isRecord(items)) {
-    out.items = reduceNode(items, defs, resolving, deeper(at));
+    out.items = reduceNode(items, defs, resolving, depth);
     out.type ??= "array";
   }
   for (const key of ["minItems", "maxItems", "minimum", "maximum"] as const) {
@@ -116,8 +82,8 @@ function reduceNode(node: unknown, defs: Defs, resolving: ReadonlySet<string>, a
   }
 
   const union = [node.anyOf, node.oneOf].find(Array.isArray);
-  if (union) nullable = mergeUnion(out, union, defs, resolving, deeper(at)) || nullable;
-  if (Array.isArray(node.allOf)) mergeAllOf(out, node.allOf, defs, resolving, deeper(at));
+  if (union) nullable = mergeUnion(out, union, defs, resolving, depth) || nullable;
+  if (Array.isArray(node.allOf)) mergeAllOf(out, node.allOf, defs, resolving, depth);
 
   if (nullable) out.nullable = true;
   return out;
@@ -140,16 +106,16 @@ function reduceRef(
   ref: string,
   defs: Defs,
   resolving: ReadonlySet<string>,
-  at: Walk,
+  depth: number,
 ): Schema {
   const name = refName(ref);
   const target = name === undefined ? undefined : defs[name];
   const siblings = typeof node.description === "string" ? { description: node.description } : {};
-  if (name === undefined || !isRecord(target) || resolving.has(name) || at.refs >= MAX_REF_DEPTH) {
+  if (name === undefined || !isRecord(target) || resolving.has(name) || depth >= MAX_REF_DEPTH) {
     // A recursive or external ref cannot be inlined; an open object is the closest Gemini can take.
     return { type: "object", ...siblings };
   }
-  const resolved = reduceNode(target, defs, new Set([...resolving, name]), { ...at, refs: at.refs + 1 });
+  const resolved = reduceNode(target, defs, new Set([...resolving, name]), depth + 1);
   return { ...resolved, ...siblings };
 }
 
@@ -159,7 +125,7 @@ function mergeUnion(
   variants: readonly unknown[],
   defs: Defs,
   resolving: ReadonlySet<string>,
-  at: Walk,
+  depth: number,
 ): boolean {
   let nullable = false;
   const kept: Schema[] = [];
@@ -168,7 +134,7 @@ function mergeUnion(
       nullable = true;
       continue;
     }
-    const reduced = reduceNode(variant, defs, resolving, at);
+    const reduced = reduceNode(variant, defs, resolving, depth);
     if (reduced.nullable === true) nullable = true;
     delete reduced.nullable;
     kept.push(reduced);
@@ -190,10 +156,10 @@ function mergeAllOf(
   parts: readonly unknown[],
   defs: Defs,
   resolving: ReadonlySet<string>,
-  at: Walk,
+  depth: number,
 ): void {
   for (const part of parts) {
-    const reduced = reduceNode(part, defs, resolving, at);
+    const reduced = reduceNode(part, defs, resolving, depth);
     for (const [key, value] of Object.entries(reduced)) {
       if (key === "properties" && isRecord(value)) {
         out.properties = { ...(isRecord(out.properties) ? out.properties : {}), ...value };
