@@ -1,4 +1,5 @@
 import { GatewayError } from "../model/mod.ts";
+import { checkJsonDepth } from "../wire/mod.ts";
 
 /** Largest request body accepted (base64 images make big bodies legitimate; abuse stops here). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -7,16 +8,19 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const UTF8 = new TextDecoder();
 
 /**
- * Reads a JSON request body with a size cap; errors are 400/413 GatewayErrors with clear messages, and a
- * client that goes away mid-body is a 499 client_closed (its input was never wrong, only unfinished).
+ * Reads a JSON request body with a size cap and a nesting cap (MAX_JSON_DEPTH: deeper bodies overflow
+ * the stack of whatever walks or re-serialises them later); errors are 400/413 GatewayErrors with clear
+ * messages, and a client that goes away mid-body is a 499 client_closed (its input was never wrong, only
+ * unfinished).
  */
 export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
   const text = await readText(request, declared, limit);
   if (text.trim() === "") throw emptyBody();
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     // A body cut short by a client that left reads as broken JSON; that is not the client's bad input.
     if (request.signal.aborted) throw clientClosed(error);
@@ -26,6 +30,8 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
       `Request body is not valid JSON: ${(error as Error).message}`,
     );
   }
+  checkJsonDepth(body);
+  return body;
 }
 
 /** The body as text; a failed read is the client's going away, not bad input. */

@@ -63,7 +63,8 @@ export function handleSurfaceRequest(
 ): Promise<Response> | null {
   const route = matchSurfaceRoute(path);
   if (route === null) return null;
-  return serveRoute(deps, route, request).catch((error) => errorResponse(error, surfaceForPath(path)));
+  // The matched route names the surface: `/v1/models/<model>` without a method is still a Gemini client.
+  return serveRoute(deps, route, request).catch((error) => errorResponse(error, route.surface));
 }
 
 async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Request): Promise<Response> {

@@ -6,17 +6,33 @@ import { generateContentCodec } from "./generate_content/mod.ts";
 import { localRunnerCodec } from "./local_runner/mod.ts";
 import { messagesCodec } from "./messages/mod.ts";
 import { responsesCodec } from "./responses/mod.ts";
+import { withinLimits } from "./shared/limits.ts";
 
 export type { Codec, DecodeContext, EncodeContext, EncodedError, EncodedRequest, Framing } from "./codec.ts";
 export { chatCompletionsPassthrough, type PassthroughObserver } from "./chat_completions/mod.ts";
 export { showBody, tagsBody, versionBody } from "./local_runner/mod.ts";
 
+export {
+  checkJsonDepth,
+  MAX_JSON_DEPTH,
+  MAX_MODEL_NAME_LENGTH,
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_NODES,
+  MAX_TOOLS,
+  modelNameProblem,
+} from "./shared/limits.ts";
+
+/** Every client request, whatever its surface, is held to the shared limits (model name, tool count). */
+function limited(codec: Codec): Codec {
+  return { ...codec, decodeRequest: (body, ctx) => withinLimits(codec.decodeRequest(body, ctx)) };
+}
+
 const CODECS: Readonly<Record<WireFormat, Codec>> = {
-  chat_completions: chatCompletionsCodec,
-  responses: responsesCodec,
-  messages: messagesCodec,
-  generate_content: generateContentCodec,
-  local_runner: localRunnerCodec,
+  chat_completions: limited(chatCompletionsCodec),
+  responses: limited(responsesCodec),
+  messages: limited(messagesCodec),
+  generate_content: limited(generateContentCodec),
+  local_runner: limited(localRunnerCodec),
 };
 
 /** The codec of a wire format. */

@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatChunk, chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
-import { startChatGateway } from "../helpers/chat_gateway.ts";
+import { attemptWithoutUsage, startChatGateway } from "../helpers/chat_gateway.ts";
 import { loadTokenizer } from "../../src/accounting/mod.ts";
 
 const MIB = 1024 * 1024;
@@ -15,10 +15,13 @@ async function setup() {
   return await startChatGateway();
 }
 
-/** Text with no whitespace: one run the tokenizer would merge in quadratic time if given whole. */
-function runWithoutSpaces(chars: number): string {
+/**
+ * Text with no whitespace: one run the tokenizer would merge in quadratic time if given whole. Each
+ * test uses its own seed: the tokenizer caches pieces it has merged, which would make a repeat cheap.
+ */
+function runWithoutSpaces(chars: number, seed: number): string {
   let text = "";
-  let state = 7;
+  let state = seed;
   const letters = "abcdefghijklmnopqrstuvwxyz";
   while (text.length < chars) {
     let piece = "";
@@ -55,7 +58,7 @@ Deno.test("count_tokens of a 1 MiB body without spaces lets health checks throug
   const body = {
     model: "p/m1",
     max_tokens: 1,
-    messages: [{ role: "user", content: runWithoutSpaces(MIB) }],
+    messages: [{ role: "user", content: runWithoutSpaces(MIB, 1) }],
   };
   let count = 0;
   const counting = post(`${t.gw.url}/v1/messages/count_tokens`, body).then(async (response) => {
@@ -72,7 +75,7 @@ Deno.test("estimating a 1 MiB prompt for an upstream that reports no usage lets 
   await using t = await setup();
   const { usage: _, ...withoutUsage } = chatCompletion("hello world");
   t.mock.script({ json: withoutUsage });
-  const ask = { model: "p/m1", messages: [{ role: "user", content: runWithoutSpaces(MIB) }] };
+  const ask = { model: "p/m1", messages: [{ role: "user", content: runWithoutSpaces(MIB, 2) }] };
   assertEquals((await post(`${t.gw.url}/v1/chat/completions`, ask)).status, 200);
   // The answer went out; the row is still being estimated in slices between other work.
   const rows = usageRows(t.gw);
@@ -124,4 +127,21 @@ Deno.test("an over-long event after the stream started cuts the client's stream 
   const rows = await usageRows(t.gw);
   assertEquals(rows.length, 1);
   assert(String(rows[0].error).includes("over-long event"), String(rows[0].error));
+});
+
+Deno.test("shutdown waits for a row whose estimate is still being counted in slices", async () => {
+  await using t = await setup();
+  const writer = t.gw.runtime.writer;
+  writer.flush();
+  t.gw.runtime.recorder.record(attemptWithoutUsage(runWithoutSpaces(MIB, 3)), Date.now());
+  // A megabyte takes many slices: the row cannot be queued yet.
+  assertEquals(writer.pending, 0);
+  await t.gw.runtime.close();
+  const rows = t.gw.runtime.control.store.db.prepare(
+    "SELECT estimated, input_tokens, output_tokens FROM usage",
+  )
+    .all() as { estimated: number; input_tokens: number; output_tokens: number }[];
+  assertEquals(rows.length, 1);
+  assertEquals([rows[0].estimated, rows[0].output_tokens], [1, 2]);
+  assert(rows[0].input_tokens > MIB / 4, `implausible estimate ${rows[0].input_tokens}`);
 });

@@ -4,9 +4,8 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
-import { startChatGateway } from "../helpers/chat_gateway.ts";
+import { attemptWithoutUsage, startChatGateway } from "../helpers/chat_gateway.ts";
 import { tokenizerLoaded } from "../../src/accounting/mod.ts";
-import type { NeutralRequest } from "../../src/model/mod.ts";
 
 const setup = startChatGateway;
 
@@ -23,30 +22,9 @@ Deno.test("an upstream that reports usage never loads the tokenizer", async () =
 
 Deno.test("the first row without usage waits for the tokenizer to load; shutdown waits for that row", async () => {
   await using t = await setup();
-  const request: NeutralRequest = {
-    model: "p/m1",
-    system: [],
-    messages: [{ role: "user", parts: [{ kind: "text", text: "hello world" }] }],
-    tools: [],
-    params: {},
-    stream: false,
-    source: "chat_completions",
-  };
   const writer = t.gw.runtime.writer;
   writer.flush();
-  t.gw.runtime.recorder.record({
-    clientFormat: "chat_completions",
-    identity: { kind: "anonymous" },
-    request,
-    routeModel: "p/m1",
-    upstreamModel: "m1",
-    providerId: "acct-a",
-    status: 200,
-    usage: null,
-    outputText: "hello world",
-    latencyMs: 5,
-    streamed: false,
-  }, Date.now());
+  t.gw.runtime.recorder.record(attemptWithoutUsage("hello world"), Date.now());
   // Loading is asynchronous, so nothing can be queued yet.
   assertEquals(writer.pending, 0);
   await t.gw.runtime.close();

@@ -39,7 +39,7 @@ export function encodeRequest(request: NeutralRequest, _upstreamModel: string): 
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
 
   const declarations = request.tools.map((tool) => {
-    const parameters = reduceSchema(tool.parameters);
+    const parameters = reduceSchema(tool.parameters, `tool "${tool.name}"`);
     const declaration: Record<string, unknown> = {
       ...extraFieldsFor(tool.extra, FORMAT),
       name: tool.name,

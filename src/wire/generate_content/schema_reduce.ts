@@ -1,4 +1,6 @@
+import { invalidRequest } from "../../model/mod.ts";
 import { isRecord } from "../shared/mod.ts";
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "../shared/limits.ts";
 
 /** Refs nested deeper than this are cut, so a pathological schema cannot blow the stack. */
 const MAX_REF_DEPTH = 16;
@@ -10,15 +12,46 @@ type Schema = Record<string, unknown>;
 type Defs = Readonly<Record<string, unknown>>;
 
 /**
+ * Where the walk is: refs inlined on the way (`refs`), schema nesting with refs inlined (`level`), and
+ * the nodes reduced so far for the whole tool (shared). Inlining refs can multiply a small schema into
+ * a deep or huge one, so both are bounded and the client is told which limit its schema hit.
+ */
+interface Walk {
+  readonly refs: number;
+  readonly level: number;
+  readonly budget: { nodes: number };
+  readonly tool: string;
+}
+
+/**
  * Reduces a JSON schema to the OpenAPI subset Gemini function declarations accept: refs inlined,
  * `const` → one-value enum, null unions → `nullable`, and every keyword Gemini rejects dropped
  * (`$schema`, `additionalProperties`, `default`, `examples`, exclusive bounds, unknown formats…).
  */
-export function reduceSchema(schema: Readonly<Record<string, unknown>>): Schema {
+export function reduceSchema(schema: Readonly<Record<string, unknown>>, tool = "a tool"): Schema {
   const defs: Record<string, unknown> = {};
   if (isRecord(schema.definitions)) Object.assign(defs, schema.definitions);
   if (isRecord(schema.$defs)) Object.assign(defs, schema.$defs);
-  return reduceNode(schema, defs, new Set(), 0);
+  return reduceNode(schema, defs, new Set(), { refs: 0, level: 0, budget: { nodes: 0 }, tool });
+}
+
+/** One level further into the schema (properties, items, union and allOf members). */
+function deeper(at: Walk): Walk {
+  return { ...at, level: at.level + 1 };
+}
+
+/** Counts a node against the tool's limits; a schema past them is the client's 400. */
+function enter(at: Walk): void {
+  if (at.level > MAX_SCHEMA_DEPTH) {
+    throw invalidRequest(
+      `tools: the parameters of ${at.tool} nest deeper than ${MAX_SCHEMA_DEPTH} levels with $refs inlined`,
+    );
+  }
+  if (++at.budget.nodes > MAX_SCHEMA_NODES) {
+    throw invalidRequest(
+      `tools: the parameters of ${at.tool} expand to more than ${MAX_SCHEMA_NODES} schemas with $refs inlined`,
+    );
+  }
 }
 
 function refName(ref: string): string | undefined {
@@ -26,9 +59,10 @@ function refName(ref: string): string | undefined {
   return match ? match[1].replace(/~1/g, "/").replace(/~0/g, "~") : undefined;
 }
 
-function reduceNode(node: unknown, defs: Defs, resolving: ReadonlySet<string>, depth: number): Schema {
+function reduceNode(node: unknown, defs: Defs, resolving: ReadonlySet<string>, at: Walk): Schema {
   if (!isRecord(node)) return {};
-  if (typeof node.$ref === "string") return reduceRef(node, node.$ref, defs, resolving, depth);
+  enter(at);
+  if (typeof node.$ref === "string") return reduceRef(node, node.$ref, defs, resolving, at);
   const out: Schema = {};
   let nullable = node.nullable === true;
 
@@ -60,7 +94,7 @@ function reduceNode(node: unknown, defs: Defs, resolving: ReadonlySet<string>, d
   if (isRecord(node.properties)) {
     const properties: Schema = {};
     for (const [name, property] of Object.entries(node.properties)) {
-      properties[name] = reduceNode(property, defs, resolving, depth);
+      properties[name] = reduceNode(property, defs, resolving, deeper(at));
     }
     out.properties = properties;
     out.type ??= "object";
@@ -74,7 +108,7 @@ function reduceNode(node: unknown, defs: Defs, resolving: ReadonlySet<string>, d
 
   const items = Array.isArray(node.items) ? node.items[0] : node.items;
   if (isRecord(items)) {
-    out.items = reduceNode(items, defs, resolving, depth);
+    out.items = reduceNode(items, defs, resolving, deeper(at));
     out.type ??= "array";
   }
   for (const key of ["minItems", "maxItems", "minimum", "maximum"] as const) {
@@ -82,8 +116,8 @@ function reduceNode(node: unknown, defs: Defs, resolving: ReadonlySet<string>, d
   }
 
   const union = [node.anyOf, node.oneOf].find(Array.isArray);
-  if (union) nullable = mergeUnion(out, union, defs, resolving, depth) || nullable;
-  if (Array.isArray(node.allOf)) mergeAllOf(out, node.allOf, defs, resolving, depth);
+  if (union) nullable = mergeUnion(out, union, defs, resolving, deeper(at)) || nullable;
+  if (Array.isArray(node.allOf)) mergeAllOf(out, node.allOf, defs, resolving, deeper(at));
 
   if (nullable) out.nullable = true;
   return out;
@@ -106,16 +140,16 @@ function reduceRef(
   ref: string,
   defs: Defs,
   resolving: ReadonlySet<string>,
-  depth: number,
+  at: Walk,
 ): Schema {
   const name = refName(ref);
   const target = name === undefined ? undefined : defs[name];
   const siblings = typeof node.description === "string" ? { description: node.description } : {};
-  if (name === undefined || !isRecord(target) || resolving.has(name) || depth >= MAX_REF_DEPTH) {
+  if (name === undefined || !isRecord(target) || resolving.has(name) || at.refs >= MAX_REF_DEPTH) {
     // A recursive or external ref cannot be inlined; an open object is the closest Gemini can take.
     return { type: "object", ...siblings };
   }
-  const resolved = reduceNode(target, defs, new Set([...resolving, name]), depth + 1);
+  const resolved = reduceNode(target, defs, new Set([...resolving, name]), { ...at, refs: at.refs + 1 });
   return { ...resolved, ...siblings };
 }
 
@@ -125,7 +159,7 @@ function mergeUnion(
   variants: readonly unknown[],
   defs: Defs,
   resolving: ReadonlySet<string>,
-  depth: number,
+  at: Walk,
 ): boolean {
   let nullable = false;
   const kept: Schema[] = [];
@@ -134,7 +168,7 @@ function mergeUnion(
       nullable = true;
       continue;
     }
-    const reduced = reduceNode(variant, defs, resolving, depth);
+    const reduced = reduceNode(variant, defs, resolving, at);
     if (reduced.nullable === true) nullable = true;
     delete reduced.nullable;
     kept.push(reduced);
@@ -156,10 +190,10 @@ function mergeAllOf(
   parts: readonly unknown[],
   defs: Defs,
   resolving: ReadonlySet<string>,
-  depth: number,
+  at: Walk,
 ): void {
   for (const part of parts) {
-    const reduced = reduceNode(part, defs, resolving, depth);
+    const reduced = reduceNode(part, defs, resolving, at);
     for (const [key, value] of Object.entries(reduced)) {
       if (key === "properties" && isRecord(value)) {
         out.properties = { ...(isRecord(out.properties) ? out.properties : {}), ...value };

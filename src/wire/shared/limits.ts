@@ -1,0 +1,73 @@
+/**
+ * Limits on client input that real clients never reach (docs/limits.md). They turn hostile shapes that
+ * would overflow the stack, throw deep inside an encoder or hold the event loop into a 400 that says
+ * which limit was hit, in the client's own error envelope.
+ */
+import { invalidRequest, type NeutralRequest } from "../../model/mod.ts";
+import { invalidAt } from "./zod_issues.ts";
+
+/** Deepest nesting of arrays and objects accepted in a JSON body (real requests stay under ~20). */
+export const MAX_JSON_DEPTH = 128;
+
+/** Longest model name accepted, in UTF-16 code units (provider/model ids are under ~100). */
+export const MAX_MODEL_NAME_LENGTH = 256;
+
+/** Most tool (function) declarations in one request. */
+export const MAX_TOOLS = 512;
+
+/** Deepest nesting of a tool's parameter schema once its `$ref`s are inlined. */
+export const MAX_SCHEMA_DEPTH = 64;
+
+/** Most schema nodes one tool's parameters may expand to once its `$ref`s are inlined. */
+export const MAX_SCHEMA_NODES = 20_000;
+
+/**
+ * The depth of the deepest array or object in `value` (a scalar is 0) when it exceeds `max`, else
+ * undefined. Iterative with an explicit stack, so a body nested a million deep cannot overflow it, and
+ * it stops at the first branch past the limit.
+ */
+export function depthBeyond(value: unknown, max: number): number | undefined {
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const node = values.pop();
+    const depth = depths.pop() as number;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth + 1 > max) return depth + 1;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) {
+      if (typeof child !== "object" || child === null) continue;
+      values.push(child);
+      depths.push(depth + 1);
+    }
+  }
+  return undefined;
+}
+
+/** Refuses a parsed body nested deeper than MAX_JSON_DEPTH. */
+export function checkJsonDepth(value: unknown): void {
+  if (depthBeyond(value, MAX_JSON_DEPTH) === undefined) return;
+  throw invalidRequest(
+    `body: JSON is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`,
+  );
+}
+
+/** Why a model name cannot be used, or undefined when it can. */
+export function modelNameProblem(model: string): string | undefined {
+  if (model.length > MAX_MODEL_NAME_LENGTH) {
+    return `must be at most ${MAX_MODEL_NAME_LENGTH} characters long`;
+  }
+  // A lone surrogate cannot be put in a URL or a header; it is never part of a real model id.
+  if (!model.isWellFormed()) return "must be valid Unicode text (it contains a lone surrogate)";
+  return undefined;
+}
+
+/** A decoded request within the limits every surface shares (model name, tool count), else a 400. */
+export function withinLimits(request: NeutralRequest): NeutralRequest {
+  const problem = modelNameProblem(request.model);
+  if (problem !== undefined) throw invalidAt(["model"], problem);
+  if (request.tools.length > MAX_TOOLS) {
+    throw invalidAt(["tools"], `must have at most ${MAX_TOOLS} tool declarations`);
+  }
+  return request;
+}
