@@ -70,7 +70,8 @@ export class AttemptRecord {
       outputText,
       latencyMs: deps.now() - this.#started,
       streamed,
-      error,
+      // The usage row's error column is shown to every dashboard user: no upstream key may stay in it.
+      error: error === "" ? error : deps.control.redactor.redact(error),
     }, deps.now());
   }
 }

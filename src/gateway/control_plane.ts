@@ -1,6 +1,7 @@
 import type { Config, PriceConfig, ProviderConfig } from "../config/mod.ts";
 import { resolveSettings, type RuntimeSettings } from "../config/runtime_settings.ts";
 import { digestsEqual, hashApiKey } from "../security/api_key.ts";
+import { Redactor } from "../security/redact.ts";
 import type { ApiKeyRecord, BudgetRecord, ComboRecord, Store } from "../storage/mod.ts";
 import { type ClientIdentity, keyIdentity } from "./identity.ts";
 
@@ -28,6 +29,7 @@ export class ControlPlane {
   #budgets: readonly BudgetRecord[] = [];
   #listeners: ((event: ReloadEvent) => void)[] = [];
   #dataVersion = -1;
+  #redactor: Redactor | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(config: Config, store: Store) {
@@ -65,6 +67,22 @@ export class ControlPlane {
   /** Every DB key. */
   get keys(): readonly ApiKeyRecord[] {
     return [...this.#keysById.values()];
+  }
+
+  /**
+   * Hides every credential the gateway knows (provider, inventory and static keys) and, in client text,
+   * upstream hosts. Built on first use after each reload: only error paths need it.
+   */
+  get redactor(): Redactor {
+    this.#redactor ??= new Redactor({
+      secrets: [
+        ...this.#providers.map((p) => p.apiKey),
+        ...this.config.apiKeys.map((k) => k.key),
+        ...this.#inventorySecrets(),
+      ],
+      upstreamUrls: this.#providers.map((p) => p.baseUrl),
+    });
+    return this.#redactor;
   }
 
   /** Resolves a presented key to an identity; null when it is unknown or revoked. */
@@ -109,7 +127,18 @@ export class ControlPlane {
     this.#timer = undefined;
   }
 
+  #inventorySecrets(): string[] {
+    try {
+      return this.store.inventory.secretValues();
+    } catch (error) {
+      // The shapes still catch most keys; a damaged inventory must not stop an error from being answered.
+      console.error(`gateway: inventory keys could not be read for redaction: ${(error as Error).message}`);
+      return [];
+    }
+  }
+
   #load(): void {
+    this.#redactor = null;
     this.#dataVersion = this.store.dataVersion();
     this.#settings = resolveSettings(this.store.settings.all(), this.config.server.requireApiKey);
     const keys = this.store.keys.list();

@@ -1,4 +1,5 @@
 import { GatewayError, type NeutralRequest, type WireFormat } from "../model/mod.ts";
+import type { Redactor } from "../security/redact.ts";
 import { codecFor, type DecodeContext } from "../wire/mod.ts";
 import type { AttemptListener, RouteSuccess } from "./attempt_context.ts";
 import { answerResponse, encodeAnswer, encodeContext } from "./encode_answer.ts";
@@ -53,6 +54,11 @@ type Ending =
 
 const NO_WARNINGS: readonly GatewayWarning[] = Object.freeze([]);
 
+/** Where the current redactor comes from (the control plane; read only when a request fails). */
+export interface RedactorSource {
+  readonly redactor: Redactor;
+}
+
 /**
  * One client request from arrival to its end. It owns the request's trace and warnings and finishes
  * exactly once, whether the request ends as JSON, as a stream (when the client's body is over) or as an
@@ -63,11 +69,19 @@ export class RequestLifecycle implements AttemptListener {
   readonly trace: RequestTrace;
   readonly #observers: readonly DispatchObserver[];
   readonly #now: () => number;
+  readonly #secrets: RedactorSource;
   #finished = false;
 
-  constructor(id: number, input: DispatchInput, observers: readonly DispatchObserver[], now: () => number) {
+  constructor(
+    id: number,
+    input: DispatchInput,
+    observers: readonly DispatchObserver[],
+    now: () => number,
+    secrets: RedactorSource,
+  ) {
     this.#observers = observers;
     this.#now = now;
+    this.#secrets = secrets;
     this.trace = {
       id,
       input,
@@ -120,10 +134,14 @@ export class RequestLifecycle implements AttemptListener {
     this.#finish({ kind: "streamed", summary });
   }
 
-  /** The request failed; returns the error for the caller to rethrow. */
+  /**
+   * The request failed; returns the error for the caller to rethrow, its text cleared of credentials and
+   * internal addresses: any client, anonymous ones included, reads it (the 503 of exhausted fallbacks
+   * quotes the last upstream's error).
+   */
   failed(error: unknown): unknown {
     this.#finish({ kind: "failed", error });
-    return error;
+    return error instanceof GatewayError ? clientSafe(error, this.#secrets.redactor) : error;
   }
 
   #finish(ending: Ending): void {
@@ -139,17 +157,49 @@ export class RequestLifecycle implements AttemptListener {
         const { status, error } = streamEndStatus(ending.summary);
         trace.status = status;
         trace.responseBody = ending.summary.outputText;
-        trace.error = error;
+        trace.error = error === "" ? error : this.#secrets.redactor.redact(error);
         break;
       }
       case "failed":
         trace.status = ending.error instanceof GatewayError ? ending.error.status : 500;
-        trace.error = ending.error instanceof Error ? ending.error.message : String(ending.error);
+        trace.error = this.#secrets.redactor.redact(
+          ending.error instanceof Error ? ending.error.message : String(ending.error),
+        );
         break;
     }
     trace.latencyMs = this.#now() - trace.startedAt;
     for (const observer of this.#observers) observer.finished(trace);
   }
+}
+
+/** The error as a client may see it; the same object when there was nothing to hide. */
+function clientSafe(error: GatewayError, redactor: Redactor): GatewayError {
+  const message = redactor.redactForClient(error.message);
+  const fixedBody = error.fixedBody === undefined ? undefined : redactStrings(error.fixedBody, redactor, 0);
+  if (message === error.message && fixedBody === error.fixedBody && error.upstreamBody === undefined) {
+    return error;
+  }
+  // upstreamBody is dropped: it is the raw text the message was made from.
+  return new GatewayError(error.status, error.kind, message, {
+    headers: error.headers,
+    fixedBody,
+    field: error.field,
+    cause: error.cause,
+  });
+}
+
+/** Strings of a small spec-fixed body (`{detail}`, the budget body) redacted; other values kept. */
+function redactStrings(value: unknown, redactor: Redactor, depth: number): unknown {
+  if (typeof value === "string") return redactor.redactForClient(value);
+  if (depth >= 4 || typeof value !== "object" || value === null) return value;
+  let changed = false;
+  const out: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+  for (const [key, inner] of Object.entries(value)) {
+    const redacted = redactStrings(inner, redactor, depth + 1);
+    if (redacted !== inner) changed = true;
+    (out as Record<string, unknown>)[key] = redacted;
+  }
+  return changed ? out : value;
 }
 
 function modelOf(body: unknown): string {

@@ -9,6 +9,7 @@ import { truncateUtf8 } from "./truncate_utf8.ts";
  * Captures one request log row per finished client request while `server_request_logging` is on, and
  * prunes the table to the retention setting. The writes go through the batched writer, so the request
  * path never waits for the database: the rows of one flush are inserted together and pruned once.
+ * Credentials in a failed request's error and response text are redacted before the row is stored.
  */
 export class RequestLogObserver implements DispatchObserver {
   readonly #control: ControlPlane;
@@ -33,7 +34,13 @@ export class RequestLogObserver implements DispatchObserver {
     const settings = this.#control.settings;
     if (!settings.server_request_logging) return;
     const request = truncateUtf8(bodyText(trace.input.body));
-    const response = truncateUtf8(trace.responseBody);
+    const failed = trace.status < 200 || trace.status >= 300;
+    // Only a failed request's text can carry upstream error text; answers are not scanned (hot path).
+    const response = truncateUtf8(
+      failed && trace.responseBody !== ""
+        ? this.#control.redactor.redact(trace.responseBody)
+        : trace.responseBody,
+    );
     const row: RequestLogInput = {
       ts: trace.startedAt,
       clientFormat: trace.input.surface,
@@ -48,7 +55,7 @@ export class RequestLogObserver implements DispatchObserver {
       responseBody: response.text,
       requestTruncated: request.truncated,
       responseTruncated: response.truncated,
-      error: trace.error.slice(0, 4000),
+      error: trace.error === "" ? "" : this.#control.redactor.redact(trace.error).slice(0, 4000),
       warnings: trace.warnings,
     };
     this.#writer.collect(this.#insertRows, row);

@@ -43,7 +43,9 @@ export async function runAttempt(
   const prepared = preparing instanceof Promise ? await preparing : preparing;
   const outcome = await callUpstream(prepared.call);
   const fail = (failure: Failure): AttemptOutcome => {
-    const { status, message, classification } = failure;
+    const { status, classification } = failure;
+    // Upstream text can repeat the key it was sent: the usage row, cooldown and client must not get it.
+    const message = deps.control.redactor.redact(failure.message);
     record.failed(status, message);
     deps.routing.fail(target.provider.id, classification, message, deps.control.settings, deps.now());
     if (!classification.fallback) {

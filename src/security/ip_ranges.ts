@@ -91,3 +91,43 @@ export function ipMatcher(ranges: readonly string[]): (address: string) => boole
     });
   };
 }
+
+/**
+ * Ranges no public service lives in: unspecified, loopback, private, CGNAT, link-local, ULA, multicast,
+ * reserved, documentation and benchmarking (RFC 6890), plus IPv4-compatible IPv6 (which could smuggle
+ * a private IPv4 address). IPv4-mapped IPv6 is judged as its IPv4 address by the parser.
+ */
+export const NON_PUBLIC_RANGES: readonly string[] = [
+  "0.0.0.0/8",
+  "10.0.0.0/8",
+  "100.64.0.0/10",
+  "127.0.0.0/8",
+  "169.254.0.0/16",
+  "172.16.0.0/12",
+  "192.0.0.0/24",
+  "192.0.2.0/24",
+  "192.168.0.0/16",
+  "198.18.0.0/15",
+  "198.51.100.0/24",
+  "203.0.113.0/24",
+  "224.0.0.0/4",
+  "240.0.0.0/4",
+  "::/96",
+  "::1/128",
+  "64:ff9b:1::/48",
+  "100::/64",
+  "2001:db8::/32",
+  "fc00::/7",
+  "fe80::/10",
+  "fec0::/10",
+  "ff00::/8",
+];
+
+let nonPublic: ((address: string) => boolean) | undefined;
+
+/** True for an IP address outside every non-public range; false for those inside and for non-addresses. */
+export function isPublicAddress(address: string): boolean {
+  // Built on first use, not at import time (house rule 2).
+  nonPublic ??= ipMatcher(NON_PUBLIC_RANGES);
+  return parseAddress(address) !== null && !nonPublic(address);
+}

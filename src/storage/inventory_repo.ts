@@ -105,6 +105,14 @@ export class InventoryRepo {
     };
   }
 
+  /** Every stored key value, opened: only for the redactor, which must know them to hide them. */
+  secretValues(): string[] {
+    const rows = this.#db.prepare("SELECT key_value FROM upstream_keys").all() as unknown as {
+      key_value: string;
+    }[];
+    return rows.map((r) => this.#box.open(r.key_value));
+  }
+
   /** A page of keys, optionally of one provider, by priority then age. */
   keys(limit: number, offset: number, providerId?: string): { keys: UpstreamKeyView[]; total: number } {
     const where = providerId ? "WHERE provider_id = ?" : "";
