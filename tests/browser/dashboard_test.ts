@@ -257,11 +257,22 @@ Deno.test({
       });
     }
     await sendTraffic(d.gw, d.key, 2);
+    // A Responses-only field sent to a chat-completions upstream is lost, and the log says so.
+    const lossy = await fetch(`${d.gw.url}/v1/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${d.key}` },
+      body: JSON.stringify({ model: "p/m1", input: "hello", store: true }),
+    });
+    await lossy.body?.cancel();
+    assertEquals(lossy.headers.get("x-gateway-warnings"), "dropped_field:store");
     d.gw.runtime.writer.flush();
     await page.reload();
     await page.locator("gw-request-logs-screen [data-testid=logs] tbody tr").first().waitFor();
     await page.locator("gw-request-logs-screen [data-testid=logs] tbody tr").first().click();
     await page.locator("gw-request-logs-screen gw-dialog[open] gw-json-view").first().waitFor();
+    const warnings = page.locator("gw-request-logs-screen gw-dialog[open] [data-testid=log-warnings] li");
+    assertEquals(await warnings.count(), 1, "the newest row's detail lists its warning");
+    assert((await warnings.first().textContent())?.includes("dropped_field:store"));
     await d.shot("request-logs.detail");
     await page.keyboard.press("Escape");
     const [download] = await Promise.all([

@@ -186,8 +186,19 @@ export class GwRequestLogsScreen extends ScreenBase {
                   <div><span>Status</span>${l.status}</div>
                   <div><span>Latency</span>${formatLatency(l.latency_ms)}</div>
                   <div><span>User</span>${l.user}</div>
+                  <div><span>Warnings</span>${l.warnings.length}</div>
                 </div>
                           ${l.error ? html`<div class="form-error">${l.error}</div>` : nothing}
+                          ${l.warnings.length > 0
+                            ? html`
+                              <h3>Warnings <span class="badge warn">${l.warnings.length}</span></h3>
+                              <ul data-testid="log-warnings">${l.warnings.map((w) =>
+                                html`
+                                  <li><code>${w.code}</code> ${w.message}</li>
+                                `
+                              )}</ul>
+                            `
+                            : nothing}
                           <h3>Request${l.request_truncated
                             ? html`
                               <span class="badge warn">truncated</span>
