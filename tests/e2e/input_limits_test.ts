@@ -164,3 +164,17 @@ Deno.test("POST /v1/models/<model> without a method is a 404 in the generate-con
   assertEquals(typeof body.error.code, "number");
   assertEquals(typeof body.error.status, "string");
 });
+
+Deno.test("tool-call arguments holding JSON nested 100,000 deep reach any upstream without a 500", async () => {
+  await using e2e = await startE2E({ text: textAnswer("ok") });
+  const deepArguments = JSON.stringify('{"a":'.repeat(100_000) + "1" + "}".repeat(100_000));
+  const deepResult = deepArguments;
+  for (const prefix of ["up_messages", "up_generate", "up_chat", "up_responses"]) {
+    const body = `{"model":"${prefix}/text","messages":[{"role":"user","content":"hi"},` +
+      `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function",` +
+      `"function":{"name":"f","arguments":${deepArguments}}}]},` +
+      `{"role":"tool","tool_call_id":"call_1","content":${deepResult}}]}`;
+    const answer = await post(e2e, "/v1/chat/completions", body);
+    assert(answer.status < 500, `${prefix}: ${answer.status} ${answer.text.slice(0, 300)}`);
+  }
+});

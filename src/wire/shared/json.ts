@@ -1,17 +1,24 @@
 /** Narrow helpers for reading untrusted JSON without `any`. */
+import { depthBeyond, MAX_JSON_DEPTH } from "./limits.ts";
 
 /** True for a plain JSON object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Parses JSON text, returning undefined instead of throwing. */
+/**
+ * Parses JSON text, returning undefined instead of throwing. Text nested deeper than MAX_JSON_DEPTH
+ * counts as not JSON too: tool arguments and results arrive as strings the body's depth check never
+ * saw, and a value that deep would overflow the stack when an upstream body is serialised around it.
+ */
 export function tryParseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
+  return depthBeyond(value, MAX_JSON_DEPTH) === undefined ? value : undefined;
 }
 
 /** Parses a tool-arguments JSON string into an object; malformed or non-object text gives {}. */
