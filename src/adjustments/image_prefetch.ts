@@ -1,6 +1,8 @@
+import { lookup } from "node:dns/promises";
 import { concatBytes } from "../bytes.ts";
 import type { ImagePart, Message, NeutralRequest, Part } from "../model/mod.ts";
-import { isPrivateHost } from "./private_address.ts";
+import { isPublicAddress } from "../security/ip_ranges.ts";
+import { pinnedGet } from "./pinned_get.ts";
 import type { AdjustTarget } from "./target.ts";
 
 /** Largest image the gateway downloads. */
@@ -39,13 +41,42 @@ export function imagesToPrefetch(request: NeutralRequest, target: AdjustTarget):
 
 /** What prefetching needs from outside. */
 export interface PrefetchDeps {
-  readonly fetch: typeof fetch;
+  /** The addresses a host name resolves to (every A and AAAA record the system resolver returns). */
+  readonly resolve: (hostname: string) => Promise<readonly string[]>;
+  /** GETs `url` over a connection to exactly `address`: the address that was checked, not a new lookup. */
+  readonly get: (url: URL, address: string, signal: AbortSignal) => Promise<Response>;
+  /** Whether an address (and port) may be fetched from; see `systemPrefetchDeps`. */
+  readonly isAllowedAddress: (address: string, port: number) => boolean;
   readonly maxBytes?: number;
   readonly timeoutMs?: number;
-  /** Allow private and loopback addresses (the provider itself is local). */
-  readonly allowPrivate: boolean;
   /** A signal that aborts after `ms`; defaults to AbortSignal.timeout. */
   readonly timeoutSignal?: (ms: number) => AbortSignal;
+}
+
+/** Options of the real prefetcher. */
+export interface SystemPrefetchOptions {
+  /** YAML `server.allow_private_image_urls`: also fetch from private, loopback and link-local addresses. */
+  readonly allowPrivateTargets: boolean;
+  /** Replaces the public-address rule (tests, where every target is on loopback). */
+  readonly isAllowedAddress?: (address: string, port: number) => boolean;
+  /** Extra trust roots for https targets (tests). */
+  readonly caCerts?: string[];
+}
+
+/**
+ * The prefetcher's real resolver and connection. Only public addresses are fetched from unless the
+ * operator allows private targets: image URLs come from API clients, and a gateway fetching them is
+ * otherwise a way into the network it runs in (cloud metadata, admin ports, local model servers).
+ */
+export function systemPrefetchDeps(options: SystemPrefetchOptions): PrefetchDeps {
+  const allowed = options.isAllowedAddress ??
+    (options.allowPrivateTargets ? () => true : (address: string) => isPublicAddress(address));
+  return {
+    resolve: async (hostname) =>
+      (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address),
+    get: (url, address, signal) => pinnedGet(url, address, { signal, caCerts: options.caCerts }),
+    isAllowedAddress: allowed,
+  };
 }
 
 /** The downloads that failed, and why; their image parts stay as URLs. */
@@ -82,6 +113,39 @@ async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promis
   return concatBytes(chunks, total);
 }
 
+/** A lookup cannot be cancelled, but the download's deadline must not wait for it. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function isIpLiteral(host: string): boolean {
+  return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || host.includes(":");
+}
+
+/**
+ * Resolves a URL's host and checks every address it resolves to; returns the one to connect to. A name
+ * with any refused address is refused whole: mixing a public and a private answer is how DNS tricks
+ * aim a check at one address and the fetch at another.
+ */
+async function checkedAddress(url: URL, deps: PrefetchDeps, signal: AbortSignal): Promise<string> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  const addresses = isIpLiteral(host) ? [host] : await untilAborted(deps.resolve(host), signal);
+  if (addresses.length === 0) throw new Error(`${url.hostname} does not resolve`);
+  if (!addresses.every((address) => deps.isAllowedAddress(address, port))) {
+    throw new Error(
+      `refused to fetch ${url.host}: it is a private or loopback address ` +
+        "(the operator can allow such targets with server.allow_private_image_urls)",
+    );
+  }
+  return addresses[0];
+}
+
 // Redirects are followed by hand so every hop gets the same address check as the first URL.
 async function download(url: string, deps: PrefetchDeps): Promise<Inline> {
   const max = deps.maxBytes ?? MAX_IMAGE_BYTES;
@@ -91,10 +155,8 @@ async function download(url: string, deps: PrefetchDeps): Promise<Inline> {
   let current = new URL(url);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (current.protocol !== "http:" && current.protocol !== "https:") throw new Error("not an http(s) URL");
-    if (!deps.allowPrivate && isPrivateHost(current)) {
-      throw new Error(`refused to fetch a private or loopback address (${current.hostname})`);
-    }
-    const response = await deps.fetch(current.href, { redirect: "manual", signal });
+    const address = await checkedAddress(current, deps, signal);
+    const response = await deps.get(current, address, signal);
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
       const location = response.headers.get("location");
@@ -143,8 +205,9 @@ function replaceParts(parts: readonly Part[], fetched: ReadonlyMap<string, Inlin
 }
 
 /**
- * Downloads the given image URLs and inlines them as base64. Private and loopback hosts are refused
- * unless `allowPrivate`; bodies over 20 MiB and non-image content types are refused. A failed image
+ * Downloads the given image URLs and inlines them as base64. Each hop's host is resolved and every
+ * address checked with `isAllowedAddress` before connecting to that very address; bodies over 20 MiB
+ * and non-image content types are refused. A failed image
  * keeps its URL part and is listed in `failures`; the request always goes on.
  */
 export async function prefetchImages(

@@ -5,7 +5,13 @@ export type { ModelCapabilities, ThinkingFormat } from "./capabilities.ts";
 export { parseThinkingSuffix } from "./thinking_suffix.ts";
 export { ANTHROPIC_MIN_BUDGET, applyThinkingIntent, effortForBudget } from "./thinking_intent.ts";
 export { IMAGE_PLACEHOLDER, stripUnsupportedImages } from "./strip_images.ts";
-export { IMAGE_TIMEOUT_MS, imagesToPrefetch, MAX_IMAGE_BYTES, prefetchImages } from "./image_prefetch.ts";
+export {
+  IMAGE_TIMEOUT_MS,
+  imagesToPrefetch,
+  MAX_IMAGE_BYTES,
+  prefetchImages,
+  systemPrefetchDeps,
+} from "./image_prefetch.ts";
 export type { PrefetchDeps, PrefetchResult } from "./image_prefetch.ts";
 export { isPrivateHost } from "./private_address.ts";
 export { dedupeTools } from "./dedupe_tools.ts";

@@ -96,6 +96,8 @@ export interface Config {
     readonly drainTimeoutMs: number;
     /** Peers whose X-Forwarded-* headers are believed (IPs or CIDR ranges); none by default. */
     readonly trustedProxies: readonly string[];
+    /** Image prefetch may fetch from private, loopback and link-local addresses (off: public only). */
+    readonly allowPrivateImageUrls: boolean;
   };
   readonly limits: UpstreamLimitsConfig;
   readonly apiKeys: readonly StaticKeyConfig[];

@@ -116,6 +116,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       requireApiKey: data.server.require_api_key,
       drainTimeoutMs: data.server.drain_timeout_s * 1000,
       trustedProxies: data.server.trusted_proxies,
+      allowPrivateImageUrls: data.server.allow_private_image_urls,
     },
     limits: {
       maxAnswerBytes: data.limits.max_answer_bytes,

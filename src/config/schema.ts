@@ -60,6 +60,7 @@ export const configFileSchema = z.strictObject({
       trusted_proxies: z.array(
         z.string().refine((v) => parseIpRange(v) !== null, "must be an IP address or CIDR range"),
       ).default([]),
+      allow_private_image_urls: z.boolean().default(false),
     }),
   ),
   limits: z.preprocess(

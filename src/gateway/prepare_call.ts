@@ -4,6 +4,7 @@ import {
   imagesToPrefetch,
   isPrivateHost,
   prefetchImages,
+  systemPrefetchDeps,
 } from "../adjustments/mod.ts";
 import type { ProviderConfig } from "../config/mod.ts";
 import type { UpstreamRequest } from "../executors/call_upstream.ts";
@@ -118,7 +119,9 @@ function adjustForTarget(
   const adjusted = applyAdjustments(request, target);
   const urls = imagesToPrefetch(adjusted.request, target);
   if (urls.length === 0) return adjusted;
-  return prefetchImages(adjusted.request, urls, { fetch: deps.fetch, allowPrivate: providerIsLocal })
+  // A local provider no longer implies local image URLs: private targets only when the operator says so.
+  const allowPrivateTargets = deps.control.config.server.allowPrivateImageUrls;
+  return prefetchImages(adjusted.request, urls, systemPrefetchDeps({ allowPrivateTargets }))
     .then((fetched) => ({ request: fetched.request, headers: adjusted.headers }));
 }
 

@@ -1,6 +1,7 @@
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
 import type { NeutralRequest } from "../model/mod.ts";
 import { buildSavers, runSavers, type Saver, type SaverContext, type SaverStatEvent } from "../savers/mod.ts";
+import { redactShapes } from "../security/redact.ts";
 import { SaverStatsRepo } from "../storage/saver_stats_repo.ts";
 import type { Store } from "../storage/mod.ts";
 import type { BatchedWriter } from "./batched_writer.ts";
@@ -64,7 +65,9 @@ export class SaverService {
         const key = `${saver}:${message}`;
         if (this.#reported.has(key)) return;
         this.#reported.add(key);
-        console.error(`gateway: saver ${saver} failed (request continues unchanged): ${message}`);
+        console.error(
+          `gateway: saver ${saver} failed (request continues unchanged): ${redactShapes(message)}`,
+        );
       },
     );
   }

@@ -1,4 +1,5 @@
 import { GatewayError } from "../model/mod.ts";
+import { redactShapes } from "../security/redact.ts";
 import { codecFor } from "../wire/mod.ts";
 import type { AppVariables } from "./env.ts";
 
@@ -27,10 +28,9 @@ export function asGatewayError(error: unknown): GatewayError {
 export function errorResponse(error: unknown, surface: AppVariables["surface"]): Response {
   const gatewayError = asGatewayError(error);
   if (gatewayError.status >= 500 && gatewayError.kind === "internal") {
-    console.error(
-      "gateway: internal error:",
-      (gatewayError.cause as Error | undefined)?.stack ?? gatewayError.cause,
-    );
+    // A stack's messages can quote upstream text; the console is read by more people than the keys are.
+    const cause = gatewayError.cause as Error | undefined;
+    console.error("gateway: internal error:", redactShapes(String(cause?.stack ?? cause)));
   }
   const headers = new Headers(gatewayError.headers);
   headers.set("content-type", "application/json");

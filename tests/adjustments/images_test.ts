@@ -4,9 +4,11 @@ import {
   IMAGE_PLACEHOLDER,
   imagesToPrefetch,
   isPrivateHost,
+  type PrefetchDeps,
   prefetchImages,
   stripUnsupportedImages,
 } from "../../src/adjustments/mod.ts";
+import { isPublicAddress } from "../../src/security/ip_ranges.ts";
 import { request, target } from "./fixtures.ts";
 
 function withImage(url: string): Message {
@@ -39,20 +41,33 @@ Deno.test("imagesToPrefetch() lists http(s) image URLs only for targets that nee
   assertEquals(imagesToPrefetch(input, target("gpt-4o", "chat_completions")), []);
 });
 
-function imageFetch(calls: string[], type = "image/png", body = new Uint8Array([1, 2, 3])): typeof fetch {
-  return (input) => {
-    calls.push(String(input));
+/** The `get` of PrefetchDeps: tests answer it without a network. */
+type Get = PrefetchDeps["get"];
+
+function imageFetch(calls: string[], type = "image/png", body = new Uint8Array([1, 2, 3])): Get {
+  return (url) => {
+    calls.push(url.href);
     return Promise.resolve(new Response(body, { headers: { "content-type": type } }));
+  };
+}
+
+/** Deps with `example.com` resolving to a public address and the default public-only rule. */
+function deps(get: Get, allowPrivate = false): PrefetchDeps {
+  return {
+    get,
+    resolve: (host) => Promise.resolve(host === "localhost" ? ["127.0.0.1"] : ["93.184.216.34"]),
+    isAllowedAddress: allowPrivate ? () => true : (address) => isPublicAddress(address),
   };
 }
 
 Deno.test("prefetchImages() inlines a fetched image as base64 with its media type", async () => {
   const calls: string[] = [];
   const input = request([withImage("https://example.com/a.png")]);
-  const { request: out, failures } = await prefetchImages(input, ["https://example.com/a.png"], {
-    fetch: imageFetch(calls),
-    allowPrivate: false,
-  });
+  const { request: out, failures } = await prefetchImages(
+    input,
+    ["https://example.com/a.png"],
+    deps(imageFetch(calls)),
+  );
   assertEquals(failures, []);
   assertEquals(out.messages[0].parts[1], {
     kind: "image",
@@ -60,7 +75,7 @@ Deno.test("prefetchImages() inlines a fetched image as base64 with its media typ
   });
 });
 
-Deno.test("prefetchImages() refuses private and loopback addresses unless the provider is local", async () => {
+Deno.test("prefetchImages() refuses private and loopback addresses unless they are allowed", async () => {
   const urls = [
     "http://127.0.0.1/a.png",
     "http://localhost:8080/a.png",
@@ -70,51 +85,49 @@ Deno.test("prefetchImages() refuses private and loopback addresses unless the pr
   for (const url of urls) {
     const calls: string[] = [];
     const input = request([withImage(url)]);
-    const { request: out, failures } = await prefetchImages(input, [url], {
-      fetch: imageFetch(calls),
-      allowPrivate: false,
-    });
+    const { request: out, failures } = await prefetchImages(input, [url], deps(imageFetch(calls)));
     assertEquals(calls, [], url);
     assert(out === input);
     assertStringIncludes(failures[0].reason, "private or loopback");
   }
   const calls: string[] = [];
-  const { failures } = await prefetchImages(request([withImage(urls[0])]), [urls[0]], {
-    fetch: imageFetch(calls),
-    allowPrivate: true,
-  });
+  const { failures } = await prefetchImages(
+    request([withImage(urls[0])]),
+    [urls[0]],
+    deps(imageFetch(calls), true),
+  );
   assertEquals([calls.length, failures.length], [1, 0]);
 });
 
 Deno.test("prefetchImages() checks every redirect hop against the private-address rule", async () => {
   const calls: string[] = [];
-  const fetch: typeof globalThis.fetch = (input) => {
-    calls.push(String(input));
+  const get: Get = (url) => {
+    calls.push(url.href);
     return Promise.resolve(
       new Response(null, { status: 302, headers: { location: "http://169.254.169.254/meta" } }),
     );
   };
   const { failures } = await prefetchImages(request([withImage("https://example.com/a.png")]), [
     "https://example.com/a.png",
-  ], {
-    fetch,
-    allowPrivate: false,
-  });
+  ], deps(get));
   assertEquals(calls, ["https://example.com/a.png"]);
   assertStringIncludes(failures[0].reason, "169.254.169.254");
 });
 
 Deno.test("prefetchImages() leaves the URL in place for non-images, oversize bodies and errors", async () => {
   const url = "https://example.com/a.png";
-  const cases: { fetch: typeof fetch; maxBytes?: number; reason: string }[] = [
-    { fetch: imageFetch([], "text/html"), reason: "not an image" },
-    { fetch: imageFetch([], "image/png", new Uint8Array(100)), maxBytes: 10, reason: "larger than 10 bytes" },
-    { fetch: () => Promise.reject(new TypeError("dns failure")), reason: "dns failure" },
-    { fetch: () => Promise.resolve(new Response("", { status: 404 })), reason: "HTTP 404" },
+  const cases: { get: Get; maxBytes?: number; reason: string }[] = [
+    { get: imageFetch([], "text/html"), reason: "not an image" },
+    { get: imageFetch([], "image/png", new Uint8Array(100)), maxBytes: 10, reason: "larger than 10 bytes" },
+    { get: () => Promise.reject(new TypeError("connection refused")), reason: "connection refused" },
+    { get: () => Promise.resolve(new Response("", { status: 404 })), reason: "HTTP 404" },
   ];
   for (const c of cases) {
     const input = request([withImage(url)]);
-    const { request: out, failures } = await prefetchImages(input, [url], { ...c, allowPrivate: false });
+    const { request: out, failures } = await prefetchImages(input, [url], {
+      ...deps(c.get),
+      maxBytes: c.maxBytes,
+    });
     assert(out === input);
     assertStringIncludes(failures[0].reason, c.reason);
   }

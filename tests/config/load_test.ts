@@ -16,6 +16,7 @@ Deno.test("parseConfig() accepts the default config and applies defaults", () =>
     requireApiKey: false,
     drainTimeoutMs: 20_000,
     trustedProxies: [],
+    allowPrivateImageUrls: false,
   });
   assertEquals(config.providers, []);
   assertEquals(config.tokenSavers.rtk.enabled, true);

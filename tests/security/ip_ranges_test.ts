@@ -1,4 +1,4 @@
-import { ipMatcher, parseIpRange } from "../../src/security/ip_ranges.ts";
+import { ipMatcher, isPublicAddress, parseIpRange } from "../../src/security/ip_ranges.ts";
 import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
 
 Deno.test("ipMatcher() matches IPv4 and IPv6 addresses and ranges, and IPv4-mapped peers as IPv4", () => {
@@ -18,4 +18,36 @@ Deno.test("parseIpRange() refuses text that is not an address or CIDR range", ()
   }
   assertEquals(parseIpRange("10.1.2.3/8")?.bits, 8);
   assertThrows(() => ipMatcher(["nope"]), Error, "not an IP address");
+});
+
+Deno.test("isPublicAddress() refuses loopback, private, link-local, ULA, multicast and unspecified addresses", () => {
+  for (
+    const address of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+    ]
+  ) assertEquals(isPublicAddress(address), false, address);
+  for (
+    const address of [
+      "224.0.0.1",
+      "255.255.255.255",
+      "::",
+      "::1",
+      "fe80::1",
+      "fd00::1",
+      "ff02::1",
+      "::ffff:127.0.0.1",
+    ]
+  ) {
+    assertEquals(isPublicAddress(address), false, address);
+  }
+  for (const address of ["8.8.8.8", "172.32.0.1", "2606:4700::1111", "::ffff:8.8.8.8"]) {
+    assertEquals(isPublicAddress(address), true, address);
+  }
+  assertEquals(isPublicAddress("example.com"), false);
 });
