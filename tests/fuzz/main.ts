@@ -17,8 +17,12 @@ const report = await runFuzz({
   big: true,
   campaignMs: flag("minutes-per-campaign", 3) * 60_000,
   timeoutMs: 30_000,
-  concurrency: 8,
+  concurrency: flag("concurrency", 8),
   childProcess: true,
+  onCampaign: (c) =>
+    console.error(
+      `${c.name}: ${c.inputs} inputs, ${c.status500} × 500, ${c.hangs} hangs, ${c.findings.length} findings`,
+    ),
 });
 console.log(summaryTable(report));
 const findings = report.campaigns.flatMap((c) => c.findings.map((f) => ({ campaign: c.name, ...f })));

@@ -22,6 +22,8 @@ export interface FuzzOptions {
   readonly concurrency: number;
   /** Run the gateway as `main.ts serve` in a child process. */
   readonly childProcess: boolean;
+  /** Hears each campaign as it ends (the long run prints progress). */
+  readonly onCampaign?: (result: CampaignResult) => void;
 }
 
 /** What a run saw. */
@@ -93,17 +95,17 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       })),
     ];
     for (const [i, step] of plan.entries()) {
-      campaigns.push(
-        await runCampaign({
-          ...step,
-          baseUrl: gateway.url,
-          seed: options.seed + i,
-          count: options.count,
-          concurrency: "concurrency" in step ? step.concurrency : options.concurrency,
-          timeoutMs: options.timeoutMs,
-          deadline: Date.now() + options.campaignMs,
-        }),
-      );
+      const result = await runCampaign({
+        ...step,
+        baseUrl: gateway.url,
+        seed: options.seed + i,
+        count: options.count,
+        concurrency: "concurrency" in step ? step.concurrency : options.concurrency,
+        timeoutMs: options.timeoutMs,
+        deadline: Date.now() + options.campaignMs,
+      });
+      campaigns.push(result);
+      options.onCampaign?.(result);
     }
   } finally {
     probe.postMessage("stop");
