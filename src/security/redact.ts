@@ -3,7 +3,7 @@
  * text repeats the key it was sent ("Incorrect API key provided: sk-…"), and network errors name
  * internal hosts. Pure and built once per set of secrets; it runs on error paths only, never per chunk.
  */
-import { isPublicAddress } from "./ip_ranges.ts";
+import { isPublicAddress, parseIpRange } from "./ip_ranges.ts";
 
 /** What a redacted credential becomes. */
 export const REDACTED = "[redacted]";
@@ -85,13 +85,18 @@ function hostsOf(urls: Iterable<string>): string[] {
   return hosts;
 }
 
+/** True for text that is an IP address outside the public ranges ("[0]" in a JSON path is no address). */
+function isInternalIp(text: string): boolean {
+  return parseIpRange(text) !== null && !text.includes("/") && !isPublicAddress(text);
+}
+
 /** True for a host (name, IPv4 or bracketed IPv6, port stripped) that is loopback, private or local. */
 function isInternalHost(host: string, upstreamHosts: ReadonlySet<string>): boolean {
   const lower = host.toLowerCase();
   if (upstreamHosts.has(lower)) return true;
   const bare = lower.replace(/^\[(.*)\]$/, "$1");
   if (bare === "localhost" || bare.endsWith(".localhost")) return true;
-  return /^[\d.]+$|:/.test(bare) ? !isPublicAddress(bare) : false;
+  return isInternalIp(bare);
 }
 
 /**
@@ -140,15 +145,9 @@ export class Redactor {
     if (this.#upstreamPattern !== null) out = out.replace(this.#upstreamPattern, REDACTED_ADDRESS);
     return out
       .replace(LOCALHOST, REDACTED_ADDRESS)
-      .replace(IPV6_BRACKETED, (match, ip: string) => isPublicAddress(ip) ? match : REDACTED_ADDRESS)
-      .replace(IPV4, (match, ip: string) => isPublicAddress(ip) ? match : REDACTED_ADDRESS)
-      .replace(
-        IPV6_BARE,
-        (match, ip: string) =>
-          ip.includes("::") || ip.split(":").length === 8
-            ? (isPublicAddress(ip) ? match : REDACTED_ADDRESS)
-            : match,
-      );
+      .replace(IPV6_BRACKETED, (match, ip: string) => isInternalIp(ip) ? REDACTED_ADDRESS : match)
+      .replace(IPV4, (match, ip: string) => isInternalIp(ip) ? REDACTED_ADDRESS : match)
+      .replace(IPV6_BARE, (match, ip: string) => isInternalIp(ip) ? REDACTED_ADDRESS : match);
   }
 }
 

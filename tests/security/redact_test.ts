@@ -71,6 +71,10 @@ Deno.test("Redactor.redactForClient() also hides internal addresses and upstream
   for (const kept of ["https://platform.openai.com/docs", "8.8.8.8", "12:30:45"]) {
     assert(out.includes(kept), `${kept} missing from ${out}`);
   }
+  // JSON paths and times are not addresses.
+  for (const text of ["messages[0].role: is required", "tools[12]", "at 10:30:00", "a::b"]) {
+    assertEquals(redactor.redactForClient(text), text);
+  }
   // A longer host that only starts with an upstream host is someone else's.
   assertEquals(redactor.redactForClient("api.openai.com.evil.example"), "api.openai.com.evil.example");
 });
