@@ -279,7 +279,11 @@ Deno.test("Http1Pool refuses a broken answer: a head too large, a body cut short
   });
   const pool = new Http1Pool(server.origin, options);
   try {
-    await assertRejects(() => pool.post("/", {}, "{}", signal()), Http1ProtocolError, "response head is larger than 65536 bytes");
+    await assertRejects(
+      () => pool.post("/", {}, "{}", signal()),
+      Http1ProtocolError,
+      "response head is larger than 65536 bytes",
+    );
     const cut = await pool.post("/", {}, "{}", signal());
     await assertRejects(() => cut.text(), Http1ProtocolError, "inside the response body");
     const extra = await pool.post("/", {}, "{}", signal());
