@@ -48,13 +48,27 @@ function errorText(bodyText: string, status: number): string {
   return isErrorStatus ? trimmed : "";
 }
 
-function errorMembers(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(errorMembers);
+/** Error bodies nest arrays a level or two deep; an upstream's `[[[…]]]` must not overflow the stack. */
+const MAX_ARRAY_DEPTH = 8;
+
+function errorMembers(value: unknown, depth = 0): string[] {
+  if (Array.isArray(value)) {
+    return depth >= MAX_ARRAY_DEPTH ? [] : value.flatMap((item) => errorMembers(item, depth + 1));
+  }
   if (value === null || typeof value !== "object") return [];
   const record = value as Record<string, unknown>;
   if (record.error !== undefined && record.error !== null && record.error !== false) {
-    return [typeof record.error === "string" ? record.error : JSON.stringify(record.error)];
+    return [typeof record.error === "string" ? record.error : stringified(record.error)];
   }
-  if (record.type === "error") return [JSON.stringify(record)];
+  if (record.type === "error") return [stringified(record)];
   return [];
+}
+
+/** JSON text of a parsed upstream value; one nested too deep to serialise is named, not thrown. */
+function stringified(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return "(an error object nested too deeply to show)";
+  }
 }
