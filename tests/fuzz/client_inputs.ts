@@ -134,7 +134,9 @@ function hostileModel(
   const tail = rng.chance(0.3)
     ? "m".repeat(rng.size(200, 100_000))
     : rng.pick(UNICODE_EDGES).repeat(rng.size(1, 8));
-  const model = prefix === "" ? tail : `${prefix}/${tail}`;
+  // In a URL path the fetch client itself refuses very long URLs; 8,000 characters is what servers take.
+  const fitted = surface.envelope === "generate" ? tail.slice(0, 8_000) : tail;
+  const model = prefix === "" ? fitted : `${prefix}/${fitted}`;
   const body = JSON.stringify({ ...base, model }).replace(SLOT_JSON, "[]");
   return { label: "model name", path: surface.path(rng, model, stream), body, envelope: surface.envelope };
 }
