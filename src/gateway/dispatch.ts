@@ -39,7 +39,13 @@ export class Dispatcher {
   /** Handles one model request and returns the client's response; observers hear about it once. */
   async handle(input: DispatchInput): Promise<Response> {
     const deps = this.#deps;
-    const lifecycle = new RequestLifecycle(++this.#lastTraceId, input, deps.observers, deps.now, deps.control);
+    const lifecycle = new RequestLifecycle(
+      ++this.#lastTraceId,
+      input,
+      deps.observers,
+      deps.now,
+      deps.control,
+    );
     try {
       return await this.#handle(input, lifecycle);
     } catch (error) {

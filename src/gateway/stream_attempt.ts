@@ -37,7 +37,14 @@ export async function streamAttempt(
   });
   const steps = chainSteps(
     frameSteps(upstreamCodec, deps.limits.maxStreamEventChars),
-    clientSteps(clientCodec, upstreamCodec, ctx, tally, deps.newId),
+    clientSteps(
+      clientCodec,
+      upstreamCodec,
+      ctx,
+      tally,
+      deps.newId,
+      (text) => deps.control.redactor.redactForClient(text),
+    ),
   );
   const opened = await openStream(body, steps, tally);
   if (opened.kind !== "committed") return { kind: "failed", message: opened.message };
@@ -52,8 +59,9 @@ function clientSteps(
   ctx: EncodeContext,
   tally: StreamTally,
   newId: () => string,
+  redactError: (text: string) => string,
 ): StageSteps<Frame, string> {
-  const meteredEvents = () => chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally));
+  const meteredEvents = () => chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally, redactError));
   if (clientCodec.format !== upstreamCodec.format) {
     return chainSteps(meteredEvents(), clientCodec.encodeStream(ctx).steps);
   }
@@ -63,6 +71,7 @@ function clientSteps(
       now: ctx.now,
       fallbackId: newId(),
       observer: passthroughObserver(tally),
+      redactError,
     })
       .steps;
   }
@@ -71,8 +80,11 @@ function clientSteps(
   const ignore: StageOutput<StreamEvent> = { enqueue: () => {} };
   return {
     transform(frame, out) {
+      const errors = tally.errorCount;
       meter.transform(frame, ignore);
-      out.enqueue(frameText(frame, clientCodec.framing));
+      const text = frameText(frame, clientCodec.framing);
+      // A frame that carried an upstream error is the only one worth scanning for credentials.
+      out.enqueue(tally.errorCount === errors ? text : redactError(text));
     },
     flush() {
       meter.flush?.(ignore);

@@ -30,6 +30,7 @@ export class StreamTally {
   #outputText = "";
   #sawContent = false;
   #error: string | null = null;
+  #errors = 0;
   #first: FirstSignal = null;
   #reported = false;
   readonly #onDone: (summary: StreamSummary) => void;
@@ -73,7 +74,13 @@ export class StreamTally {
 
   error(message: string): void {
     this.#error = message;
+    this.#errors++;
     this.#first ??= "error";
+  }
+
+  /** How many error events the stream carried so far. */
+  get errorCount(): number {
+    return this.#errors;
   }
 
   /** Records an error only if none was seen. */
@@ -97,7 +104,10 @@ export class StreamTally {
 }
 
 /** Watches neutral events without changing them, feeding a tally. */
-export function streamMeter(tally: StreamTally): StageSteps<StreamEvent, StreamEvent> {
+export function streamMeter(
+  tally: StreamTally,
+  redactError: (text: string) => string = (text) => text,
+): StageSteps<StreamEvent, StreamEvent> {
   return {
     transform(event, out) {
       switch (event.type) {
@@ -119,9 +129,13 @@ export function streamMeter(tally: StreamTally): StageSteps<StreamEvent, StreamE
           tally.finish(event.finish);
           tally.commit();
           break;
-        case "error":
-          tally.error(event.message);
-          break;
+        case "error": {
+          // Upstream error text can repeat the credential it was sent; the client gets it redacted.
+          const message = redactError(event.message);
+          tally.error(message);
+          out.enqueue({ ...event, message });
+          return;
+        }
         case "start":
         case "signatureDelta":
         case "blockEnd":

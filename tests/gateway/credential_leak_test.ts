@@ -90,3 +90,43 @@ Deno.test("a key changed on reload is redacted from the next failure (the redact
   assert(!body.includes(rotated), body);
   assertStringIncludes(body, "[redacted]");
 });
+
+/** An upstream stream that starts answering, then sends an error event repeating the key it was sent. */
+async function leakyStream(): Promise<Leaky> {
+  const t = await startChatGateway();
+  t.mock.script({
+    handler: (request) => {
+      const sent = (request.headers.get("authorization") ?? "").replace(/^Bearer /, "");
+      const chunk = { id: "c1", object: "chat.completion.chunk", created: 1, model: "m1" };
+      const events = [
+        { ...chunk, choices: [{ index: 0, delta: { role: "assistant", content: "partial" } }] },
+        { error: { message: `key ${sent} and ${STRAY_KEY} over quota`, type: "server_error" } },
+      ];
+      return new Response(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""), {
+        headers: { "content-type": "text/event-stream" },
+      });
+    },
+  });
+  return t;
+}
+
+Deno.test("an error event inside a started stream reaches the client redacted, passthrough and translated", async () => {
+  await using t = await leakyStream();
+  const same = await post(`${t.gw.url}/v1/chat/completions`, {
+    model: "p/m1",
+    stream: true,
+    messages: [{ role: "user", content: "hi" }],
+  });
+  const sameText = await same.text();
+  assertStringIncludes(sameText, "partial");
+  assertRedacted(sameText, "chat passthrough stream");
+  const translated = await post(`${t.gw.url}/v1/messages`, {
+    model: "p/m1",
+    max_tokens: 16,
+    stream: true,
+    messages: [{ role: "user", content: "hi" }],
+  });
+  const translatedText = await translated.text();
+  assertStringIncludes(translatedText, "partial");
+  assertRedacted(translatedText, "messages stream translated from chat");
+});

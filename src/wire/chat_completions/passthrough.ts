@@ -37,6 +37,8 @@ export interface PassthroughOptions {
   /** Whether to end with `data: [DONE]` (default true; generate-content-family providers reject it). */
   readonly emitDone?: boolean;
   readonly observer?: PassthroughObserver;
+  /** Rewrites an upstream error chunk's text before the client sees it (credentials, addresses). */
+  readonly redactError?: (text: string) => string;
 }
 
 /**
@@ -135,7 +137,8 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
       if (data.error !== undefined && data.error !== null) {
         errored = true;
         observer?.error(upstreamErrorMessage(data.error));
-        controller.enqueue(sseEvent(wireText(frame.data, undefined), frame.event));
+        const text = wireText(frame.data, undefined);
+        controller.enqueue(sseEvent(options.redactError ? options.redactError(text) : text, frame.event));
         return;
       }
       sawChunk = true;
