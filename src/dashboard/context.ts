@@ -7,7 +7,7 @@ import type { LiveHub } from "./live_hub.ts";
 /** The gateway's configuration in force, as the dashboard reads it (in memory, refreshed on reload). */
 export type GatewayState = Pick<
   ControlPlane,
-  "config" | "settings" | "providers" | "combos" | "pricing" | "budgets" | "keys" | "identify"
+  "config" | "settings" | "providers" | "combos" | "pricing" | "budgets" | "keys" | "identify" | "redactor"
 >;
 
 /** Stored statistics, request logs, the inventory and sign-in sessions, for reading. */

@@ -91,3 +91,29 @@ Deno.test("fetch-models: a stored key is sent only to its own provider's base UR
     await other.close();
   }
 });
+
+Deno.test("probes: an upstream error that echoes the key is shown without it", async () => {
+  await using t = await setupDashboard();
+  const echo = server((request) =>
+    Response.json(
+      { error: { message: `Incorrect API key provided: ${request.headers.get("authorization")}` } },
+      { status: 401 },
+    )
+  );
+  try {
+    await addProvider(t, "echo", `${echo.origin}/v1`);
+    const probe = await t.json("/dashboard/api/providers/echo/test", body("POST", { model: "m" }));
+    const message = (probe.body as { message: string }).message;
+    assertStringIncludes(message, "HTTP 401");
+    assert(!message.includes("sk-secret-echo"), message);
+    assertStringIncludes(message, "[redacted]");
+    const fetched = await t.json(
+      "/dashboard/api/providers/fetch-models",
+      body("POST", { provider_id: "echo" }),
+    );
+    assertEquals(fetched.status, 502);
+    assert(!JSON.stringify(fetched.body).includes("sk-secret-echo"));
+  } finally {
+    await echo.close();
+  }
+});

@@ -47,7 +47,7 @@ export function inventoryKeysSection({ gateway, query }: SectionInput): Inventor
       priority: k.priority,
       created_at: k.createdAt,
       last_checked_at: k.lastCheckedAt,
-      last_error: k.lastError,
+      last_error: gateway.state.redactor.redact(k.lastError),
     })),
     total: result.total,
     page,

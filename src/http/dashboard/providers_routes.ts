@@ -84,7 +84,8 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       apiKey: target.apiKey,
     });
     if (!result.ok) {
-      throw new GatewayError(502, "upstream", `Fetching models from ${result.url} failed: ${result.message}`);
+      const message = ctx.state.redactor.redact(result.message);
+      throw new GatewayError(502, "upstream", `Fetching models from ${result.url} failed: ${message}`);
     }
     return c.json({ ok: true, models: result.models, url: result.url });
   });
@@ -135,7 +136,9 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
     const body = parseInput(z.object({ model: z.string().trim().min(1).optional() }), await jsonObject(c));
     const model = body.model ?? provider.models[0];
     if (!model) throw invalidField("model", "is required: the provider lists no models");
-    return c.json(await probeProvider(provider, model, ctx.now));
+    // Upstream error text can repeat the key it was sent; the dashboard shows it without.
+    const probed = await probeProvider(provider, model, ctx.now);
+    return c.json({ ...probed, message: ctx.state.redactor.redact(probed.message) });
   });
   return app;
 }
