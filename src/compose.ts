@@ -19,7 +19,7 @@ export interface ComposeOptions {
   readonly now: () => number;
   readonly env: (name: string) => string | undefined;
   readonly timeouts?: UpstreamTimeouts;
-  /** Outbound fetch for savers (Headroom) and image prefetch. */
+  /** Outbound fetch for the Headroom saver. */
   readonly fetch?: typeof fetch;
 }
 

@@ -40,8 +40,6 @@ export interface AttemptDeps {
   readonly newId: () => string;
   readonly timeouts: UpstreamTimeouts;
   readonly limits: AnswerLimits;
-  /** Used for image prefetch. */
-  readonly fetch: typeof fetch;
 }
 
 /**

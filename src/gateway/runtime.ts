@@ -17,7 +17,7 @@ export interface RuntimeOptions {
   readonly now?: () => number;
   /** Overrides `limits.response_timeout_s` and `limits.idle_timeout_s` (tests). */
   readonly timeouts?: UpstreamTimeouts;
-  /** Outbound fetch for savers (Headroom) and image prefetch. */
+  /** Outbound fetch for the Headroom saver. */
   readonly fetch?: typeof fetch;
   /** Environment lookup (proxy variables for upstream calls); only the composition root reads the real one. */
   readonly env?: (name: string) => string | undefined;
@@ -77,7 +77,6 @@ export class GatewayRuntime {
       },
       observers: this.observers,
       savers: this.savers,
-      fetch: options.fetch ?? fetch,
     });
   }
 
