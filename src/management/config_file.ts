@@ -1,5 +1,5 @@
 import { stringify } from "yaml";
-import { type CapabilityOverride, ConfigError, loadConfig } from "../config/mod.ts";
+import { type CapabilityOverride, type Config, ConfigError, loadConfig } from "../config/mod.ts";
 import { resolveSettings } from "../config/runtime_settings.ts";
 import { replaceFromConfig, type SeedReport } from "../storage/mod.ts";
 import type { ManagementDeps } from "./deps.ts";
@@ -25,7 +25,11 @@ export class ConfigFileService {
         host: config.server.host,
         port: config.server.port,
         require_api_key: s.server_require_api_key,
+        drain_timeout_s: config.server.drainTimeoutMs / 1000,
+        trusted_proxies: [...config.server.trustedProxies],
+        allow_private_image_urls: config.server.allowPrivateImageUrls,
       },
+      limits: exportLimits(config.limits),
       providers: store.providers.list().map((p) => ({
         id: p.id,
         prefix: p.prefix,
@@ -76,6 +80,21 @@ export class ConfigFileService {
     this.#deps.reload();
     return seeded;
   }
+}
+
+/** The loaded `limits:` section back in the file's units (bytes, characters, seconds). */
+function exportLimits(limits: Config["limits"]): Record<string, number> {
+  return {
+    max_answer_bytes: limits.maxAnswerBytes,
+    max_stream_event_chars: limits.maxStreamEventChars,
+    max_header_bytes: limits.maxHeaderBytes,
+    response_timeout_s: limits.responseTimeoutMs / 1000,
+    idle_timeout_s: limits.idleTimeoutMs / 1000,
+    first_content_timeout_s: limits.firstContentTimeoutMs / 1000,
+    max_stream_duration_s: limits.maxStreamDurationMs / 1000,
+    max_connections: limits.maxConnections,
+    pool_wait_timeout_s: limits.poolWaitTimeoutMs / 1000,
+  };
 }
 
 function exportCapabilities(

@@ -7,6 +7,11 @@ import { tempHome } from "../helpers/temp_home.ts";
 
 const YAML = `server:
   require_api_key: true
+  drain_timeout_s: 5
+  trusted_proxies: [10.0.0.0/8]
+limits:
+  max_connections: 7
+  first_content_timeout_s: 45
 providers:
   - id: acct-a
     prefix: a
@@ -179,6 +184,8 @@ Deno.test("Management: export then reset restores the file's providers and keeps
   assert(!exported.includes("acct-a"), "export shows the database state");
   const reparsed = parseConfig(exported.replace(/^#.*\n/gm, ""), t.home.config.paths, () => undefined);
   assertEquals(reparsed.providers.length, 0);
+  assertEquals(reparsed.server, t.home.config.server, "the file-only server keys survive an export");
+  assertEquals(reparsed.limits, t.home.config.limits);
   const seeded = manage.configFile.reset();
   assertEquals([seeded.providers, seeded.combos], [1, 1]);
   assertEquals(store.providers.list().map((p) => [p.id, p.apiKey]), [["acct-a", "sk-upstream-secret-a"]]);
