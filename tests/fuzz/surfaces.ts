@@ -120,6 +120,8 @@ export function pathEncode(model: string): string {
     const code = char.codePointAt(0) ?? 0;
     if (code >= 0xd800 && code <= 0xdfff) out += "%ED%" + (0xa0 + ((code >> 6) & 0x1f)).toString(16) + "%80";
     else if (char === "/") out += "/";
+    // A bare `..` segment would be resolved away by the fetch client before the gateway sees it.
+    else if (char === ".") out += "%2E";
     else out += encodeURIComponent(char);
   }
   return out;
