@@ -178,3 +178,29 @@ Deno.test("tool-call arguments holding JSON nested 100,000 deep reach any upstre
     assert(answer.status < 500, `${prefix}: ${answer.status} ${answer.text.slice(0, 300)}`);
   }
 });
+
+Deno.test("a bad value of several MiB is quoted cut short in the 400, never echoed whole", async () => {
+  await using e2e = await startE2E({ text: textAnswer("ok") });
+  const huge = "x".repeat(4 * 1024 * 1024);
+  const cases: [string, unknown][] = [
+    ["/v1/chat/completions", {
+      model: "up_chat/text",
+      messages: [{ role: huge, content: "hi" }],
+    }],
+    ["/v1/chat/completions", {
+      model: "up_chat/text",
+      messages: [{ role: "user", content: [{ type: huge, text: "hi" }] }],
+    }],
+    ["/v1/responses", { model: "up_chat/text", input: [{ type: huge }] }],
+    ["/v1/messages", {
+      model: "up_chat/text",
+      max_tokens: 5,
+      messages: [{ role: huge, content: "hi" }],
+    }],
+  ];
+  for (const [path, body] of cases) {
+    const answer = await post(e2e, path, JSON.stringify(body));
+    assertEquals(answer.status, 400, path);
+    assert(answer.text.length < 2_000, `${path} echoed ${answer.text.length} characters`);
+  }
+});

@@ -1,6 +1,6 @@
 /** Chat-completions content (a string or typed parts) → neutral text and image parts. */
 import type { CacheControl, ImagePart, ImageSource, TextPart } from "../../model/mod.ts";
-import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
+import { invalidAt, isRecord, parseAt, quoteValue } from "../shared/mod.ts";
 import { unknownFields, withChatExtra } from "./extra_fields.ts";
 import type { Mutable } from "./mutable.ts";
 import { imagePartSchema, textPartSchema } from "./schema.ts";
@@ -61,10 +61,13 @@ function decodeContentPart(
     case "file":
       throw invalidAt(
         [...partPath(message, index), "type"],
-        `content part type "${part.type}" is not supported by this gateway`,
+        `content part type ${quoteValue(part.type)} is not supported by this gateway`,
       );
   }
-  throw invalidAt([...partPath(message, index), "type"], `unknown content part type "${part.type}"`);
+  throw invalidAt(
+    [...partPath(message, index), "type"],
+    `unknown content part type ${quoteValue(part.type)}`,
+  );
 }
 
 function textPart(

@@ -12,7 +12,7 @@ import type {
   ToolResultPart,
 } from "../../model/mod.ts";
 import { invalidRequest } from "../../model/mod.ts";
-import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
+import { invalidAt, isRecord, parseAt, quoteValue } from "../shared/mod.ts";
 import { chatExtra, unknownFields, withChatExtra } from "./extra_fields.ts";
 import { googleSignature } from "./google_signature.ts";
 import { decodeCacheControl, decodeContent } from "./parts_decode.ts";
@@ -137,7 +137,7 @@ function decodeToolChoice(
   if (typeof choice === "string") {
     if (choice === "auto" || choice === "none" || choice === "required") return { type: choice };
     throw invalidRequest(
-      `tool_choice: unknown value "${choice}" (expected auto, none, required or an object)`,
+      `tool_choice: unknown value ${quoteValue(choice)} (expected auto, none, required or an object)`,
     );
   }
   if (choice.type === "function") {
@@ -153,7 +153,9 @@ function decodeToolChoice(
 function decodeTool(tool: z.infer<typeof toolSchema>, index: number): ToolDefinition {
   if (tool.type !== undefined && tool.type !== "function") {
     throw invalidRequest(
-      `tools[${index}].type: unsupported tool type "${tool.type}" (only "function" tools are supported)`,
+      `tools[${index}].type: unsupported tool type ${
+        quoteValue(tool.type)
+      } (only "function" tools are supported)`,
     );
   }
   const fn = tool.function;
@@ -217,7 +219,7 @@ function decodeMessage(raw: unknown, index: number, system: TextPart[], messages
           ? "is required"
           : typeof role !== "string"
           ? "must be a string"
-          : `unknown role "${role}" (expected system, developer, user, assistant or tool)`,
+          : `unknown role ${quoteValue(role)} (expected system, developer, user, assistant or tool)`,
       );
   }
 }
@@ -262,7 +264,7 @@ function decodeToolCall(call: z.infer<typeof toolCallSchema>, message: number, i
   if (call.type !== undefined && call.type !== "function") {
     throw invalidAt(
       [...messagePath(message), "tool_calls", index, "type"],
-      `unsupported tool call type "${call.type}"`,
+      `unsupported tool call type ${quoteValue(call.type)}`,
     );
   }
   const args = call.function.arguments;

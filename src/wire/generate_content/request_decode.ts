@@ -11,7 +11,7 @@ import type {
 } from "../../model/mod.ts";
 import { splitExtra } from "../../model/mod.ts";
 import type { DecodeContext } from "../codec.ts";
-import { invalidAt, parseAt } from "../shared/mod.ts";
+import { invalidAt, parseAt, quoteValue } from "../shared/mod.ts";
 import { jsonSchemaFromOpenApi } from "./openapi_schema.ts";
 import { decodePart } from "./parts_decode.ts";
 import { type GeminiContent, type GeminiRequest, requestSchema } from "./schema.ts";
@@ -112,7 +112,7 @@ function decodeContents(contents: readonly GeminiContent[]): Message[] {
     if (role !== "user" && role !== "model" && role !== "function") {
       throw invalidAt(
         ["contents", contentIndex, "role"],
-        `unknown role "${role}" (expected "user" or "model")`,
+        `unknown role ${quoteValue(role)} (expected "user" or "model")`,
       );
     }
     const policy = ids.forContent(contentIndex);

@@ -1,8 +1,9 @@
+import { quoteValue } from "../shared/mod.ts";
 import { z } from "zod";
 
 /** Ollama's `think` field: on/off or, for models that support it, a level. */
 export const thinkSchema = z.union([z.boolean(), z.enum(["low", "medium", "high"])], {
-  error: (issue) => `must be true, false, "low", "medium" or "high", not ${JSON.stringify(issue.input)}`,
+  error: (issue) => `must be true, false, "low", "medium" or "high", not ${quoteValue(issue.input)}`,
 });
 
 /** `options`: sampling and runtime knobs; only the shape is checked, unknown keys pass through. */
@@ -22,8 +23,7 @@ export const toolCallSchema = z.looseObject({
 /** A chat message as clients send it to /api/chat. */
 export const messageSchema = z.looseObject({
   role: z.enum(["system", "user", "assistant", "tool"], {
-    error: (issue) =>
-      `must be one of "system", "user", "assistant", "tool", not ${JSON.stringify(issue.input)}`,
+    error: (issue) => `must be one of "system", "user", "assistant", "tool", not ${quoteValue(issue.input)}`,
   }),
   content: z.string().nullish(),
   thinking: z.string().nullish(),

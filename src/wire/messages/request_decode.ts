@@ -10,7 +10,7 @@ import type {
   ToolDefinition,
 } from "../../model/mod.ts";
 import type { DecodeContext } from "../codec.ts";
-import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
+import { invalidAt, isRecord, parseAt, quoteValue } from "../shared/mod.ts";
 import { cacheControlOf, decodeBlock, decodeTextBlock } from "./blocks_decode.ts";
 import { customToolSchema, requestSchema } from "./schema.ts";
 import type { BlockHead, MessageBody, RequestBody } from "./schema.ts";
@@ -54,7 +54,7 @@ function decodeSystem(system: RequestBody["system"]): TextPart[] {
   if (typeof system === "string") return system === "" ? [] : [{ kind: "text", text: system }];
   return system.map((block, i) => {
     if (block.type !== "text") {
-      throw invalidAt(["system", i, "type"], `system blocks must be text, got ${JSON.stringify(block.type)}`);
+      throw invalidAt(["system", i, "type"], `system blocks must be text, got ${quoteValue(block.type)}`);
     }
     return decodeTextBlock(block, ["system", i]);
   });

@@ -1,3 +1,4 @@
+import { quoteValue } from "../shared/mod.ts";
 import { z } from "zod";
 
 /** A prompt-caching breakpoint (`{type:"ephemeral", ttl?}`). */
@@ -72,7 +73,7 @@ export const redactedThinkingBlockSchema = z.looseObject({
 /** One entry of `messages`. */
 export const messageSchema = z.looseObject({
   role: z.enum(["user", "assistant", "system"], {
-    error: (issue) => `must be "user" or "assistant", not ${JSON.stringify(issue.input)}`,
+    error: (issue) => `must be "user" or "assistant", not ${quoteValue(issue.input)}`,
   }),
   content: z.union([z.string(), z.array(blockHeadSchema)], {
     error: "must be a string or an array of content blocks",

@@ -1,5 +1,5 @@
 import type { Extra, ImagePart, TextPart } from "../../model/mod.ts";
-import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
+import { invalidAt, isRecord, parseAt, quoteValue } from "../shared/mod.ts";
 import { restOf } from "./rest_of.ts";
 import { ImageContentSchema, RefusalContentSchema, TextContentSchema } from "./schema.ts";
 
@@ -51,7 +51,7 @@ export function decodeContentPart(
     return { kind: "text", text: part.refusal, extra: { format: FORMAT, fields: { type: "refusal" } } };
   }
   if (type === "input_file" || type === "input_audio") {
-    throw invalidAt([...path, "type"], `content part type "${type}" is not supported`);
+    throw invalidAt([...path, "type"], `content part type ${quoteValue(type)} is not supported`);
   }
-  throw invalidAt([...path, "type"], `unknown content part type ${JSON.stringify(type)}`);
+  throw invalidAt([...path, "type"], `unknown content part type ${quoteValue(type)}`);
 }

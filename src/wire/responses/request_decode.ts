@@ -9,7 +9,7 @@ import type {
 } from "../../model/mod.ts";
 import { splitExtra } from "../../model/mod.ts";
 import type { DecodeContext } from "../codec.ts";
-import { invalidAt, isRecord, parseAt } from "../shared/mod.ts";
+import { invalidAt, isRecord, parseAt, quoteValue } from "../shared/mod.ts";
 import { always, Conversation } from "./conversation.ts";
 import { decodeContentPart } from "./parts_decode.ts";
 import { restOf } from "./rest_of.ts";
@@ -135,7 +135,7 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
     case "item_reference":
       throw invalidAt([...path, "type"], "item references are not supported (the gateway is stateless)");
     default:
-      throw invalidAt([...path, "type"], `unknown item type ${JSON.stringify(type)}`);
+      throw invalidAt([...path, "type"], `unknown item type ${quoteValue(type)}`);
   }
 }
 
@@ -166,7 +166,10 @@ function decodeToolChoice(value: unknown): ToolChoice | undefined {
   if (value === undefined || value === null) return undefined;
   if (value === "auto" || value === "none" || value === "required") return { type: value };
   if (typeof value === "string") {
-    throw invalidAt(["tool_choice"], `must be "auto", "none", "required" or an object, not "${value}"`);
+    throw invalidAt(
+      ["tool_choice"],
+      `must be "auto", "none", "required" or an object, not ${quoteValue(value)}`,
+    );
   }
   if (!isRecord(value)) throw invalidAt(["tool_choice"], "must be a string or an object");
   if (value.type === "function") {

@@ -3,5 +3,13 @@ export { stableHash, syntheticToolId, toolIdFor } from "./tool_ids.ts";
 export { argumentsObject, isRecord, tryParseJson } from "./json.ts";
 export { isErrorKind } from "./error_types.ts";
 export { chainSteps, type StageOutput, type StageSteps, StreamStage } from "./stream_stage.ts";
-export { fieldPath, invalidAt, invalidFromZod, parseAt, tryParse, zodProblem } from "./zod_issues.ts";
+export {
+  fieldPath,
+  invalidAt,
+  invalidFromZod,
+  parseAt,
+  quoteValue,
+  tryParse,
+  zodProblem,
+} from "./zod_issues.ts";
 export { type BlockLabels, BlockTracker, type Emit } from "./block_tracker.ts";

@@ -103,8 +103,8 @@ function wording(issue: Issue): string {
       return `must be ${typeName(issue.expected)}`;
     case "invalid_value":
       return issue.values.length === 1
-        ? `must be ${quote(issue.values[0])}`
-        : `must be one of ${issue.values.map(quote).join(", ")}`;
+        ? `must be ${quoteValue(issue.values[0])}`
+        : `must be one of ${issue.values.map(quoteValue).join(", ")}`;
     case "invalid_union": {
       // Every branch refused the value's type at the root: name the types that would do.
       const types = issue.errors.flatMap((branch) =>
@@ -119,7 +119,9 @@ function wording(issue: Issue): string {
     case "invalid_format":
       return `must be a valid ${issue.format}`;
     case "unrecognized_keys":
-      return `has unknown field${issue.keys.length === 1 ? "" : "s"} ${issue.keys.map(quote).join(", ")}`;
+      return `has unknown field${issue.keys.length === 1 ? "" : "s"} ${
+        issue.keys.map(quoteValue).join(", ")
+      }`;
     case "not_multiple_of":
       return `must be a multiple of ${String(issue.divisor)}`;
     default:
@@ -171,6 +173,16 @@ function typeName(expected: string): string {
   return TYPE_NAMES[expected] ?? `a ${expected}`;
 }
 
-function quote(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+/** Longest quoted value an error message repeats: a multi-MiB bad value must not come back whole. */
+const MAX_QUOTED = 120;
+
+/** A client value as error messages quote it: JSON text, cut to MAX_QUOTED characters. */
+export function quoteValue(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length <= MAX_QUOTED ? text : `${text.slice(0, MAX_QUOTED)}… (${text.length} characters)`;
 }
