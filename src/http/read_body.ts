@@ -1,5 +1,5 @@
 import { GatewayError } from "../model/mod.ts";
-import { checkJsonDepth } from "../wire/mod.ts";
+import { checkJsonShape } from "../wire/mod.ts";
 
 /** Largest request body accepted (base64 images make big bodies legitimate; abuse stops here). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -8,8 +8,9 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const UTF8 = new TextDecoder();
 
 /**
- * Reads a JSON request body with a size cap and a nesting cap (MAX_JSON_DEPTH: deeper bodies overflow
- * the stack of whatever walks or re-serialises them later); errors are 400/413 GatewayErrors with clear
+ * Reads a JSON request body with a size cap, a nesting cap (MAX_JSON_DEPTH: deeper bodies overflow
+ * the stack of whatever walks or re-serialises them later) and a cap on its number of values
+ * (MAX_JSON_VALUES: validation time grows with it, and it runs in one go on the event loop); errors are 400/413 GatewayErrors with clear
  * messages, and a client that goes away mid-body is a 499 client_closed (its input was never wrong, only
  * unfinished).
  */
@@ -30,7 +31,7 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
       `Request body is not valid JSON: ${(error as Error).message}`,
     );
   }
-  checkJsonDepth(body);
+  checkJsonShape(body);
   return body;
 }
 

@@ -13,8 +13,9 @@ export { chatCompletionsPassthrough, type PassthroughObserver } from "./chat_com
 export { showBody, tagsBody, versionBody } from "./local_runner/mod.ts";
 
 export {
-  checkJsonDepth,
+  checkJsonShape,
   MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
   MAX_MODEL_NAME_LENGTH,
   MAX_SCHEMA_DEPTH,
   MAX_SCHEMA_NODES,

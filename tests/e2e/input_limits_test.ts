@@ -204,3 +204,22 @@ Deno.test("a bad value of several MiB is quoted cut short in the 400, never echo
     assert(answer.text.length < 2_000, `${path} echoed ${answer.text.length} characters`);
   }
 });
+
+Deno.test("a body holding more than 50,000 JSON values is a 400 before validation walks it", async () => {
+  await using e2e = await startE2E({ text: textAnswer("ok") });
+  const parts = JSON.stringify(Array(60_000).fill(0));
+  const over = await post(e2e, "/v1/messages", `{"model":"up_chat/text","max_tokens":5,"messages":${parts}}`);
+  assertEquals(over.status, 400, over.text);
+  assertStringIncludes(over.text, "more than 50000 values");
+  // A long but ordinary conversation (4,000 turns, ~12,000 values) is well inside the limit.
+  const turns = Array.from(
+    { length: 4_000 },
+    (_, i) => ({ role: i % 2 ? "assistant" : "user", content: "hi" }),
+  );
+  const long = await post(
+    e2e,
+    "/v1/chat/completions",
+    JSON.stringify({ model: "up_chat/text", messages: turns }),
+  );
+  assertEquals(long.status, 200, long.text.slice(0, 300));
+});

@@ -83,6 +83,8 @@ export interface CampaignResult {
   readonly hangs: number;
   readonly findings: readonly Finding[];
   readonly elapsedMs: number;
+  /** The longest health-probe wait while this campaign ran (set by the runner). */
+  readonly maxHealthWaitMs?: number;
 }
 
 /** How a campaign runs. */

@@ -1,9 +1,11 @@
 /**
  * The health probe, in a worker so the fuzzer's own work cannot delay it: GET the health URL every
  * 200 ms and report the longest wait (a probe still waiting when the next one is due counts as it goes).
+ * "lap" reports the longest wait since the last lap (one campaign's), "stop" the whole run's.
  */
 let url = "";
 let max = 0;
+let lapMax = 0;
 let probes = 0;
 let timer: ReturnType<typeof setInterval> | undefined;
 /** The worker's side of the channel (the window lib types `self` as a window). */
@@ -18,10 +20,17 @@ async function probe(): Promise<void> {
     // A probe that fails is measured all the same: its wait is how long it took to fail.
   }
   probes++;
-  max = Math.max(max, performance.now() - started);
+  const wait = performance.now() - started;
+  max = Math.max(max, wait);
+  lapMax = Math.max(lapMax, wait);
 }
 
-self.onmessage = (event: MessageEvent<{ url: string } | "stop">) => {
+self.onmessage = (event: MessageEvent<{ url: string } | "stop" | "lap">) => {
+  if (event.data === "lap") {
+    port.postMessage({ lap: lapMax });
+    lapMax = 0;
+    return;
+  }
   if (event.data === "stop") {
     clearInterval(timer);
     port.postMessage({ max, probes });

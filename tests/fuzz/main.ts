@@ -21,7 +21,8 @@ const report = await runFuzz({
   childProcess: true,
   onCampaign: (c) =>
     console.error(
-      `${c.name}: ${c.inputs} inputs, ${c.status500} × 500, ${c.hangs} hangs, ${c.findings.length} findings`,
+      `${c.name}: ${c.inputs} inputs, ${c.status500} × 500, ${c.hangs} hangs, ${c.findings.length} findings, ` +
+        `health ≤ ${c.maxHealthWaitMs?.toFixed(1)} ms`,
     ),
 });
 console.log(summaryTable(report));

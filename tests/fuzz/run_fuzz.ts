@@ -76,9 +76,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     ? await startChildGateway(configYaml(upstream.url))
     : await startTestGateway(configYaml(upstream.url));
   const probe = new Worker(new URL("./health_worker.ts", import.meta.url), { type: "module" });
+  let lapDone: (max: number) => void = () => {};
   const probeDone = new Promise<{ max: number; probes: number }>((resolve) => {
-    probe.onmessage = (event: MessageEvent<{ max: number; probes: number }>) => resolve(event.data);
+    probe.onmessage = (event: MessageEvent<{ max: number; probes: number } | { lap: number }>) => {
+      if ("lap" in event.data) lapDone(event.data.lap);
+      else resolve(event.data);
+    };
   });
+  const lap = () => {
+    const answered = new Promise<number>((resolve) => lapDone = resolve);
+    probe.postMessage("lap");
+    return answered;
+  };
   probe.postMessage({ url: `${gateway.url}/v1/health` });
   const campaigns: CampaignResult[] = [];
   try {
@@ -104,8 +113,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         timeoutMs: options.timeoutMs,
         deadline: Date.now() + options.campaignMs,
       });
-      campaigns.push(result);
-      options.onCampaign?.(result);
+      const withHealth = { ...result, maxHealthWaitMs: await lap() };
+      campaigns.push(withHealth);
+      options.onCampaign?.(withHealth);
     }
   } finally {
     probe.postMessage("stop");
@@ -154,12 +164,12 @@ export function summaryTable(report: FuzzReport): string {
     );
     return `| ${c.name} | ${c.inputs} | ${statuses} | ${c.status500} | ${c.hangs} | ${c.findings.length} | ${
       (c.elapsedMs / 1000).toFixed(1)
-    } s |`;
+    } s | ${c.maxHealthWaitMs?.toFixed(1) ?? "–"} ms |`;
   });
   const total = report.campaigns.reduce((n, c) => n + c.inputs, 0);
   return [
-    "| campaign | inputs | statuses (0 = hang/dropped) | 500s | hangs | findings | time |",
-    "|---|---|---|---|---|---|---|",
+    "| campaign | inputs | statuses (0 = hang/dropped) | 500s | hangs | findings | time | max health wait |",
+    "|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
     `total inputs: ${total}; health probes: ${report.healthProbes}; max health wait: ${

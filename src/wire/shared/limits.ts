@@ -9,6 +9,13 @@ import { invalidAt } from "./zod_issues.ts";
 /** Deepest nesting of arrays and objects accepted in a JSON body (real requests stay under ~20). */
 export const MAX_JSON_DEPTH = 128;
 
+/**
+ * Most JSON values (objects, arrays and everything in them) in one request body. A long agent session
+ * holds ~10-30 k; validation costs about 1 µs per value (more per invalid one), so this bounds how long
+ * decoding one body can hold the event loop (~50-70 ms at worst).
+ */
+export const MAX_JSON_VALUES = 50_000;
+
 /** Longest model name accepted, in UTF-16 code units (provider/model ids are under ~100). */
 export const MAX_MODEL_NAME_LENGTH = 256;
 
@@ -44,12 +51,34 @@ export function depthBeyond(value: unknown, max: number): number | undefined {
   return undefined;
 }
 
-/** Refuses a parsed body nested deeper than MAX_JSON_DEPTH. */
-export function checkJsonDepth(value: unknown): void {
-  if (depthBeyond(value, MAX_JSON_DEPTH) === undefined) return;
-  throw invalidRequest(
-    `body: JSON is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`,
-  );
+/** How many values `value` holds (itself included), counting stops once past `max`. */
+function valuesBeyond(value: unknown, max: number): boolean {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (++count > max) return true;
+    if (typeof node !== "object" || node === null) continue;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    if (count + children.length > max) return true;
+    for (const child of children) {
+      if (typeof child === "object" && child !== null) pending.push(child);
+      else count++;
+    }
+  }
+  return false;
+}
+
+/** Refuses a parsed body nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES values. */
+export function checkJsonShape(value: unknown): void {
+  if (depthBeyond(value, MAX_JSON_DEPTH) !== undefined) {
+    throw invalidRequest(`body: JSON is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
+  }
+  if (valuesBeyond(value, MAX_JSON_VALUES)) {
+    throw invalidRequest(
+      `body: JSON holds more than ${MAX_JSON_VALUES} values (objects, arrays and their items)`,
+    );
+  }
 }
 
 /** Why a model name cannot be used, or undefined when it can. */
