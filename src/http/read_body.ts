@@ -1,8 +1,13 @@
 import { GatewayError } from "../model/mod.ts";
+import { nextTurn } from "../accounting/mod.ts";
 import { checkJsonShape } from "../wire/mod.ts";
 
 /** Largest request body accepted (base64 images make big bodies legitimate; abuse stops here). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** Bodies with more values or characters than these yield to the event loop before they are validated. */
+const PACE_AFTER_VALUES = 2_000;
+const PACE_AFTER_CHARS = 1024 * 1024;
 
 /** Decoding without `stream: true` keeps no state between calls, so one decoder serves every request. */
 const UTF8 = new TextDecoder();
@@ -31,7 +36,10 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
       `Request body is not valid JSON: ${(error as Error).message}`,
     );
   }
-  checkJsonShape(body);
+  const values = checkJsonShape(body);
+  // Validating a big body runs in one go (tens of ms at the value cap); a turn of the event loop first
+  // lets requests that arrived meanwhile (health checks included) be served between two such bodies.
+  if (values > PACE_AFTER_VALUES || text.length > PACE_AFTER_CHARS) await nextTurn();
   return body;
 }
 

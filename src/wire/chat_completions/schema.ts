@@ -1,5 +1,6 @@
 /** Zod schemas for the chat-completions request body; errors are worded by the shared parseAt. */
 import { z } from "zod";
+import { MAX_TOOLS, TOOLS_TOO_MANY } from "../shared/limits.ts";
 
 /** Content given as a string or as a list of typed parts (each part is dispatched on `type` later). */
 const contentSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))], {
@@ -75,7 +76,7 @@ const optionalNumber = z.number().nullish();
 export const requestSchema = z.looseObject({
   model: z.string().min(1),
   messages: z.array(z.unknown()).min(1, "must contain at least one message"),
-  tools: z.array(toolSchema).nullish(),
+  tools: z.array(toolSchema).max(MAX_TOOLS, TOOLS_TOO_MANY).nullish(),
   tool_choice: z.union([z.string(), z.looseObject({ type: z.string() })], {
     error: "must be a string or an object with a type",
   }).nullish(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_TOOLS, TOOLS_TOO_MANY } from "../shared/limits.ts";
 import { camelKeys } from "./key_case.ts";
 
 /** One object level of the Gemini API, accepting snake_case keys and keeping unknown fields. */
@@ -62,7 +63,7 @@ export const functionDeclarationSchema = level({
 
 /** One entry of `tools[]`: function declarations and/or built-in tools (googleSearch, codeExecution). */
 export const toolSchema = level({
-  functionDeclarations: z.array(functionDeclarationSchema).optional(),
+  functionDeclarations: z.array(functionDeclarationSchema).max(MAX_TOOLS, TOOLS_TOO_MANY).optional(),
 });
 
 /** toolConfig with its functionCallingConfig. */

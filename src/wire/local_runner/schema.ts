@@ -1,5 +1,6 @@
 import { quoteValue } from "../shared/mod.ts";
 import { z } from "zod";
+import { MAX_TOOLS, TOOLS_TOO_MANY } from "../shared/limits.ts";
 
 /** Ollama's `think` field: on/off or, for models that support it, a level. */
 export const thinkSchema = z.union([z.boolean(), z.enum(["low", "medium", "high"])], {
@@ -49,7 +50,7 @@ const modelSchema = z.string().min(1);
 export const chatRequestSchema = z.looseObject({
   model: modelSchema,
   messages: z.array(messageSchema).nullish(),
-  tools: z.array(toolSchema).nullish(),
+  tools: z.array(toolSchema).max(MAX_TOOLS, TOOLS_TOO_MANY).nullish(),
   stream: z.boolean().nullish(),
   options: optionsSchema.nullish(),
   think: thinkSchema.nullish(),

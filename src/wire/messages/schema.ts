@@ -1,5 +1,6 @@
 import { quoteValue } from "../shared/mod.ts";
 import { z } from "zod";
+import { MAX_TOOLS, TOOLS_TOO_MANY } from "../shared/limits.ts";
 
 /** A prompt-caching breakpoint (`{type:"ephemeral", ttl?}`). */
 export const cacheControlSchema = z.looseObject({
@@ -121,7 +122,7 @@ export const requestSchema = z.looseObject({
   system: z.union([z.string(), z.array(blockHeadSchema)], {
     error: "must be a string or an array of text blocks",
   }).nullish(),
-  tools: z.array(toolHeadSchema).nullish(),
+  tools: z.array(toolHeadSchema).max(MAX_TOOLS, TOOLS_TOO_MANY).nullish(),
   tool_choice: toolChoiceSchema.nullish(),
   temperature: z.number().nullish(),
   top_p: z.number().nullish(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_TOOLS, TOOLS_TOO_MANY } from "../shared/limits.ts";
 
 /** Effort levels the Responses API accepts in `reasoning.effort`. */
 export const EffortSchema = z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]);
@@ -10,7 +11,7 @@ export const RequestBodySchema = z.looseObject({
     error: "must be a string or an array of input items",
   }),
   instructions: z.string().nullish(),
-  tools: z.array(z.looseObject({ type: z.string() })).nullish(),
+  tools: z.array(z.looseObject({ type: z.string() })).max(MAX_TOOLS, TOOLS_TOO_MANY).nullish(),
   tool_choice: z.unknown().optional(),
   max_output_tokens: z.number().int().positive().nullish(),
   temperature: z.number().min(0).max(2).nullish(),

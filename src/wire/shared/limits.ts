@@ -22,6 +22,9 @@ export const MAX_MODEL_NAME_LENGTH = 256;
 /** Most tool (function) declarations in one request. */
 export const MAX_TOOLS = 512;
 
+/** The wording of a request over MAX_TOOLS (schemas check it before validating any tool). */
+export const TOOLS_TOO_MANY = `must have at most ${MAX_TOOLS} tool declarations`;
+
 /** Deepest nesting of a tool's parameter schema once its `$ref`s are inlined. */
 export const MAX_SCHEMA_DEPTH = 64;
 
@@ -51,34 +54,39 @@ export function depthBeyond(value: unknown, max: number): number | undefined {
   return undefined;
 }
 
-/** How many values `value` holds (itself included), counting stops once past `max`. */
-function valuesBeyond(value: unknown, max: number): boolean {
+/** How many values `value` holds (itself included); counting stops just past `max`. */
+function countValues(value: unknown, max: number): number {
   let count = 0;
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const node = pending.pop();
-    if (++count > max) return true;
+    if (++count > max) return count;
     if (typeof node !== "object" || node === null) continue;
     const children = Array.isArray(node) ? node : Object.values(node);
-    if (count + children.length > max) return true;
+    if (count + children.length > max) return count + children.length;
     for (const child of children) {
       if (typeof child === "object" && child !== null) pending.push(child);
       else count++;
     }
   }
-  return false;
+  return count;
 }
 
-/** Refuses a parsed body nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES values. */
-export function checkJsonShape(value: unknown): void {
+/**
+ * Refuses a parsed body nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES values;
+ * returns how many values it holds (callers pace big bodies by it).
+ */
+export function checkJsonShape(value: unknown): number {
   if (depthBeyond(value, MAX_JSON_DEPTH) !== undefined) {
     throw invalidRequest(`body: JSON is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
   }
-  if (valuesBeyond(value, MAX_JSON_VALUES)) {
+  const values = countValues(value, MAX_JSON_VALUES);
+  if (values > MAX_JSON_VALUES) {
     throw invalidRequest(
       `body: JSON holds more than ${MAX_JSON_VALUES} values (objects, arrays and their items)`,
     );
   }
+  return values;
 }
 
 /** Why a model name cannot be used, or undefined when it can. */
@@ -96,7 +104,7 @@ export function withinLimits(request: NeutralRequest): NeutralRequest {
   const problem = modelNameProblem(request.model);
   if (problem !== undefined) throw invalidAt(["model"], problem);
   if (request.tools.length > MAX_TOOLS) {
-    throw invalidAt(["tools"], `must have at most ${MAX_TOOLS} tool declarations`);
+    throw invalidAt(["tools"], TOOLS_TOO_MANY);
   }
   return request;
 }
