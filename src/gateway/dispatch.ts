@@ -2,7 +2,7 @@ import { detectClient, parseThinkingSuffix } from "../adjustments/mod.ts";
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
 import { GatewayError, type NeutralRequest, orphanToolResult } from "../model/mod.ts";
 import { allCoolingMessage, exhaustedMessage, isModelAllowed, type RoutingTable } from "../routing/mod.ts";
-import { codecFor } from "../wire/mod.ts";
+import { codecFor, quoteValue } from "../wire/mod.ts";
 import type { AttemptDeps, CallerContext, RouteSuccess } from "./attempt_context.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
 import { type FusionSettings, runFusion } from "./fusion.ts";
@@ -61,7 +61,9 @@ export class Dispatcher {
       throw new GatewayError(
         400,
         "invalid_request",
-        `Tool result for unknown call id "${orphan}": every tool result must answer an earlier tool call`,
+        `Tool result for unknown call id ${
+          quoteValue(orphan)
+        }: every tool result must answer an earlier tool call`,
       );
     }
     const suffix = parseThinkingSuffix(decoded.model);

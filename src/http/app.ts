@@ -1,14 +1,12 @@
 import { GATEWAY_VERSION } from "../version.ts";
 import { Hono } from "hono";
 import { ipMatcher } from "../security/ip_ranges.ts";
-import type { ControlPlane } from "../gateway/control_plane.ts";
 import { GatewayError } from "../model/mod.ts";
 import { apiAuth } from "./auth.ts";
 import type { AppEnv } from "./env.ts";
 import { errorResponse } from "./errors.ts";
 import { handleSurfaceRequest, type SurfaceDeps, surfaceForPath } from "./surface_routes.ts";
 import { type UtilityDeps, utilityRoutes } from "./utility_routes.ts";
-import type { Dispatcher } from "../gateway/dispatch.ts";
 import type { DashboardContext } from "../dashboard/context.ts";
 import { dashboardRoutes } from "./dashboard/mod.ts";
 import { uiRoutes } from "./ui_assets.ts";

@@ -2,7 +2,7 @@ import { estimateRequestTokens, loadTokenizer } from "../accounting/mod.ts";
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { Dispatcher } from "../gateway/dispatch.ts";
 import { GatewayError, type WireFormat } from "../model/mod.ts";
-import { codecFor, type DecodeContext } from "../wire/mod.ts";
+import { codecFor, type DecodeContext, quoteValue } from "../wire/mod.ts";
 import { authenticate } from "./auth.ts";
 import { errorResponse } from "./errors.ts";
 import { readJsonBody } from "./read_body.ts";
@@ -104,7 +104,11 @@ function generateContext(target: string): DecodeContext {
   try {
     model = decodeURIComponent(target.slice(0, colon));
   } catch {
-    throw new GatewayError(400, "invalid_request", `Model name in the path is not valid: "${target}"`);
+    throw new GatewayError(
+      400,
+      "invalid_request",
+      `Model name in the path is not valid: ${quoteValue(target)}`,
+    );
   }
   const pathModel = model.includes("/") ? model : `gemini/${model}`;
   return { pathModel, pathStream: action === "streamGenerateContent" };

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { CatalogEntry } from "../gateway/model_catalog.ts";
 import type { ClientIdentity } from "../gateway/identity.ts";
 import { GatewayError } from "../model/mod.ts";
-import { showBody, tagsBody } from "../wire/mod.ts";
+import { quoteValue, showBody, tagsBody } from "../wire/mod.ts";
 import type { AppEnv } from "./env.ts";
 import { readJsonBody } from "./read_body.ts";
 
@@ -51,7 +51,7 @@ export function utilityRoutes(deps: UtilityDeps): Hono<AppEnv> {
       : "";
     if (name === "") throw new GatewayError(400, "invalid_request", "model: required (or name)");
     const visible = deps.visibleModels(c.get("identity")).some((m) => m.id === name);
-    if (!visible) throw new GatewayError(404, "not_found", `model "${name}" not found`);
+    if (!visible) throw new GatewayError(404, "not_found", `model ${quoteValue(name)} not found`);
     return c.json(showBody(name, { tools: true, vision: true }));
   });
   return app;

@@ -22,6 +22,7 @@ export {
   MAX_TOOLS,
   modelNameProblem,
 } from "./shared/limits.ts";
+export { quoteValue } from "./shared/zod_issues.ts";
 
 /** Every client request, whatever its surface, is held to the shared limits (model name, tool count). */
 function limited(codec: Codec): Codec {

@@ -195,6 +195,15 @@ Deno.test("a bad value of several MiB is quoted cut short in the 400, never echo
     ["/v1/messages", {
       model: "up_chat/text",
       max_tokens: 5,
+      messages: [{ role: "user", content: [{ type: huge }] }],
+    }],
+    ["/v1/chat/completions", {
+      model: "up_chat/text",
+      messages: [{ role: "tool", tool_call_id: huge, content: "orphan result" }],
+    }],
+    ["/v1/messages", {
+      model: "up_chat/text",
+      max_tokens: 5,
       messages: [{ role: huge, content: "hi" }],
     }],
   ];

@@ -1,5 +1,6 @@
 import { invalidRequest } from "../../model/mod.ts";
 import type { GenerationParams } from "../../model/mod.ts";
+import { quoteValue } from "../shared/mod.ts";
 
 /** Options with a neutral meaning; everything else stays Ollama-specific (num_ctx, mirostat, …). */
 const NUMERIC_OPTIONS = {
@@ -19,7 +20,7 @@ function isNumericOption(key: string): key is NumericOption {
 
 function numberOption(key: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw invalidRequest(`options.${key}: expected a number, got ${JSON.stringify(value)}`);
+    throw invalidRequest(`options.${key}: expected a number, got ${quoteValue(value)}`);
   }
   return value;
 }

@@ -10,7 +10,7 @@ import type {
   ToolCallPart,
   ToolResultPart,
 } from "../../model/mod.ts";
-import { invalidAt, parseAt } from "../shared/mod.ts";
+import { invalidAt, parseAt, quoteValue } from "../shared/mod.ts";
 import {
   imageBlockSchema,
   redactedThinkingBlockSchema,
@@ -83,7 +83,7 @@ function decodeResultContent(block: BlockHead, path: Path): TextPart | ImagePart
     default:
       throw invalidAt(
         [...path, "type"],
-        `unsupported tool_result content block type ${JSON.stringify(block.type)} (supported: text, image)`,
+        `unsupported tool_result content block type ${quoteValue(block.type)} (supported: text, image)`,
       );
   }
 }
@@ -146,7 +146,7 @@ export function decodeBlock(block: BlockHead, path: Path): Part {
     default:
       throw invalidAt(
         [...path, "type"],
-        `unsupported content block type ${JSON.stringify(block.type)} (supported: ${SUPPORTED})`,
+        `unsupported content block type ${quoteValue(block.type)} (supported: ${SUPPORTED})`,
       );
   }
 }

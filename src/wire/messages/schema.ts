@@ -28,7 +28,7 @@ export const imageSourceSchema = z.discriminatedUnion("type", [
 ], {
   error: (issue) =>
     issue.code === "invalid_union"
-      ? `unsupported image source type ${JSON.stringify(typeOf(issue.input))} (expected "base64" or "url")`
+      ? `unsupported image source type ${quoteValue(typeOf(issue.input))} (expected "base64" or "url")`
       : undefined,
 });
 
