@@ -147,6 +147,9 @@ function findingOf(index: number, input: FuzzInput, problem: string): Finding {
   };
 }
 
+/** A 200 stream cut short after the upstream broke mid-answer (status column "cut"). */
+export const CUT = -1;
+
 /** Status 0 stands for a hang (timeout) or a connection the gateway dropped. */
 interface Outcome {
   readonly status: number;
@@ -170,7 +173,15 @@ async function send(baseUrl: string, input: FuzzInput, timeoutMs: number): Promi
       headers: { "content-type": "application/json", ...input.headers },
       signal: controller.signal,
     });
-    const text = await readKept(response);
+    let text: string;
+    try {
+      text = await readKept(response);
+    } catch (error) {
+      // A stream the upstream broke after content began is cut short on purpose (documented): the status
+      // line already said 200 and there is no way to take it back. It is reported apart from hangs.
+      if (response.status === 200 && !timedOut) return { status: CUT };
+      throw error;
+    }
     return { status: response.status, problem: judge(response.status, text, input.envelope) };
   } catch (error) {
     if (timedOut) return { status: 0, problem: `hang: no complete answer within ${timeoutMs} ms` };
@@ -217,6 +228,11 @@ function envelopeProblem(status: number, text: string, envelope: Envelope): stri
   // The spec fixes these bodies whatever the surface: 401 {detail}, 429 budget_exceeded.
   if (status === 401 && typeof record.detail === "string") return undefined;
   const error = isObject(record.error) ? record.error : undefined;
+  // A model path with `..` segments is resolved by URL rules before routing (`%2E%2E` too), so it can
+  // land on no surface at all: the generic 404 for an unknown path is the right answer there.
+  if (status === 404 && typeof error?.message === "string" && error.message.startsWith("No route for ")) {
+    return undefined;
+  }
   const ok = envelope === "openai"
     ? typeof error?.message === "string" && typeof error.type === "string"
     : envelope === "messages"

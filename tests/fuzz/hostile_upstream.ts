@@ -105,6 +105,26 @@ async function cannedAnswers(): Promise<Map<string, Canned>> {
 
 const ENCODER = new TextEncoder();
 
+/** Giant lines by (size bucket, kind): building 24 MiB of text per answer would load this machine's
+ * shared cores as much as the gateway under test, and the health probe would measure that. */
+const GIANT_LINES = new Map<string, Uint8Array<ArrayBuffer>>();
+
+/** A line of about `size` characters (rounded to a power-of-two bucket), as JSON content or bare text. */
+function giantLine(size: number, json: boolean, ended: boolean): Uint8Array<ArrayBuffer> {
+  const bucket = 2 ** Math.round(Math.log2(size));
+  const key = `${bucket}:${json}:${ended}`;
+  let line = GIANT_LINES.get(key);
+  if (line === undefined) {
+    line = ENCODER.encode(
+      json
+        ? `data: {"choices":[{"delta":{"content":"${"y".repeat(bucket)}"}}]}\n\n`
+        : `data: ${"x".repeat(bucket)}${ended ? "\n\n" : ""}`,
+    );
+    GIANT_LINES.set(key, line);
+  }
+  return line;
+}
+
 function misbehave(mode: string, valid: Canned, rng: Rng, big: boolean, signal: AbortSignal): Response {
   const bytes = ENCODER.encode(valid.text);
   switch (mode as UpstreamMode | "ok") {
@@ -119,10 +139,14 @@ function misbehave(mode: string, valid: Canned, rng: Rng, big: boolean, signal: 
       return reply(bytes.subarray(0, rng.int(bytes.length)), valid.contentType);
     case "giant_line": {
       const size = rng.size(64 * 1024, big ? 24 * 1024 * 1024 : 2 * 1024 * 1024);
-      const line = rng.chance(0.5)
-        ? `data: ${"x".repeat(size)}${rng.chance(0.5) ? "\n\n" : ""}`
-        : `data: {"choices":[{"delta":{"content":"${"y".repeat(size)}"}}]}\n\n`;
-      return reply(ENCODER.encode(rng.chance(0.5) ? line : valid.text + line), valid.contentType);
+      const json = rng.chance(0.5);
+      const ended = rng.chance(0.5);
+      const line = giantLine(size, json, ended);
+      if (rng.chance(0.5)) return reply(line, valid.contentType);
+      const withPrefix = new Uint8Array(bytes.length + line.length);
+      withPrefix.set(bytes);
+      withPrefix.set(line, bytes.length);
+      return reply(withPrefix, valid.contentType);
     }
     case "wrong_content_type":
       return reply(

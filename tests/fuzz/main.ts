@@ -1,7 +1,8 @@
 /**
  * `deno task fuzz`: the long run. At least 5,000 inputs per client surface and per hostile-upstream
  * mode (each campaign also bounded in time), the gateway in a child process, a summary table at the end.
- * Flags: --count N, --seed N, --minutes-per-campaign N. Exits 1 when any rule was broken.
+ * Flags: --count N, --seed N, --minutes-per-campaign N, --concurrency N, --only <campaign name part>.
+ * Exits 1 when any rule was broken.
  */
 import { runFuzz, summaryTable } from "./run_fuzz.ts";
 
@@ -19,6 +20,7 @@ const report = await runFuzz({
   timeoutMs: 30_000,
   concurrency: flag("concurrency", 8),
   childProcess: true,
+  only: Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1] : undefined,
   onCampaign: (c) =>
     console.error(
       `${c.name}: ${c.inputs} inputs, ${c.status500} × 500, ${c.hangs} hangs, ${c.findings.length} findings, ` +

@@ -3,7 +3,7 @@
  * process for the long run, so the health probe measures the gateway alone), one campaign per client
  * surface and per hostile-upstream mode, and a health probe every 200 ms in a worker.
  */
-import { type CampaignResult, type FuzzInput, runCampaign } from "./fuzzer.ts";
+import { type CampaignResult, CUT, type FuzzInput, runCampaign } from "./fuzzer.ts";
 import { clientInput } from "./client_inputs.ts";
 import { startHostileUpstream, UPSTREAM_MODES } from "./hostile_upstream.ts";
 import { SURFACES } from "./surfaces.ts";
@@ -22,6 +22,8 @@ export interface FuzzOptions {
   readonly concurrency: number;
   /** Run the gateway as `main.ts serve` in a child process. */
   readonly childProcess: boolean;
+  /** Runs only the campaigns whose name contains this text (all when absent). */
+  readonly only?: string;
   /** Hears each campaign as it ends (the long run prints progress). */
   readonly onCampaign?: (result: CampaignResult) => void;
 }
@@ -40,6 +42,9 @@ const UPSTREAM_FORMATS = [
   { name: "responses", apiType: "responses_native", path: "/v1" },
 ] as const;
 
+/** A static key for the fuzz gateway's settings (API requests stay keyless: require_api_key is off). */
+const FUZZ_ADMIN_KEY = "fuzz-admin-key-0001";
+
 /** One provider per (mode, upstream format): a cooled-down account in one mode cannot mute another. */
 function configYaml(upstream: string): string {
   const modes = ["ok", ...UPSTREAM_MODES];
@@ -50,7 +55,10 @@ function configYaml(upstream: string): string {
       `    models: [ok, m]\n`
     )
   ).join("");
+  // Limits below their defaults so that hostile answers land on both sides of each (lines up to 24 MiB).
   return `limits:\n  first_content_timeout_s: 2\n  idle_timeout_s: 5\n  max_answer_bytes: 8388608\n` +
+    `  max_stream_event_chars: 4194304\n` +
+    `api_keys:\n  - key: ${FUZZ_ADMIN_KEY}\n    client_key_label: fuzz-admin\n` +
     `providers:\n${providers}`;
 }
 
@@ -75,6 +83,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const gateway = options.childProcess
     ? await startChildGateway(configYaml(upstream.url))
     : await startTestGateway(configYaml(upstream.url));
+  // Every hostile answer must reach the gateway: a cooled-down account would answer 503 without a call.
+  await setCooldowns(gateway.url, false);
   const probe = new Worker(new URL("./health_worker.ts", import.meta.url), { type: "module" });
   let lapDone: (max: number) => void = () => {};
   const probeDone = new Promise<{ max: number; probes: number }>((resolve) => {
@@ -99,11 +109,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       ...UPSTREAM_MODES.map((mode) => ({
         name: `upstream ${mode}`,
         make: (rng: import("./fuzzer.ts").Rng, index: number) => upstreamInput(mode, rng, index),
-        // Slow answers mostly wait: many at once keep the campaign short without more CPU.
-        concurrency: mode === "slow_drip" ? options.concurrency * 8 : options.concurrency,
+        concurrency: campaignConcurrency(mode, options.concurrency),
       })),
     ];
     for (const [i, step] of plan.entries()) {
+      if (options.only !== undefined && !step.name.includes(options.only)) continue;
       const result = await runCampaign({
         ...step,
         baseUrl: gateway.url,
@@ -125,6 +135,30 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const health = await probeDone;
   probe.terminate();
   return { campaigns, maxHealthWaitMs: health.max, healthProbes: health.probes };
+}
+
+/**
+ * Slow answers mostly wait: many at once keep the campaign short without more CPU. Giant lines (up to
+ * 24 MiB) go two at a time: each event under the limit is parsed and re-encoded in one go (~3.5 ms per
+ * MiB), so eight at once measure how a single core queues eight multi-MiB events (107-167 ms of health
+ * wait, measured), not how long one request holds the loop (~30 ms at two at a time).
+ */
+function campaignConcurrency(mode: string, concurrency: number): number {
+  if (mode === "slow_drip") return concurrency * 8;
+  if (mode === "giant_line") return Math.min(concurrency, 2);
+  return concurrency;
+}
+
+/** Turns account cooldowns on or off through the dashboard API (the fuzz config has a static admin key). */
+async function setCooldowns(url: string, enabled: boolean): Promise<void> {
+  const response = await fetch(`${url}/dashboard/api/settings`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${FUZZ_ADMIN_KEY}` },
+    body: JSON.stringify({ server_cooldowns_enabled: enabled }),
+  });
+  if (!response.ok) {
+    throw new Error(`fuzz: setting cooldowns failed: ${response.status} ${await response.text()}`);
+  }
 }
 
 /** `main.ts serve` on a fresh home with the fuzz config, stopped with SIGTERM. */
@@ -159,7 +193,9 @@ async function startChildGateway(yaml: string): Promise<{ url: string; stop(): P
 /** The summary table: inputs, statuses, 500s, hangs and findings per campaign. */
 export function summaryTable(report: FuzzReport): string {
   const rows = report.campaigns.map((c) => {
-    const statuses = [...c.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(
+    const statuses = [...c.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) =>
+      `${s === CUT ? "cut" : s}:${n}`
+    ).join(
       " ",
     );
     return `| ${c.name} | ${c.inputs} | ${statuses} | ${c.status500} | ${c.hangs} | ${c.findings.length} | ${
@@ -168,7 +204,7 @@ export function summaryTable(report: FuzzReport): string {
   });
   const total = report.campaigns.reduce((n, c) => n + c.inputs, 0);
   return [
-    "| campaign | inputs | statuses (0 = hang/dropped) | 500s | hangs | findings | time | max health wait |",
+    "| campaign | inputs | statuses (0 = hang/dropped, cut = 200 stream cut short mid-answer) | 500s | hangs | findings | time | max health wait |",
     "|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
