@@ -261,7 +261,8 @@ function chunked(
           return;
         }
       }
-      if (reset) controller.error(new Error(RESET_MESSAGE));
+      // A string reason: the runtime logs it as one line (an Error would print its stack each time).
+      if (reset) controller.error(RESET_MESSAGE);
       else controller.close();
     },
   });
