@@ -140,3 +140,23 @@ Deno.test("warnings keep one entry per code; the header lists codes and caps the
   const header = warningsHeaderValue(many).split(",");
   assertEquals([header.length, header.at(-1)], [33, "more:8"]);
 });
+
+Deno.test("tool-call arguments that are not a JSON object are never turned into {} silently", () => {
+  const deep = "[".repeat(200) + "]".repeat(200);
+  for (const target of ["messages", "generate_content", "local_runner"] as const) {
+    const request = lossyRequest("chat_completions", 100);
+    const withDeepArguments = {
+      ...request,
+      messages: [
+        ...request.messages,
+        {
+          role: "assistant" as const,
+          parts: [{ kind: "toolCall" as const, id: "deep1", name: "f", arguments: deep }],
+        },
+      ],
+    };
+    const { warnings } = codecFor(target).encodeRequest(withDeepArguments, "m");
+    const codes = warnings.flatMap((w) => warningCodes(w));
+    assert(codes.includes("changed_field:tool_arguments"), `${target}: ${warnings.join(" | ")}`);
+  }
+});

@@ -1,6 +1,6 @@
 import type { ImagePart, Part, ReasoningPart, ToolCallPart } from "../../model/mod.ts";
 import { extraFieldsFor } from "../../model/mod.ts";
-import { argumentsObject, isRecord, tryParseJson } from "../shared/mod.ts";
+import { argumentsLost, argumentsObject, isRecord } from "../shared/mod.ts";
 import { guessMediaType, parseDataUrl } from "./media_type.ts";
 import type { Warnings } from "./warnings.ts";
 
@@ -53,7 +53,7 @@ function encodeImage(part: ImagePart): WirePart {
 
 function encodeToolCall(part: ToolCallPart, target: PartTarget, warnings: Warnings): WirePart {
   const extra = extraFieldsFor(part.extra, FORMAT);
-  if (part.arguments.trim() !== "" && !isRecord(tryParseJson(part.arguments))) {
+  if (argumentsLost(part.arguments)) {
     warnings.add(`tool call "${part.name}" had arguments that are not a JSON object; sent as {}`);
   }
   const args = argumentsObject(part.arguments);

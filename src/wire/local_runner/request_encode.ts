@@ -1,7 +1,7 @@
 import { extraFieldsFor } from "../../model/mod.ts";
 import type { Message, NeutralRequest, Part, ToolResultPart } from "../../model/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
-import { argumentsObject, isRecord } from "../shared/mod.ts";
+import { argumentsLost, argumentsObject, isRecord } from "../shared/mod.ts";
 import { encodeOptions } from "./options.ts";
 import { encodeThink } from "./think.ts";
 
@@ -79,6 +79,9 @@ function encodeMessages(request: NeutralRequest, warnings: string[]): Json[] {
     if (calls.length > 0) {
       encoded.tool_calls = calls.map((call) => {
         names.set(call.id, call.name);
+        if (argumentsLost(call.arguments)) {
+          warnings.push(`tool call "${call.name}" had arguments that are not a JSON object; sent as {}`);
+        }
         return { id: call.id, function: { name: call.name, arguments: argumentsObject(call.arguments) } };
       });
     }

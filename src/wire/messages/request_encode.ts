@@ -1,7 +1,7 @@
 import { extraFieldsFor } from "../../model/mod.ts";
 import type { Message, NeutralRequest, Part, ToolChoice, ToolDefinition } from "../../model/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
-import { isRecord } from "../shared/mod.ts";
+import { argumentsLost, isRecord } from "../shared/mod.ts";
 import {
   type Block,
   cacheControlField,
@@ -34,6 +34,8 @@ interface Dropped {
   reasoning: number;
   imageDetail: boolean;
   misplaced: number;
+  /** Tool calls whose arguments were not a JSON object (sent as {}). */
+  arguments: number;
 }
 
 function encodePart(part: Part, role: WireRole, message: WireMessage, dropped: Dropped): void {
@@ -55,6 +57,7 @@ function encodePart(part: Part, role: WireRole, message: WireMessage, dropped: D
         dropped.misplaced++;
         return;
       }
+      if (argumentsLost(part.arguments)) dropped.arguments++;
       message.others.push(toolUseBlock(part));
       return;
     case "toolResult":
@@ -91,7 +94,7 @@ function wireRole(message: Message): WireRole {
  */
 function encodeMessages(messages: readonly Message[], warnings: string[]): Block[] {
   const out: WireMessage[] = [];
-  const dropped: Dropped = { reasoning: 0, imageDetail: false, misplaced: 0 };
+  const dropped: Dropped = { reasoning: 0, imageDetail: false, misplaced: 0, arguments: 0 };
   for (const message of messages) {
     const role = wireRole(message);
     const current: WireMessage = {
@@ -117,6 +120,9 @@ function encodeMessages(messages: readonly Message[], warnings: string[]): Block
     );
   }
   if (dropped.imageDetail) warnings.push("image detail hints cannot be expressed in the messages format");
+  if (dropped.arguments > 0) {
+    warnings.push(`${dropped.arguments} tool call(s) had arguments that are not a JSON object; sent as {}`);
+  }
   if (dropped.misplaced > 0) {
     warnings.push(`dropped ${dropped.misplaced} part(s) the messages format does not allow in that role`);
   }

@@ -21,6 +21,11 @@ export function tryParseJson(text: string): unknown {
   return depthBeyond(value, MAX_JSON_DEPTH) === undefined ? value : undefined;
 }
 
+/** True when tool-call arguments are neither empty nor a JSON object (an encoder that needs one sends {}). */
+export function argumentsLost(json: string): boolean {
+  return json.trim() !== "" && !isRecord(tryParseJson(json));
+}
+
 /** Parses a tool-arguments JSON string into an object; malformed or non-object text gives {}. */
 export function argumentsObject(json: string): Record<string, unknown> {
   const parsed = tryParseJson(json === "" ? "{}" : json);

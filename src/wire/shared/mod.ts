@@ -1,6 +1,6 @@
 /** Helpers every codec may use; nothing here knows any one wire format. */
 export { stableHash, syntheticToolId, toolIdFor } from "./tool_ids.ts";
-export { argumentsObject, isRecord, tryParseJson } from "./json.ts";
+export { argumentsLost, argumentsObject, isRecord, tryParseJson } from "./json.ts";
 export { isErrorKind } from "./error_types.ts";
 export { chainSteps, type StageOutput, type StageSteps, StreamStage } from "./stream_stage.ts";
 export {
