@@ -67,6 +67,9 @@ function build(
   const codec = codecFor(preset.format);
   const encoded = codec.encodeRequest(request, attempt.upstreamModel);
   const warnings = droppedExtraWarnings(request, preset.format);
+  if (adjusted.warnings !== undefined && adjusted.warnings.length > 0) {
+    addWarnings(warnings, adjusted.warnings);
+  }
   if (encoded.warnings.length > 0) addWarnings(warnings, encoded.warnings);
   const call: UpstreamRequest = {
     url: preset.url(provider.baseUrl, attempt.upstreamModel, request.stream),
@@ -91,7 +94,12 @@ function build(
 const localProviders = new WeakMap<ProviderConfig, boolean>();
 
 /** The request as adjusted for one target, with the headers the adjustments ask for. */
-type AdjustedRequest = { request: NeutralRequest; headers: Readonly<Record<string, string>> };
+type AdjustedRequest = {
+  request: NeutralRequest;
+  headers: Readonly<Record<string, string>>;
+  /** What the adjustments could not do (an image that could not be fetched). */
+  warnings?: readonly string[];
+};
 
 /** Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. */
 function adjustForTarget(
@@ -122,7 +130,12 @@ function adjustForTarget(
   // A local provider no longer implies local image URLs: private targets only when the operator says so.
   const allowPrivateTargets = deps.control.config.server.allowPrivateImageUrls;
   return prefetchImages(adjusted.request, urls, systemPrefetchDeps({ allowPrivateTargets }))
-    .then((fetched) => ({ request: fetched.request, headers: adjusted.headers }));
+    .then((fetched) => ({
+      request: fetched.request,
+      headers: adjusted.headers,
+      // The image stays a URL the upstream may not accept; the reason (refused target, timeout, …) is logged.
+      warnings: fetched.failures.map((f) => `image prefetch failed, sent as a URL: ${f.reason}`),
+    }));
 }
 
 /** Client headers a messages upstream needs (API version, beta flags merged with adjustment betas). */

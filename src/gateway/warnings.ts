@@ -42,6 +42,7 @@ const RULES: readonly Rule[] = [
   { pattern: /signature .*cannot be expressed/, code: "dropped_part:signature" },
   { pattern: /redacted reasoning/, code: "dropped_part:redacted_reasoning" },
   { pattern: /reasoning (block|from provider|without)|dropped reasoning/, code: "dropped_part:reasoning" },
+  { pattern: /^image prefetch failed/, code: "changed_part:image_not_fetched" },
   { pattern: /image (by URL|part)|images (in|inside)|image in the result/, code: "dropped_part:image" },
   { pattern: /^(\w+) part in a user message dropped/, code: "dropped_part:$1" },
   { pattern: /non-tool-result part|does not allow in that role/, code: "dropped_part:misplaced" },

@@ -232,3 +232,25 @@ Deno.test("a body holding more than 50,000 JSON values is a 400 before validatio
   );
   assertEquals(long.status, 200, long.text.slice(0, 300));
 });
+
+Deno.test("an image the gateway may not fetch for an inline-only upstream is reported, not lost silently", async () => {
+  await using e2e = await startE2E({ text: textAnswer("ok") });
+  const response = await fetch(`${e2e.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      model: "up_generate/text",
+      messages: [{
+        role: "user",
+        content: [
+          { type: "text", text: "what is this?" },
+          // A loopback address: private targets are refused unless server.allow_private_image_urls is on.
+          { type: "image_url", image_url: { url: "http://127.0.0.1:9/cat.png" } },
+        ],
+      }],
+    }),
+  });
+  await response.body?.cancel();
+  assertEquals(response.status, 200);
+  assertStringIncludes(response.headers.get("x-gateway-warnings") ?? "", "changed_part:image_not_fetched");
+});
