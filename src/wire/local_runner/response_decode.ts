@@ -5,6 +5,7 @@ import { finishFromDoneReason } from "./finish.ts";
 import {
   argumentsText,
   chunkText,
+  chunkUsage,
   createdSeconds,
   parseUpstreamChunk,
   responseIdFor,
@@ -65,13 +66,7 @@ export function decodeResponse(body: unknown): NeutralResponse {
     ...(created !== undefined ? { created } : {}),
     parts,
     finish: finishFromDoneReason(chunk.done_reason, calls.length > 0),
-    usage: {
-      inputTotal: chunk.prompt_eval_count ?? 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      output: chunk.eval_count ?? 0,
-      reasoning: 0,
-    },
+    usage: chunkUsage(chunk),
     ...(extra ? { extra } : {}),
   };
 }

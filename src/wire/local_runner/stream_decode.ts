@@ -6,6 +6,7 @@ import type { UpstreamChunk } from "./schema.ts";
 import {
   argumentsText,
   chunkText,
+  chunkUsage,
   createdSeconds,
   parseUpstreamChunk,
   responseIdFor,
@@ -49,16 +50,7 @@ export function decodeStream(): StreamStage<Frame, StreamEvent> {
     if (chunk.done === true) {
       close(emit);
       ended = true;
-      emit({
-        type: "usage",
-        usage: {
-          inputTotal: chunk.prompt_eval_count ?? 0,
-          cacheRead: 0,
-          cacheWrite: 0,
-          output: chunk.eval_count ?? 0,
-          reasoning: 0,
-        },
-      });
+      emit({ type: "usage", usage: chunkUsage(chunk) });
       emit({ type: "finish", finish: finishFromDoneReason(chunk.done_reason, toolCount > 0) });
     }
   };

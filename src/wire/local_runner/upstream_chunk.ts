@@ -1,4 +1,4 @@
-import { GatewayError } from "../../model/mod.ts";
+import { GatewayError, type Usage } from "../../model/mod.ts";
 import { stableHash } from "../shared/mod.ts";
 import { upstreamChunkSchema } from "./schema.ts";
 import type { UpstreamChunk, UpstreamToolCall } from "./schema.ts";
@@ -34,6 +34,17 @@ export function createdSeconds(chunk: UpstreamChunk): number | undefined {
   if (!chunk.created_at) return undefined;
   const ms = Date.parse(chunk.created_at);
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
+
+/** The token counts of a final chunk (Ollama reports no cache or reasoning buckets). */
+export function chunkUsage(chunk: UpstreamChunk): Usage {
+  return {
+    inputTotal: chunk.prompt_eval_count ?? 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    output: chunk.eval_count ?? 0,
+    reasoning: 0,
+  };
 }
 
 /** Tool-call arguments as raw JSON text (Ollama sends an object). */
