@@ -1,5 +1,5 @@
 /** Narrow helpers for reading untrusted JSON without `any`. */
-import { depthBeyond, MAX_JSON_DEPTH } from "./limits.ts";
+import { MAX_JSON_DEPTH, measureJson } from "./limits.ts";
 
 /** True for a plain JSON object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -18,7 +18,7 @@ export function tryParseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-  return depthBeyond(value, MAX_JSON_DEPTH) === undefined ? value : undefined;
+  return measureJson(value, MAX_JSON_DEPTH).tooDeep ? undefined : value;
 }
 
 /** True when tool-call arguments are neither empty nor a JSON object (an encoder that needs one sends {}). */

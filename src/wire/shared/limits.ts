@@ -32,44 +32,36 @@ export const MAX_SCHEMA_DEPTH = 64;
 export const MAX_SCHEMA_NODES = 20_000;
 
 /**
- * The depth of the deepest array or object in `value` (a scalar is 0) when it exceeds `max`, else
- * undefined. Iterative with an explicit stack, so a body nested a million deep cannot overflow it, and
- * it stops at the first branch past the limit.
+ * One pass over a parsed JSON value: whether it nests arrays and objects deeper than `maxDepth`, and how
+ * many values it holds (itself included; counting stops just past `maxValues`). Iterative with an explicit
+ * stack, so a value nested a million deep cannot overflow it; it stops at the first limit it meets.
  */
-export function depthBeyond(value: unknown, max: number): number | undefined {
-  const values: unknown[] = [value];
+export function measureJson(
+  value: unknown,
+  maxDepth: number,
+  maxValues = Infinity,
+): { readonly tooDeep: boolean; readonly values: number } {
+  const nodes: unknown[] = [value];
   const depths: number[] = [0];
-  while (values.length > 0) {
-    const node = values.pop();
+  let values = 0;
+  while (nodes.length > 0) {
+    const node = nodes.pop();
     const depth = depths.pop() as number;
+    values++;
     if (typeof node !== "object" || node === null) continue;
-    if (depth + 1 > max) return depth + 1;
+    if (depth + 1 > maxDepth) return { tooDeep: true, values };
     const children = Array.isArray(node) ? node : Object.values(node);
+    if (values + children.length > maxValues) return { tooDeep: false, values: values + children.length };
     for (const child of children) {
-      if (typeof child !== "object" || child === null) continue;
-      values.push(child);
-      depths.push(depth + 1);
+      if (typeof child === "object" && child !== null) {
+        nodes.push(child);
+        depths.push(depth + 1);
+      } else {
+        values++;
+      }
     }
   }
-  return undefined;
-}
-
-/** How many values `value` holds (itself included); counting stops just past `max`. */
-function countValues(value: unknown, max: number): number {
-  let count = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const node = pending.pop();
-    if (++count > max) return count;
-    if (typeof node !== "object" || node === null) continue;
-    const children = Array.isArray(node) ? node : Object.values(node);
-    if (count + children.length > max) return count + children.length;
-    for (const child of children) {
-      if (typeof child === "object" && child !== null) pending.push(child);
-      else count++;
-    }
-  }
-  return count;
+  return { tooDeep: false, values };
 }
 
 /**
@@ -77,10 +69,10 @@ function countValues(value: unknown, max: number): number {
  * returns how many values it holds (callers pace big bodies by it).
  */
 export function checkJsonShape(value: unknown): number {
-  if (depthBeyond(value, MAX_JSON_DEPTH) !== undefined) {
+  const { tooDeep, values } = measureJson(value, MAX_JSON_DEPTH, MAX_JSON_VALUES);
+  if (tooDeep) {
     throw invalidRequest(`body: JSON is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
   }
-  const values = countValues(value, MAX_JSON_VALUES);
   if (values > MAX_JSON_VALUES) {
     throw invalidRequest(
       `body: JSON holds more than ${MAX_JSON_VALUES} values (objects, arrays and their items)`,
