@@ -8,6 +8,8 @@ import { LiveHub } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
+import { GatewayMetrics } from "./gateway/metrics_observer.ts";
+import { GATEWAY_VERSION } from "./version.ts";
 import { createHandler } from "./http/app.ts";
 import { Management } from "./management/mod.ts";
 import type { Store } from "./storage/mod.ts";
@@ -21,6 +23,8 @@ export interface ComposeOptions {
   readonly timeouts?: UpstreamTimeouts;
   /** Outbound fetch for the Headroom saver. */
   readonly fetch?: typeof fetch;
+  /** This process's worker id on its machine (the metrics' `worker` label); "0" unless given. */
+  readonly worker?: string;
 }
 
 /** A gateway wired and ready to serve. */
@@ -28,6 +32,7 @@ export interface ComposedGateway {
   readonly runtime: GatewayRuntime;
   readonly management: Management;
   readonly dashboard: DashboardContext;
+  readonly metrics: GatewayMetrics;
   /** The request handler for Deno.serve. */
   readonly handler: (request: Request) => Response | Promise<Response>;
   /** Ends live dashboard streams (they never end by themselves), so an HTTP shutdown can drain. */
@@ -51,6 +56,19 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   const hub = new LiveHub(now);
   runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
   runtime.recorder.onRecord((row) => hub.recorded(row));
+  const metrics = new GatewayMetrics({
+    version: GATEWAY_VERSION,
+    worker: options.worker ?? env("GATEWAY_WORKER_ID") ?? "0",
+    instance: config.metrics.instance || env("GATEWAY_INSTANCE") || Deno.hostname(),
+    now,
+    cooldowns: (at) => runtime.routing.active(at),
+    budgets: () => runtime.control.budgets,
+    spentToday: (keyId, at) => runtime.budgets.spentToday(keyId, at),
+    rss: () => Deno.memoryUsage().rss,
+    startedAt: now(),
+  });
+  runtime.observers.push(metrics);
+  runtime.recorder.onRecord((row) => metrics.recorded(row));
   const dashboard: DashboardContext = {
     now,
     state: runtime.control,
@@ -72,12 +90,19 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     drainSignal: drain.signal,
     visibleModels: (identity) => runtime.visibleModels(identity),
     dashboard,
+    metrics: {
+      enabled: config.metrics.enabled,
+      token: env("GATEWAY_METRICS_TOKEN") || config.metrics.token,
+      render: () => metrics.render(),
+    },
+    clock: () => performance.now(),
   });
   let closed: Promise<void> | undefined;
   return {
     runtime,
     management,
     dashboard,
+    metrics,
     handler,
     endLiveStreams: () => hub.close(),
     abortInFlight: () => drain.abort(new DOMException("the gateway is shutting down", "AbortError")),

@@ -46,7 +46,7 @@ export async function streamAttempt(
       (text) => deps.control.redactor.redactForClient(text),
     ),
   );
-  const opened = await openStream(body, steps, tally);
+  const opened = await openStream(body, steps, tally, caller.timing);
   if (opened.kind !== "committed") return { kind: "failed", message: opened.message };
   committed = true;
   return opened;
