@@ -3,6 +3,7 @@ import { GATEWAY_VERSION } from "../version.ts";
 import { GatewayError } from "../model/mod.ts";
 import { SecretKeyError } from "../storage/mod.ts";
 import { configInitCommand } from "./config_init.ts";
+import { doctorCommand } from "./doctor.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
 import { budgetsCommand } from "./budgets.ts";
 import { keysCommand } from "./keys.ts";
@@ -22,6 +23,7 @@ Commands:
   keys          create, list, update and revoke API keys
   settings      read and change runtime settings
   budgets       set, list and delete daily spend limits
+  doctor        check the config, home, database, port and upstreams; print what to fix
 
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
 the database lives beside it) and --help.`;
@@ -41,6 +43,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return settingsCommand(rest, io);
       case "budgets":
         return budgetsCommand(rest, io);
+      case "doctor":
+        return await doctorCommand(rest, io);
       case "--version":
       case "version":
         io.out(GATEWAY_VERSION);

@@ -33,7 +33,7 @@ export {
   type UsageTotals,
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
-export { type Database, openDatabase, transaction } from "./database.ts";
+export { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
   replaceFromConfig,
@@ -42,7 +42,7 @@ export {
   seedFromConfig,
   type SeedReport,
 } from "./seed.ts";
-export { migrate } from "./migrate.ts";
+export { loadMigrations, migrate } from "./migrate.ts";
 
 /** Every repository over one database handle. */
 export class Store {
