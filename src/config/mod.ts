@@ -5,6 +5,7 @@ export type {
   Config,
   PriceConfig,
   ProviderConfig,
+  ProviderQuota,
   SaverLevel,
   StaticKeyConfig,
   TokenSaversConfig,

@@ -41,6 +41,7 @@ export class ConfigFileService {
         ...(p.capabilities && Object.keys(p.capabilities).length > 0
           ? { capabilities: exportCapabilities(p.capabilities) }
           : {}),
+        ...(p.quota ? { quota: { ...p.quota, windows: p.quota.windows.map((w) => ({ ...w })) } } : {}),
       })),
       combos: store.combos.list().map((c) => ({ name: c.name, models: [...c.models] })),
       token_savers: {

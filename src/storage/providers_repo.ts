@@ -1,4 +1,4 @@
-import type { ApiType, CapabilityOverride, ProviderConfig } from "../config/mod.ts";
+import type { ApiType, CapabilityOverride, ProviderConfig, ProviderQuota } from "../config/mod.ts";
 import type { Database } from "./database.ts";
 import { stringList } from "./json_column.ts";
 import type { SecretBox } from "./secret_box.ts";
@@ -13,6 +13,7 @@ interface Row {
   enabled: number;
   position: number;
   capabilities: string;
+  quota?: string;
 }
 
 /** The providers table. Upstream credentials are sealed by the SecretBox before they are written. */
@@ -47,11 +48,12 @@ export class ProvidersRepo {
     };
     this.#db.prepare(
       `INSERT INTO providers (id, prefix, api_type, base_url, api_key, models, enabled, position, created_at,
-         updated_at, capabilities)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         updated_at, capabilities, quota)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET prefix = excluded.prefix, api_type = excluded.api_type,
          base_url = excluded.base_url, api_key = excluded.api_key, models = excluded.models,
-         enabled = excluded.enabled, updated_at = excluded.updated_at, capabilities = excluded.capabilities`,
+         enabled = excluded.enabled, updated_at = excluded.updated_at, capabilities = excluded.capabilities,
+         quota = excluded.quota`,
     ).run(
       provider.id,
       provider.prefix,
@@ -64,6 +66,7 @@ export class ProvidersRepo {
       now,
       now,
       JSON.stringify(provider.capabilities ?? {}),
+      JSON.stringify(provider.quota ?? {}),
     );
   }
 
@@ -87,7 +90,21 @@ export class ProvidersRepo {
       models: stringList(row.models),
       enabled: row.enabled === 1,
       capabilities: capabilitiesColumn(row.capabilities),
+      ...quotaColumn(row.quota),
     };
+  }
+}
+
+/** The quota column as a config field; `{}` (no limits configured) leaves the field out. */
+function quotaColumn(text: string | undefined): { quota?: ProviderQuota } {
+  try {
+    const value = JSON.parse(text ?? "{}");
+    if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+    const windows = Array.isArray(value.windows) ? value.windows : [];
+    if (value.rpm === undefined && value.rpd === undefined && windows.length === 0) return {};
+    return { quota: { ...value, windows } };
+  } catch {
+    return {};
   }
 }
 
