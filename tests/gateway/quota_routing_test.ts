@@ -29,7 +29,7 @@ async function accounts(n: number, settings: Record<string, string>, quota: Reco
       return (await response.json()).choices[0].message.content;
     },
     /** The order the Routing screen says the next request gets. */
-    async tryOrder(): Promise<string[]> {
+    tryOrder(): string[] {
       const plan = gw.runtime.routing.preview(
         gw.runtime.table,
         "p/m1",
@@ -57,7 +57,7 @@ Deno.test("an account whose upstream reports no requests left moves to the end o
   await using t = await accounts(3, { server_account_strategy: "fill_first" });
   t.mocks[0].script({ json: chatCompletion("a1"), headers: remaining(0, 60) });
   assertEquals(await t.send(), "a1");
-  assertEquals(await t.tryOrder(), ["a2", "a3", "a1"]);
+  assertEquals(t.tryOrder(), ["a2", "a3", "a1"]);
   assertEquals(await t.send(), "a2");
   assertEquals(t.mocks[0].requests.length, 1);
 });
@@ -67,7 +67,7 @@ Deno.test("soft deprioritisation never drops the last account: all spent, the re
   for (const mock of t.mocks) mock.script({ json: chatCompletion("spent"), headers: remaining(0, 60) });
   await t.send();
   await t.send();
-  assertEquals(await t.tryOrder(), ["a1", "a2"]);
+  assertEquals(t.tryOrder(), ["a1", "a2"]);
   assertEquals(await t.send(), "spent");
   // A single spent account is tried too.
   await using one = await accounts(1, {});
@@ -85,7 +85,7 @@ Deno.test("quota_aware prefers the most headroom and breaks ties by the earliest
   assertEquals([await t.send(), await t.send(), await t.send()], ["a1", "a2", "a3"]);
   t.gw.runtime.control.store.settings.set("server_account_strategy", "quota_aware");
   t.gw.runtime.control.reload();
-  assertEquals(await t.tryOrder(), ["a3", "a2", "a1"]);
+  assertEquals(t.tryOrder(), ["a3", "a2", "a1"]);
   assertEquals(await t.send(), "a3");
 });
 
@@ -111,7 +111,7 @@ Deno.test("quota_aware counts a rejected subscription window as no headroom, wha
   assertEquals([await t.send(), await t.send()], ["a1", "a2"]);
   t.gw.runtime.control.store.settings.set("server_account_strategy", "quota_aware");
   t.gw.runtime.control.reload();
-  assertEquals(await t.tryOrder(), ["a2", "a1"]);
+  assertEquals(t.tryOrder(), ["a2", "a1"]);
 });
 
 Deno.test("a configured rpm moves an account that used its minute to the end", async () => {
