@@ -44,10 +44,8 @@ export interface ProviderConfig {
   readonly enabled: boolean;
   /** Per upstream model; absent means the built-in table alone decides. */
   readonly capabilities?: Readonly<Record<string, CapabilityOverride>>;
-<<<<<<< HEAD
   /** Configured limits; absent means only what upstream answers report. */
   readonly quota?: ProviderQuota;
-=======
   /** Subscription kinds: overrides of the kind's OAuth endpoints (see src/credentials/kinds.ts). */
   readonly oauth?: OAuthOverrides;
 }
@@ -66,7 +64,6 @@ export interface OAuthOverrides {
   readonly verificationUrl?: string;
   readonly sessionTokenUrl?: string;
   readonly usageUrl?: string;
->>>>>>> main
 }
 
 /** A named ordered list of `<prefix>/<model>` entries. */

@@ -151,11 +151,8 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
           maxThinkingBudget: c.max_thinking_budget,
         }]),
       ),
-<<<<<<< HEAD
       ...(p.quota ? { quota: p.quota } : {}),
-=======
       ...(p.oauth ? { oauth: oauthOverrides(p.oauth) } : {}),
->>>>>>> main
     })),
     combos: data.combos.map((c) => ({ name: c.name, models: c.models })),
     tokenSavers: data.token_savers,

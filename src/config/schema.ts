@@ -25,7 +25,6 @@ export const capabilityOverrideSchema = z.strictObject({
   max_thinking_budget: z.number().int().positive().optional(),
 });
 
-<<<<<<< HEAD
 /** Configured limits of one account (YAML `providers[].quota`); routing deprioritises it when spent. */
 export const providerQuotaSchema = z.strictObject({
   rpm: z.number().int().nonnegative().optional(),
@@ -35,7 +34,8 @@ export const providerQuotaSchema = z.strictObject({
     metric: z.enum(["requests", "tokens"]).default("requests"),
     limit: z.number().int().positive(),
   })).default([]),
-=======
+});
+
 /** YAML names of the OAuth overrides → OAuthOverrides fields. */
 export const OAUTH_OVERRIDE_FIELDS = {
   client_id: "clientId",
@@ -62,7 +62,6 @@ export const oauthOverridesSchema = z.strictObject({
   verification_url: oauthUrl.optional(),
   session_token_url: oauthUrl.optional(),
   usage_url: oauthUrl.optional(),
->>>>>>> main
 });
 
 /** One provider account (YAML `providers[]`). */
@@ -75,11 +74,8 @@ export const providerSchema = z.strictObject({
   models: z.array(z.string().min(1)).default([]),
   enabled: z.boolean().default(true),
   capabilities: z.record(z.string().min(1), capabilityOverrideSchema).default({}),
-<<<<<<< HEAD
   quota: providerQuotaSchema.optional(),
-=======
   oauth: oauthOverridesSchema.optional(),
->>>>>>> main
 });
 
 /** One combo (YAML `combos[]`). */
