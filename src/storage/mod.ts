@@ -14,6 +14,7 @@ import { DashboardSessionsRepo } from "./dashboard_sessions_repo.ts";
 import { InventoryRepo } from "./inventory_repo.ts";
 import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
+import { ClusterRepo } from "./cluster_repo.ts";
 
 export type { ApiKeyChanges, ApiKeyRecord, KeyRole } from "./api_keys_repo.ts";
 export type { BudgetRecord } from "./budgets_repo.ts";
@@ -33,6 +34,7 @@ export {
   type UsageTotals,
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
+export type { ClusterEvent } from "./cluster_repo.ts";
 export { type Database, openDatabase, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
@@ -60,6 +62,7 @@ export class Store {
   readonly inventory: InventoryRepo;
   readonly usageStats: UsageStatsRepo;
   readonly saverStats: SaverStatsRepo;
+  readonly cluster: ClusterRepo;
   /** The credential sealer (dashboard Reset re-seeds providers with it). */
   readonly box: SecretBox;
 
@@ -78,6 +81,7 @@ export class Store {
     this.inventory = new InventoryRepo(db, box);
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
+    this.cluster = new ClusterRepo(db);
     this.box = box;
   }
 
@@ -103,11 +107,6 @@ export class Store {
   /** Runs `work` in one transaction. */
   transaction<T>(work: () => T): T {
     return transaction(this.db, work);
-  }
-
-  /** Changes whenever another connection (the CLI) commits; polled for hot pick-up. */
-  dataVersion(): number {
-    return Number((this.db.prepare("PRAGMA data_version").get() as { data_version: number }).data_version);
   }
 
   /** Closes the handle. */
