@@ -3,7 +3,8 @@
  * dashboard routes and `gateway providers connect` both drive a SigninService; a finished sign-in is saved
  * through the management service as the provider's credential blob.
  */
-export { type SigninDeps, SigninService, type SigninStatus, type SigninView } from "./service.ts";
+export { type SigninDeps, SigninService } from "./service.ts";
+export type { SigninStatus, SigninView } from "./session.ts";
 export { flowsOffered, type SigninFacts, type SigninFlow } from "./plan.ts";
 export type { SignedInCredential } from "./token_answer.ts";
 export type { OAuthFetch } from "./oauth_http.ts";

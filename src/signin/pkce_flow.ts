@@ -5,6 +5,7 @@
  */
 import { GatewayError, invalidRequest } from "../model/mod.ts";
 import { type BodyEncoding, endpointName, type OAuthFetch, postOAuth } from "./oauth_http.ts";
+import { base64Url } from "./base64url.ts";
 import { readTokenAnswer, type SignedInCredential } from "./token_answer.ts";
 
 /** Where and as whom one PKCE sign-in talks. */
@@ -127,12 +128,6 @@ export async function exchangeCode(
     );
   }
   return outcome.credential;
-}
-
-function base64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 function timingSafeEqual(a: string, b: string): boolean {

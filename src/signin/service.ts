@@ -8,38 +8,11 @@ import type { ProviderConfig } from "../config/mod.ts";
 import { GatewayError } from "../model/mod.ts";
 import { type DeviceGrant, type DeviceResult, requestDeviceCode, runDeviceFlow } from "./device_flow.ts";
 import type { OAuthFetch } from "./oauth_http.ts";
-import {
-  authorizeUrl,
-  createPkcePair,
-  exchangeCode,
-  type PkcePair,
-  readPastedRedirect,
-} from "./pkce_flow.ts";
-import { type SigninFacts, type SigninFlow, type SigninPlan, signinPlan } from "./plan.ts";
+import { authorizeUrl, createPkcePair, exchangeCode, readPastedRedirect } from "./pkce_flow.ts";
+import { type SigninFacts, type SigninFlow, signinPlan } from "./plan.ts";
+import { abortableSleep, base64Url } from "./base64url.ts";
+import { type Session, sessionView, type SigninStatus, type SigninView } from "./session.ts";
 import type { SignedInCredential } from "./token_answer.ts";
-
-/** Where a sign-in stands. */
-export type SigninStatus = "pending" | "succeeded" | "failed" | "cancelled" | "expired";
-
-/** A sign-in as the dashboard and the CLI see it: what the user needs, and no secret. */
-export interface SigninView {
-  readonly id: string;
-  readonly provider_id: string;
-  readonly flow: SigninFlow;
-  readonly status: SigninStatus;
-  /** Why it failed, or what happened last (e.g. the server asked to slow down). */
-  readonly message?: string;
-  /** When the code or the attempt stops being valid (ISO 8601). */
-  readonly expires_at: string;
-  readonly device?: {
-    readonly user_code: string;
-    readonly verification_uri: string;
-    readonly verification_uri_complete?: string;
-    /** The server's polling interval in force (grows after `slow_down`). */
-    readonly interval_s: number;
-  };
-  readonly pkce?: { readonly authorize_url: string; readonly redirect_uri: string };
-}
 
 /** What the sessions need from the rest of the gateway. */
 export interface SigninDeps {
@@ -62,22 +35,6 @@ export const PKCE_TTL_MS = 10 * 60_000;
 export const FINISHED_TTL_MS = 10 * 60_000;
 /** Sign-ins open at once, all providers together (each device sign-in polls a server). */
 export const MAX_OPEN_SIGNINS = 32;
-
-interface Session {
-  readonly id: string;
-  readonly owner: string;
-  readonly providerId: string;
-  readonly plan: SigninPlan;
-  readonly expiresAt: number;
-  readonly abort: AbortController;
-  status: SigninStatus;
-  message?: string;
-  finishedAt?: number;
-  grant?: DeviceGrant;
-  intervalS?: number;
-  pkce?: { pair: PkcePair; url: string; exchanging: boolean };
-  done?: Promise<void>;
-}
 
 /** The sign-in sessions of one gateway (or one CLI run). */
 export class SigninService {
@@ -131,7 +88,7 @@ export class SigninService {
       };
       this.#sessions.set(id, session);
       session.done = this.#poll(session, grant);
-      return this.#view(session);
+      return sessionView(session);
     }
     const pair = await createPkcePair(this.#deps.random);
     const session: Session = {
@@ -145,12 +102,12 @@ export class SigninService {
       pkce: { pair, url: authorizeUrl(plan.endpoints, pair), exchanging: false },
     };
     this.#sessions.set(id, session);
-    return this.#view(session);
+    return sessionView(session);
   }
 
   /** The sign-in as it stands; 404 for an unknown id or another owner's. */
   get(id: string, owner: string): SigninView {
-    return this.#view(this.#owned(id, owner));
+    return sessionView(this.#owned(id, owner));
   }
 
   /** Finishes a PKCE sign-in with what the user pasted (redirect URL, `code#state` or bare code). */
@@ -190,14 +147,14 @@ export class SigninService {
     } finally {
       pkce.exchanging = false;
     }
-    return this.#view(session);
+    return sessionView(session);
   }
 
   /** Cancels a sign-in (a finished one stays as it ended). */
   cancel(id: string, owner: string): SigninView {
     const session = this.#owned(id, owner);
     if (session.status === "pending") this.#finish(session, "cancelled", "The sign-in was cancelled");
-    return this.#view(session);
+    return sessionView(session);
   }
 
   /** Resolves when a device sign-in's polling has ended (the CLI waits on it). */
@@ -221,7 +178,7 @@ export class SigninService {
         {
           fetch: this.#deps.fetch,
           now: this.#deps.now,
-          sleep: this.#deps.sleep ?? sleep,
+          sleep: this.#deps.sleep ?? abortableSleep,
           onPoll: (poll, intervalS) => {
             session.intervalS = intervalS;
             if (poll.kind === "slow_down") {
@@ -281,36 +238,6 @@ export class SigninService {
       }
     }
   }
-
-  #view(session: Session): SigninView {
-    const base = {
-      id: session.id,
-      provider_id: session.providerId,
-      flow: session.plan.flow,
-      status: session.status,
-      ...(session.message ? { message: session.message } : {}),
-      expires_at: new Date(session.expiresAt).toISOString(),
-    };
-    if (session.grant) {
-      const g = session.grant;
-      return {
-        ...base,
-        device: {
-          user_code: g.userCode,
-          verification_uri: g.verificationUri,
-          ...(g.verificationUriComplete ? { verification_uri_complete: g.verificationUriComplete } : {}),
-          interval_s: session.intervalS ?? g.intervalS,
-        },
-      };
-    }
-    if (session.pkce && session.plan.flow === "pkce") {
-      return {
-        ...base,
-        pkce: { authorize_url: session.pkce.url, redirect_uri: session.plan.endpoints.redirectUri },
-      };
-    }
-    return base;
-  }
 }
 
 function describe(status: SigninStatus): string {
@@ -321,23 +248,4 @@ function describe(status: SigninStatus): string {
     : status === "cancelled"
     ? "been cancelled"
     : "failed";
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
-function base64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
