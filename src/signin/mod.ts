@@ -6,5 +6,6 @@
 export { type SigninDeps, SigninService } from "./service.ts";
 export type { SigninStatus, SigninView } from "./session.ts";
 export { flowsOffered, type SigninFacts, type SigninFlow } from "./plan.ts";
+export { providerSigninFacts } from "./facts.ts";
 export type { SignedInCredential } from "./token_answer.ts";
 export type { OAuthFetch } from "./oauth_http.ts";
