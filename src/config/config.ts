@@ -33,6 +33,24 @@ export interface ProviderConfig {
   readonly enabled: boolean;
   /** Per upstream model; absent means the built-in table alone decides. */
   readonly capabilities?: Readonly<Record<string, CapabilityOverride>>;
+  /** Subscription kinds: overrides of the kind's OAuth endpoints (see src/credentials/kinds.ts). */
+  readonly oauth?: OAuthOverrides;
+}
+
+/**
+ * Per-provider overrides of a subscription kind's OAuth endpoints (YAML `providers[].oauth`): tests,
+ * enterprise proxies and regional hosts set them; absent fields keep the real hosts.
+ */
+export interface OAuthOverrides {
+  readonly clientId?: string;
+  readonly tokenUrl?: string;
+  readonly authorizeUrl?: string;
+  readonly redirectUri?: string;
+  readonly deviceCodeUrl?: string;
+  readonly deviceTokenUrl?: string;
+  readonly verificationUrl?: string;
+  readonly sessionTokenUrl?: string;
+  readonly usageUrl?: string;
 }
 
 /** A named ordered list of `<prefix>/<model>` entries. */

@@ -3,6 +3,7 @@ export type {
   CapabilityOverride,
   ComboConfig,
   Config,
+  OAuthOverrides,
   PriceConfig,
   ProviderConfig,
   SaverLevel,
@@ -11,6 +12,7 @@ export type {
   UpstreamLimitsConfig,
 } from "./config.ts";
 export { API_TYPES, type ApiType } from "./api_types.ts";
+export { OAUTH_OVERRIDE_FIELDS } from "./schema.ts";
 export { ConfigError } from "./errors.ts";
 export { parseConfig } from "./load.ts";
 export { fileExists, loadConfig, writeDefaultConfig } from "./files.ts";

@@ -120,6 +120,7 @@ async function statusFailure(
     bodyText: text,
     retryAfterHeader: outcome.header("retry-after"),
     now: deps.now(),
+    headers: outcome.header,
   });
   return { status: outcome.status, message: `HTTP ${outcome.status}: ${summarize(text)}`, classification };
 }

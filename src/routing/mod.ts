@@ -16,6 +16,15 @@ export {
   parseRetryAfter,
   type UpstreamFailure,
 } from "./classify.ts";
+export {
+  exhaustedUntil,
+  type HeaderLookup,
+  type LimitUnit,
+  type LimitWindow,
+  readLimitHeaders,
+} from "./limit_headers.ts";
+export { resetFromErrorBody } from "./limit_body.ts";
+export { readDuration, readResetAt } from "./limit_values.ts";
 export { hasRateLimitMarker, RATE_LIMIT_MARKERS } from "./body_markers.ts";
 export {
   type ActiveCooldown,

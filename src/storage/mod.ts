@@ -6,6 +6,7 @@ import { CooldownsRepo } from "./cooldowns_repo.ts";
 import { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 import { PricingRepo } from "./pricing_repo.ts";
 import { ProvidersRepo } from "./providers_repo.ts";
+import { CredentialsRepo } from "./credentials_repo.ts";
 import { loadSecretBox, type SecretBox } from "./secret_box.ts";
 import { SettingsRepo } from "./settings_repo.ts";
 import { UsageRepo } from "./usage_repo.ts";
@@ -43,6 +44,7 @@ export {
   type SeedReport,
 } from "./seed.ts";
 export { migrate } from "./migrate.ts";
+export { type CredentialSlot, CredentialsRepo, type CredentialStateRecord } from "./credentials_repo.ts";
 
 /** Every repository over one database handle. */
 export class Store {
@@ -60,6 +62,8 @@ export class Store {
   readonly inventory: InventoryRepo;
   readonly usageStats: UsageStatsRepo;
   readonly saverStats: SaverStatsRepo;
+  /** Subscription credential state, refresh leases and rotation write-back. */
+  readonly credentials: CredentialsRepo;
   /** The credential sealer (dashboard Reset re-seeds providers with it). */
   readonly box: SecretBox;
 
@@ -78,6 +82,7 @@ export class Store {
     this.inventory = new InventoryRepo(db, box);
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
+    this.credentials = new CredentialsRepo(db, box);
     this.box = box;
   }
 
