@@ -7,7 +7,8 @@
 export function stdinLineReader(
   open: () => ReadableStream<Uint8Array> = () => Deno.stdin.readable,
 ): () => Promise<string | null> {
-  let reader: ReadableStreamDefaultReader<string> | undefined;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const decoder = new TextDecoder();
   let buffer = "";
   let ended = false;
   return async () => {
@@ -24,10 +25,10 @@ export function stdinLineReader(
         buffer = "";
         return last;
       }
-      reader ??= open().pipeThrough(new TextDecoderStream()).getReader();
+      reader ??= open().getReader();
       const { value, done } = await reader.read();
       if (done) ended = true;
-      else buffer += value;
+      else buffer += decoder.decode(value, { stream: true });
     }
   };
 }
