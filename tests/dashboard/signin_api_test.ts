@@ -166,3 +166,31 @@ Deno.test("dashboard API: connecting an API-key provider, an unknown one or with
   assertEquals(bad.status, 400);
   assertEquals((await api("GET", "/providers/copilot/connect/nope")).status, 404);
 });
+
+Deno.test("dashboard API: a pasted credential blob is validated for subscription kinds, an API-key kind takes any key", async () => {
+  await using mock = await startMockOAuth();
+  await using gw = await setup(mock);
+  const api = client(gw, []);
+  const broken = await api("PUT", "/providers/claude", { api_key: '{"access_token": ' });
+  assertEquals(broken.status, 400);
+  assertEquals(broken.body.error.field, "api_key");
+  assertMatch(broken.body.error.message, /not valid JSON/);
+  const tokenless = await api("PUT", "/providers/claude", { api_key: '{"account": "me"}' });
+  assertEquals(tokenless.status, 400);
+  assertMatch(tokenless.body.error.message, /neither an access_token nor a refresh_token/);
+  const created = await api("POST", "/providers", {
+    id: "claude-2",
+    prefix: "cl",
+    api_type: "messages_oauth",
+    base_url: "http://127.0.0.1:9",
+    api_key: "{oops",
+  });
+  assertEquals(created.status, 400);
+  const good = await api("PUT", "/providers/claude", {
+    api_key: JSON.stringify({
+      claudeAiOauth: { accessToken: "sk-ant-oat-x", refreshToken: "r", expiresAt: 1 },
+    }),
+  });
+  assertEquals(good.status, 200);
+  assertEquals((await api("PUT", "/providers/plain", { api_key: "{not json but an API key}" })).status, 200);
+});
