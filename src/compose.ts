@@ -4,7 +4,7 @@
  */
 import type { Config } from "./config/mod.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
-import { LiveHub } from "./dashboard/live_hub.ts";
+import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
@@ -22,6 +22,8 @@ export interface ComposeOptions {
   readonly timeouts?: UpstreamTimeouts;
   /** Outbound fetch for the Headroom saver. */
   readonly fetch?: typeof fetch;
+  /** This process's name among the processes sharing the database (`worker-2`); `main` by default. */
+  readonly processLabel?: string;
 }
 
 /** A gateway wired and ready to serve. */
@@ -47,6 +49,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     timeouts: options.timeouts,
     fetch: options.fetch,
     env,
+    processLabel: options.processLabel,
   });
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
   const hub = new LiveHub(now);
@@ -61,6 +64,9 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   });
   runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
   runtime.recorder.onRecord((row) => hub.recorded(row));
+  // Every worker's dashboard shows every worker's requests.
+  const liveChannel = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events));
+  hub.forwardTo((event) => liveChannel.publish(event));
   const dashboard: DashboardContext = {
     now,
     state: runtime.control,
