@@ -7,6 +7,7 @@ import { doctorCommand } from "./doctor.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
 import { budgetsCommand } from "./budgets.ts";
 import { keysCommand } from "./keys.ts";
+import { providersCommand } from "./providers.ts";
 import { serveCommand } from "./serve.ts";
 import { settingsCommand } from "./settings.ts";
 
@@ -24,6 +25,7 @@ Commands:
   settings      read and change runtime settings
   budgets       set, list and delete daily spend limits
   doctor        check the config, home, database, port and upstreams; print what to fix
+  providers     connect (sign in) a subscription provider: device code or pasted redirect URL
 
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
 the database lives beside it) and --help.`;
@@ -45,6 +47,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return budgetsCommand(rest, io);
       case "doctor":
         return await doctorCommand(rest, io);
+      case "providers":
+        return await providersCommand(rest, io);
       case "--version":
       case "version":
         io.out(GATEWAY_VERSION);
