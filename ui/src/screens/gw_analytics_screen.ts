@@ -231,7 +231,9 @@ export class GwAnalyticsScreen extends ScreenBase {
                             <td class="right num">${formatInt(b.requests)}</td>
                             <td class="right num">${formatCompact(b.input_tokens)}</td>
                             <td class="right num">${formatCompact(b.output_tokens)}</td>
-                            <td class="right num" data-testid="cache-read">${formatPercent(b.cache_read_pct)}</td>
+                            <td class="right num" data-testid="cache-read">${formatPercent(
+                              b.cache_read_pct,
+                            )}</td>
                             <td class="right num">${b.success_pct === undefined
                               ? "–"
                               : formatPercent(b.success_pct)}</td>
