@@ -10,6 +10,7 @@ import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
 import { createHandler } from "./http/app.ts";
 import { Management } from "./management/mod.ts";
+import { providerSigninFacts, SigninService } from "./signin/mod.ts";
 import type { Store } from "./storage/mod.ts";
 
 /** What the root passes in: the loaded config, an open store, and the outside world. */
@@ -52,6 +53,15 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   });
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
   const hub = new LiveHub(now);
+  const signin = new SigninService({
+    fetch: (input, init) => fetch(input, init),
+    now,
+    random: (bytes) => crypto.getRandomValues(new Uint8Array(bytes)),
+    provider: (id) => management.providers.get(id),
+    facts: providerSigninFacts,
+    // Through the provider service: sealed, and routing reloads so the provider is callable at once.
+    save: (id, credential) => void management.providers.update(id, { apiKey: JSON.stringify(credential) }),
+  });
   runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
   runtime.recorder.onRecord((row) => hub.recorded(row));
   // Every worker's dashboard shows every worker's requests.
@@ -70,6 +80,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     startedAt: now(),
     fingerprint: (text) => store.box.fingerprint(text),
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
+    signin,
   };
   const drain = new AbortController();
   const handler = createHandler({
@@ -88,6 +99,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     endLiveStreams: () => hub.close(),
     abortInFlight: () => drain.abort(new DOMException("the gateway is shutting down", "AbortError")),
     close() {
+      signin.close();
       closed ??= runtime.close();
       return closed;
     },
