@@ -3,6 +3,7 @@ import { ProviderClients } from "../executors/http_clients.ts";
 import { buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
+import { TurnTokenStore } from "./turn_token_store.ts";
 import { BudgetGuard } from "./budget_guard.ts";
 import { ControlPlane } from "./control_plane.ts";
 import { Dispatcher, type DispatchObserver, type UpstreamTimeouts } from "./dispatch.ts";
@@ -77,6 +78,7 @@ export class GatewayRuntime {
       },
       observers: this.observers,
       savers: this.savers,
+      turnTokens: new TurnTokenStore(store.turnTokens, this.writer, this.now),
     });
   }
 
