@@ -65,8 +65,8 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
   runtime.recorder.onRecord((row) => hub.recorded(row));
   // Every worker's dashboard shows every worker's requests.
-  const liveChannel = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events));
-  hub.forwardTo((event) => liveChannel.publish(event));
+  const live = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events), true);
+  hub.connect({ publish: live.publish, listen: (on) => runtime.cluster.listen("live", on) });
   const dashboard: DashboardContext = {
     now,
     state: runtime.control,
