@@ -7,6 +7,7 @@ import type { ClientIdentity } from "./identity.ts";
 import type { RequestTiming } from "./request_timing.ts";
 import type { RoutingService } from "./routing_service.ts";
 import type { StreamSummary } from "./stream_meter.ts";
+import type { TurnTokenStore } from "./turn_token_store.ts";
 import type { UsageRecorder } from "./usage_recorder.ts";
 import type { GatewayWarning } from "./warnings.ts";
 
@@ -41,6 +42,8 @@ export interface AttemptDeps {
   readonly newId: () => string;
   readonly timeouts: UpstreamTimeouts;
   readonly limits: AnswerLimits;
+  /** Opaque upstream tokens of tool calls: captured from answers, restored into replayed history. */
+  readonly turnTokens: TurnTokenStore;
 }
 
 /**
