@@ -3,7 +3,13 @@ import type { RuntimeSettings } from "../config/runtime_settings.ts";
 import { GatewayError, type NeutralRequest, orphanToolResult, type WireFormat } from "../model/mod.ts";
 import { isApiType } from "../config/api_types.ts";
 import { presetFor } from "../executors/presets.ts";
-import { allCoolingMessage, exhaustedMessage, isModelAllowed, type RoutingTable } from "../routing/mod.ts";
+import {
+  allCoolingMessage,
+  cacheAffinityKey,
+  exhaustedMessage,
+  isModelAllowed,
+  type RoutingTable,
+} from "../routing/mod.ts";
 import { codecFor, quoteValue } from "../wire/mod.ts";
 import type { AttemptDeps, CallerContext, RouteSuccess } from "./attempt_context.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
@@ -69,9 +75,11 @@ export class Dispatcher {
       );
     }
     const suffix = parseThinkingSuffix(decoded.model);
+    // Signatures and signed reasoning the client's format could not carry back are put in again here.
+    const restored = deps.turnTokens.restore(decoded);
     let request: NeutralRequest = suffix.intent
-      ? { ...decoded, model: suffix.model, reasoning: { ...decoded.reasoning, ...suffix.intent } }
-      : decoded;
+      ? { ...restored, model: suffix.model, reasoning: { ...restored.reasoning, ...suffix.intent } }
+      : restored;
     lifecycle.decoded(request);
     const settings = deps.control.settings;
     deps.budgets.check(input.identity.kind === "db" ? input.identity.keyId : null, deps.now());
@@ -119,12 +127,14 @@ export class Dispatcher {
     lifecycle: RequestLifecycle,
   ): Promise<RouteSuccess> {
     const deps = this.#deps;
+    const cacheKey = deps.control.settings.server_cache_affinity ? cacheAffinityKey(request) : null;
     const plan = deps.routing.resolve(
       deps.table(),
       request.model,
       deps.control.settings,
       deps.now(),
       identityRoutingKey(caller.identity),
+      cacheKey,
     );
     if (plan.kind === "unknown") throw new GatewayError(404, "not_found", plan.message);
     if (plan.kind === "all_cooling") {
@@ -145,7 +155,18 @@ export class Dispatcher {
       }
       lifecycle.attempting(attempt.account.id);
       const outcome = await runAttempt(deps, caller, request, attempt);
-      if (outcome.kind !== "failure") return outcome;
+      if (outcome.kind !== "failure") {
+        if (cacheKey !== null) {
+          deps.routing.bindCache(
+            cacheKey,
+            attempt.account.prefix,
+            attempt.account.id,
+            deps.control.settings,
+            deps.now(),
+          );
+        }
+        return outcome;
+      }
       last = { providerId: attempt.account.id, message: outcome.message };
     }
     const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");

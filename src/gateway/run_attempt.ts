@@ -41,7 +41,9 @@ export async function runAttempt(
   const record = new AttemptRecord(deps, caller, original, attempt, target.provider);
   const preparing = prepareCall(deps, caller, original, attempt, target);
   const prepared = preparing instanceof Promise ? await preparing : preparing;
+  deps.routing.quota.attempted(target.provider.id, deps.now());
   const outcome = await callUpstream(prepared.call);
+  if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const fail = (failure: Failure): AttemptOutcome => {
     const { status, classification } = failure;
     // Upstream text can repeat the key it was sent: the usage row, cooldown and client must not get it.
@@ -79,6 +81,7 @@ export async function runAttempt(
     const decoded = decodeAnswer(prepared, target.preset.format, text);
     if (!("parts" in decoded)) return fail(decoded);
     record.answered(decoded);
+    deps.turnTokens.capture(decoded.parts);
     caller.listener.warned(prepared.warnings);
     return { kind: "answer", response: decoded };
   }
