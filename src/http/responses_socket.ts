@@ -1,3 +1,4 @@
+import { RequestTiming } from "../gateway/request_timing.ts";
 import { GatewayError } from "../model/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import { authenticate } from "./auth.ts";
@@ -18,7 +19,7 @@ export function isResponsesUpgrade(path: string, request: Request): boolean {
  * `{"type":"error","status":…,"error":{…}}`. The key is checked before the upgrade, so a bad key is a
  * plain 401. A connection that cannot be upgraded gets 426, which makes Codex use HTTP at once.
  */
-export function serveResponsesSocket(deps: SurfaceDeps, request: Request): Response {
+export function serveResponsesSocket(deps: SurfaceDeps, request: Request, clock: () => number): Response {
   let identity;
   try {
     identity = authenticate(deps.control, request);
@@ -43,7 +44,9 @@ export function serveResponsesSocket(deps: SurfaceDeps, request: Request): Respo
   const chain: Chain = { last: null };
   let queue = Promise.resolve();
   socket.onmessage = (event) => {
-    queue = queue.then(() => serveMessage(deps, socket, event.data, { identity, headers, signal, chain }));
+    queue = queue.then(() =>
+      serveMessage(deps, socket, event.data, { identity, headers, signal, chain, clock })
+    );
   };
   return response;
 }
@@ -71,6 +74,8 @@ interface SocketContext {
   readonly headers: Headers;
   readonly signal: AbortSignal;
   readonly chain: Chain;
+  /** The clock each message's RequestTiming runs on (each message is one request). */
+  readonly clock: () => number;
 }
 
 function inputItems(input: unknown): unknown[] {
@@ -82,7 +87,7 @@ async function serveMessage(
   deps: SurfaceDeps,
   socket: WebSocket,
   data: unknown,
-  { identity, headers, signal, chain }: SocketContext,
+  { identity, headers, signal, chain, clock }: SocketContext,
 ): Promise<void> {
   const body = requestOf(data);
   if (typeof body === "string") {
@@ -117,6 +122,7 @@ async function serveMessage(
       identity,
       clientHeaders: headers,
       clientSignal: () => signal,
+      timing: new RequestTiming(clock),
     });
   } catch (error) {
     answer = errorResponse(error, "responses");
