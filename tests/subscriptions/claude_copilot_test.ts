@@ -5,14 +5,16 @@ import { startTestGateway } from "../helpers/gateway.ts";
 import { startSubscriptionMock, type SubscriptionMock } from "../helpers/subscription_mock.ts";
 
 function claudeYaml(mock: SubscriptionMock, blobs: string[]): string {
-  return "providers:\n" + blobs.map((blob, i) => `  - id: claude-${i + 1}
+  return "providers:\n" + blobs.map((blob, i) =>
+    `  - id: claude-${i + 1}
     prefix: claude
     api_type: messages_oauth
     base_url: ${mock.url}
     api_key: '${blob}'
     models: [claude-sonnet-4-5, rejected]
     oauth: {token_url: "${mock.url}/v1/oauth/token"}
-`).join("");
+`
+  ).join("");
 }
 
 function copilotYaml(mock: SubscriptionMock, githubToken: string): string {
@@ -34,11 +36,17 @@ for (const stream of [false, true]) {
     const gw = await startTestGateway(claudeYaml(mock, [JSON.stringify(mock.issue(30))]));
     try {
       const client = new Anthropic({ baseURL: gw.url, apiKey: "anything", maxRetries: 0 });
-      const params = { model: "claude/claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user" as const, content: "hi" }] };
+      const params = {
+        model: "claude/claude-sonnet-4-5",
+        max_tokens: 64,
+        messages: [{ role: "user" as const, content: "hi" }],
+      };
       let text = "";
       if (stream) {
         const events = await client.messages.create({ ...params, stream: true });
-        for await (const e of events) if (e.type === "content_block_delta" && e.delta.type === "text_delta") text += e.delta.text;
+        for await (const e of events) {
+          if (e.type === "content_block_delta" && e.delta.type === "text_delta") text += e.delta.text;
+        }
       } else {
         const answer = await client.messages.create(params);
         text = answer.content.map((b) => (b.type === "text" ? b.text : "")).join("");
@@ -66,9 +74,17 @@ Deno.test("messages_oauth: a long-lived token is used as is, and a rejected 5-ho
   const gw = await startTestGateway(claudeYaml(mock, [longLived]));
   try {
     const client = new Anthropic({ baseURL: gw.url, apiKey: "anything", maxRetries: 0 });
-    const ok = await client.messages.create({ model: "claude/claude-sonnet-4-5", max_tokens: 8, messages: [{ role: "user", content: "hi" }] });
+    const ok = await client.messages.create({
+      model: "claude/claude-sonnet-4-5",
+      max_tokens: 8,
+      messages: [{ role: "user", content: "hi" }],
+    });
     assertEquals(ok.content[0].type, "text");
-    const failed = await client.messages.create({ model: "claude/rejected", max_tokens: 8, messages: [{ role: "user", content: "hi" }] })
+    const failed = await client.messages.create({
+      model: "claude/rejected",
+      max_tokens: 8,
+      messages: [{ role: "user", content: "hi" }],
+    })
       .then(() => null, (e) => e);
     assertEquals(failed?.status, 503);
     const cooling = gw.runtime.routing.active(Date.now());
@@ -88,7 +104,11 @@ Deno.test("messages_oauth: a dead refresh token is an auth failure that says to 
   const gw = await startTestGateway(claudeYaml(mock, [dead, good]));
   try {
     const client = new Anthropic({ baseURL: gw.url, apiKey: "anything", maxRetries: 0 });
-    const answer = await client.messages.create({ model: "claude/claude-sonnet-4-5", max_tokens: 8, messages: [{ role: "user", content: "hi" }] });
+    const answer = await client.messages.create({
+      model: "claude/claude-sonnet-4-5",
+      max_tokens: 8,
+      messages: [{ role: "user", content: "hi" }],
+    });
     assertEquals(answer.content[0].type, "text");
     const cooling = gw.runtime.routing.active(Date.now());
     assertEquals(cooling.map((c) => [c.accountId, c.kind]), [["claude-1", "auth"]]);
@@ -117,7 +137,11 @@ for (const stream of [false, true]) {
         } else {
           text = (await client.chat.completions.create(params)).choices[0].message.content ?? "";
         }
-        const format = model === "gpt-4.1" ? "chat_completions" : model === "gpt-5-codex" ? "responses" : "messages";
+        const format = model === "gpt-4.1"
+          ? "chat_completions"
+          : model === "gpt-5-codex"
+          ? "responses"
+          : "messages";
         assertEquals(text, `copilot ${format} says hi (${model})`);
       }
       assertEquals(mock.sessions, 1, "one session token serves every call until it nears expiry");
