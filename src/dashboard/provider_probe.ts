@@ -15,7 +15,7 @@ const MAX_REDIRECTS = 3;
  * only to the same origin (scheme, host and port), and a POST only through 307/308 (which keep the body).
  * Anything else is reported as the answer, naming where it pointed.
  */
-async function probeFetch(url: string, init: RequestInit, fetcher: typeof fetch): Promise<Response> {
+export async function probeFetch(url: string, init: RequestInit, fetcher: typeof fetch): Promise<Response> {
   let target = new URL(url);
   for (let hop = 0;; hop++) {
     const response = await fetcher(target, { ...init, redirect: "manual" });
@@ -151,7 +151,7 @@ export async function probeProvider(
   }
 }
 
-function summarize(text: string): string {
+export function summarize(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat || "(empty body)";
 }

@@ -141,6 +141,16 @@ export async function startSubscriptionMock(
     if (!ledger.validAccess.has(bearer)) {
       return Response.json({ error: { message: "invalid token" } }, { status: 401 });
     }
+    if (path === "/backend-api/codex/models") {
+      return Response.json({ models: [{ slug: "gpt-5" }, { slug: "gpt-5-codex" }] });
+    }
+    if (path === "/backend-api/codex/responses" && (body as Record<string, unknown>).model === "echo") {
+      // A careless upstream that repeats the credential it was sent in its error text.
+      return Response.json(
+        { error: { message: `bad request from ${request.headers.get("authorization")}` } },
+        { status: 400 },
+      );
+    }
     if (path === "/backend-api/codex/responses") return codexAnswer(body as Record<string, unknown>);
     if (path === "/v1/messages") return claudeAnswer(request, body as Record<string, unknown>);
     if (path === "/v1/models") {
