@@ -2,6 +2,7 @@ import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { ActiveCooldown } from "../routing/mod.ts";
 import type { Management } from "../management/mod.ts";
 import type { Store } from "../storage/mod.ts";
+import type { SigninService } from "../signin/mod.ts";
 import type { LiveHub } from "./live_hub.ts";
 import type { SubscriptionConsole } from "./subscription_probe.ts";
 
@@ -45,4 +46,6 @@ export interface DashboardContext {
   readonly pushToken: () => string | undefined;
   /** Fetch Models and Test Connection of subscription kinds, through the gateway's own credentials. */
   readonly subscriptions: SubscriptionConsole;
+  /** Subscription sign-ins (Connect on the Providers screen). */
+  readonly signin: SigninService;
 }

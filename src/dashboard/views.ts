@@ -22,6 +22,7 @@ import type {
   RequestLogSummary,
 } from "../storage/mod.ts";
 import { maskSecret } from "../security/mask.ts";
+import { flowsOffered, providerSigninFacts } from "../signin/mod.ts";
 
 /** A DB key as the dashboard shows it: never the key, only its display prefix. */
 export function keyView(key: ApiKeyRecord, budgets: readonly BudgetRecord[]): KeyView {
@@ -61,6 +62,7 @@ export function providerView(provider: ProviderConfig, gateway: DashboardContext
       ? { remaining_s: cooldown.remainingSeconds, until: cooldown.untilMs, kind: cooldown.kind }
       : null,
     credential: oauthKind(provider.apiType) ? credentialView(provider, gateway) : null,
+    signin_flows: signinFlows(provider),
   };
 }
 
@@ -87,6 +89,11 @@ function accessTokenOf(apiKey: string): string {
   } catch {
     return apiKey;
   }
+}
+
+function signinFlows(provider: ProviderConfig) {
+  const facts = providerSigninFacts(provider);
+  return facts === null ? [] : flowsOffered(facts);
 }
 
 /** A budget with today's spend and status. */

@@ -3,6 +3,7 @@ import type { ApiType } from "../../config/api_types.ts";
 import type { WireFormat } from "../../model/wire_format.ts";
 import type { CooldownKind } from "../../routing/cooldown_policy.ts";
 import type { BudgetView, CooldownView } from "./usage.ts";
+import type { SigninFlow } from "../../signin/plan.ts";
 
 /** A provider with its credential masked, plus routing facts. */
 export interface ProviderView {
@@ -20,6 +21,8 @@ export interface ProviderView {
   readonly cooldown: CooldownView | null;
   /** Subscription kinds: the stored credential's non-secret status (null for API-key kinds). */
   readonly credential?: CredentialView | null;
+  /** Sign-in flows the Connect button offers (subscription kinds), preferred first; empty for API keys. */
+  readonly signin_flows: readonly SigninFlow[];
 }
 
 /** What the dashboard shows of a subscription credential (never a token). */
