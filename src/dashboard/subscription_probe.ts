@@ -10,6 +10,7 @@ import {
   PROBE_TIMEOUT_MS,
   probeFetch,
   type ProbeResult,
+  readModelList,
   summarize,
 } from "./provider_probe.ts";
 
@@ -43,13 +44,7 @@ export function subscriptionConsole(
         url = provider.apiType === "messages_oauth"
           ? `${base}/v1/models`
           : `${base}/models?client_version=1.0.0`;
-        const response = await probeFetch(url, {
-          headers: { accept: "application/json", ...callHeaders(call) },
-          signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-        }, fetcher);
-        const text = await response.text();
-        if (!response.ok) return { ok: false, message: `HTTP ${response.status}: ${summarize(text)}`, url };
-        return { ok: true, models: subscriptionModelIds(JSON.parse(text)), url };
+        return await readModelList(url, callHeaders(call), subscriptionModelIds, fetcher);
       } catch (error) {
         return { ok: false, message: (error as Error).message.split("\n")[0].slice(0, 300), url };
       }

@@ -29,6 +29,7 @@ export async function runAttempt(
   caller: CallerContext,
   original: NeutralRequest,
   attempt: Attempt,
+  retriedEndpoint = false,
 ): Promise<AttemptOutcome> {
   const target = callTarget(deps, attempt);
   if (target === null) {
@@ -84,7 +85,15 @@ export async function runAttempt(
   }
   if (outcome.status >= 400) {
     if (outcome.status === 401) deps.subscriptions.rejected(target.provider);
-    return fail(await statusFailure(deps, outcome));
+    const failure = await statusFailure(deps, outcome);
+    // Copilot serves some models only on /responses or /v1/messages: learn it and call the model there.
+    if (
+      !retriedEndpoint &&
+      deps.subscriptions.wrongEndpoint(target.provider, attempt.upstreamModel, failure.message)
+    ) {
+      return runAttempt(deps, caller, original, attempt, true);
+    }
+    return fail(failure);
   }
   const contentType = outcome.header("content-type") ?? "";
   if (!prepared.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {

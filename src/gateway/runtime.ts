@@ -69,6 +69,7 @@ export class GatewayRuntime {
       // The rotated credential is in the database: reload so every reader (and the redactor) has it.
       onRotated: () => this.control.reload("local"),
       onNewSecret: () => this.control.secretsChanged(),
+      onQuota: (providerId, windows) => this.routing.quota.observeWindows(providerId, windows, this.now()),
     });
     this.control.addSecretSource(() => this.subscriptions.liveSecrets());
     this.writer = new BatchedWriter(store);

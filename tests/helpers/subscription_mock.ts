@@ -42,6 +42,8 @@ export interface SubscriptionMockOptions {
   refreshDelayMs?: number;
   /** Lifetime of refreshed access tokens. */
   refreshedLifetimeS?: number;
+  /** Copilot's model list answers 500 (the gateway must learn endpoints from 400s). */
+  noModelList?: boolean;
 }
 
 const CTX = { requestModel: "mock", now: 1_700_000_000 };
@@ -84,6 +86,9 @@ export async function startSubscriptionMock(
   const state = { sessions: 0 };
   const api = serve((request, url, body) => {
     calls.push({ path: url.pathname, headers: request.headers, body: body as Record<string, unknown> });
+    if (options.noModelList && url.pathname === "/models") {
+      return Response.json({ error: "down" }, { status: 500 });
+    }
     return copilotApi(request, url, body as Record<string, unknown>, ledger);
   });
   const apiUrl = (await api.ready).url;

@@ -26,7 +26,9 @@ function copilotYaml(mock: SubscriptionMock, githubToken: string): string {
     base_url: https://api.githubcopilot.com
     api_key: ${githubToken}
     models: [gpt-4.1, gpt-5-codex, claude-only]
-    oauth: {session_token_url: "${mock.url}/copilot_internal/v2/token", usage_url: "${mock.url}/copilot_internal/user"}
+    oauth:
+      session_token_url: "${mock.url}/copilot_internal/v2/token"
+      usage_url: "${mock.url}/copilot_internal/user"
 `;
 }
 
@@ -157,3 +159,35 @@ for (const stream of [false, true]) {
     }
   });
 }
+
+Deno.test("device_oauth_assistant: without a model list, a 400 'not accessible via /chat/completions' moves the model to /responses; quota reaches routing", async () => {
+  const mock = await startSubscriptionMock({ noModelList: true });
+  const github = mock.issue().access_token;
+  const gw = await startTestGateway(copilotYaml(mock, github));
+  try {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "anything", maxRetries: 0 });
+    for (let i = 0; i < 2; i++) {
+      const answer = await client.chat.completions.create({
+        model: "copilot/gpt-5-codex",
+        messages: [{ role: "user", content: "hi" }],
+      });
+      assertEquals(answer.choices[0].message.content, "copilot responses says hi (gpt-5-codex)");
+    }
+    const paths = mock.calls.filter((c) => c.path !== "/models").map((c) => c.path);
+    assertEquals(
+      paths,
+      ["/chat/completions", "/responses", "/responses"],
+      "learnt once, then called there directly",
+    );
+    // The quota read runs beside the request; wait for it (bounded) and look at what routing knows.
+    for (let i = 0; i < 50 && gw.runtime.routing.quota.headroom("copilot-1", Date.now()) === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const headroom = gw.runtime.routing.quota.headroom("copilot-1", Date.now());
+    assert(headroom !== undefined, "Copilot's quota reached the routing quota tracker");
+    assert(JSON.stringify(headroom).includes("copilot_premium_interactions"), JSON.stringify(headroom));
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});

@@ -62,8 +62,12 @@ export class CopilotModels {
 
   /** Remembers that a model is not served on chat completions (the upstream said so in a 400). */
   learnNotChat(providerId: string, model: string): void {
-    const list = this.#lists.get(providerId);
-    if (!list) return;
+    let list = this.#lists.get(providerId);
+    if (!list) {
+      // No list yet (it failed to load): start one that only knows this model, and let it go stale.
+      list = { at: -Infinity, models: new Map() };
+      this.#lists.set(providerId, list);
+    }
     const current = list.models.get(model)?.endpoints ?? [];
     const endpoints = current.filter((e) => e !== "/chat/completions");
     list.models.set(model, { id: model, endpoints: endpoints.length > 0 ? endpoints : ["/responses"] });

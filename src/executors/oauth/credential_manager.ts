@@ -6,6 +6,7 @@ import {
   resolveOAuthKind,
   serializeCredential,
 } from "../../credentials/mod.ts";
+import type { LimitWindow } from "../../routing/mod.ts";
 import type { CredentialSlot, CredentialsRepo } from "../../storage/mod.ts";
 import { REFRESH_STRATEGIES, RefreshError, type RefreshStrategy } from "./refresh_strategies.ts";
 
@@ -39,6 +40,8 @@ export interface CredentialManagerDeps {
   readonly onRotated?: (credentialId: string) => void;
   /** Called when a secret that lives only in memory appears (a new Copilot session token). */
   readonly onNewSecret?: () => void;
+  /** Subscription quota read from an upstream (Copilot's `/copilot_internal/user`), for routing. */
+  readonly onQuota?: (providerId: string, windows: readonly LimitWindow[]) => void;
   /** Per-kind strategies; defaults to REFRESH_STRATEGIES (other kinds register theirs there). */
   readonly strategies?: Readonly<Partial<Record<ApiType, RefreshStrategy>>>;
 }
@@ -63,6 +66,8 @@ export class CredentialManager {
   readonly #cache = new Map<string, CacheEntry>();
   readonly #inflight = new Map<string, Promise<CredentialBlob>>();
   readonly #chains = new Map<string, Promise<unknown>>();
+  /** Credentials whose token endpoint answered 429: no refresh before this instant (epoch ms). */
+  readonly #blocked = new Map<string, { untilMs: number; error: RefreshError }>();
 
   constructor(deps: CredentialManagerDeps) {
     this.#deps = deps;
@@ -130,6 +135,8 @@ export class CredentialManager {
     const id = target.slot.id;
     const running = this.#inflight.get(id);
     if (running !== undefined) return running;
+    const blocked = this.#blocked.get(id);
+    if (blocked !== undefined && this.#deps.now() < blocked.untilMs) return Promise.reject(blocked.error);
     const lease = `oauth:${facts.tokenUrl ?? ""}|${facts.clientId}`;
     const work = this.#serialised(lease, () => this.#refreshLocked(target, facts, lease))
       .finally(() => this.#inflight.delete(id));
@@ -194,6 +201,10 @@ export class CredentialManager {
         ? error
         : new RefreshError((error as Error).message, false);
       repo.recordError(id, failure.message, this.#deps.now());
+      // A token endpoint that asks to wait is not asked again (with the same token) before it said.
+      if (failure.retryAfterMs !== null) {
+        this.#blocked.set(id, { untilMs: this.#deps.now() + failure.retryAfterMs, error: failure });
+      }
       throw failure;
     }
   }

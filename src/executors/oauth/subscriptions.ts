@@ -1,8 +1,10 @@
 import type { ApiType, ProviderConfig } from "../../config/mod.ts";
-import { chatGptAccount, type CredentialBlob, oauthKind } from "../../credentials/mod.ts";
+import { chatGptAccount, type CredentialBlob, oauthKind, resolveOAuthKind } from "../../credentials/mod.ts";
 import type { WireFormat } from "../../model/mod.ts";
 import { copilotBase, copilotHeaders, CopilotModels } from "./copilot_models.ts";
-import { CopilotSessions } from "./copilot_session.ts";
+import { COPILOT_EDITOR_HEADERS, CopilotSessions } from "./copilot_session.ts";
+import { copilotQuotaWindows } from "./copilot_quota.ts";
+import { getJson } from "./token_endpoint.ts";
 import { normalizeCodexBody } from "./codex_body.ts";
 import { CredentialManager, type CredentialManagerDeps } from "./credential_manager.ts";
 
@@ -61,8 +63,12 @@ export class Subscriptions {
   readonly credentials: CredentialManager;
   readonly copilot: CopilotSessions;
   readonly copilotModels: CopilotModels;
+  readonly #deps: CredentialManagerDeps;
+  /** When each Copilot provider's quota was last read (epoch ms). */
+  readonly #quotaReadAt = new Map<string, number>();
 
   constructor(deps: CredentialManagerDeps) {
+    this.#deps = deps;
     this.credentials = new CredentialManager(deps);
     this.copilot = new CopilotSessions(this.credentials, deps.fetcher, deps.now, deps.onNewSecret);
     this.copilotModels = new CopilotModels(this.copilot, deps.fetcher, deps.now);
@@ -89,6 +95,41 @@ export class Subscriptions {
     this.copilot.forget(provider.id);
   }
 
+  /** Reads Copilot's quota for routing, at most every ten minutes, off the request path. */
+  #readQuotaSoon(provider: ProviderConfig): void {
+    const onQuota = this.#deps.onQuota;
+    const url = resolveOAuthKind(provider.apiType, provider.oauth)?.usageUrl;
+    const now = this.#deps.now();
+    if (!onQuota || !url || now - (this.#quotaReadAt.get(provider.id) ?? -Infinity) < QUOTA_READ_EVERY_MS) {
+      return;
+    }
+    this.#quotaReadAt.set(provider.id, now);
+    (async () => {
+      const github = await this.credentials.forProvider(provider);
+      const answer = await getJson(this.#deps.fetcher, url, {
+        authorization: `token ${github.accessToken}`,
+        ...COPILOT_EDITOR_HEADERS,
+      });
+      if (answer.status === 200) onQuota(provider.id, copilotQuotaWindows(answer.json));
+    })().catch(() => {/* quota is advisory: routing works without it */});
+  }
+
+  /**
+   * Whether a failed call was Copilot saying the model is not served on chat completions; the model is
+   * then remembered as a /responses one, so the caller may call it again.
+   */
+  wrongEndpoint(provider: ProviderConfig, model: string, message: string): boolean {
+    if (provider.apiType !== "device_oauth_assistant") return false;
+    if (this.copilotModels.endpointFor(provider.id, model) !== "/chat/completions") return false;
+    const lower = message.toLowerCase();
+    if (
+      !lower.includes("not accessible via the /chat/completions endpoint") &&
+      !lower.includes("the requested model is not supported")
+    ) return false;
+    this.copilotModels.learnNotChat(provider.id, model);
+    return true;
+  }
+
   /** Session tokens alive in memory (stored tokens are known to the control plane already). */
   liveSecrets(): string[] {
     return this.copilot.secrets();
@@ -100,6 +141,7 @@ export class Subscriptions {
       // Without the list every model is tried on chat completions; a 400 then teaches the endpoint.
       await this.copilotModels.list(provider, defaultBase).catch(() => undefined);
     }
+    this.#readQuotaSoon(provider);
     const session = await this.copilot.get(provider);
     const base = copilotBase(provider, session, defaultBase);
     const endpoint = this.copilotModels.endpointFor(provider.id, shape.model);
@@ -131,6 +173,9 @@ export class Subscriptions {
     };
   }
 }
+
+/** How often a Copilot provider's quota is read again while it is used. */
+const QUOTA_READ_EVERY_MS = 10 * 60_000;
 
 function codexCall(provider: ProviderConfig, blob: CredentialBlob, shape: CallShape): SubscriptionCall {
   const base = provider.baseUrl.replace(/\/+$/, "").replace(/\/responses$/, "");
