@@ -74,6 +74,14 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     manage: management,
     reads: store,
     cooldowns: runtime.routing,
+    quota: {
+      headroom: (accountId, at) => runtime.routing.quota.headroom(accountId, at),
+      tryOrder: (model, at) => {
+        const plan = runtime.routing.preview(runtime.table, model, runtime.control.settings, at);
+        return plan.kind === "attempts" ? plan.attempts.map((a) => a.account.id) : [];
+      },
+      cacheSessions: (at) => runtime.routing.affinity.countsByAccount(at),
+    },
     spentToday: (keyId) => runtime.budgets.spentToday(keyId, now()),
     budgetZone: () => runtime.budgets.zone(),
     flushWrites: () => runtime.writer.flush(),

@@ -104,6 +104,7 @@ export async function runAttempt(
       : decodeAnswer(prepared, prepared.codec.format, text);
     if (!("parts" in decoded)) return fail(decoded);
     record.answered(decoded);
+    deps.turnTokens.capture(decoded.parts);
     caller.listener.warned(prepared.warnings);
     return { kind: "answer", response: decoded };
   }
