@@ -63,7 +63,7 @@ export async function runAttempt(
     return fail({ status: 401, message: error.message, classification });
   }
   deps.routing.quota.attempted(target.provider.id, deps.now());
-  const outcome = await callUpstream(prepared.call);
+  const outcome = await caller.timing.waitFor(callUpstream(prepared.call));
   if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const clientLeft = () => {
     record.failed(499, "client disconnected");
@@ -85,7 +85,7 @@ export async function runAttempt(
   }
   if (outcome.status >= 400) {
     if (outcome.status === 401) deps.subscriptions.rejected(target.provider);
-    const failure = await statusFailure(deps, outcome);
+    const failure = await caller.timing.waitFor(statusFailure(deps, outcome));
     // Copilot serves some models only on /responses or /v1/messages: learn it and call the model there.
     if (
       !retriedEndpoint &&
@@ -97,7 +97,7 @@ export async function runAttempt(
   }
   const contentType = outcome.header("content-type") ?? "";
   if (!prepared.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
-    const text = await readAnswer(outcome, deps.limits.maxAnswerBytes, record);
+    const text = await caller.timing.waitFor(readAnswer(outcome, deps.limits.maxAnswerBytes, record));
     if (outcome.clientGone()) throw clientLeft();
     const decoded = contentType.includes("event-stream")
       ? decodeBufferedStream(prepared, text)
