@@ -6,7 +6,8 @@ const options = { ignore: ignore !== "", sanitizeOps: false, sanitizeResources: 
 
 Deno.test({
   ...options,
-  name: "providers screen: a subscription card shows the account, expiry and last refresh error, never a token",
+  name:
+    "providers screen: a subscription card shows the account, expiry and last refresh error, never a token",
   fn: async () => {
     await using d = await openDashboard();
     const blob = {
@@ -40,7 +41,10 @@ Deno.test({
     const html = await d.page.content();
     const shadow = await card.evaluate((el) => el.shadowRoot?.innerHTML ?? el.innerHTML);
     for (const secret of ["ACCESS-SECRET-VALUE", "REFRESH-SECRET-VALUE"]) {
-      assert(!html.includes(secret) && !shadow.includes(secret) && !text.includes(secret), "a token is on the page");
+      assert(
+        !html.includes(secret) && !shadow.includes(secret) && !text.includes(secret),
+        "a token is on the page",
+      );
     }
     await d.shot("providers.subscription");
   },
