@@ -13,3 +13,4 @@ export {
   zodProblem,
 } from "./zod_issues.ts";
 export { type BlockLabels, BlockTracker, type Emit } from "./block_tracker.ts";
+export { type CollectedError, EventCollector } from "./collect_events.ts";
