@@ -4,12 +4,13 @@
  */
 import type { Config } from "./config/mod.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
-import { LiveHub } from "./dashboard/live_hub.ts";
+import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
 import { createHandler } from "./http/app.ts";
 import { Management } from "./management/mod.ts";
+import { providerSigninFacts, SigninService } from "./signin/mod.ts";
 import type { Store } from "./storage/mod.ts";
 
 /** What the root passes in: the loaded config, an open store, and the outside world. */
@@ -21,6 +22,8 @@ export interface ComposeOptions {
   readonly timeouts?: UpstreamTimeouts;
   /** Outbound fetch for the Headroom saver. */
   readonly fetch?: typeof fetch;
+  /** This process's name among the processes sharing the database (`worker-2`); `main` by default. */
+  readonly processLabel?: string;
 }
 
 /** A gateway wired and ready to serve. */
@@ -46,11 +49,24 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     timeouts: options.timeouts,
     fetch: options.fetch,
     env,
+    processLabel: options.processLabel,
   });
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
   const hub = new LiveHub(now);
+  const signin = new SigninService({
+    fetch: (input, init) => fetch(input, init),
+    now,
+    random: (bytes) => crypto.getRandomValues(new Uint8Array(bytes)),
+    provider: (id) => management.providers.get(id),
+    facts: providerSigninFacts,
+    // Through the provider service: sealed, and routing reloads so the provider is callable at once.
+    save: (id, credential) => void management.providers.update(id, { apiKey: JSON.stringify(credential) }),
+  });
   runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
   runtime.recorder.onRecord((row) => hub.recorded(row));
+  // Every worker's dashboard shows every worker's requests.
+  const liveChannel = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events));
+  hub.forwardTo((event) => liveChannel.publish(event));
   const dashboard: DashboardContext = {
     now,
     state: runtime.control,
@@ -64,6 +80,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     startedAt: now(),
     fingerprint: (text) => store.box.fingerprint(text),
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
+    signin,
   };
   const drain = new AbortController();
   const handler = createHandler({
@@ -82,6 +99,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     endLiveStreams: () => hub.close(),
     abortInFlight: () => drain.abort(new DOMException("the gateway is shutting down", "AbortError")),
     close() {
+      signin.close();
       closed ??= runtime.close();
       return closed;
     },

@@ -151,6 +151,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
           maxThinkingBudget: c.max_thinking_budget,
         }]),
       ),
+      ...(p.quota ? { quota: p.quota } : {}),
       ...(p.oauth ? { oauth: oauthOverrides(p.oauth) } : {}),
     })),
     combos: data.combos.map((c) => ({ name: c.name, models: c.models })),

@@ -6,6 +6,7 @@ export type {
   OAuthOverrides,
   PriceConfig,
   ProviderConfig,
+  ProviderQuota,
   SaverLevel,
   StaticKeyConfig,
   TokenSaversConfig,

@@ -25,6 +25,17 @@ export const capabilityOverrideSchema = z.strictObject({
   max_thinking_budget: z.number().int().positive().optional(),
 });
 
+/** Configured limits of one account (YAML `providers[].quota`); routing deprioritises it when spent. */
+export const providerQuotaSchema = z.strictObject({
+  rpm: z.number().int().nonnegative().optional(),
+  rpd: z.number().int().nonnegative().optional(),
+  windows: z.array(z.strictObject({
+    window: z.enum(["5h", "daily", "weekly", "monthly"]),
+    metric: z.enum(["requests", "tokens"]).default("requests"),
+    limit: z.number().int().positive(),
+  })).default([]),
+});
+
 /** YAML names of the OAuth overrides → OAuthOverrides fields. */
 export const OAUTH_OVERRIDE_FIELDS = {
   client_id: "clientId",
@@ -63,6 +74,7 @@ export const providerSchema = z.strictObject({
   models: z.array(z.string().min(1)).default([]),
   enabled: z.boolean().default(true),
   capabilities: z.record(z.string().min(1), capabilityOverrideSchema).default({}),
+  quota: providerQuotaSchema.optional(),
   oauth: oauthOverridesSchema.optional(),
 });
 

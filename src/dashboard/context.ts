@@ -2,6 +2,7 @@ import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { ActiveCooldown } from "../routing/mod.ts";
 import type { Management } from "../management/mod.ts";
 import type { Store } from "../storage/mod.ts";
+import type { SigninService } from "../signin/mod.ts";
 import type { LiveHub } from "./live_hub.ts";
 
 /** The gateway's configuration in force, as the dashboard reads it (in memory, refreshed on reload). */
@@ -42,4 +43,6 @@ export interface DashboardContext {
   readonly fingerprint: (text: string) => string;
   /** The inventory push token, read when used so it can be rotated without restart. */
   readonly pushToken: () => string | undefined;
+  /** Subscription sign-ins (Connect on the Providers screen). */
+  readonly signin: SigninService;
 }

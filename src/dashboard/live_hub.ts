@@ -31,6 +31,9 @@ interface Subscriber {
 export class LiveHub implements DispatchObserver {
   #seq = 0;
   #inflight = 0;
+  /** Requests in flight in other processes on the same database (from their relayed start/finish events). */
+  #remoteInflight = 0;
+  #forward: ((event: RequestEvent) => void) | null = null;
   #recent: RequestEvent[] = [];
   #subscribers = new Set<Subscriber>();
   #flushTimer: ReturnType<typeof setInterval> | undefined;
@@ -41,9 +44,23 @@ export class LiveHub implements DispatchObserver {
     this.#now = now;
   }
 
-  /** Requests currently being handled. */
+  /** Requests currently being handled, by this process and the others sharing its database. */
   get inflight(): number {
-    return this.#inflight;
+    return this.#inflight + this.#remoteInflight;
+  }
+
+  /** Sends every event this process produces to `send` too (the other workers' hubs relay them). */
+  forwardTo(send: (event: RequestEvent) => void): void {
+    this.#forward = send;
+  }
+
+  /** Events another process produced: shown like local ones, numbered in this hub's sequence. */
+  relay(events: readonly RequestEvent[]): void {
+    for (const event of events) {
+      if (event.phase === "start") this.#remoteInflight++;
+      else if (event.phase === "finish") this.#remoteInflight = Math.max(0, this.#remoteInflight - 1);
+      this.#push({ ...event, seq: ++this.#seq });
+    }
   }
 
   /** The most recent events, oldest first. */
@@ -54,18 +71,18 @@ export class LiveHub implements DispatchObserver {
   /** Observer hook: a client request started. */
   started(trace: RequestTrace): void {
     this.#inflight++;
-    this.#push(this.#traceEvent(trace, "start"));
+    this.#local(this.#traceEvent(trace, "start"));
   }
 
   /** Observer hook: a client request finished (its response is complete). */
   finished(trace: RequestTrace): void {
     this.#inflight = Math.max(0, this.#inflight - 1);
-    this.#push(this.#traceEvent(trace, "finish"));
+    this.#local(this.#traceEvent(trace, "finish"));
   }
 
   /** Usage-recorder hook: one upstream attempt was recorded. */
   recorded(row: UsageRow): void {
-    this.#push({
+    this.#local({
       seq: ++this.#seq,
       phase: "usage",
       request_id: null,
@@ -89,8 +106,8 @@ export class LiveHub implements DispatchObserver {
    * (shutdown), so open streams do not hold the server open. Returns the unsubscribe function.
    */
   subscribe(send: (text: string) => void, end: () => void = () => {}): () => void {
-    const subscriber: Subscriber = { send, end, pending: [], dropped: 0, lastInflight: this.#inflight };
-    send(message("snapshot", { inflight: this.#inflight, recent: this.recent() }));
+    const subscriber: Subscriber = { send, end, pending: [], dropped: 0, lastInflight: this.inflight };
+    send(message("snapshot", { inflight: this.inflight, recent: this.recent() }));
     this.#subscribers.add(subscriber);
     if (this.#flushTimer === undefined) {
       this.#flushTimer = setInterval(() => this.#flush(), LIVE_FLUSH_MS);
@@ -146,6 +163,11 @@ export class LiveHub implements DispatchObserver {
     };
   }
 
+  #local(event: RequestEvent): void {
+    this.#push(event);
+    this.#forward?.(event);
+  }
+
   #push(event: RequestEvent): void {
     this.#recent.push(event);
     // Trimmed in bulk: cutting one event off the front per push moves the whole list every time.
@@ -173,9 +195,9 @@ export class LiveHub implements DispatchObserver {
           subscriber.send(message("request", { events, dropped: subscriber.dropped }));
           subscriber.dropped = 0;
         }
-        if (subscriber.lastInflight !== this.#inflight) {
-          subscriber.lastInflight = this.#inflight;
-          subscriber.send(message("inflight", { count: this.#inflight }));
+        if (subscriber.lastInflight !== this.inflight) {
+          subscriber.lastInflight = this.inflight;
+          subscriber.send(message("inflight", { count: this.inflight }));
         }
       } catch {
         this.#subscribers.delete(subscriber);

@@ -61,7 +61,9 @@ export async function runAttempt(
     const classification = classifyUpstreamFailure({ kind: "status", status: 401, bodyText: error.message });
     return fail({ status: 401, message: error.message, classification });
   }
+  deps.routing.quota.attempted(target.provider.id, deps.now());
   const outcome = await callHosts(prepared);
+  if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const clientLeft = () => {
     record.failed(499, "client disconnected");
     return new GatewayError(499, "client_closed", "client disconnected before the upstream answered");

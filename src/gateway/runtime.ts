@@ -1,9 +1,10 @@
-import type { Config } from "../config/mod.ts";
+import type { Config, ProviderQuota } from "../config/mod.ts";
 import { ProviderClients } from "../executors/http_clients.ts";
-import { buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
+import { type AccountLimits, buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
 import { BudgetGuard } from "./budget_guard.ts";
+import { ClusterSync } from "./cluster_sync.ts";
 import { ControlPlane } from "./control_plane.ts";
 import { Dispatcher, type DispatchObserver, type UpstreamTimeouts } from "./dispatch.ts";
 import type { ClientIdentity } from "./identity.ts";
@@ -21,6 +22,8 @@ export interface RuntimeOptions {
   readonly fetch?: typeof fetch;
   /** Environment lookup (proxy variables for upstream calls); only the composition root reads the real one. */
   readonly env?: (name: string) => string | undefined;
+  /** This process's name among the processes sharing the database (`worker-2`); defaults to `main`. */
+  readonly processLabel?: string;
 }
 
 /**
@@ -40,6 +43,8 @@ export class GatewayRuntime {
   /** Request observers (request logs, live usage); add to it before serving. */
   readonly observers: DispatchObserver[] = [];
   readonly savers: SaverService;
+  /** Cooldowns, spend and live events shared with other processes on the same database. */
+  readonly cluster: ClusterSync;
   #table!: RoutingTable;
   #catalog: CatalogEntry[] = [];
 
@@ -53,8 +58,9 @@ export class GatewayRuntime {
     });
     this.control = new ControlPlane(config, store);
     this.writer = new BatchedWriter(store);
-    this.routing = new RoutingService(store, this.writer, this.now());
-    this.budgets = new BudgetGuard(this.control, store);
+    this.cluster = new ClusterSync(store.cluster, options.processLabel ?? "main", this.now);
+    this.routing = new RoutingService(store, this.writer, this.now(), this.cluster);
+    this.budgets = new BudgetGuard(this.control, store, this.now(), this.cluster);
     this.savers = new SaverService(store, this.writer, options.fetch ?? fetch);
     this.recorder = new UsageRecorder(store, this.writer, this.budgets, this.control.pricing);
     this.#rebuild();
@@ -101,6 +107,7 @@ export class GatewayRuntime {
   async close(): Promise<void> {
     this.control.stop();
     await this.recorder.settled();
+    this.cluster.stop();
     this.writer.close();
     this.clients.closeAll();
   }
@@ -118,7 +125,15 @@ export class GatewayRuntime {
       this.control.combos,
     );
     this.#catalog = modelCatalog(providers, this.control.combos);
+    this.routing.quota.setLimits(
+      new Map(providers.filter((p) => p.quota).map((p) => [p.id, quotaLimits(p.quota!)])),
+    );
     this.recorder?.setOverrides(this.control.pricing);
     this.clients.retain(new Set(providers.filter((p) => p.enabled).map((p) => p.id)));
   }
+}
+
+/** A provider's configured quota as routing's account limits. */
+function quotaLimits(quota: ProviderQuota): AccountLimits {
+  return { rpm: quota.rpm, rpd: quota.rpd, quotas: quota.windows };
 }

@@ -48,6 +48,7 @@ export class ConfigFileService {
         ...(p.capabilities && Object.keys(p.capabilities).length > 0
           ? { capabilities: exportCapabilities(p.capabilities) }
           : {}),
+        ...(p.quota ? { quota: { ...p.quota, windows: p.quota.windows.map((w) => ({ ...w })) } } : {}),
         ...(p.oauth && Object.keys(p.oauth).length > 0 ? { oauth: exportOAuth(p.oauth) } : {}),
       })),
       combos: store.combos.list().map((c) => ({ name: c.name, models: [...c.models] })),

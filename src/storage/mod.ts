@@ -3,6 +3,7 @@ import { ApiKeysRepo } from "./api_keys_repo.ts";
 import { BudgetsRepo } from "./budgets_repo.ts";
 import { CombosRepo } from "./combos_repo.ts";
 import { CooldownsRepo } from "./cooldowns_repo.ts";
+import { CacheAffinityRepo } from "./cache_affinity_repo.ts";
 import { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 import { PricingRepo } from "./pricing_repo.ts";
 import { ProvidersRepo } from "./providers_repo.ts";
@@ -15,11 +16,13 @@ import { DashboardSessionsRepo } from "./dashboard_sessions_repo.ts";
 import { InventoryRepo } from "./inventory_repo.ts";
 import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
+import { ClusterRepo } from "./cluster_repo.ts";
 
 export type { ApiKeyChanges, ApiKeyRecord, KeyRole } from "./api_keys_repo.ts";
 export type { BudgetRecord } from "./budgets_repo.ts";
 export type { ComboRecord } from "./combos_repo.ts";
 export type { CooldownRecord } from "./cooldowns_repo.ts";
+export type { AffinityRecord, CacheAffinityRepo } from "./cache_affinity_repo.ts";
 export type { UsageRow } from "./usage_repo.ts";
 export type { RequestLogInput, RequestLogRecord, RequestLogSummary } from "./request_logs_repo.ts";
 export type { DashboardSession } from "./dashboard_sessions_repo.ts";
@@ -34,6 +37,7 @@ export {
   type UsageTotals,
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
+export type { ClusterEvent } from "./cluster_repo.ts";
 export { type Database, openDatabase, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
@@ -56,12 +60,14 @@ export class Store {
   readonly pricing: PricingRepo;
   readonly budgets: BudgetsRepo;
   readonly cooldowns: CooldownsRepo;
+  readonly cacheAffinity: CacheAffinityRepo;
   readonly usage: UsageRepo;
   readonly requestLogs: RequestLogsRepo;
   readonly sessions: DashboardSessionsRepo;
   readonly inventory: InventoryRepo;
   readonly usageStats: UsageStatsRepo;
   readonly saverStats: SaverStatsRepo;
+  readonly cluster: ClusterRepo;
   /** Subscription credential state, refresh leases and rotation write-back. */
   readonly credentials: CredentialsRepo;
   /** The credential sealer (dashboard Reset re-seeds providers with it). */
@@ -76,12 +82,14 @@ export class Store {
     this.pricing = new PricingRepo(db);
     this.budgets = new BudgetsRepo(db);
     this.cooldowns = new CooldownsRepo(db);
+    this.cacheAffinity = new CacheAffinityRepo(db);
     this.usage = new UsageRepo(db);
     this.requestLogs = new RequestLogsRepo(db);
     this.sessions = new DashboardSessionsRepo(db);
     this.inventory = new InventoryRepo(db, box);
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
+    this.cluster = new ClusterRepo(db);
     this.credentials = new CredentialsRepo(db, box);
     this.box = box;
   }
@@ -108,11 +116,6 @@ export class Store {
   /** Runs `work` in one transaction. */
   transaction<T>(work: () => T): T {
     return transaction(this.db, work);
-  }
-
-  /** Changes whenever another connection (the CLI) commits; polled for hot pick-up. */
-  dataVersion(): number {
-    return Number((this.db.prepare("PRAGMA data_version").get() as { data_version: number }).data_version);
   }
 
   /** Closes the handle. */

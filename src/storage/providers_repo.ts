@@ -1,4 +1,10 @@
-import type { ApiType, CapabilityOverride, OAuthOverrides, ProviderConfig } from "../config/mod.ts";
+import type {
+  ApiType,
+  CapabilityOverride,
+  OAuthOverrides,
+  ProviderConfig,
+  ProviderQuota,
+} from "../config/mod.ts";
 import { isCredentialJson, parseCredential } from "../credentials/mod.ts";
 import type { Database } from "./database.ts";
 import { stringList } from "./json_column.ts";
@@ -15,6 +21,7 @@ interface Row {
   position: number;
   capabilities: string;
   oauth: string;
+  quota?: string;
 }
 
 /** The providers table. Upstream credentials are sealed by the SecretBox before they are written. */
@@ -55,15 +62,15 @@ export class ProvidersRepo {
     };
     this.#db.prepare(
       `INSERT INTO providers (id, prefix, api_type, base_url, api_key, models, enabled, position, created_at,
-         updated_at, capabilities, oauth)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         updated_at, capabilities, oauth, quota)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET prefix = excluded.prefix, api_type = excluded.api_type,
          base_url = excluded.base_url, models = excluded.models,
          enabled = excluded.enabled, updated_at = excluded.updated_at, capabilities = excluded.capabilities,
-         oauth = excluded.oauth,
-         api_key = CASE WHEN ?13 IS NOT NULL AND EXISTS (
+         oauth = excluded.oauth, quota = excluded.quota,
+         api_key = CASE WHEN ?14 IS NOT NULL AND EXISTS (
              SELECT 1 FROM credential_state s, json_each(s.spent) j
-             WHERE s.credential_id = 'provider:' || excluded.id AND j.value = ?13)
+             WHERE s.credential_id = 'provider:' || excluded.id AND j.value = ?14)
            THEN providers.api_key ELSE excluded.api_key END`,
     ).run(
       provider.id,
@@ -78,6 +85,7 @@ export class ProvidersRepo {
       now,
       JSON.stringify(provider.capabilities ?? {}),
       JSON.stringify(provider.oauth ?? {}),
+      JSON.stringify(provider.quota ?? {}),
       spentFingerprint,
     );
   }
@@ -125,7 +133,21 @@ export class ProvidersRepo {
       enabled: row.enabled === 1,
       capabilities: capabilitiesColumn(row.capabilities),
       ...(oauthColumn(row.oauth) ?? {}),
+      ...quotaColumn(row.quota),
     };
+  }
+}
+
+/** The quota column as a config field; `{}` (no limits configured) leaves the field out. */
+function quotaColumn(text: string | undefined): { quota?: ProviderQuota } {
+  try {
+    const value = JSON.parse(text ?? "{}");
+    if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+    const windows = Array.isArray(value.windows) ? value.windows : [];
+    if (value.rpm === undefined && value.rpd === undefined && windows.length === 0) return {};
+    return { quota: { ...value, windows } };
+  } catch {
+    return {};
   }
 }
 

@@ -1,6 +1,7 @@
 /** Entry point of the dashboard bundle: registers every element, then the shell takes over <gw-app>. */
 import "./components/gw_alerts.ts";
 import "./components/gw_bar_chart.ts";
+import "./components/gw_connect_dialog.ts";
 import "./components/gw_copy_button.ts";
 import "./components/gw_countdown.ts";
 import "./components/gw_dialog.ts";

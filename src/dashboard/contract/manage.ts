@@ -3,6 +3,7 @@ import type { ApiType } from "../../config/api_types.ts";
 import type { UpstreamFormat } from "../../model/wire_format.ts";
 import type { CooldownKind } from "../../routing/cooldown_policy.ts";
 import type { BudgetView, CooldownView } from "./usage.ts";
+import type { SigninFlow } from "../../signin/plan.ts";
 
 /** A provider with its credential masked, plus routing facts. */
 export interface ProviderView {
@@ -18,6 +19,8 @@ export interface ProviderView {
   readonly callable: boolean;
   readonly format: UpstreamFormat | null;
   readonly cooldown: CooldownView | null;
+  /** Sign-in flows the Connect button offers (subscription kinds), preferred first; empty for API keys. */
+  readonly signin_flows: readonly SigninFlow[];
 }
 
 /** One provider kind and whether this build can call it: the provider form offers these. */

@@ -28,6 +28,8 @@ import type {
 
 export type { ApiType } from "../../config/api_types.ts";
 export type { WireFormat } from "../../model/wire_format.ts";
+export type { SigninFlow } from "../../signin/plan.ts";
+export type { SigninStatus, SigninView } from "../../signin/session.ts";
 export type * from "./manage.ts";
 export type * from "./usage.ts";
 
