@@ -23,7 +23,8 @@ export type UpstreamBehaviour =
 /** The format an upstream request was sent in, from its path. */
 export function formatOfPath(path: string): UpstreamLabel {
   if (path.includes("/v1internal:")) return "cloud_code";
-  if (path.endsWith("/generateAssistantResponse")) return "cloud_assistant";
+  // The cloud assistant's second host (the Q origin/target pair) is asked at the base URL itself.
+  if (path.endsWith("/generateAssistantResponse") || path === "/") return "cloud_assistant";
   if (path.endsWith("/chat/completions")) return "chat_completions";
   if (path.endsWith("/messages")) return "messages";
   if (path.endsWith("/responses")) return "responses";
@@ -33,7 +34,7 @@ export function formatOfPath(path: string): UpstreamLabel {
 
 /** The scenario named by an upstream request (model field, or the URL for generate-content). */
 export function scenarioOf(request: RecordedRequest): string {
-  if (request.path.endsWith("/generateAssistantResponse")) return kiroModel(request.body);
+  if (formatOfPath(request.path) === "cloud_assistant") return kiroModel(request.body);
   if (request.path.startsWith("/v1beta/models/")) {
     return decodeURIComponent(request.path.slice("/v1beta/models/".length).split(":")[0]);
   }
