@@ -65,14 +65,22 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
   runtime.recorder.onRecord((row) => hub.recorded(row));
   // Every worker's dashboard shows every worker's requests.
-  const liveChannel = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events));
-  hub.forwardTo((event) => liveChannel.publish(event));
+  const live = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events), true);
+  hub.connect({ publish: live.publish, listen: (on) => runtime.cluster.listen("live", on) });
   const dashboard: DashboardContext = {
     now,
     state: runtime.control,
     manage: management,
     reads: store,
     cooldowns: runtime.routing,
+    quota: {
+      headroom: (accountId, at) => runtime.routing.quota.headroom(accountId, at),
+      tryOrder: (model, at) => {
+        const plan = runtime.routing.preview(runtime.table, model, runtime.control.settings, at);
+        return plan.kind === "attempts" ? plan.attempts.map((a) => a.account.id) : [];
+      },
+      cacheSessions: (at) => runtime.routing.affinity.countsByAccount(at),
+    },
     spentToday: (keyId) => runtime.budgets.spentToday(keyId, now()),
     budgetZone: () => runtime.budgets.zone(),
     flushWrites: () => runtime.writer.flush(),

@@ -6,6 +6,7 @@ import type { ControlPlane } from "./control_plane.ts";
 import type { ClientIdentity } from "./identity.ts";
 import type { RoutingService } from "./routing_service.ts";
 import type { StreamSummary } from "./stream_meter.ts";
+import type { TurnTokenStore } from "./turn_token_store.ts";
 import type { UsageRecorder } from "./usage_recorder.ts";
 import type { GatewayWarning } from "./warnings.ts";
 
@@ -40,6 +41,8 @@ export interface AttemptDeps {
   readonly newId: () => string;
   readonly timeouts: UpstreamTimeouts;
   readonly limits: AnswerLimits;
+  /** Opaque upstream tokens of tool calls: captured from answers, restored into replayed history. */
+  readonly turnTokens: TurnTokenStore;
 }
 
 /**

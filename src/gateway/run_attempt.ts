@@ -99,6 +99,7 @@ export async function runAttempt(
     const decoded = decodeAnswer(prepared, target.preset.format, text);
     if (!("parts" in decoded)) return fail(decoded);
     record.answered(decoded);
+    deps.turnTokens.capture(decoded.parts);
     caller.listener.warned(prepared.warnings);
     return { kind: "answer", response: decoded };
   }

@@ -9,7 +9,7 @@ import { codecFor } from "../../src/wire/mod.ts";
 import { type Frame, ndjsonFrames, sseFrames } from "../../src/wire/framing/mod.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { collect } from "../helpers/collect.ts";
-import { formatOfPath, startFormatUpstream, type UpstreamLabel } from "../helpers/format_upstream.ts";
+import { startFormatUpstream, type UpstreamLabel, upstreamLabelOf } from "../helpers/format_upstream.ts";
 import { kiroToolPairs } from "../helpers/kiro_wire.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import {
@@ -221,7 +221,7 @@ Deno.test("conformance matrix: 5 client surfaces × 6 upstream kinds × stream/n
               );
               assertEquals(status, 200, `${label}: ${text.slice(0, 300)}`);
               const upstreamRequest = mock.requests[before];
-              assertEquals(formatOfPath(upstreamRequest.path), upstream.format);
+              assertEquals(upstreamLabelOf(upstreamRequest.path), upstream.format);
               checkUpstreamRequest(upstream.format, scenario, upstreamRequest.body, label);
               const got = await decodeClient(client, stream, text);
               checkAnswer(client, scenario, got);

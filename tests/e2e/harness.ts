@@ -6,10 +6,10 @@
 import type { NeutralResponse, Part, Usage } from "../../src/model/mod.ts";
 import type { RecordedRequest } from "../helpers/mock_upstream.ts";
 import {
-  formatOfPath,
   scenarioOf,
   startFormatUpstream,
   type UpstreamLabel,
+  upstreamLabelOf,
 } from "../helpers/format_upstream.ts";
 import { kiroToolPairs } from "../helpers/kiro_wire.ts";
 import { codecFor } from "../../src/wire/mod.ts";
@@ -97,7 +97,7 @@ export function twoCityAnswer(request: RecordedRequest): NeutralResponse {
  * Generate-content wraps a text result as `{"result": text}` (its results are objects); that is unwrapped.
  */
 export function upstreamToolPairs(request: RecordedRequest): [string, string][] {
-  const label = formatOfPath(request.path);
+  const label = upstreamLabelOf(request.path);
   if (label === "cloud_assistant") {
     return kiroToolPairs(request.body).map(([call, result]) => [call, unwrapResult(result)]);
   }
@@ -161,7 +161,7 @@ export async function startE2E(answers: Record<string, Answer>): Promise<E2E> {
     requests: mock.requests,
     lastUpstreamFormat() {
       const last = mock.requests.at(-1);
-      return last === undefined ? undefined : formatOfPath(last.path);
+      return last === undefined ? undefined : upstreamLabelOf(last.path);
     },
     async [Symbol.asyncDispose]() {
       await gw.stop();

@@ -21,7 +21,16 @@ export type UpstreamBehaviour =
   | { readonly kind: "break_after_text"; readonly text: string };
 
 /** The format an upstream request was sent in, from its path. */
-export function formatOfPath(path: string): UpstreamLabel {
+export function formatOfPath(path: string): WireFormat {
+  const label = upstreamLabelOf(path);
+  if (label === "cloud_code" || label === "cloud_assistant") {
+    throw new Error(`${path} is not a plain wire format`);
+  }
+  return label;
+}
+
+/** What an upstream request spoke, from its path: a wire format or one of the enveloped/own kinds. */
+export function upstreamLabelOf(path: string): UpstreamLabel {
   if (path.includes("/v1internal:")) return "cloud_code";
   // The cloud assistant's second host (the Q origin/target pair) is asked at the base URL itself.
   if (path.endsWith("/generateAssistantResponse") || path === "/") return "cloud_assistant";
@@ -34,7 +43,7 @@ export function formatOfPath(path: string): UpstreamLabel {
 
 /** The scenario named by an upstream request (model field, or the URL for generate-content). */
 export function scenarioOf(request: RecordedRequest): string {
-  if (formatOfPath(request.path) === "cloud_assistant") return kiroModel(request.body);
+  if (upstreamLabelOf(request.path) === "cloud_assistant") return kiroModel(request.body);
   if (request.path.startsWith("/v1beta/models/")) {
     return decodeURIComponent(request.path.slice("/v1beta/models/".length).split(":")[0]);
   }
@@ -46,7 +55,7 @@ export async function startFormatUpstream(behaviour: (scenario: string) => Upstr
   const mock = await startMockUpstream();
   mock.script({
     handler: (request) => {
-      const label = formatOfPath(request.path);
+      const label = upstreamLabelOf(request.path);
       const plan = behaviour(scenarioOf(request));
       if (plan.kind === "fail") {
         return Response.json({ error: { message: "upstream exploded" } }, { status: plan.status });
