@@ -102,6 +102,7 @@ export class Dispatcher {
       clientSignal: input.clientSignal,
       endpoint: input.decode.endpoint,
       listener: lifecycle,
+      timing: input.timing,
     };
     const members = table.combos.get(request.model);
     const outcome = settings.combo_strategy === "fusion" && members !== undefined && members.length >= 2

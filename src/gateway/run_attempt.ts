@@ -62,7 +62,7 @@ export async function runAttempt(
     return fail({ status: 401, message: error.message, classification });
   }
   deps.routing.quota.attempted(target.provider.id, deps.now());
-  const outcome = await callHosts(prepared);
+  const outcome = await caller.timing.waitFor(callHosts(prepared));
   if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const clientLeft = () => {
     record.failed(499, "client disconnected");
@@ -82,11 +82,13 @@ export async function runAttempt(
     const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
     return fail({ status: 0, message: `${outcome.reason}: ${outcome.message}`, classification });
   }
-  if (outcome.status >= 400) return fail(await statusFailure(deps, outcome));
+  if (outcome.status >= 400) return fail(await caller.timing.waitFor(statusFailure(deps, outcome)));
   const contentType = outcome.header("content-type") ?? "";
   const jsonAnswer = contentType.includes("json") && !contentType.includes("ndjson");
   if (prepared.collect && !jsonAnswer) {
-    const collected = await collectAnswer(deps, prepared, outcome, attempt.upstreamModel);
+    const collected = await caller.timing.waitFor(
+      collectAnswer(deps, prepared, outcome, attempt.upstreamModel),
+    );
     if (collected === CLIENT_LEFT) throw clientLeft();
     if (!("parts" in collected)) return fail(collected);
     record.answered(collected);
@@ -94,7 +96,7 @@ export async function runAttempt(
     return { kind: "answer", response: collected };
   }
   if (!prepared.request.stream || jsonAnswer) {
-    const text = await readAnswer(outcome, deps.limits.maxAnswerBytes, record);
+    const text = await caller.timing.waitFor(readAnswer(outcome, deps.limits.maxAnswerBytes, record));
     if (outcome.clientGone()) throw clientLeft();
     const decoded = decodeAnswer(prepared, target.preset.format, text);
     if (!("parts" in decoded)) return fail(decoded);
