@@ -4,6 +4,7 @@ import type { NeutralResponse, WireFormat } from "../model/mod.ts";
 import type { FailureClassification } from "../routing/mod.ts";
 import type { ControlPlane } from "./control_plane.ts";
 import type { ClientIdentity } from "./identity.ts";
+import type { RequestTiming } from "./request_timing.ts";
 import type { RoutingService } from "./routing_service.ts";
 import type { StreamSummary } from "./stream_meter.ts";
 import type { TurnTokenStore } from "./turn_token_store.ts";
@@ -66,6 +67,8 @@ export interface CallerContext {
   readonly clientSignal: () => AbortSignal;
   readonly endpoint?: string;
   readonly listener: AttemptListener;
+  /** The request's upstream-wait clock (x-gateway-overhead-ms). */
+  readonly timing: RequestTiming;
 }
 
 /** The outcome of one attempt. */

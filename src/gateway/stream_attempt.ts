@@ -48,7 +48,7 @@ export async function streamAttempt(
       collectTurnTokens((parts) => deps.turnTokens.capture(parts)),
     ),
   );
-  const opened = await openStream(body, steps, tally);
+  const opened = await openStream(body, steps, tally, caller.timing);
   if (opened.kind !== "committed") return { kind: "failed", message: opened.message };
   committed = true;
   return opened;

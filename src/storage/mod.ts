@@ -39,7 +39,7 @@ export {
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
 export type { ClusterEvent } from "./cluster_repo.ts";
-export { type Database, openDatabase, transaction } from "./database.ts";
+export { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
   replaceFromConfig,
@@ -48,7 +48,7 @@ export {
   seedFromConfig,
   type SeedReport,
 } from "./seed.ts";
-export { migrate } from "./migrate.ts";
+export { loadMigrations, migrate } from "./migrate.ts";
 export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";
 export { type CredentialSlot, CredentialsRepo, type CredentialStateRecord } from "./credentials_repo.ts";
 
