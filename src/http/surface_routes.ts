@@ -3,7 +3,7 @@ import { serveCompaction } from "../gateway/compaction.ts";
 import type { Dispatcher, DispatchInput } from "../gateway/dispatch.ts";
 import type { RequestTiming } from "../gateway/request_timing.ts";
 import { GatewayError, type WireFormat } from "../model/mod.ts";
-import { codecFor, type DecodeContext, hasCompactionTrigger, quoteValue } from "../wire/mod.ts";
+import { type DecodeContext, hasCompactionTrigger, quoteValue } from "../wire/mod.ts";
 import { authenticate } from "./auth.ts";
 import { errorResponse } from "./errors.ts";
 import { readJsonBody } from "./read_body.ts";
