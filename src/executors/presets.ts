@@ -23,6 +23,8 @@ export interface ProtocolPreset {
   authHeaders(apiKey: string): Record<string, string>;
   /** URL of the upstream's model list (Fetch Models). */
   modelsUrl(baseUrl: string): string;
+  /** URL of the upstream's own token-counting endpoint, where it has one. */
+  countUrl?(baseUrl: string, upstreamModel: string): string;
 }
 
 function header(name: string, value: string): Record<string, string> {
@@ -48,6 +50,7 @@ const MESSAGES: ProtocolPreset = {
   url: (base) => `${base}/v1/messages`,
   authHeaders: (apiKey) => header("x-api-key", apiKey),
   modelsUrl: (base) => `${base}/v1/models`,
+  countUrl: (base) => `${base}/v1/messages/count_tokens`,
 };
 
 const GENERATE: ProtocolPreset = {
@@ -59,6 +62,7 @@ const GENERATE: ProtocolPreset = {
     }`,
   authHeaders: (apiKey) => header("x-goog-api-key", apiKey),
   modelsUrl: (base) => `${base}/v1beta/models`,
+  countUrl: (base, model) => `${base}/v1beta/models/${encodeURIComponent(model)}:countTokens`,
 };
 
 const RESPONSES: ProtocolPreset = {
@@ -69,6 +73,7 @@ const RESPONSES: ProtocolPreset = {
   modelsUrl: (base) => `${base}/models`,
 };
 
+<<<<<<< HEAD
 function cloudCode(shaper: CallShaper): ProtocolPreset {
   return {
     format: "generate_content",
@@ -100,6 +105,20 @@ const CLOUD_ASSISTANT: ProtocolPreset = {
 /**
  * The preset of each api_type this build can call, or null for kinds whose credentials it cannot carry yet;
  * requests to those fail with a clear 501.
+=======
+/** Claude subscription: the messages API with a bearer token (the subscription layer adds its headers). */
+const MESSAGES_OAUTH: ProtocolPreset = {
+  format: "messages",
+  url: (base) => `${base}/v1/messages?beta=true`,
+  authHeaders: bearer,
+  modelsUrl: (base) => `${base}/v1/models`,
+};
+
+/**
+ * The preset of each api_type this build can call, or null for kinds not implemented yet; requests to
+ * those fail with a clear message. Subscription kinds (`src/executors/oauth/`) take their URL and headers
+ * per call from their credential; the preset gives their base format.
+>>>>>>> main
  */
 export function presetFor(apiType: ApiType): ProtocolPreset | null {
   switch (apiType) {
@@ -113,16 +132,27 @@ export function presetFor(apiType: ApiType): ProtocolPreset | null {
     case "generate_native":
       return GENERATE;
     case "responses_native":
-      return RESPONSES;
-    case "device_oauth_assistant":
     case "responses_oauth":
+<<<<<<< HEAD
+=======
+      return RESPONSES;
+    case "messages_oauth":
+      return MESSAGES_OAUTH;
+    case "device_oauth_assistant":
+      return CHAT_COMPAT;
+    case "cloud_assistant_oauth":
+    case "subscription_shell":
+>>>>>>> main
     case "cli_oauth":
       return GEMINI_CLI;
     case "cli_oauth_alt":
+<<<<<<< HEAD
       return ANTIGRAVITY;
     case "cloud_assistant_oauth":
       return CLOUD_ASSISTANT;
     case "messages_oauth":
+=======
+>>>>>>> main
       return null;
   }
 }
