@@ -80,7 +80,7 @@ export class GatewayMetrics implements DispatchObserver {
     );
     this.#requests = r.counter(
       "gateway_requests_total",
-      "Client model requests by surface, model asked for, provider account that served the last attempt and HTTP status (499: the client left).",
+      "Client model requests by surface, model asked for (empty when no upstream was tried), provider account of the last attempt and HTTP status (499: the client left).",
       ["surface", "model", "provider", "status"],
     );
     this.#requestDuration = r.histogram(
@@ -163,7 +163,10 @@ export class GatewayMetrics implements DispatchObserver {
   finished(trace: RequestTrace): void {
     this.#inFlight--;
     const surface = trace.input.surface;
-    const { model, providerId } = trace;
+    const providerId = trace.providerId;
+    // Only a model the gateway routed names a series: anyone may send any string, and a request that
+    // never reached an upstream (bad input, unknown model, budget, all cooling) is told apart by status.
+    const model = trace.attempts > 0 ? trace.model : "";
     this.#requests.inc([surface, model, providerId, String(trace.status)]);
     this.#requestDuration.observe([surface, model, providerId], trace.latencyMs / 1000);
     const timing = trace.input.timing;

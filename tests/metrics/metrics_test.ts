@@ -101,6 +101,12 @@ Deno.test("/metrics counters match the usage rows after openai and anthropic SDK
     messages: [{ role: "user", content: "hi" }],
   }).then(() => null, (error) => error as { status?: number });
   assertEquals(refused?.status, 400);
+  // Never routed: counted, but its client-chosen name makes no series.
+  const unknown = await openai.chat.completions.create({
+    model: "no-such-prefix/made-up-name",
+    messages: [{ role: "user", content: "hi" }],
+  }).then(() => null, (error) => error as { status?: number });
+  assertEquals(unknown?.status, 404);
 
   await e.gw.runtime.recorder.settled();
   e.gw.runtime.writer.flush();
@@ -127,8 +133,12 @@ Deno.test("/metrics counters match the usage rows after openai and anthropic SDK
   const chatRows = usageTotals(e.gw.config.paths.dbPath, "provider_id = 'up_chat-1'");
   assertEquals(sumOf(m, "gateway_tokens_total", { provider: "up_chat-1", kind: "output" }), chatRows.output);
 
-  // Client requests: 7, by surface and status; every series carries the worker and instance labels.
-  assertEquals(sumOf(m, "gateway_requests_total"), 7);
+  // Client requests: 8, by surface and status; every series carries the worker and instance labels.
+  assertEquals(sumOf(m, "gateway_requests_total"), 8);
+  assertEquals(sumOf(m, "gateway_requests_total", { model: "", status: "404" }), 1);
+  for (const family of m.values()) {
+    assert(family.samples.every((s) => s.labels.model !== "no-such-prefix/made-up-name"), family.name);
+  }
   assertEquals(sumOf(m, "gateway_requests_total", { surface: "messages", status: "200" }), 2);
   assertEquals(sumOf(m, "gateway_requests_total", { status: "400" }), 1);
   for (const sample of m.get("gateway_requests_total")!.samples) {
@@ -139,9 +149,9 @@ Deno.test("/metrics counters match the usage rows after openai and anthropic SDK
   assert(sumOf(m, "gateway_stream_chunks_total") >= 3, "three streams sent chunks");
   assertEquals(
     sumOf(m, "gen_ai_server_request_duration_seconds_count", {}, "gen_ai_server_request_duration_seconds"),
-    7,
+    8,
   );
-  assertEquals(sumOf(m, "gateway_overhead_seconds_count", {}, "gateway_overhead_seconds"), 7);
+  assertEquals(sumOf(m, "gateway_overhead_seconds_count", {}, "gateway_overhead_seconds"), 8);
   assertEquals(
     sumOf(m, "gateway_time_to_first_byte_seconds_count", {}, "gateway_time_to_first_byte_seconds"),
     6,
