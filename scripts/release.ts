@@ -14,8 +14,12 @@ import { parseArgs } from "node:util";
 /** The program's entry point. */
 export const ENTRY = "main.ts";
 
-/** Folders the binary reads at runtime (through `new URL(…, import.meta.url)`), relative to the repository. */
-export const INCLUDES = ["migrations/", "ui/dist/"] as const;
+/**
+ * What the binary loads at runtime through `new URL(…, import.meta.url)`, relative to the repository:
+ * the SQL migrations, the dashboard bundle, and Web Worker entry points (`deno compile` embeds a worker's
+ * code only when it is included; its imports come with it).
+ */
+export const INCLUDES = ["migrations/", "ui/dist/", "src/gateway/token_count_worker.ts"] as const;
 
 /** Files that must exist inside the includes for the binary to work. */
 export const REQUIRED_FILES = ["migrations/0001_init.sql", "ui/dist/index.html", "ui/dist/app.js"] as const;

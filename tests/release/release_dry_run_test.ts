@@ -19,7 +19,7 @@ function* sourceFiles(dir: URL): Generator<URL> {
   }
 }
 
-Deno.test("release dry run: main.ts for Linux x64/arm64 and macOS x64/arm64 with migrations and ui/dist embedded", async () => {
+Deno.test("release dry run: main.ts for Linux x64/arm64 and macOS x64/arm64 with migrations, ui/dist and worker entry points embedded", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "scripts/release.ts", "--dry-run", "--target", "all", "--out-dir", "dist"],
     cwd: ROOT,
@@ -38,7 +38,8 @@ Deno.test("release dry run: main.ts for Linux x64/arm64 and macOS x64/arm64 with
     assertEquals(args.slice(0, 3), ["deno", "compile", "-A"]);
     assertEquals(args.at(-1), "main.ts", "the entry point comes last");
     const includes = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
-    assertEquals(includes.sort(), ["migrations/", "ui/dist/"]);
+    assertEquals(includes.sort(), [...INCLUDES].sort());
+    for (const folder of ["migrations/", "ui/dist/"]) assert(includes.includes(folder), `${folder} embedded`);
     triples.add(args[args.indexOf("--target") + 1]);
   }
   assertEquals([...triples].sort(), [
@@ -51,7 +52,7 @@ Deno.test("release dry run: main.ts for Linux x64/arm64 and macOS x64/arm64 with
   assertEquals(Object.keys(TARGETS).length, 4);
 });
 
-Deno.test("release dry run: every folder src/ reads through import.meta.url is included, and every dynamic import is visible to the compiler", () => {
+Deno.test("release dry run: every file or folder src/ loads through import.meta.url (worker entry points too) is included, and every dynamic import is visible to the compiler", () => {
   const readAtRuntime = new Set<string>();
   const opaqueImports: string[] = [];
   for (const file of sourceFiles(new URL("src/", ROOT))) {
