@@ -18,6 +18,8 @@ export type DeviceStep = "authorization_pending" | "slow_down" | "access_denied"
 /** Tokens the mock issues (tests assert they never show up where they must not). */
 export const MOCK_ACCESS_TOKEN = "gho_mockAccessTokenSecret123456";
 export const MOCK_REFRESH_TOKEN = "mock-refresh-token-secret-abcdef";
+/** The Copilot session token the mock trades for the GitHub token. */
+export const MOCK_SESSION_TOKEN = "tid=mock-copilot-session-secret";
 
 /** A running mock OAuth server. */
 export interface MockOAuth extends AsyncDisposable {
@@ -28,6 +30,8 @@ export interface MockOAuth extends AsyncDisposable {
   deviceSteps(...steps: DeviceStep[]): void;
   /** The interval the device endpoint announces (seconds). */
   interval: number;
+  /** The chat API base the Copilot session-token exchange names (`endpoints.api`). */
+  copilotApi: string;
   /** YAML `oauth:` overrides pointing a provider at this mock. */
   overridesYaml(indent: string): string;
   close(): Promise<void>;
@@ -46,6 +50,7 @@ export function startMockOAuth(): Promise<MockOAuth> {
       requests,
       userCode,
       interval: 1,
+      copilotApi: "http://127.0.0.1:9",
       deviceSteps(...next) {
         steps = next;
         polls = 0;
@@ -61,6 +66,7 @@ export function startMockOAuth(): Promise<MockOAuth> {
           `  token_url: ${u}/oauth/token`,
           `  redirect_uri: ${u}/callback`,
           `  client_id: mock-client`,
+          `  session_token_url: ${u}/copilot_internal/v2/token`,
         ].map((line) => indent + line).join("\n") + "\n";
       },
       close: async () => {
@@ -124,6 +130,18 @@ export function startMockOAuth(): Promise<MockOAuth> {
           back.searchParams.set("code", code);
           back.searchParams.set("state", url.searchParams.get("state") ?? "");
           return new Response(null, { status: 302, headers: { location: back.toString() } });
+        }
+        case "/copilot_internal/v2/token": {
+          if (request.headers.get("authorization") !== `token ${MOCK_ACCESS_TOKEN}`) {
+            return json({ message: "Bad credentials" }, 401);
+          }
+          const now = Math.floor(Date.now() / 1000);
+          return json({
+            token: MOCK_SESSION_TOKEN,
+            expires_at: now + 1800,
+            refresh_in: 1500,
+            endpoints: { api: mock.copilotApi },
+          });
         }
         case "/callback":
           return new Response(
