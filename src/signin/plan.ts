@@ -36,11 +36,17 @@ export type SigninPlan =
   | { readonly flow: "device"; readonly label: string; readonly endpoints: DeviceFlowEndpoints }
   | { readonly flow: "pkce"; readonly label: string; readonly endpoints: PkceFlowEndpoints };
 
-/** The flows a kind offers, the preferred one first (a device code needs no pasting, so it leads). */
+/**
+ * The flows a kind offers, the preferred one first: an RFC 8628 device code needs no pasting, so it leads;
+ * Codex's browser sign-in leads its own device sign-in, which the account must first allow in its settings.
+ */
 export function flowsOffered(facts: SigninFacts): SigninFlow[] {
   const flows: SigninFlow[] = [];
   if (facts.device?.protocol === "rfc8628") flows.push("device");
   if (facts.authorize && facts.tokenUrl) flows.push("pkce");
+  if (facts.device?.protocol === "openai_deviceauth" && facts.tokenUrl && facts.device.redirectUri) {
+    flows.push("device");
+  }
   return flows;
 }
 
@@ -59,12 +65,21 @@ export function signinPlan(facts: SigninFacts, flow?: SigninFlow): SigninPlan | 
       flow: "device",
       label: facts.label,
       endpoints: {
+        protocol: device.protocol,
         deviceUrl: device.codeUrl,
         tokenUrl: device.tokenUrl,
         clientId: facts.clientId,
         scope: device.scopes ?? "",
-        // GitHub reads form bodies; RFC 8628 says form too.
+        // GitHub reads form bodies; RFC 8628 says form too (OpenAI's device endpoints take JSON themselves).
         encoding: "form",
+        verificationUri: device.verificationUrl,
+        ...(device.protocol === "openai_deviceauth"
+          ? {
+            exchangeUrl: facts.tokenUrl!,
+            exchangeEncoding: facts.tokenBody,
+            redirectUri: device.redirectUri,
+          }
+          : {}),
       },
     };
   }

@@ -18,6 +18,8 @@ export type DeviceStep = "authorization_pending" | "slow_down" | "access_denied"
 /** Tokens the mock issues (tests assert they never show up where they must not). */
 export const MOCK_ACCESS_TOKEN = "gho_mockAccessTokenSecret123456";
 export const MOCK_REFRESH_TOKEN = "mock-refresh-token-secret-abcdef";
+/** OpenAI's device-callback redirect URI (the kind table's default; not overridable, no request goes there). */
+export const OPENAI_DEVICE_REDIRECT = "https://auth.openai.com/deviceauth/callback";
 /** The Copilot session token the mock trades for the GitHub token. */
 export const MOCK_SESSION_TOKEN = "tid=mock-copilot-session-secret";
 
@@ -32,8 +34,8 @@ export interface MockOAuth extends AsyncDisposable {
   interval: number;
   /** The chat API base the Copilot session-token exchange names (`endpoints.api`). */
   copilotApi: string;
-  /** YAML `oauth:` overrides pointing a provider at this mock. */
-  overridesYaml(indent: string): string;
+  /** YAML `oauth:` overrides pointing a provider at this mock (`openai`: OpenAI's device-auth paths). */
+  overridesYaml(indent: string, device?: "github" | "openai"): string;
   close(): Promise<void>;
 }
 
@@ -55,12 +57,16 @@ export function startMockOAuth(): Promise<MockOAuth> {
         steps = next;
         polls = 0;
       },
-      overridesYaml(indent) {
+      overridesYaml(indent, device = "github") {
         const u = mock.url;
         return [
           "oauth:",
-          `  device_code_url: ${u}/login/device/code`,
-          `  device_token_url: ${u}/login/oauth/access_token`,
+          device === "github"
+            ? `  device_code_url: ${u}/login/device/code`
+            : `  device_code_url: ${u}/api/accounts/deviceauth/usercode`,
+          device === "github"
+            ? `  device_token_url: ${u}/login/oauth/access_token`
+            : `  device_token_url: ${u}/api/accounts/deviceauth/token`,
           `  verification_url: ${u}/login/device`,
           `  authorize_url: ${u}/oauth/authorize`,
           `  token_url: ${u}/oauth/token`,
@@ -130,6 +136,31 @@ export function startMockOAuth(): Promise<MockOAuth> {
           back.searchParams.set("code", code);
           back.searchParams.set("state", url.searchParams.get("state") ?? "");
           return new Response(null, { status: 302, headers: { location: back.toString() } });
+        }
+        case "/api/accounts/deviceauth/usercode":
+          if (fields.client_id !== "mock-client" || !contentType.includes("json")) {
+            return json({ error: { message: "bad client", type: "invalid_request_error" } }, 400);
+          }
+          return json({
+            device_auth_id: "mock-device-code-secret",
+            user_code: "CODX-1234",
+            interval: String(mock.interval),
+          });
+        case "/api/accounts/deviceauth/token": {
+          if (fields.device_auth_id !== "mock-device-code-secret" || fields.user_code !== "CODX-1234") {
+            return json({ error: { message: "unknown device auth" } }, 400);
+          }
+          const step = steps[Math.min(polls++, steps.length - 1)];
+          if (step === "authorization_pending" || step === "slow_down") {
+            return json({ error: { message: "pending" } }, 403);
+          }
+          if (step !== "ok") return json({ error: { message: `mock says ${step}`, code: step } }, 400);
+          // OpenAI generates the PKCE pair itself and hands both halves over once the user approves.
+          const verifier = `openai-verifier-${crypto.randomUUID()}`;
+          const code = `device-code-${crypto.randomUUID()}`;
+          const challenge = await s256(verifier);
+          codes.set(code, { challenge, redirectUri: OPENAI_DEVICE_REDIRECT, clientId: "mock-client" });
+          return json({ authorization_code: code, code_challenge: challenge, code_verifier: verifier });
         }
         case "/copilot_internal/v2/token": {
           if (request.headers.get("authorization") !== `token ${MOCK_ACCESS_TOKEN}`) {
