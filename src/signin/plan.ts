@@ -3,30 +3,14 @@
  * credential core's table with the provider's overrides applied), so every URL stays the provider's to set.
  */
 import type { DeviceFlowEndpoints } from "./device_flow.ts";
-import type { BodyEncoding } from "./oauth_http.ts";
+import type { OAuthKindFacts } from "../credentials/mod.ts";
 import type { PkceFlowEndpoints } from "./pkce_flow.ts";
 
-/** The part of a kind's OAuth facts the sign-in flows read (`OAuthKindFacts` of src/credentials). */
-export interface SigninFacts {
-  readonly label: string;
-  readonly clientId: string;
-  readonly tokenUrl: string | null;
-  readonly tokenBody: BodyEncoding;
-  readonly authorize?: {
-    readonly url: string;
-    readonly redirectUri: string;
-    readonly scopes: string;
-    readonly params?: Readonly<Record<string, string>>;
-  };
-  readonly device?: {
-    readonly codeUrl: string;
-    readonly tokenUrl: string;
-    readonly verificationUrl: string;
-    readonly scopes?: string;
-    readonly protocol: "rfc8628" | "openai_deviceauth";
-    readonly redirectUri?: string;
-  };
-}
+/** The part of a kind's OAuth facts (the credential core's table) the sign-in flows read. */
+export type SigninFacts = Pick<
+  OAuthKindFacts,
+  "label" | "clientId" | "tokenUrl" | "tokenBody" | "authorize" | "device"
+>;
 
 /** The two ways to sign in. */
 export type SigninFlow = "device" | "pkce";
