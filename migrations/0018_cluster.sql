@@ -10,10 +10,12 @@ CREATE TABLE IF NOT EXISTS cluster_events (
 );
 
 -- Which processes are alive (a heartbeat every second): a process alone on its database publishes nothing.
+-- `wants` lists the optional channels a process listens to now (the live stream while a dashboard is open).
 CREATE TABLE IF NOT EXISTS cluster_members (
   origin TEXT PRIMARY KEY,
   label TEXT NOT NULL,
-  seen_at INTEGER NOT NULL
+  seen_at INTEGER NOT NULL,
+  wants TEXT NOT NULL DEFAULT ''
 );
 
 -- Bumped by every change to configuration tables (by any process: the dashboard, the CLI, another worker),

@@ -3,6 +3,7 @@ import { GATEWAY_VERSION } from "../version.ts";
 import { GatewayError } from "../model/mod.ts";
 import { SecretKeyError } from "../storage/mod.ts";
 import { configInitCommand } from "./config_init.ts";
+import { doctorCommand } from "./doctor.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
 import { budgetsCommand } from "./budgets.ts";
 import { keysCommand } from "./keys.ts";
@@ -23,6 +24,7 @@ Commands:
   keys          create, list, update and revoke API keys
   settings      read and change runtime settings
   budgets       set, list and delete daily spend limits
+  doctor        check the config, home, database, port and upstreams; print what to fix
   providers     connect (sign in) a subscription provider: device code or pasted redirect URL
 
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
@@ -43,6 +45,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return settingsCommand(rest, io);
       case "budgets":
         return budgetsCommand(rest, io);
+      case "doctor":
+        return await doctorCommand(rest, io);
       case "providers":
         return await providersCommand(rest, io);
       case "--version":

@@ -15,6 +15,12 @@ export const RECENT_EVENTS = 100;
 /** Events one batch carries at most; older ones are dropped for a slow subscriber. */
 export const MAX_BATCH = 500;
 
+/** The other processes on the database, as the hub sees them (see `connect`). */
+export interface LivePeers {
+  publish(event: RequestEvent): void;
+  listen(on: boolean): void;
+}
+
 interface Subscriber {
   readonly send: (text: string) => void;
   readonly end: () => void;
@@ -33,7 +39,7 @@ export class LiveHub implements DispatchObserver {
   #inflight = 0;
   /** Requests in flight in other processes on the same database (from their relayed start/finish events). */
   #remoteInflight = 0;
-  #forward: ((event: RequestEvent) => void) | null = null;
+  #peers: LivePeers | null = null;
   #recent: RequestEvent[] = [];
   #subscribers = new Set<Subscriber>();
   #flushTimer: ReturnType<typeof setInterval> | undefined;
@@ -49,9 +55,13 @@ export class LiveHub implements DispatchObserver {
     return this.#inflight + this.#remoteInflight;
   }
 
-  /** Sends every event this process produces to `send` too (the other workers' hubs relay them). */
-  forwardTo(send: (event: RequestEvent) => void): void {
-    this.#forward = send;
+  /**
+   * Connects the hub to the other processes sharing the database: this hub's events go to `publish`, and
+   * `listen` hears whether anyone watches here (the others publish only while someone does).
+   */
+  connect(peers: LivePeers): void {
+    this.#peers = peers;
+    peers.listen(this.#subscribers.size > 0);
   }
 
   /** Events another process produced: shown like local ones, numbered in this hub's sequence. */
@@ -110,6 +120,7 @@ export class LiveHub implements DispatchObserver {
     send(message("snapshot", { inflight: this.inflight, recent: this.recent() }));
     this.#subscribers.add(subscriber);
     if (this.#flushTimer === undefined) {
+      this.#peers?.listen(true);
       this.#flushTimer = setInterval(() => this.#flush(), LIVE_FLUSH_MS);
       this.#pingTimer = setInterval(() => this.#broadcast(": ping\n\n"), LIVE_HEARTBEAT_MS);
     }
@@ -136,6 +147,7 @@ export class LiveHub implements DispatchObserver {
   }
 
   #stopTimers(): void {
+    if (this.#flushTimer !== undefined) this.#peers?.listen(false);
     clearInterval(this.#flushTimer);
     clearInterval(this.#pingTimer);
     this.#flushTimer = undefined;
@@ -165,7 +177,7 @@ export class LiveHub implements DispatchObserver {
 
   #local(event: RequestEvent): void {
     this.#push(event);
-    this.#forward?.(event);
+    this.#peers?.publish(event);
   }
 
   #push(event: RequestEvent): void {

@@ -18,6 +18,8 @@ export interface ClusterChannel<T> {
 
 interface Channel {
   readonly receive: (messages: unknown[]) => void;
+  /** Optional channels carry messages only while some other process listens (see `listen`). */
+  readonly optional: boolean;
   queued: unknown[];
 }
 
@@ -36,6 +38,10 @@ export class ClusterSync {
   readonly #channels = new Map<string, Channel>();
   #lastId: number;
   #peers = 0;
+  /** Optional channels some other process listens to, as of the last heartbeat. */
+  #wanted = new Set<string>();
+  /** Optional channels this process listens to now. */
+  readonly #wants = new Set<string>();
   #lastBeat = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
 
@@ -53,17 +59,34 @@ export class ClusterSync {
     return this.#peers;
   }
 
-  /** Opens a channel; `receive` gets the messages other processes published on it, in order. */
-  channel<T>(kind: string, receive: (messages: T[]) => void): ClusterChannel<T> {
-    const channel: Channel = { receive: receive as (messages: unknown[]) => void, queued: [] };
+  /**
+   * Opens a channel; `receive` gets the messages other processes published on it, in order. An optional
+   * channel (the live stream) carries messages only while another process says it listens (`listen`),
+   * so requests pay nothing for it while no dashboard is watching.
+   */
+  channel<T>(kind: string, receive: (messages: T[]) => void, optional = false): ClusterChannel<T> {
+    const channel: Channel = { receive: receive as (messages: unknown[]) => void, optional, queued: [] };
     this.#channels.set(kind, channel);
     return {
       publish: (message) => {
-        if (this.#peers > 0) channel.queued.push(message);
+        if (optional ? this.#wanted.has(kind) : this.#peers > 0) channel.queued.push(message);
       },
       // Always written: these are rare, and a peer that started within the last heartbeat must see them.
       publishNow: (message) => this.#write(kind, [message]),
     };
+  }
+
+  /** Whether another process listens to an optional channel, as of the last heartbeat. */
+  wanted(kind: string): boolean {
+    return this.#wanted.has(kind);
+  }
+
+  /** Says whether this process listens to an optional channel now (told to the others at once). */
+  listen(kind: string, on: boolean): void {
+    if (on === this.#wants.has(kind)) return;
+    if (on) this.#wants.add(kind);
+    else this.#wants.delete(kind);
+    if (this.#timer !== undefined) this.#beat();
   }
 
   /** Starts the heartbeat and the tick. */
@@ -100,8 +123,10 @@ export class ClusterSync {
   #beat(): void {
     const now = this.#now();
     this.#lastBeat = now;
-    this.#repo.heartbeat(this.origin, this.#label, now);
-    this.#peers = this.#repo.peers(this.origin, now - PEER_TIMEOUT_MS).length;
+    this.#repo.heartbeat(this.origin, this.#label, [...this.#wants], now);
+    const peers = this.#repo.peers(this.origin, now - PEER_TIMEOUT_MS);
+    this.#peers = peers.length;
+    this.#wanted = new Set(peers.flatMap((p) => p.wants));
     // Every process prunes; the delete is cheap and idempotent.
     this.#repo.prune(now - EVENT_RETENTION_MS);
   }

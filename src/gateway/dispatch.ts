@@ -73,9 +73,11 @@ export class Dispatcher {
       );
     }
     const suffix = parseThinkingSuffix(decoded.model);
+    // Signatures and signed reasoning the client's format could not carry back are put in again here.
+    const restored = deps.turnTokens.restore(decoded);
     let request: NeutralRequest = suffix.intent
-      ? { ...decoded, model: suffix.model, reasoning: { ...decoded.reasoning, ...suffix.intent } }
-      : decoded;
+      ? { ...restored, model: suffix.model, reasoning: { ...restored.reasoning, ...suffix.intent } }
+      : restored;
     lifecycle.decoded(request);
     const settings = deps.control.settings;
     deps.budgets.check(input.identity.kind === "db" ? input.identity.keyId : null, deps.now());
@@ -100,6 +102,7 @@ export class Dispatcher {
       clientSignal: input.clientSignal,
       endpoint: input.decode.endpoint,
       listener: lifecycle,
+      timing: input.timing,
     };
     const members = table.combos.get(request.model);
     const outcome = settings.combo_strategy === "fusion" && members !== undefined && members.length >= 2

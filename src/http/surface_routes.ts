@@ -1,6 +1,7 @@
 import { estimateRequestTokens, loadTokenizer } from "../accounting/mod.ts";
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { Dispatcher } from "../gateway/dispatch.ts";
+import type { RequestTiming } from "../gateway/request_timing.ts";
 import { GatewayError, type WireFormat } from "../model/mod.ts";
 import { codecFor, type DecodeContext, quoteValue } from "../wire/mod.ts";
 import { authenticate } from "./auth.ts";
@@ -60,14 +61,20 @@ export function handleSurfaceRequest(
   deps: SurfaceDeps,
   path: string,
   request: Request,
+  timing: RequestTiming,
 ): Promise<Response> | null {
   const route = matchSurfaceRoute(path);
   if (route === null) return null;
   // The matched route names the surface: `/v1/models/<model>` without a method is still a Gemini client.
-  return serveRoute(deps, route, request).catch((error) => errorResponse(error, route.surface));
+  return serveRoute(deps, route, request, timing).catch((error) => errorResponse(error, route.surface));
 }
 
-async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Request): Promise<Response> {
+async function serveRoute(
+  deps: SurfaceDeps,
+  route: SurfaceRoute,
+  request: Request,
+  timing: RequestTiming,
+): Promise<Response> {
   const identity = authenticate(deps.control, request);
   if (route.kind === "count_tokens") {
     const body = await readJsonBody(request);
@@ -86,6 +93,7 @@ async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Reque
     clientHeaders: request.headers,
     clientSignal: () =>
       deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
+    timing,
   });
 }
 

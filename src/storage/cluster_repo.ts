@@ -41,19 +41,21 @@ export class ClusterRepo {
     return Number(row.id);
   }
 
-  /** Records that a process is alive. */
-  heartbeat(origin: string, label: string, now: number): void {
+  /** Records that a process is alive, and which optional channels it listens to. */
+  heartbeat(origin: string, label: string, wants: readonly string[], now: number): void {
     this.#db.prepare(
-      `INSERT INTO cluster_members (origin, label, seen_at) VALUES (?, ?, ?)
-       ON CONFLICT (origin) DO UPDATE SET seen_at = excluded.seen_at, label = excluded.label`,
-    ).run(origin, label, now);
+      `INSERT INTO cluster_members (origin, label, seen_at, wants) VALUES (?, ?, ?, ?)
+       ON CONFLICT (origin) DO UPDATE SET seen_at = excluded.seen_at, label = excluded.label,
+         wants = excluded.wants`,
+    ).run(origin, label, now, wants.join(","));
   }
 
-  /** Labels of the other processes seen since `since`. */
-  peers(origin: string, since: number): string[] {
-    const rows = this.#db.prepare("SELECT label FROM cluster_members WHERE origin <> ? AND seen_at >= ?")
-      .all(origin, since) as unknown as { label: string }[];
-    return rows.map((r) => r.label);
+  /** The other processes seen since `since`, with the optional channels each listens to. */
+  peers(origin: string, since: number): { label: string; wants: string[] }[] {
+    const rows = this.#db.prepare(
+      "SELECT label, wants FROM cluster_members WHERE origin <> ? AND seen_at >= ?",
+    ).all(origin, since) as unknown as { label: string; wants: string }[];
+    return rows.map((r) => ({ label: r.label, wants: r.wants === "" ? [] : r.wants.split(",") }));
   }
 
   /** Removes a process that stops, so the others stop publishing for it at once. */

@@ -16,6 +16,7 @@ import { DashboardSessionsRepo } from "./dashboard_sessions_repo.ts";
 import { InventoryRepo } from "./inventory_repo.ts";
 import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
+import { TurnTokensRepo } from "./turn_tokens_repo.ts";
 import { ClusterRepo } from "./cluster_repo.ts";
 
 export type { ApiKeyChanges, ApiKeyRecord, KeyRole } from "./api_keys_repo.ts";
@@ -38,7 +39,7 @@ export {
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
 export type { ClusterEvent } from "./cluster_repo.ts";
-export { type Database, openDatabase, transaction } from "./database.ts";
+export { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
   replaceFromConfig,
@@ -47,7 +48,8 @@ export {
   seedFromConfig,
   type SeedReport,
 } from "./seed.ts";
-export { migrate } from "./migrate.ts";
+export { loadMigrations, migrate } from "./migrate.ts";
+export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";
 export { type CredentialSlot, CredentialsRepo, type CredentialStateRecord } from "./credentials_repo.ts";
 
 /** Every repository over one database handle. */
@@ -67,6 +69,8 @@ export class Store {
   readonly inventory: InventoryRepo;
   readonly usageStats: UsageStatsRepo;
   readonly saverStats: SaverStatsRepo;
+  /** Opaque upstream tokens of tool calls, restored into replayed history. */
+  readonly turnTokens: TurnTokensRepo;
   readonly cluster: ClusterRepo;
   /** Subscription credential state, refresh leases and rotation write-back. */
   readonly credentials: CredentialsRepo;
@@ -89,6 +93,7 @@ export class Store {
     this.inventory = new InventoryRepo(db, box);
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
+    this.turnTokens = new TurnTokensRepo(db);
     this.cluster = new ClusterRepo(db);
     this.credentials = new CredentialsRepo(db, box);
     this.box = box;

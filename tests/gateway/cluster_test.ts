@@ -123,6 +123,8 @@ Deno.test("cluster: each gateway's live stream shows the other's requests", asyn
   try {
     const seen: string[] = [];
     const unsubscribe = t.second.dashboard.hub.subscribe((text) => seen.push(text));
+    // The first gateway publishes live events only once it knows someone watches (its next heartbeat).
+    await waitFor(() => t.first.runtime.cluster.wanted("live"), 3_000);
     const res = await chat(t.first);
     await res.body?.cancel();
     await t.first.runtime.recorder.settled();
@@ -134,6 +136,13 @@ Deno.test("cluster: each gateway's live stream shows the other's requests", asyn
     assertEquals(t.second.dashboard.hub.inflight, 0);
     unsubscribe();
     assert(seen.length >= 1);
+    await waitFor(() => !t.first.runtime.cluster.wanted("live"), 3_000);
+    const quiet = await chat(t.first);
+    await quiet.body?.cancel();
+    await t.first.runtime.recorder.settled();
+    t.first.runtime.cluster.tick();
+    t.second.runtime.cluster.tick();
+    assertEquals(t.second.dashboard.hub.recent().length, 3, "nobody watches: nothing is published");
   } finally {
     await upstream.close();
   }

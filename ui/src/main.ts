@@ -12,6 +12,7 @@ import "./components/gw_meter.ts";
 import "./components/gw_model_picker.ts";
 import "./components/gw_page_header.ts";
 import "./components/gw_provider_card.ts";
+import "./components/gw_quota_bars.ts";
 import "./components/gw_pager.ts";
 import "./components/gw_palette.ts";
 import "./components/gw_segmented.ts";

@@ -3,6 +3,7 @@ import type { ApiType } from "../../config/api_types.ts";
 import type { WireFormat } from "../../model/wire_format.ts";
 import type { CooldownKind } from "../../routing/cooldown_policy.ts";
 import type { BudgetView, CooldownView } from "./usage.ts";
+import type { AccountQuotaState } from "./quota.ts";
 import type { SigninFlow } from "../../signin/plan.ts";
 
 /** A provider with its credential masked, plus routing facts. */
@@ -77,6 +78,10 @@ export interface RoutingAccount {
   readonly callable: boolean;
   readonly ready: boolean;
   readonly cooldown: CooldownView | null;
+  /** Limits and headroom; null when nothing is known or configured about the account's limits. */
+  readonly quota: AccountQuotaState | null;
+  /** Conversations whose prompt cache this account holds (prompt-cache affinity). */
+  readonly cache_sessions: number;
 }
 
 /** Answer of `POST /dashboard/api/routing/clear-cooldowns`. */
@@ -90,7 +95,12 @@ export interface RoutingSection {
   readonly cooldowns_enabled: boolean;
   readonly combo_strategy: string;
   readonly account_strategy: string;
-  readonly prefixes: readonly { readonly prefix: string; readonly accounts: readonly RoutingAccount[] }[];
+  readonly prefixes: readonly {
+    readonly prefix: string;
+    readonly accounts: readonly RoutingAccount[];
+    /** Account ids in the order the next request for this prefix would try them. */
+    readonly try_order: readonly string[];
+  }[];
   readonly cooldowns: readonly {
     readonly account_id: string;
     readonly remaining_s: number;
