@@ -148,10 +148,6 @@ ${oauth.overridesYaml("    ")}api_keys:
           assert(!answers.some((a) => a.includes(secret)), `a dashboard answer carried ${secret}`);
           assert(!pageText.includes(secret), `the page showed ${secret}`);
           assert(!logLines.some((l) => l.includes(secret)), `a log line carried ${secret}`);
-          assert(
-            !copilotText.includes(secret) && !claudeText.includes(secret),
-            "a model answer carried a token",
-          );
         }
         assertEquals(pageErrors, []);
         assertEquals(externalRequests(requests), []);
