@@ -4,6 +4,7 @@ import { GatewayError } from "../model/mod.ts";
 import { SecretKeyError } from "../storage/mod.ts";
 import { configInitCommand } from "./config_init.ts";
 import { doctorCommand } from "./doctor.ts";
+import { serviceIo } from "./service_io.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
 import { budgetsCommand } from "./budgets.ts";
 import { keysCommand } from "./keys.ts";
@@ -31,8 +32,12 @@ Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gatew
 the database lives beside it) and --help.`;
 
 /** Runs one CLI invocation and returns its exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<number> {
   const [command, ...rest] = argv;
+  // A server's output is log events (journald, containers); other commands print for people.
+  const io = command === "serve" && !rest.includes("--help") && !rest.includes("-h")
+    ? serviceIo(cliIo)
+    : cliIo;
   try {
     switch (command) {
       case "serve":

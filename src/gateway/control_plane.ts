@@ -4,6 +4,7 @@ import { digestsEqual, hashApiKey } from "../security/api_key.ts";
 import { Redactor } from "../security/redact.ts";
 import type { ApiKeyRecord, BudgetRecord, ComboRecord, Store } from "../storage/mod.ts";
 import { type ClientIdentity, keyIdentity } from "./identity.ts";
+import { log } from "../log.ts";
 
 /** What changed in a reload, so listeners rebuild only what they must. */
 export interface ReloadEvent {
@@ -115,7 +116,7 @@ export class ControlPlane {
       try {
         if (this.store.cluster.configGeneration() !== this.#generation) this.reload("external");
       } catch (error) {
-        console.error(`gateway: reloading state failed: ${(error as Error).message}`);
+        log("error", `reloading state failed: ${(error as Error).message}`);
       }
     }, intervalMs);
     Deno.unrefTimer(timer);
@@ -133,7 +134,7 @@ export class ControlPlane {
       return this.store.inventory.secretValues();
     } catch (error) {
       // The shapes still catch most keys; a damaged inventory must not stop an error from being answered.
-      console.error(`gateway: inventory keys could not be read for redaction: ${(error as Error).message}`);
+      log("warn", `inventory keys could not be read for redaction: ${(error as Error).message}`);
       return [];
     }
   }

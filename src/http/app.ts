@@ -5,6 +5,7 @@ import { GatewayError } from "../model/mod.ts";
 import { apiAuth } from "./auth.ts";
 import type { AppEnv } from "./env.ts";
 import { errorResponse } from "./errors.ts";
+import { isResponsesUpgrade, serveResponsesSocket } from "./responses_socket.ts";
 import { handleSurfaceRequest, type SurfaceDeps, surfaceForPath } from "./surface_routes.ts";
 import { type UtilityDeps, utilityRoutes } from "./utility_routes.ts";
 import type { DashboardContext } from "../dashboard/context.ts";
@@ -72,6 +73,7 @@ export function createHandler(
       request = new Request(url, request);
       path = path.slice(3);
     }
+    if (isResponsesUpgrade(path, request)) return serveResponsesSocket(deps, request, clock);
     if (request.method === "POST") {
       const handled = handleSurfaceRequest(deps, path, request, timing);
       if (handled !== null) return handled.then((response) => withOverhead(response, timing));
