@@ -4,6 +4,7 @@
  */
 import type { Config } from "./config/mod.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
+import { subscriptionConsole } from "./dashboard/subscription_probe.ts";
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
@@ -105,6 +106,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     startedAt: now(),
     fingerprint: (text) => store.box.fingerprint(text),
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
+    subscriptions: subscriptionConsole(runtime.subscriptions, now),
     signin,
   };
   const drain = new AbortController();

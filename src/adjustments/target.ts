@@ -13,4 +13,6 @@ export interface AdjustTarget {
   readonly clientKind: ClientKind;
   /** The provider runs on this machine or network (images on private addresses may be fetched). */
   readonly providerIsLocal: boolean;
+  /** The upstream cannot fetch image URLs (the Codex backend): images are inlined whatever the format. */
+  readonly inlineImagesOnly?: boolean;
 }

@@ -15,7 +15,7 @@ const MAX_REDIRECTS = 3;
  * only to the same origin (scheme, host and port), and a POST only through 307/308 (which keep the body).
  * Anything else is reported as the answer, naming where it pointed.
  */
-async function probeFetch(url: string, init: RequestInit, fetcher: typeof fetch): Promise<Response> {
+export async function probeFetch(url: string, init: RequestInit, fetcher: typeof fetch): Promise<Response> {
   let target = new URL(url);
   for (let hop = 0;; hop++) {
     const response = await fetcher(target, { ...init, redirect: "manual" });
@@ -64,14 +64,24 @@ export async function fetchUpstreamModels(
     return { ok: false, message: `api_type "${provider.apiType}" cannot be called by this build`, url: "" };
   }
   const url = preset.modelsUrl(provider.baseUrl.replace(/\/+$/, ""));
+  return await readModelList(url, headersFor(preset, provider.apiKey), modelIds, fetcher);
+}
+
+/** GETs a model list with these credentials and reads its ids; never throws. */
+export async function readModelList(
+  url: string,
+  headers: Record<string, string>,
+  ids: (body: unknown) => string[],
+  fetcher: typeof fetch,
+): Promise<FetchModelsResult> {
   try {
     const response = await probeFetch(url, {
-      headers: { accept: "application/json", ...headersFor(preset, provider.apiKey) },
+      headers: { accept: "application/json", ...headers },
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     }, fetcher);
     const text = await response.text();
     if (!response.ok) return { ok: false, message: `HTTP ${response.status}: ${summarize(text)}`, url };
-    return { ok: true, models: modelIds(JSON.parse(text)), url };
+    return { ok: true, models: ids(JSON.parse(text)), url };
   } catch (error) {
     return { ok: false, message: (error as Error).message.split("\n")[0].slice(0, 300), url };
   }
@@ -151,7 +161,7 @@ export async function probeProvider(
   }
 }
 
-function summarize(text: string): string {
+export function summarize(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat || "(empty body)";
 }

@@ -52,9 +52,18 @@ const RESPONSES: ProtocolPreset = {
   modelsUrl: (base) => `${base}/models`,
 };
 
+/** Claude subscription: the messages API with a bearer token (the subscription layer adds its headers). */
+const MESSAGES_OAUTH: ProtocolPreset = {
+  format: "messages",
+  url: (base) => `${base}/v1/messages?beta=true`,
+  authHeaders: bearer,
+  modelsUrl: (base) => `${base}/v1/models`,
+};
+
 /**
- * The preset of each api_type this build can call, or null for kinds whose sign-in flows (device OAuth,
- * subscription shells) are not implemented yet; requests to those fail with a clear 501.
+ * The preset of each api_type this build can call, or null for kinds not implemented yet; requests to
+ * those fail with a clear message. Subscription kinds (`src/executors/oauth/`) take their URL and headers
+ * per call from their credential; the preset gives their base format.
  */
 export function presetFor(apiType: ApiType): ProtocolPreset | null {
   switch (apiType) {
@@ -66,14 +75,16 @@ export function presetFor(apiType: ApiType): ProtocolPreset | null {
     case "generate_native":
       return GENERATE;
     case "responses_native":
-      return RESPONSES;
-    case "device_oauth_assistant":
     case "responses_oauth":
+      return RESPONSES;
+    case "messages_oauth":
+      return MESSAGES_OAUTH;
+    case "device_oauth_assistant":
+      return CHAT_COMPAT;
     case "cloud_assistant_oauth":
     case "subscription_shell":
     case "cli_oauth":
     case "cli_oauth_alt":
-    case "messages_oauth":
       return null;
   }
 }

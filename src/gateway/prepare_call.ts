@@ -9,6 +9,7 @@ import {
 import type { ProviderConfig } from "../config/mod.ts";
 import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
+import { isSubscriptionKind, type SubscriptionCall } from "../executors/oauth/mod.ts";
 import type { NeutralRequest, WireFormat } from "../model/mod.ts";
 import type { Attempt } from "../routing/mod.ts";
 import { codecFor } from "../wire/mod.ts";
@@ -49,11 +50,53 @@ export function prepareCall(
   attempt: Attempt,
   target: CallTarget,
 ): PreparedCall | Promise<PreparedCall> {
-  const adjusting = adjustForTarget(deps, caller, original, attempt, target);
-  if (adjusting instanceof Promise) {
-    return adjusting.then((adjusted) => build(deps, caller, attempt, target, adjusted));
+  if (!isSubscriptionKind(target.provider.apiType)) {
+    return prepareFor(deps, caller, original, attempt, target);
   }
-  return build(deps, caller, attempt, target, adjusting);
+  const shape = {
+    model: attempt.upstreamModel,
+    hasImages: original.messages.some((m) => m.parts.some((p) => p.kind === "image")),
+    agentTurn: original.messages.some((m) =>
+      m.role === "tool" || m.parts.some((p) => p.kind === "toolResult")
+    ),
+    clientHeaders: caller.clientHeaders,
+  };
+  const subscription = deps.subscriptions.call(target.provider, shape);
+  if (subscription instanceof Promise) {
+    return subscription.then((sub) =>
+      prepareFor(deps, caller, original, attempt, subscriptionTarget(target, sub), sub)
+    );
+  }
+  return prepareFor(deps, caller, original, attempt, subscriptionTarget(target, subscription), subscription);
+}
+
+function prepareFor(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  original: NeutralRequest,
+  attempt: Attempt,
+  target: CallTarget,
+  sub?: SubscriptionCall,
+): PreparedCall | Promise<PreparedCall> {
+  const adjusting = adjustForTarget(deps, caller, original, attempt, target, sub?.inlineImagesOnly ?? false);
+  if (adjusting instanceof Promise) {
+    return adjusting.then((adjusted) => build(deps, caller, attempt, target, adjusted, sub));
+  }
+  return build(deps, caller, attempt, target, adjusting, sub);
+}
+
+/** The target of a subscription call: its format (Copilot's depends on the model) and URL. */
+function subscriptionTarget(target: CallTarget, sub: SubscriptionCall): CallTarget {
+  const base = presetFor(target.provider.apiType)!;
+  return {
+    provider: target.provider,
+    preset: {
+      format: sub.format,
+      url: () => sub.url,
+      authHeaders: () => sub.headers,
+      modelsUrl: base.modelsUrl,
+    },
+  };
 }
 
 function build(
@@ -62,24 +105,44 @@ function build(
   attempt: Attempt,
   { provider, preset }: CallTarget,
   adjusted: AdjustedRequest,
+  sub?: SubscriptionCall,
 ): PreparedCall {
   const request = adjusted.request;
   const codec = codecFor(preset.format);
-  const encoded = codec.encodeRequest(request, attempt.upstreamModel);
+  // An upstream that only streams is asked for a stream; a non-stream client gets it buffered.
+  const upstreamStream = request.stream || sub?.alwaysStream === true;
+  const encoded = codec.encodeRequest(
+    upstreamStream ? { ...request, stream: true } : request,
+    attempt.upstreamModel,
+  );
   const warnings = droppedExtraWarnings(request, preset.format);
   if (adjusted.warnings !== undefined && adjusted.warnings.length > 0) {
     addWarnings(warnings, adjusted.warnings);
   }
   if (encoded.warnings.length > 0) addWarnings(warnings, encoded.warnings);
+  let body = encoded.body;
+  if (sub?.rewriteBody) {
+    const rewritten = sub.rewriteBody(body);
+    body = rewritten.body;
+    if (rewritten.dropped.length > 0) {
+      addWarnings(warnings, [`this subscription upstream does not take: ${rewritten.dropped.join(", ")}`]);
+    }
+  }
+  const adjustedHeaders = sub && sub.betas.length > 0
+    ? {
+      ...adjusted.headers,
+      "anthropic-beta": [adjusted.headers["anthropic-beta"], ...sub.betas].filter(Boolean).join(","),
+    }
+    : adjusted.headers;
   const call: UpstreamRequest = {
-    url: preset.url(provider.baseUrl, attempt.upstreamModel, request.stream),
+    url: preset.url(provider.baseUrl, attempt.upstreamModel, upstreamStream),
     headers: {
       "content-type": "application/json",
-      accept: request.stream ? "text/event-stream" : "application/json",
+      accept: upstreamStream ? "text/event-stream" : "application/json",
       ...preset.authHeaders(provider.apiKey),
-      ...forwardedHeaders(preset.format, caller.clientHeaders, adjusted.headers),
+      ...forwardedHeaders(preset.format, caller.clientHeaders, adjustedHeaders),
     },
-    body: JSON.stringify(encoded.body),
+    body: JSON.stringify(body),
     client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
     clientSignal: caller.clientSignal,
     headersTimeoutMs: deps.timeouts.headersMs,
@@ -108,6 +171,7 @@ function adjustForTarget(
   request: NeutralRequest,
   attempt: Attempt,
   { provider, preset }: CallTarget,
+  inlineImagesOnly: boolean,
 ): AdjustedRequest | Promise<AdjustedRequest> {
   let providerIsLocal = localProviders.get(provider);
   if (providerIsLocal === undefined) {
@@ -123,6 +187,7 @@ function adjustForTarget(
     ),
     clientKind: caller.clientKind,
     providerIsLocal,
+    inlineImagesOnly,
   };
   const adjusted = applyAdjustments(request, target);
   const urls = imagesToPrefetch(adjusted.request, target);

@@ -1,4 +1,5 @@
 import { BodyTooLargeError, callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
+import { collectResponsesSse, RefreshError } from "../executors/oauth/mod.ts";
 import { GatewayError, type NeutralRequest, type NeutralResponse } from "../model/mod.ts";
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import type { AttemptDeps, AttemptOutcome, CallerContext } from "./attempt_context.ts";
@@ -28,6 +29,7 @@ export async function runAttempt(
   caller: CallerContext,
   original: NeutralRequest,
   attempt: Attempt,
+  retriedEndpoint = false,
 ): Promise<AttemptOutcome> {
   const target = callTarget(deps, attempt);
   if (target === null) {
@@ -39,11 +41,6 @@ export async function runAttempt(
     };
   }
   const record = new AttemptRecord(deps, caller, original, attempt, target.provider);
-  const preparing = prepareCall(deps, caller, original, attempt, target);
-  const prepared = preparing instanceof Promise ? await preparing : preparing;
-  deps.routing.quota.attempted(target.provider.id, deps.now());
-  const outcome = await caller.timing.waitFor(callUpstream(prepared.call));
-  if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const fail = (failure: Failure): AttemptOutcome => {
     const { status, classification } = failure;
     // Upstream text can repeat the key it was sent: the usage row, cooldown and client must not get it.
@@ -55,6 +52,19 @@ export async function runAttempt(
     }
     return { kind: "failure", message, classification };
   };
+  let prepared: PreparedCall;
+  try {
+    const preparing = prepareCall(deps, caller, original, attempt, target);
+    prepared = preparing instanceof Promise ? await preparing : preparing;
+  } catch (error) {
+    if (!(error instanceof RefreshError)) throw error;
+    // No usable subscription credential: an auth failure of this account (300 s), the next one is tried.
+    const classification = { fallback: true, cooldownKind: "auth" as const, retryAfterMs: null };
+    return fail({ status: 401, message: error.message, classification });
+  }
+  deps.routing.quota.attempted(target.provider.id, deps.now());
+  const outcome = await caller.timing.waitFor(callUpstream(prepared.call));
+  if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const clientLeft = () => {
     record.failed(499, "client disconnected");
     return new GatewayError(499, "client_closed", "client disconnected before the upstream answered");
@@ -73,12 +83,25 @@ export async function runAttempt(
     const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
     return fail({ status: 0, message: `${outcome.reason}: ${outcome.message}`, classification });
   }
-  if (outcome.status >= 400) return fail(await caller.timing.waitFor(statusFailure(deps, outcome)));
+  if (outcome.status >= 400) {
+    if (outcome.status === 401) deps.subscriptions.rejected(target.provider);
+    const failure = await caller.timing.waitFor(statusFailure(deps, outcome));
+    // Copilot serves some models only on /responses or /v1/messages: learn it and call the model there.
+    if (
+      !retriedEndpoint &&
+      deps.subscriptions.wrongEndpoint(target.provider, attempt.upstreamModel, failure.message)
+    ) {
+      return runAttempt(deps, caller, original, attempt, true);
+    }
+    return fail(failure);
+  }
   const contentType = outcome.header("content-type") ?? "";
   if (!prepared.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
     const text = await caller.timing.waitFor(readAnswer(outcome, deps.limits.maxAnswerBytes, record));
     if (outcome.clientGone()) throw clientLeft();
-    const decoded = decodeAnswer(prepared, target.preset.format, text);
+    const decoded = contentType.includes("event-stream")
+      ? decodeBufferedStream(prepared, text)
+      : decodeAnswer(prepared, prepared.codec.format, text);
     if (!("parts" in decoded)) return fail(decoded);
     record.answered(decoded);
     deps.turnTokens.capture(decoded.parts);
@@ -140,6 +163,22 @@ function decodeAnswer(prepared: PreparedCall, format: string, text: string): Neu
     return badGateway(message, text);
   }
   return isEmptyAnswer(response) ? badGateway("upstream returned an empty answer", "") : response;
+}
+
+/**
+ * A stream the upstream sent to a non-stream request (an upstream that only streams), buffered into one
+ * answer. An error event instead of a response is a failure classified by its text (overload and rate
+ * limits fall back like their statuses).
+ */
+function decodeBufferedStream(prepared: PreparedCall, text: string): NeutralResponse | Failure {
+  if (prepared.codec.format !== "responses") {
+    return badGateway(`upstream streamed an answer to a non-stream ${prepared.codec.format} request`, "");
+  }
+  const collected = collectResponsesSse(text);
+  if (collected.kind === "error") {
+    return badGateway(`upstream stream error: ${collected.message}`, collected.raw);
+  }
+  return decodeAnswer(prepared, "responses", JSON.stringify(collected.body));
 }
 
 /** A 502 failure classified like an upstream 502 with this body. */

@@ -1,5 +1,6 @@
 import type { Config, ProviderQuota } from "../config/mod.ts";
 import { ProviderClients } from "../executors/http_clients.ts";
+import { Subscriptions } from "../executors/oauth/mod.ts";
 import { type AccountLimits, buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
@@ -21,6 +22,8 @@ export interface RuntimeOptions {
   readonly timeouts?: UpstreamTimeouts;
   /** Outbound fetch for the Headroom saver. */
   readonly fetch?: typeof fetch;
+  /** Outbound fetch for OAuth token, session and model-list calls (default: the global fetch). */
+  readonly oauthFetch?: typeof fetch;
   /** Environment lookup (proxy variables for upstream calls); only the composition root reads the real one. */
   readonly env?: (name: string) => string | undefined;
   /** This process's name among the processes sharing the database (`worker-2`); defaults to `main`. */
@@ -44,6 +47,8 @@ export class GatewayRuntime {
   /** Request observers (request logs, live usage); add to it before serving. */
   readonly observers: DispatchObserver[] = [];
   readonly savers: SaverService;
+  /** Subscription credentials (refresh, rotation, Copilot sessions). */
+  readonly subscriptions: Subscriptions;
   /** Cooldowns, spend and live events shared with other processes on the same database. */
   readonly cluster: ClusterSync;
   #table!: RoutingTable;
@@ -58,6 +63,16 @@ export class GatewayRuntime {
       maxHeadBytes: limits.maxHeaderBytes,
     });
     this.control = new ControlPlane(config, store);
+    this.subscriptions = new Subscriptions({
+      repo: store.credentials,
+      fetcher: options.oauthFetch ?? fetch,
+      now: this.now,
+      // The rotated credential is in the database: reload so every reader (and the redactor) has it.
+      onRotated: () => this.control.reload("local"),
+      onNewSecret: () => this.control.secretsChanged(),
+      onQuota: (providerId, windows) => this.routing.quota.observeWindows(providerId, windows, this.now()),
+    });
+    this.control.addSecretSource(() => this.subscriptions.liveSecrets());
     this.writer = new BatchedWriter(store);
     this.cluster = new ClusterSync(store.cluster, options.processLabel ?? "main", this.now);
     this.routing = new RoutingService(store, this.writer, this.now(), this.cluster);
@@ -71,6 +86,7 @@ export class GatewayRuntime {
       table: () => this.#table,
       routing: this.routing,
       clients: this.clients,
+      subscriptions: this.subscriptions,
       recorder: this.recorder,
       budgets: this.budgets,
       now: this.now,
