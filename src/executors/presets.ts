@@ -10,6 +10,8 @@ export interface ProtocolPreset {
   authHeaders(apiKey: string): Record<string, string>;
   /** URL of the upstream's model list (Fetch Models). */
   modelsUrl(baseUrl: string): string;
+  /** URL of the upstream's own token-counting endpoint, where it has one. */
+  countUrl?(baseUrl: string, upstreamModel: string): string;
 }
 
 function header(name: string, value: string): Record<string, string> {
@@ -33,6 +35,7 @@ const MESSAGES: ProtocolPreset = {
   url: (base) => `${base}/v1/messages`,
   authHeaders: (apiKey) => header("x-api-key", apiKey),
   modelsUrl: (base) => `${base}/v1/models`,
+  countUrl: (base) => `${base}/v1/messages/count_tokens`,
 };
 
 const GENERATE: ProtocolPreset = {
@@ -43,6 +46,7 @@ const GENERATE: ProtocolPreset = {
     }`,
   authHeaders: (apiKey) => header("x-goog-api-key", apiKey),
   modelsUrl: (base) => `${base}/v1beta/models`,
+  countUrl: (base, model) => `${base}/v1beta/models/${encodeURIComponent(model)}:countTokens`,
 };
 
 const RESPONSES: ProtocolPreset = {

@@ -5,6 +5,7 @@ import { type AccountLimits, buildRoutingTable, filterModelList, type RoutingTab
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
 import { TurnTokenStore } from "./turn_token_store.ts";
+import { TokenCounter } from "./token_counter.ts";
 import { BudgetGuard } from "./budget_guard.ts";
 import { ClusterSync } from "./cluster_sync.ts";
 import { ControlPlane } from "./control_plane.ts";
@@ -52,6 +53,7 @@ export class GatewayRuntime {
   /** Cooldowns, spend and live events shared with other processes on the same database. */
   readonly cluster: ClusterSync;
   #table!: RoutingTable;
+  readonly #counter = new TokenCounter();
   #catalog: CatalogEntry[] = [];
 
   constructor(config: Config, store: Store, options: RuntimeOptions = {}) {
@@ -101,6 +103,7 @@ export class GatewayRuntime {
       observers: this.observers,
       savers: this.savers,
       turnTokens: new TurnTokenStore(store.turnTokens, this.writer, this.now),
+      counter: this.#counter,
     });
   }
 
@@ -128,6 +131,7 @@ export class GatewayRuntime {
     this.cluster.stop();
     this.writer.close();
     this.clients.closeAll();
+    this.#counter.close();
   }
 
   #rebuild(): void {

@@ -11,6 +11,7 @@ import { withinLimits } from "./shared/limits.ts";
 export type { Codec, DecodeContext, EncodeContext, EncodedError, EncodedRequest, Framing } from "./codec.ts";
 export { chatCompletionsPassthrough, type PassthroughObserver } from "./chat_completions/mod.ts";
 export { showBody, tagsBody, versionBody } from "./local_runner/mod.ts";
+export { type CountableInput, countableInput } from "./messages/mod.ts";
 
 export {
   checkJsonShape,
