@@ -9,11 +9,15 @@ import {
 import type { ProviderConfig } from "../config/mod.ts";
 import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
+<<<<<<< HEAD
+import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
+=======
 import { isSubscriptionKind, type SubscriptionCall } from "../executors/oauth/mod.ts";
 import type { NeutralRequest, WireFormat } from "../model/mod.ts";
+>>>>>>> main
 import type { Attempt } from "../routing/mod.ts";
-import { codecFor } from "../wire/mod.ts";
-import type { Codec } from "../wire/codec.ts";
+import type { UpstreamCodec } from "../wire/codec.ts";
+import { credentialFor } from "../executors/call_credential.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import { addWarnings, droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
 
@@ -26,8 +30,13 @@ export interface CallTarget {
 /** An upstream call ready to go: the adjusted request, its upstream codec, the HTTP call, its warnings. */
 export interface PreparedCall {
   readonly request: NeutralRequest;
-  readonly codec: Codec;
+  readonly codec: UpstreamCodec;
   readonly call: UpstreamRequest;
+  /** Further hosts tried in order when `failover` allows it (kinds that fail over between hosts). */
+  readonly nextHosts: readonly UpstreamRequest[];
+  readonly failover: (status: number) => boolean;
+  /** The upstream streams although the client asked for one answer: the stream is collected. */
+  readonly collect: boolean;
   /** What the upstream's format could not express (empty for most same-format calls). */
   readonly warnings: readonly GatewayWarning[];
 }
@@ -108,6 +117,10 @@ function build(
   sub?: SubscriptionCall,
 ): PreparedCall {
   const request = adjusted.request;
+<<<<<<< HEAD
+  const codec = preset.codec;
+  const encoded = codec.encodeRequest(request, attempt.upstreamModel);
+=======
   const codec = codecFor(preset.format);
   // An upstream that only streams is asked for a stream; a non-stream client gets it buffered.
   const upstreamStream = request.stream || sub?.alwaysStream === true;
@@ -115,11 +128,16 @@ function build(
     upstreamStream ? { ...request, stream: true } : request,
     attempt.upstreamModel,
   );
+>>>>>>> main
   const warnings = droppedExtraWarnings(request, preset.format);
   if (adjusted.warnings !== undefined && adjusted.warnings.length > 0) {
     addWarnings(warnings, adjusted.warnings);
   }
   if (encoded.warnings.length > 0) addWarnings(warnings, encoded.warnings);
+<<<<<<< HEAD
+  const streaming = request.stream || preset.alwaysStream === true;
+  const base = {
+=======
   let body = encoded.body;
   if (sub?.rewriteBody) {
     const rewritten = sub.rewriteBody(body);
@@ -143,14 +161,40 @@ function build(
       ...forwardedHeaders(preset.format, caller.clientHeaders, adjustedHeaders),
     },
     body: JSON.stringify(body),
+>>>>>>> main
     client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
     clientSignal: caller.clientSignal,
     headersTimeoutMs: deps.timeouts.headersMs,
     idleTimeoutMs: deps.timeouts.idleMs,
-    firstContentTimeoutMs: request.stream ? deps.limits.firstContentMs : undefined,
-    maxStreamDurationMs: request.stream ? deps.limits.maxStreamDurationMs : undefined,
+    firstContentTimeoutMs: streaming ? deps.limits.firstContentMs : undefined,
+    maxStreamDurationMs: streaming ? deps.limits.maxStreamDurationMs : undefined,
   };
-  return { request, codec, call, warnings };
+  const collect = streaming && !request.stream;
+  if (preset.shaper) {
+    const credential = credentialFor(provider, deps.now());
+    const [call, ...nextHosts] = preset.shaper.shape({
+      baseUrl: provider.baseUrl.replace(/\/+$/, ""),
+      accessToken: credential.accessToken,
+      extra: credential.extra,
+      body: encoded.body,
+      model: attempt.upstreamModel,
+      stream: streaming,
+      newId: deps.newId,
+    }).map((shaped) => ({ ...shaped, ...base }));
+    return { request, codec, call, nextHosts, failover: preset.shaper.failover, collect, warnings };
+  }
+  const call: UpstreamRequest = {
+    url: preset.url(provider.baseUrl, attempt.upstreamModel, streaming),
+    headers: {
+      "content-type": "application/json",
+      accept: streaming ? "text/event-stream" : "application/json",
+      ...preset.authHeaders(provider.apiKey),
+      ...forwardedHeaders(preset.format, caller.clientHeaders, adjusted.headers),
+    },
+    body: JSON.stringify(encoded.body),
+    ...base,
+  };
+  return { request, codec, call, nextHosts: [], failover: () => false, collect, warnings };
 }
 
 /** Whether a provider's base URL is local, judged once per provider config (configs are replaced on reload). */
@@ -205,7 +249,7 @@ function adjustForTarget(
 
 /** Client headers a messages upstream needs (API version, beta flags merged with adjustment betas). */
 function forwardedHeaders(
-  format: WireFormat,
+  format: UpstreamFormat,
   headers: Headers,
   adjusted: Readonly<Record<string, string>>,
 ): Record<string, string> {
