@@ -163,7 +163,6 @@ export async function probeProvider(
   }
 }
 
-<<<<<<< HEAD
 /** The probe's call: the kind's first host when its calls are shaped from the credential. */
 function probeCall(
   preset: ProtocolPreset,
@@ -191,10 +190,7 @@ function probeCall(
   })[0];
 }
 
-function summarize(text: string): string {
-=======
 export function summarize(text: string): string {
->>>>>>> main
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat || "(empty body)";
 }

@@ -73,7 +73,6 @@ const RESPONSES: ProtocolPreset = {
   modelsUrl: (base) => `${base}/models`,
 };
 
-<<<<<<< HEAD
 function cloudCode(shaper: CallShaper): ProtocolPreset {
   return {
     format: "generate_content",
@@ -102,13 +101,10 @@ const CLOUD_ASSISTANT: ProtocolPreset = {
       : `${base}/ListAvailableModels`,
 };
 
-/**
- * The preset of each api_type this build can call, or null for kinds whose credentials it cannot carry yet;
- * requests to those fail with a clear 501.
-=======
 /** Claude subscription: the messages API with a bearer token (the subscription layer adds its headers). */
 const MESSAGES_OAUTH: ProtocolPreset = {
   format: "messages",
+  codec: upstreamCodecFor("messages"),
   url: (base) => `${base}/v1/messages?beta=true`,
   authHeaders: bearer,
   modelsUrl: (base) => `${base}/v1/models`,
@@ -118,7 +114,6 @@ const MESSAGES_OAUTH: ProtocolPreset = {
  * The preset of each api_type this build can call, or null for kinds not implemented yet; requests to
  * those fail with a clear message. Subscription kinds (`src/executors/oauth/`) take their URL and headers
  * per call from their credential; the preset gives their base format.
->>>>>>> main
  */
 export function presetFor(apiType: ApiType): ProtocolPreset | null {
   switch (apiType) {
@@ -133,27 +128,17 @@ export function presetFor(apiType: ApiType): ProtocolPreset | null {
       return GENERATE;
     case "responses_native":
     case "responses_oauth":
-<<<<<<< HEAD
-=======
       return RESPONSES;
     case "messages_oauth":
       return MESSAGES_OAUTH;
     case "device_oauth_assistant":
       return CHAT_COMPAT;
-    case "cloud_assistant_oauth":
-    case "subscription_shell":
->>>>>>> main
     case "cli_oauth":
       return GEMINI_CLI;
     case "cli_oauth_alt":
-<<<<<<< HEAD
       return ANTIGRAVITY;
     case "cloud_assistant_oauth":
       return CLOUD_ASSISTANT;
-    case "messages_oauth":
-=======
->>>>>>> main
-      return null;
   }
 }
 

@@ -9,13 +9,10 @@ import {
 import type { ProviderConfig } from "../config/mod.ts";
 import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
-<<<<<<< HEAD
-import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
-=======
 import { isSubscriptionKind, type SubscriptionCall } from "../executors/oauth/mod.ts";
-import type { NeutralRequest, WireFormat } from "../model/mod.ts";
->>>>>>> main
+import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
 import type { Attempt } from "../routing/mod.ts";
+import { upstreamCodecFor } from "../wire/mod.ts";
 import type { UpstreamCodec } from "../wire/codec.ts";
 import { credentialFor } from "../executors/call_credential.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
@@ -101,6 +98,7 @@ function subscriptionTarget(target: CallTarget, sub: SubscriptionCall): CallTarg
     provider: target.provider,
     preset: {
       format: sub.format,
+      codec: upstreamCodecFor(sub.format),
       url: () => sub.url,
       authHeaders: () => sub.headers,
       modelsUrl: base.modelsUrl,
@@ -117,27 +115,18 @@ function build(
   sub?: SubscriptionCall,
 ): PreparedCall {
   const request = adjusted.request;
-<<<<<<< HEAD
   const codec = preset.codec;
-  const encoded = codec.encodeRequest(request, attempt.upstreamModel);
-=======
-  const codec = codecFor(preset.format);
   // An upstream that only streams is asked for a stream; a non-stream client gets it buffered.
-  const upstreamStream = request.stream || sub?.alwaysStream === true;
+  const upstreamStream = request.stream || sub?.alwaysStream === true || preset.alwaysStream === true;
   const encoded = codec.encodeRequest(
     upstreamStream ? { ...request, stream: true } : request,
     attempt.upstreamModel,
   );
->>>>>>> main
   const warnings = droppedExtraWarnings(request, preset.format);
   if (adjusted.warnings !== undefined && adjusted.warnings.length > 0) {
     addWarnings(warnings, adjusted.warnings);
   }
   if (encoded.warnings.length > 0) addWarnings(warnings, encoded.warnings);
-<<<<<<< HEAD
-  const streaming = request.stream || preset.alwaysStream === true;
-  const base = {
-=======
   let body = encoded.body;
   if (sub?.rewriteBody) {
     const rewritten = sub.rewriteBody(body);
@@ -152,6 +141,30 @@ function build(
       "anthropic-beta": [adjusted.headers["anthropic-beta"], ...sub.betas].filter(Boolean).join(","),
     }
     : adjusted.headers;
+  // A stream collected for a non-stream client is read like a stream (first content, total duration).
+  const collect = preset.alwaysStream === true && !request.stream;
+  const streamLimits = request.stream || collect;
+  const base = {
+    client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
+    clientSignal: caller.clientSignal,
+    headersTimeoutMs: deps.timeouts.headersMs,
+    idleTimeoutMs: deps.timeouts.idleMs,
+    firstContentTimeoutMs: streamLimits ? deps.limits.firstContentMs : undefined,
+    maxStreamDurationMs: streamLimits ? deps.limits.maxStreamDurationMs : undefined,
+  };
+  if (preset.shaper) {
+    const credential = credentialFor(provider, deps.now());
+    const [call, ...nextHosts] = preset.shaper.shape({
+      baseUrl: provider.baseUrl.replace(/\/+$/, ""),
+      accessToken: credential.accessToken,
+      extra: credential.extra,
+      body,
+      model: attempt.upstreamModel,
+      stream: upstreamStream,
+      newId: deps.newId,
+    }).map((shaped) => ({ ...shaped, ...base }));
+    return { request, codec, call, nextHosts, failover: preset.shaper.failover, collect, warnings };
+  }
   const call: UpstreamRequest = {
     url: preset.url(provider.baseUrl, attempt.upstreamModel, upstreamStream),
     headers: {
@@ -161,37 +174,6 @@ function build(
       ...forwardedHeaders(preset.format, caller.clientHeaders, adjustedHeaders),
     },
     body: JSON.stringify(body),
->>>>>>> main
-    client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
-    clientSignal: caller.clientSignal,
-    headersTimeoutMs: deps.timeouts.headersMs,
-    idleTimeoutMs: deps.timeouts.idleMs,
-    firstContentTimeoutMs: streaming ? deps.limits.firstContentMs : undefined,
-    maxStreamDurationMs: streaming ? deps.limits.maxStreamDurationMs : undefined,
-  };
-  const collect = streaming && !request.stream;
-  if (preset.shaper) {
-    const credential = credentialFor(provider, deps.now());
-    const [call, ...nextHosts] = preset.shaper.shape({
-      baseUrl: provider.baseUrl.replace(/\/+$/, ""),
-      accessToken: credential.accessToken,
-      extra: credential.extra,
-      body: encoded.body,
-      model: attempt.upstreamModel,
-      stream: streaming,
-      newId: deps.newId,
-    }).map((shaped) => ({ ...shaped, ...base }));
-    return { request, codec, call, nextHosts, failover: preset.shaper.failover, collect, warnings };
-  }
-  const call: UpstreamRequest = {
-    url: preset.url(provider.baseUrl, attempt.upstreamModel, streaming),
-    headers: {
-      "content-type": "application/json",
-      accept: streaming ? "text/event-stream" : "application/json",
-      ...preset.authHeaders(provider.apiKey),
-      ...forwardedHeaders(preset.format, caller.clientHeaders, adjusted.headers),
-    },
-    body: JSON.stringify(encoded.body),
     ...base,
   };
   return { request, codec, call, nextHosts: [], failover: () => false, collect, warnings };

@@ -58,23 +58,16 @@ export async function runAttempt(
     const preparing = prepareCall(deps, caller, original, attempt, target);
     prepared = preparing instanceof Promise ? await preparing : preparing;
   } catch (error) {
-<<<<<<< HEAD
-    // A stored credential this account cannot use: an auth failure of the account, not of the request.
-    if (!(error instanceof GatewayError) || error.kind !== "authentication") throw error;
-    const classification = classifyUpstreamFailure({ kind: "status", status: 401, bodyText: error.message });
-    return fail({ status: 401, message: error.message, classification });
-  }
-  deps.routing.quota.attempted(target.provider.id, deps.now());
-  const outcome = await caller.timing.waitFor(callHosts(prepared));
-=======
-    if (!(error instanceof RefreshError)) throw error;
+    // A stored credential this account cannot use (refresh failed, broken blob): its auth failure.
+    const unusable = error instanceof RefreshError ||
+      (error instanceof GatewayError && error.kind === "authentication");
+    if (!unusable) throw error;
     // No usable subscription credential: an auth failure of this account (300 s), the next one is tried.
     const classification = { fallback: true, cooldownKind: "auth" as const, retryAfterMs: null };
     return fail({ status: 401, message: error.message, classification });
   }
   deps.routing.quota.attempted(target.provider.id, deps.now());
-  const outcome = await caller.timing.waitFor(callUpstream(prepared.call));
->>>>>>> main
+  const outcome = await caller.timing.waitFor(callHosts(prepared));
   if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const clientLeft = () => {
     record.failed(499, "client disconnected");
