@@ -1,8 +1,9 @@
 /**
  * Connecting subscription providers from the Providers screen, as a user does it, against mock OAuth
  * servers: the device flow (code shown, polling through pending and slow_down, success) and the
- * paste-the-redirect-URL flow (provider page in a new tab, address pasted back). No token shows up in any
- * dashboard answer, on the page, or in a log line.
+ * paste-the-redirect-URL flow (provider page in a new tab, address pasted back). Afterwards each provider
+ * is called through the gateway with the stored credential, and no token shows up in any dashboard answer,
+ * on the page, or in a log line.
  */
 import { chromium } from "playwright-core";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
@@ -43,7 +44,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   name:
-    "Providers screen: Connect signs in with a device code and with a pasted redirect URL, showing no token",
+    "Providers screen: Connect signs in with a device code and with a pasted redirect URL; both are callable after",
   fn: () =>
     capturingLogs(async (logLines) => {
       await using oauth = await startMockOAuth();
@@ -118,6 +119,17 @@ ${oauth.overridesYaml("    ")}api_keys:
         await dialog.locator("text=Connected.").waitFor({ timeout: 20_000 });
         await dialog.locator("button", { hasText: "Done" }).click();
 
+        const copilot = await fetch(`${gw.url}/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: "cp/gpt-4o", messages: [{ role: "user", content: "hi" }] }),
+        });
+        const copilotText = await copilot.text();
+        assertEquals(copilot.status, 200, copilotText);
+        assertEquals(JSON.parse(copilotText).choices[0].message.content, "Hello from Copilot");
+        const chatCall = upstream.requests.find((r) => r.path.endsWith("/chat/completions"))!;
+        assertEquals(chatCall.headers.get("authorization"), `Bearer ${MOCK_SESSION_TOKEN}`);
+
         // PKCE: the provider's page opens in a new tab; the address it lands on is pasted back.
         await page.locator("gw-provider-card[data-provider=claude] button", { hasText: "Connect" }).click();
         const link = dialog.locator("a[data-authorize]");
@@ -144,10 +156,33 @@ ${oauth.overridesYaml("    ")}api_keys:
         });
         await dialog.locator("button", { hasText: "Done" }).click();
 
+        const claude = await fetch(`${gw.url}/v1/messages`, {
+          method: "POST",
+          headers: {
+            "x-api-key": ADMIN,
+            "content-type": "application/json",
+            "anthropic-version": "2023-06-01",
+          },
+          body: JSON.stringify({
+            model: "cl/claude-sonnet",
+            max_tokens: 50,
+            messages: [{ role: "user", content: "hi" }],
+          }),
+        });
+        const claudeText = await claude.text();
+        assertEquals(claude.status, 200, claudeText);
+        assertEquals(JSON.parse(claudeText).content[0].text, "Hello from Claude");
+        const messagesCall = upstream.requests.find((r) => r.path.endsWith("/v1/messages"))!;
+        assertEquals(messagesCall.headers.get("authorization"), `Bearer ${MOCK_ACCESS_TOKEN}`);
+
         for (const secret of SECRETS) {
           assert(!answers.some((a) => a.includes(secret)), `a dashboard answer carried ${secret}`);
           assert(!pageText.includes(secret), `the page showed ${secret}`);
           assert(!logLines.some((l) => l.includes(secret)), `a log line carried ${secret}`);
+          assert(
+            !copilotText.includes(secret) && !claudeText.includes(secret),
+            "a model answer carried a token",
+          );
         }
         assertEquals(pageErrors, []);
         assertEquals(externalRequests(requests), []);

@@ -199,7 +199,8 @@ export function startMockOAuth(): Promise<MockOAuth> {
           return json({
             access_token: MOCK_ACCESS_TOKEN,
             refresh_token: MOCK_REFRESH_TOKEN,
-            expires_in: 3600,
+            // Ten days: past every kind's refresh lead time, so a fresh sign-in is used, not refreshed at once.
+            expires_in: 864_000,
             token_type: "Bearer",
           });
         }
