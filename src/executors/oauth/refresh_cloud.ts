@@ -59,7 +59,8 @@ export const kiroRefresh: RefreshStrategy = {
     if (answer.status >= 200 && answer.status < 300 && answer.json !== null) {
       return withProfile(mergeOrFail(blob, answer.json, nowS(), facts.label), answer.json);
     }
-    const code = oauthErrorCode(answer) ?? (typeof answer.json?.error === "string" ? answer.json.error : undefined);
+    const code = oauthErrorCode(answer) ??
+      (typeof answer.json?.error === "string" ? answer.json.error : undefined);
     const dead = answer.status === 400 || answer.status === 401 || code === "invalid_grant";
     throw new RefreshError(
       `${facts.label}: token refresh answered HTTP ${answer.status}${code ? ` (${code})` : ""}` +
