@@ -6,10 +6,17 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
+import { postgresUnavailable, testPostgres } from "../helpers/postgres.ts";
 
-async function pair(yaml: string) {
-  const first = await startTestGateway(yaml);
-  const second = await startTestGateway(yaml, { dir: first.dir });
+type Backend = "SQLite" | "PostgreSQL";
+
+/** Two gateways on one database: one SQLite file, or one PostgreSQL database (two instances of a fleet). */
+async function pair(yaml: string, backend: Backend) {
+  const storage = backend === "PostgreSQL"
+    ? `storage:\n  url: ${await (await testPostgres()).newDatabase()}\n`
+    : "";
+  const first = await startTestGateway(storage + yaml);
+  const second = await startTestGateway(storage + yaml, { dir: first.dir });
   // Both know of each other once a heartbeat has run on each side after the other started.
   await waitFor(() => first.runtime.cluster.peers > 0 && second.runtime.cluster.peers > 0, 3_000);
   return {
@@ -38,15 +45,29 @@ function chat(gateway: TestGateway, model = "p/m1") {
   });
 }
 
-Deno.test("cluster: a cooldown one gateway sets is honoured by the other after one sync tick", async () => {
+/** Declares a test for each backend (PostgreSQL skipped with its reason where its binaries are missing). */
+function test(name: string, fn: (backend: Backend) => Promise<void>): void {
+  for (const backend of ["SQLite", "PostgreSQL"] as const) {
+    Deno.test({
+      name: `cluster on ${backend}: ${name}`,
+      ignore: backend === "PostgreSQL" && postgresUnavailable() !== null,
+      fn: () => fn(backend),
+    });
+  }
+}
+
+test("a cooldown one gateway sets is honoured by the other after one sync tick", async (backend) => {
   const failing = await startMockUpstream();
   const healthy = await startMockUpstream();
   failing.script({ json: { error: { message: "overloaded" } }, status: 503 });
   healthy.script({ json: chatCompletion("ok") });
-  await using t = await pair(chatProvidersYaml([
-    { id: "a", prefix: "p", url: failing.url },
-    { id: "b", prefix: "p", url: healthy.url },
-  ]));
+  await using t = await pair(
+    chatProvidersYaml([
+      { id: "a", prefix: "p", url: failing.url },
+      { id: "b", prefix: "p", url: healthy.url },
+    ]),
+    backend,
+  );
   try {
     const res = await chat(t.first);
     assertEquals(res.status, 200);
@@ -67,13 +88,14 @@ Deno.test("cluster: a cooldown one gateway sets is honoured by the other after o
   }
 });
 
-Deno.test("cluster: a daily budget is enforced on the spend of both gateways together", async () => {
+test("a daily budget is enforced on the spend of both gateways together", async (backend) => {
   const upstream = await startMockUpstream();
   // 1000 $/Mtok in and out: 10 + 5 tokens cost $0.015 a request.
   upstream.script({ json: chatCompletion("ok") });
   await using t = await pair(
     chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]) +
       "pricing:\n  m1:\n    input_per_mtok: 1000\n    output_per_mtok: 1000\n",
+    backend,
   );
   try {
     t.first.management.budgets.set(null, 0.02, 80);
@@ -97,10 +119,10 @@ Deno.test("cluster: a daily budget is enforced on the spend of both gateways tog
   }
 });
 
-Deno.test("cluster: a dashboard change on one gateway reaches the other without a restart", async () => {
+test("a dashboard change on one gateway reaches the other without a restart", async (backend) => {
   const upstream = await startMockUpstream();
   upstream.script({ json: chatCompletion("ok") });
-  await using t = await pair(chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]));
+  await using t = await pair(chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]), backend);
   try {
     t.first.management.combos.create({ name: "team", models: ["p/m1"] });
     await waitFor(() => t.second.runtime.control.combos.some((c) => c.name === "team"), 3_000);
@@ -112,10 +134,10 @@ Deno.test("cluster: a dashboard change on one gateway reaches the other without 
   }
 });
 
-Deno.test("cluster: each gateway's live stream shows the other's requests", async () => {
+test("each gateway's live stream shows the other's requests", async (backend) => {
   const upstream = await startMockUpstream();
   upstream.script({ json: chatCompletion("ok") });
-  await using t = await pair(chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]));
+  await using t = await pair(chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]), backend);
   try {
     const seen: string[] = [];
     const unsubscribe = t.second.dashboard.hub.subscribe((text) => seen.push(text));
