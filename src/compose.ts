@@ -4,10 +4,13 @@
  */
 import type { Config } from "./config/mod.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
+import { subscriptionConsole } from "./dashboard/subscription_probe.ts";
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
+import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
+import { composeMetrics } from "./compose_metrics.ts";
 import { createHandler } from "./http/app.ts";
 import { Management } from "./management/mod.ts";
 import { providerSigninFacts, SigninService } from "./signin/mod.ts";
@@ -31,6 +34,7 @@ export interface ComposedGateway {
   readonly runtime: GatewayRuntime;
   readonly management: Management;
   readonly dashboard: DashboardContext;
+  readonly metrics: GatewayMetrics;
   /** The request handler for Deno.serve. */
   readonly handler: (request: Request) => Response | Promise<Response>;
   /** Ends live dashboard streams (they never end by themselves), so an HTTP shutdown can drain. */
@@ -67,6 +71,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   // Every worker's dashboard shows every worker's requests.
   const live = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events), true);
   hub.connect({ publish: live.publish, listen: (on) => runtime.cluster.listen("live", on) });
+  const { metrics, endpoint, close: stopMetrics } = composeMetrics(
+    runtime,
+    config,
+    env,
+    now,
+    options.processLabel,
+  );
   const dashboard: DashboardContext = {
     now,
     state: runtime.control,
@@ -88,6 +99,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     startedAt: now(),
     fingerprint: (text) => store.box.fingerprint(text),
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
+    subscriptions: subscriptionConsole(runtime.subscriptions, now),
     signin,
   };
   const drain = new AbortController();
@@ -97,17 +109,21 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     drainSignal: drain.signal,
     visibleModels: (identity) => runtime.visibleModels(identity),
     dashboard,
+    metrics: endpoint,
+    clock: () => performance.now(),
   });
   let closed: Promise<void> | undefined;
   return {
     runtime,
     management,
     dashboard,
+    metrics,
     handler,
     endLiveStreams: () => hub.close(),
     abortInFlight: () => drain.abort(new DOMException("the gateway is shutting down", "AbortError")),
     close() {
       signin.close();
+      stopMetrics();
       closed ??= runtime.close();
       return closed;
     },

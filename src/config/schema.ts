@@ -144,6 +144,18 @@ export const configFileSchema = z.strictObject({
     }),
   ),
   pricing: z.record(z.string().min(1), priceSchema).nullish().transform((v) => v ?? {}),
+  metrics: z.preprocess(
+    (v) => v ?? {},
+    z.strictObject({
+      enabled: z.boolean().default(false),
+      // A scrape token is a credential: short ones are guessable.
+      token: z.string().refine((v) => v === "" || (v.length >= 16 && !/\s/.test(v)), {
+        message: "must be at least 16 characters without spaces (or empty: dashboard access only)",
+      }).default(""),
+      instance: z.string().regex(/^[A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only")
+        .default(""),
+    }),
+  ),
 });
 
 /** The YAML file after validation and defaults. */

@@ -1,9 +1,11 @@
 import type { Config, PriceConfig, ProviderConfig } from "../config/mod.ts";
 import { resolveSettings, type RuntimeSettings } from "../config/runtime_settings.ts";
 import { digestsEqual, hashApiKey } from "../security/api_key.ts";
+import { secretsOf } from "../credentials/mod.ts";
 import { Redactor } from "../security/redact.ts";
 import type { ApiKeyRecord, BudgetRecord, ComboRecord, Store } from "../storage/mod.ts";
 import { type ClientIdentity, keyIdentity } from "./identity.ts";
+import { log } from "../log.ts";
 
 /** What changed in a reload, so listeners rebuild only what they must. */
 export interface ReloadEvent {
@@ -32,6 +34,7 @@ export class ControlPlane {
   #generation = -1;
   #redactor: Redactor | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #secretSources: (() => readonly string[])[] = [];
 
   constructor(config: Config, store: Store) {
     this.config = config;
@@ -77,13 +80,26 @@ export class ControlPlane {
   get redactor(): Redactor {
     this.#redactor ??= new Redactor({
       secrets: [
-        ...this.#providers.map((p) => p.apiKey),
+        // A subscription blob's tokens are hidden one by one: an upstream echoes a token, not the blob.
+        ...this.#providers.flatMap((p) => [p.apiKey, ...secretsOf(p.apiKey)]),
+        ...this.#secretSources.flatMap((source) => source()),
         ...this.config.apiKeys.map((k) => k.key),
         ...this.#inventorySecrets(),
       ],
       upstreamUrls: this.#providers.map((p) => p.baseUrl),
     });
     return this.#redactor;
+  }
+
+  /** Adds secrets that live outside the database (short-lived session tokens) to the redactor. */
+  addSecretSource(source: () => readonly string[]): void {
+    this.#secretSources.push(source);
+    this.#redactor = null;
+  }
+
+  /** A secret source has a new secret: the redactor is rebuilt on its next use. */
+  secretsChanged(): void {
+    this.#redactor = null;
   }
 
   /** Resolves a presented key to an identity; null when it is unknown or revoked. */
@@ -120,7 +136,7 @@ export class ControlPlane {
         lastSignal = signal;
         if (this.store.cluster.configGeneration() !== this.#generation) this.reload("external");
       } catch (error) {
-        console.error(`gateway: reloading state failed: ${(error as Error).message}`);
+        log("error", `reloading state failed: ${(error as Error).message}`);
       }
     }, intervalMs);
     Deno.unrefTimer(timer);
@@ -138,7 +154,7 @@ export class ControlPlane {
       return this.store.inventory.secretValues();
     } catch (error) {
       // The shapes still catch most keys; a damaged inventory must not stop an error from being answered.
-      console.error(`gateway: inventory keys could not be read for redaction: ${(error as Error).message}`);
+      log("warn", `inventory keys could not be read for redaction: ${(error as Error).message}`);
       return [];
     }
   }

@@ -1,8 +1,11 @@
 import type { Config, ProviderQuota } from "../config/mod.ts";
 import { ProviderClients } from "../executors/http_clients.ts";
+import { Subscriptions } from "../executors/oauth/mod.ts";
 import { type AccountLimits, buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
+import { TurnTokenStore } from "./turn_token_store.ts";
+import { TokenCounter } from "./token_counter.ts";
 import { BudgetGuard } from "./budget_guard.ts";
 import { ClusterSync } from "./cluster_sync.ts";
 import { ControlPlane } from "./control_plane.ts";
@@ -20,6 +23,8 @@ export interface RuntimeOptions {
   readonly timeouts?: UpstreamTimeouts;
   /** Outbound fetch for the Headroom saver. */
   readonly fetch?: typeof fetch;
+  /** Outbound fetch for OAuth token, session and model-list calls (default: the global fetch). */
+  readonly oauthFetch?: typeof fetch;
   /** Environment lookup (proxy variables for upstream calls); only the composition root reads the real one. */
   readonly env?: (name: string) => string | undefined;
   /** This process's name among the processes sharing the database (`worker-2`); defaults to `main`. */
@@ -43,9 +48,12 @@ export class GatewayRuntime {
   /** Request observers (request logs, live usage); add to it before serving. */
   readonly observers: DispatchObserver[] = [];
   readonly savers: SaverService;
+  /** Subscription credentials (refresh, rotation, Copilot sessions). */
+  readonly subscriptions: Subscriptions;
   /** Cooldowns, spend and live events shared with other processes on the same database. */
   readonly cluster: ClusterSync;
   #table!: RoutingTable;
+  readonly #counter = new TokenCounter();
   #catalog: CatalogEntry[] = [];
 
   constructor(config: Config, store: Store, options: RuntimeOptions = {}) {
@@ -57,6 +65,16 @@ export class GatewayRuntime {
       maxHeadBytes: limits.maxHeaderBytes,
     });
     this.control = new ControlPlane(config, store);
+    this.subscriptions = new Subscriptions({
+      repo: store.credentials,
+      fetcher: options.oauthFetch ?? fetch,
+      now: this.now,
+      // The rotated credential is in the database: reload so every reader (and the redactor) has it.
+      onRotated: () => this.control.reload("local"),
+      onNewSecret: () => this.control.secretsChanged(),
+      onQuota: (providerId, windows) => this.routing.quota.observeWindows(providerId, windows, this.now()),
+    });
+    this.control.addSecretSource(() => this.subscriptions.liveSecrets());
     this.writer = new BatchedWriter(store);
     this.cluster = new ClusterSync(
       store.cluster,
@@ -69,12 +87,14 @@ export class GatewayRuntime {
     this.savers = new SaverService(store, this.writer, options.fetch ?? fetch);
     this.recorder = new UsageRecorder(store, this.writer, this.budgets, this.control.pricing);
     this.#rebuild();
+    this.routing.quota.seed((accountId, since) => store.usage.accountSince(accountId, since), this.now());
     this.control.onReload(() => this.#rebuild());
     this.dispatcher = new Dispatcher({
       control: this.control,
       table: () => this.#table,
       routing: this.routing,
       clients: this.clients,
+      subscriptions: this.subscriptions,
       recorder: this.recorder,
       budgets: this.budgets,
       now: this.now,
@@ -88,6 +108,8 @@ export class GatewayRuntime {
       },
       observers: this.observers,
       savers: this.savers,
+      turnTokens: new TurnTokenStore(store.turnTokens, this.writer, this.now),
+      counter: this.#counter,
     });
   }
 
@@ -115,6 +137,7 @@ export class GatewayRuntime {
     this.cluster.stop();
     this.writer.close();
     this.clients.closeAll();
+    this.#counter.close();
   }
 
   #rebuild(): void {
@@ -132,6 +155,7 @@ export class GatewayRuntime {
     this.#catalog = modelCatalog(providers, this.control.combos);
     this.routing.quota.setLimits(
       new Map(providers.filter((p) => p.quota).map((p) => [p.id, quotaLimits(p.quota!)])),
+      this.now(),
     );
     this.recorder?.setOverrides(this.control.pricing);
     this.clients.retain(new Set(providers.filter((p) => p.enabled).map((p) => p.id)));

@@ -1,12 +1,13 @@
 import type { UpstreamBody } from "../executors/call_upstream.ts";
 import type { StreamEvent } from "../model/mod.ts";
 import { chatCompletionsPassthrough, codecFor, type EncodeContext } from "../wire/mod.ts";
-import type { Codec } from "../wire/codec.ts";
+import type { Codec, UpstreamCodec } from "../wire/codec.ts";
 import type { Frame } from "../wire/framing/mod.ts";
 import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mod.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AttemptRecord } from "./attempt_record.ts";
 import { passthroughObserver, streamMeter, StreamTally } from "./stream_meter.ts";
+import { collectTurnTokens } from "./turn_token_store.ts";
 import { frameSteps, frameText, openStream } from "./upstream_stream.ts";
 
 /** How opening an upstream stream went: committed to the client, or a failure that can fall back. */
@@ -22,7 +23,7 @@ export type StreamStart =
 export async function streamAttempt(
   deps: AttemptDeps,
   caller: CallerContext,
-  upstreamCodec: Codec,
+  upstreamCodec: UpstreamCodec,
   ctx: EncodeContext,
   body: UpstreamBody,
   record: AttemptRecord,
@@ -44,9 +45,10 @@ export async function streamAttempt(
       tally,
       deps.newId,
       (text) => deps.control.redactor.redactForClient(text),
+      collectTurnTokens((parts) => deps.turnTokens.capture(parts)),
     ),
   );
-  const opened = await openStream(body, steps, tally);
+  const opened = await openStream(body, steps, tally, caller.timing);
   if (opened.kind !== "committed") return { kind: "failed", message: opened.message };
   committed = true;
   return opened;
@@ -55,14 +57,17 @@ export async function streamAttempt(
 /** Upstream frames → client wire text, feeding the tally on the way. */
 function clientSteps(
   clientCodec: Codec,
-  upstreamCodec: Codec,
+  upstreamCodec: UpstreamCodec,
   ctx: EncodeContext,
   tally: StreamTally,
   newId: () => string,
   redactError: (text: string) => string,
+  collect: StageSteps<StreamEvent, StreamEvent>,
 ): StageSteps<Frame, string> {
-  const meteredEvents = () => chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally, redactError));
-  if (clientCodec.format !== upstreamCodec.format) {
+  const meteredEvents = () =>
+    chainSteps(chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally, redactError)), collect);
+  // Passthrough only when the upstream speaks the client's codec itself, not an envelope around its format.
+  if ((clientCodec as UpstreamCodec) !== upstreamCodec) {
     return chainSteps(meteredEvents(), clientCodec.encodeStream(ctx).steps);
   }
   if (clientCodec.format === "chat_completions") {

@@ -1,4 +1,4 @@
-import type { NeutralRequest, WireFormat } from "../model/mod.ts";
+import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
 
 /** Something a translation could not express: a short stable code and the codec's own sentence. */
 export interface GatewayWarning {
@@ -40,6 +40,8 @@ const RULES: readonly Rule[] = [
   { pattern: /image detail hints/, code: "dropped_field:image_detail" },
   { pattern: /error flags? .*cannot be expressed|tool error flag/, code: "dropped_field:tool_error" },
   { pattern: /signature .*cannot be expressed/, code: "dropped_part:signature" },
+  { pattern: /has no thought signature to send back/, code: "changed_part:signature" },
+  { pattern: /^thinking turned off/, code: "changed_field:thinking" },
   { pattern: /redacted reasoning/, code: "dropped_part:redacted_reasoning" },
   { pattern: /reasoning (block|from provider|without)|dropped reasoning/, code: "dropped_part:reasoning" },
   { pattern: /^image prefetch failed/, code: "changed_part:image_not_fetched" },
@@ -72,7 +74,7 @@ export function warningCodes(message: string): string[] {
  * Request-level fields the client's format kept verbatim (`extra`) reach only an upstream of the same
  * format; every other encoder leaves them out, so they are reported here for all targets alike.
  */
-export function droppedExtraWarnings(request: NeutralRequest, target: WireFormat): GatewayWarning[] {
+export function droppedExtraWarnings(request: NeutralRequest, target: UpstreamFormat): GatewayWarning[] {
   const extra = request.extra;
   if (extra === undefined || extra.format === target) return [];
   return Object.keys(extra.fields).map((name) => ({

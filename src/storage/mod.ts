@@ -16,6 +16,7 @@ import { DashboardSessionsRepo } from "./dashboard_sessions_repo.ts";
 import { InventoryRepo } from "./inventory_repo.ts";
 import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
+import { TurnTokensRepo } from "./turn_tokens_repo.ts";
 import { ClusterRepo } from "./cluster_repo.ts";
 import { PgDatabase } from "./postgres/pg_database.ts";
 import { migratePostgres } from "./postgres/pg_migrate.ts";
@@ -40,7 +41,7 @@ export {
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
 export type { ClusterEvent } from "./cluster_repo.ts";
-export { type Database, openDatabase, transaction } from "./database.ts";
+export { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
   replaceFromConfig,
@@ -49,9 +50,10 @@ export {
   seedFromConfig,
   type SeedReport,
 } from "./seed.ts";
-export { migrate } from "./migrate.ts";
 export { PostgresError } from "./postgres/pg_database.ts";
 export type { SqlDatabase } from "./sql.ts";
+export { loadMigrations, migrate } from "./migrate.ts";
+export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";
 export { type CredentialSlot, CredentialsRepo, type CredentialStateRecord } from "./credentials_repo.ts";
 
 /** Whether a storage location is a PostgreSQL URL rather than a SQLite file path. */
@@ -87,6 +89,8 @@ export class Store {
   readonly inventory: InventoryRepo;
   readonly usageStats: UsageStatsRepo;
   readonly saverStats: SaverStatsRepo;
+  /** Opaque upstream tokens of tool calls, restored into replayed history. */
+  readonly turnTokens: TurnTokensRepo;
   readonly cluster: ClusterRepo;
   /** Subscription credential state, refresh leases and rotation write-back. */
   readonly credentials: CredentialsRepo;
@@ -109,6 +113,7 @@ export class Store {
     this.inventory = new InventoryRepo(db, box);
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
+    this.turnTokens = new TurnTokensRepo(db);
     this.cluster = new ClusterRepo(db);
     this.credentials = new CredentialsRepo(db, box);
     this.box = box;
