@@ -15,7 +15,12 @@ import { parseArgs } from "node:util";
 export const ENTRY = "main.ts";
 
 /** What the binary reads or starts at runtime (through `new URL(…, import.meta.url)`), relative to the repository. */
-export const INCLUDES = ["migrations/", "ui/dist/", "src/storage/postgres/bridge_worker.ts"] as const;
+export const INCLUDES = [
+  "migrations/",
+  "ui/dist/",
+  "src/storage/postgres/bridge_worker.ts",
+  "src/gateway/token_count_worker.ts",
+] as const;
 
 /** Files that must exist inside the includes for the binary to work. */
 export const REQUIRED_FILES = [
@@ -35,8 +40,8 @@ export const TARGETS: Readonly<Record<string, string>> = {
 
 /** The `deno` arguments that compile for `triple` (the host when undefined) into `output`. */
 export function compileArgs(triple: string | undefined, output: string): string[] {
-  // --unstable-net: `serve --workers` listens with SO_REUSEPORT. The PostgreSQL bridge is a Worker
-  // module, so it is included by path.
+  // --unstable-net: `serve --workers` listens with SO_REUSEPORT. Worker modules (the PostgreSQL bridge,
+  // the token counter) are started by URL, so they are included by path.
   const args = ["compile", "-A", "--unstable-net"];
   for (const include of INCLUDES) args.push("--include", include);
   if (triple !== undefined) args.push("--target", triple);

@@ -1,5 +1,5 @@
 -- The gateway's schema on PostgreSQL: the same tables and columns as the SQLite migrations up to
--- 0018, in PostgreSQL's types (BIGINT for ids, epoch milliseconds and counters; DOUBLE PRECISION for money;
+-- 0018 (a `rowid` column where the repositories order by SQLite's implicit one), in PostgreSQL's types (BIGINT for ids, epoch milliseconds and counters; DOUBLE PRECISION for money;
 -- flags stay 0/1 integers so the repositories read the same values from both databases).
 CREATE TABLE IF NOT EXISTS api_keys (
   id BIGSERIAL PRIMARY KEY,
@@ -202,6 +202,13 @@ CREATE TABLE IF NOT EXISTS cache_affinity (
   used_at BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS cache_affinity_used_at ON cache_affinity (used_at);
+CREATE TABLE IF NOT EXISTS turn_tokens (
+  key TEXT PRIMARY KEY,
+  tokens TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  rowid BIGSERIAL
+);
+CREATE INDEX IF NOT EXISTS turn_tokens_created ON turn_tokens (created_at);
 CREATE TABLE IF NOT EXISTS cluster_events (
   id BIGSERIAL PRIMARY KEY,
   origin TEXT NOT NULL,

@@ -18,6 +18,8 @@ export interface SqlStatement {
   run(...params: SqlValue[]): RunResult;
   get(...params: SqlValue[]): unknown;
   all(...params: SqlValue[]): unknown[];
+  /** Rows one at a time (SQLite reads lazily; PostgreSQL fetches them all first). */
+  iterate(...params: SqlValue[]): Iterable<unknown>;
 }
 
 /** One open database. */

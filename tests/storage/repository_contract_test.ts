@@ -188,3 +188,43 @@ for (const [name, check] of Object.entries(checks)) {
 if (postgresUnavailable() !== null) {
   console.warn(`PostgreSQL contract tests skipped: ${postgresUnavailable()}`);
 }
+
+Deno.test({
+  name: "the PostgreSQL schema has every table and column the SQLite migrations create",
+  ignore: postgresUnavailable() !== null,
+  async fn() {
+    const sqlite = openDatabase(":memory:");
+    const expected = new Map<string, string[]>();
+    const tables = sqlite.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    ).all() as { name: string }[];
+    for (const { name } of tables) {
+      const columns = sqlite.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[];
+      expected.set(name, columns.map((c) => c.name).sort());
+    }
+    sqlite.close();
+    const dir = await Deno.makeTempDir();
+    const store = Store.openWithSecret(
+      await (await testPostgres()).newDatabase(),
+      `${dir}/secret.key`,
+      undefined,
+    );
+    try {
+      const rows = store.db.prepare(
+        `SELECT table_name, column_name FROM information_schema.columns
+         WHERE table_schema = 'public' AND table_name <> 'schema_migrations' AND column_name <> 'rowid'`,
+      ).all() as { table_name: string; column_name: string }[];
+      const actual = new Map<string, string[]>();
+      for (const r of rows) actual.set(r.table_name, [...(actual.get(r.table_name) ?? []), r.column_name]);
+      for (const columns of actual.values()) columns.sort();
+      assertEquals(
+        Object.fromEntries([...actual].sort()),
+        Object.fromEntries([...expected].sort()),
+        "add the SQLite migration's tables and columns to migrations/postgres/",
+      );
+    } finally {
+      store.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -94,6 +94,7 @@ export class PgDatabase implements SqlDatabase {
       },
       get: (...params: SqlValue[]) => this.#read(pgSql, params)[0],
       all: (...params: SqlValue[]) => this.#read(pgSql, params),
+      iterate: (...params: SqlValue[]) => this.#read(pgSql, params),
     };
   }
 
