@@ -11,6 +11,7 @@
  */
 import { join } from "node:path";
 import { benchRoutingResolve } from "./routing_resolve.ts";
+import { benchMetricsCost } from "./metrics_cost.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const PORTS = {
@@ -492,6 +493,8 @@ async function main() {
   await Deno.remove(home, { recursive: true });
   // The routing decision alone, in this process: 1,000 accounts under one prefix.
   benchRoutingResolve(1000, 20_000);
+  // What metrics and x-gateway-overhead-ms add to each request, in this process.
+  benchMetricsCost(200_000);
 }
 
 try {

@@ -1,6 +1,11 @@
 import type { ActiveCooldown } from "../routing/mod.ts";
 import type { BudgetRecord, UsageRow } from "../storage/mod.ts";
-import { type FamilyText, MetricsRegistry } from "../metrics/registry.ts";
+import {
+  type CounterChild,
+  type FamilyText,
+  type HistogramChild,
+  MetricsRegistry,
+} from "../metrics/registry.ts";
 import type { DispatchObserver, RequestTrace } from "./dispatch.ts";
 
 /** Seconds: request latency and time to first byte (a model call takes ms to minutes). */
@@ -38,6 +43,8 @@ export interface MetricsSources {
 export class GatewayMetrics implements DispatchObserver {
   readonly registry: MetricsRegistry;
   #inFlight = 0;
+  readonly #requestSeries = new Map<string, RequestSeries>();
+  readonly #attemptSeries = new Map<string, AttemptSeries>();
   readonly #requests;
   readonly #requestDuration;
   readonly #firstByte;
@@ -167,39 +174,100 @@ export class GatewayMetrics implements DispatchObserver {
     // Only a model the gateway routed names a series: anyone may send any string, and a request that
     // never reached an upstream (bad input, unknown model, budget, all cooling) is told apart by status.
     const model = trace.attempts > 0 ? trace.model : "";
-    this.#requests.inc([surface, model, providerId, String(trace.status)]);
-    this.#requestDuration.observe([surface, model, providerId], trace.latencyMs / 1000);
-    const timing = trace.input.timing;
-    if (timing.overheadMs >= 0) this.#overhead.observe([surface], timing.overheadMs / 1000);
-    if (trace.status >= 200 && trace.status < 300 && timing.firstByteMs >= 0) {
-      this.#firstByte.observe([surface, model, providerId], timing.firstByteMs / 1000);
+    const key = `${surface}\u0001${model}\u0001${providerId}\u0001${trace.status}`;
+    let series = this.#requestSeries.get(key);
+    if (series === undefined) {
+      const labels = [surface, model, providerId];
+      series = {
+        requests: this.#requests.child([...labels, String(trace.status)]),
+        duration: this.#requestDuration.child(labels),
+        firstByte: this.#firstByte.child(labels),
+        chunks: this.#chunks.child(labels),
+        fallbacks: this.#fallbacks.child([surface, model]),
+        overhead: this.#overhead.child([surface]),
+      };
+      cache(this.#requestSeries, key, series);
     }
-    if (trace.streamChunks > 0) this.#chunks.inc([surface, model, providerId], trace.streamChunks);
-    if (trace.attempts > 1) this.#fallbacks.inc([surface, model], trace.attempts - 1);
+    series.requests.inc();
+    series.duration.observe(trace.latencyMs / 1000);
+    const timing = trace.input.timing;
+    if (timing.overheadMs >= 0) series.overhead.observe(timing.overheadMs / 1000);
+    if (trace.status >= 200 && trace.status < 300 && timing.firstByteMs >= 0) {
+      series.firstByte.observe(timing.firstByteMs / 1000);
+    }
+    if (trace.streamChunks > 0) series.chunks.inc(trace.streamChunks);
+    if (trace.attempts > 1) series.fallbacks.inc(trace.attempts - 1);
   }
 
   /** A usage row was recorded (one per upstream attempt). */
   recorded(row: UsageRow): void {
-    const { model, providerId } = row;
-    const ok = row.status >= 200 && row.status < 300;
-    this.#attempts.inc([row.clientFormat, model, providerId, String(row.status)]);
-    this.#operationDuration.observe([providerId, model, ok ? "" : String(row.status)], row.latencyMs / 1000);
-    if (ok) {
-      this.#tokenUsage.observe([providerId, model, "input"], row.inputTokens);
-      this.#tokenUsage.observe([providerId, model, "output"], row.outputTokens);
+    const { model, providerId, status } = row;
+    const key = `${row.clientFormat}\u0001${model}\u0001${providerId}\u0001${status}`;
+    let series = this.#attemptSeries.get(key);
+    if (series === undefined) {
+      const ok = status >= 200 && status < 300;
+      const tokens = (kind: string) => this.#tokens.child([model, providerId, kind]);
+      series = {
+        attempts: this.#attempts.child([row.clientFormat, model, providerId, String(status)]),
+        duration: this.#operationDuration.child([providerId, model, ok ? "" : String(status)]),
+        usageIn: ok ? this.#tokenUsage.child([providerId, model, "input"]) : null,
+        usageOut: ok ? this.#tokenUsage.child([providerId, model, "output"]) : null,
+        input: tokens("input"),
+        cacheRead: tokens("cache_read"),
+        cacheWrite: tokens("cache_write"),
+        output: tokens("output"),
+        reasoning: tokens("reasoning"),
+        cost: this.#cost.child([model, providerId]),
+      };
+      cache(this.#attemptSeries, key, series);
     }
-    this.#tokens.inc([model, providerId, "input"], row.inputTokens);
-    this.#tokens.inc([model, providerId, "cache_read"], row.cacheReadTokens);
-    this.#tokens.inc([model, providerId, "cache_write"], row.cacheCreationTokens);
-    this.#tokens.inc([model, providerId, "output"], row.outputTokens);
-    this.#tokens.inc([model, providerId, "reasoning"], row.reasoningTokens);
-    this.#cost.inc([model, providerId], row.cost);
+    series.attempts.inc();
+    series.duration.observe(row.latencyMs / 1000);
+    series.usageIn?.observe(row.inputTokens);
+    series.usageOut?.observe(row.outputTokens);
+    series.input.inc(row.inputTokens);
+    series.cacheRead.inc(row.cacheReadTokens);
+    series.cacheWrite.inc(row.cacheCreationTokens);
+    series.output.inc(row.outputTokens);
+    series.reasoning.inc(row.reasoningTokens);
+    series.cost.inc(row.cost);
   }
 
   /** Every family with its rendered samples (shared with the other workers). */
   snapshot(): FamilyText[] {
     return this.registry.snapshot();
   }
+}
+
+/** Handles per label combination: label values repeat, so each request costs one lookup, not one per family. */
+const MAX_CACHED = 4096;
+
+function cache<T>(map: Map<string, T>, key: string, value: T): void {
+  // The series stay in their families; only the shortcut is dropped when client strings pile up.
+  if (map.size >= MAX_CACHED) map.clear();
+  map.set(key, value);
+}
+
+interface RequestSeries {
+  readonly requests: CounterChild;
+  readonly duration: HistogramChild;
+  readonly firstByte: HistogramChild;
+  readonly chunks: CounterChild;
+  readonly fallbacks: CounterChild;
+  readonly overhead: HistogramChild;
+}
+
+interface AttemptSeries {
+  readonly attempts: CounterChild;
+  readonly duration: HistogramChild;
+  readonly usageIn: HistogramChild | null;
+  readonly usageOut: HistogramChild | null;
+  readonly input: CounterChild;
+  readonly cacheRead: CounterChild;
+  readonly cacheWrite: CounterChild;
+  readonly output: CounterChild;
+  readonly reasoning: CounterChild;
+  readonly cost: CounterChild;
 }
 
 function scopeOf(budget: BudgetRecord): string {

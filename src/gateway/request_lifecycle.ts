@@ -132,10 +132,14 @@ export class RequestLifecycle implements AttemptListener {
   /** The client's response for a successful route; a whole answer finishes the request now. */
   answer(request: NeutralRequest, outcome: RouteSuccess): Response {
     const codec = codecFor(this.trace.input.surface);
-    this.trace.input.timing.firstByte();
-    if (outcome.kind === "stream") return answerResponse(codec, outcome.body, true, this.trace.warnings);
+    if (outcome.kind === "stream") {
+      this.trace.input.timing.firstByte();
+      return answerResponse(codec, outcome.body, true, this.trace.warnings);
+    }
     const ctx = encodeContext(request, this.trace.input.decode.endpoint, this.#now());
     const encoded = encodeAnswer(codec, request, outcome.response, ctx);
+    // After encoding: turning the answer into the client's format is the gateway's own work.
+    this.trace.input.timing.firstByte();
     this.#finish({ kind: "answered", logBody: encoded.logBody });
     return answerResponse(codec, encoded.body, encoded.streamed, this.trace.warnings);
   }

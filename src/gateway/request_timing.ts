@@ -48,13 +48,17 @@ export class RequestTiming {
   /** The answer's first byte is ready: fixes firstByteMs and overheadMs (first call wins). */
   firstByte(): void {
     if (this.firstByteMs >= 0) return;
-    this.firstByteMs = this.clock() - this.receivedAt;
-    this.overheadMs = this.overheadNow();
+    const now = this.clock();
+    this.firstByteMs = now - this.receivedAt;
+    this.overheadMs = this.#overheadAt(now);
   }
 
   /** Elapsed time minus upstream waits, as of now (a wait still pending counts up to now). */
   overheadNow(): number {
-    const now = this.clock();
+    return this.#overheadAt(this.clock());
+  }
+
+  #overheadAt(now: number): number {
     const waiting = this.#pending > 0 ? now - this.#since : 0;
     return Math.max(0, now - this.receivedAt - this.upstreamMs - waiting);
   }

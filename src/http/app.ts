@@ -91,7 +91,8 @@ export function createHandler(
  * upstreams. Headers leave before a stream's body, so for a stream it covers the time to the first byte.
  */
 function withOverhead(response: Response, timing: RequestTiming): Response {
-  const value = timing.overheadNow().toFixed(3);
+  // A model request fixed its overhead at its first byte (its answer encoded); others are measured now.
+  const value = (timing.overheadMs >= 0 ? timing.overheadMs : timing.overheadNow()).toFixed(3);
   try {
     response.headers.set("x-gateway-overhead-ms", value);
     return response;

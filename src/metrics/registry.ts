@@ -69,6 +69,26 @@ export class Counter extends Family<{ n: number }> {
     if (!(by > 0) || by === Infinity) return;
     this.series(values).n += by;
   }
+
+  /** The series of these label values as a handle: a hot path looks it up once and keeps it. */
+  child(values: readonly string[]): CounterChild {
+    const series = this.series(values);
+    return {
+      inc(by = 1) {
+        if (by > 0 && by !== Infinity) series.n += by;
+      },
+    };
+  }
+}
+
+/** One counter series, found once. */
+export interface CounterChild {
+  inc(by?: number): void;
+}
+
+/** One histogram series, found once. */
+export interface HistogramChild {
+  observe(value: number): void;
 }
 
 /** Counts of observations in cumulative buckets, with their sum. */
@@ -93,18 +113,34 @@ export class Histogram extends Family<{ counts: Float64Array; sum: number; count
 
   /** Records one observation (NaN is ignored). */
   observe(values: readonly string[], value: number): void {
-    if (Number.isNaN(value)) return;
+    if (!Number.isNaN(value)) record(this.buckets, this.series(values), value);
+  }
+
+  /** The series of these label values as a handle (see Counter.child). */
+  child(values: readonly string[]): HistogramChild {
     const series = this.series(values);
     const buckets = this.buckets;
-    for (let i = 0; i < buckets.length; i++) {
-      if (value <= buckets[i]) {
-        series.counts[i]++;
-        break;
-      }
-    }
-    series.sum += value;
-    series.count++;
+    return {
+      observe(value) {
+        if (!Number.isNaN(value)) record(buckets, series, value);
+      },
+    };
   }
+}
+
+function record(
+  buckets: readonly number[],
+  series: { counts: Float64Array; sum: number; count: number },
+  value: number,
+): void {
+  for (let i = 0; i < buckets.length; i++) {
+    if (value <= buckets[i]) {
+      series.counts[i]++;
+      break;
+    }
+  }
+  series.sum += value;
+  series.count++;
 }
 
 /** A value read when scraped: the callback lists `[label values, value]` pairs. */
