@@ -16,6 +16,7 @@ function needsInline(target: AdjustTarget): boolean {
   switch (target.upstreamFormat) {
     case "generate_content":
     case "local_runner":
+    case "cloud_assistant":
       return true;
     case "chat_completions":
     case "responses":

@@ -1,4 +1,4 @@
-import type { WireFormat } from "../model/mod.ts";
+import type { UpstreamFormat } from "../model/mod.ts";
 import type { ModelCapabilities } from "./capabilities.ts";
 
 /** The client programs the gateway adapts to. */
@@ -6,7 +6,7 @@ export type ClientKind = "claude_code" | "codex" | "gemini_cli" | "other";
 
 /** What one attempt targets: the facts per-attempt adjustments decide on. */
 export interface AdjustTarget {
-  readonly upstreamFormat: WireFormat;
+  readonly upstreamFormat: UpstreamFormat;
   /** The upstream model name (without the gateway prefix). */
   readonly model: string;
   readonly capabilities: ModelCapabilities;

@@ -1,7 +1,8 @@
 import type { ProviderConfig } from "../config/mod.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
 import type { NeutralRequest } from "../model/mod.ts";
-import { codecFor } from "../wire/mod.ts";
+import { credentialFor } from "../executors/call_credential.ts";
+import type { ShapedCall } from "../executors/call_shape.ts";
 import type { ProbeResult as ContractProbeResult } from "./contract/mod.ts";
 
 /** Upstream probes give up after this long. */
@@ -128,15 +129,16 @@ export async function probeProvider(
     tools: [],
     params: { maxTokens: 1 },
     stream: false,
-    source: preset.format,
+    source: preset.format === "cloud_assistant" ? "chat_completions" : preset.format,
   };
-  const body = codecFor(preset.format).encodeRequest(request, model).body;
+  const body = preset.codec.encodeRequest(request, model).body;
   const started = now();
   try {
-    const response = await probeFetch(preset.url(provider.baseUrl, model, false), {
+    const call = probeCall(preset, provider, model, body, now());
+    const response = await probeFetch(call.url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...headersFor(preset, provider.apiKey) },
-      body: JSON.stringify(body),
+      headers: call.headers,
+      body: call.body,
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     }, fetcher);
     const text = await response.text();
@@ -159,6 +161,33 @@ export async function probeProvider(
       model,
     };
   }
+}
+
+/** The probe's call: the kind's first host when its calls are shaped from the credential. */
+function probeCall(
+  preset: ProtocolPreset,
+  provider: ProviderConfig,
+  model: string,
+  body: Record<string, unknown>,
+  nowMs: number,
+): ShapedCall {
+  if (!preset.shaper) {
+    return {
+      url: preset.url(provider.baseUrl, model, false),
+      headers: { "content-type": "application/json", ...headersFor(preset, provider.apiKey) },
+      body: JSON.stringify(body),
+    };
+  }
+  const credential = credentialFor(provider, nowMs);
+  return preset.shaper.shape({
+    baseUrl: provider.baseUrl.replace(/\/+$/, ""),
+    accessToken: credential.accessToken,
+    extra: credential.extra,
+    body,
+    model,
+    stream: preset.alwaysStream === true,
+    newId: () => crypto.randomUUID().replaceAll("-", ""),
+  })[0];
 }
 
 export function summarize(text: string): string {

@@ -1,6 +1,6 @@
 import { detectClient, parseThinkingSuffix } from "../adjustments/mod.ts";
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
-import { GatewayError, type NeutralRequest, orphanToolResult, type WireFormat } from "../model/mod.ts";
+import { GatewayError, type NeutralRequest, orphanToolResult, type UpstreamFormat } from "../model/mod.ts";
 import { isApiType } from "../config/api_types.ts";
 import { presetFor } from "../executors/presets.ts";
 import {
@@ -204,7 +204,7 @@ export class Dispatcher {
    * The wire format of the upstream `model` would be tried on first (no state change), or null when
    * nothing can be tried: compaction passes through to a Responses upstream and is made here otherwise.
    */
-  firstUpstreamFormat(model: string): WireFormat | null {
+  firstUpstreamFormat(model: string): UpstreamFormat | null {
     const deps = this.#deps;
     const plan = deps.routing.peek(deps.table(), model, deps.control.settings, deps.now());
     if (plan.kind !== "attempts" || plan.attempts.length === 0) return null;

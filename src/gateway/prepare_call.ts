@@ -10,10 +10,11 @@ import type { ProviderConfig } from "../config/mod.ts";
 import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
 import { isSubscriptionKind, type SubscriptionCall } from "../executors/oauth/mod.ts";
-import type { NeutralRequest, WireFormat } from "../model/mod.ts";
+import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
 import type { Attempt } from "../routing/mod.ts";
-import { codecFor } from "../wire/mod.ts";
-import type { Codec } from "../wire/codec.ts";
+import { upstreamCodecFor } from "../wire/mod.ts";
+import type { UpstreamCodec } from "../wire/codec.ts";
+import { credentialFor } from "../executors/call_credential.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import { addWarnings, droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
 
@@ -26,8 +27,13 @@ export interface CallTarget {
 /** An upstream call ready to go: the adjusted request, its upstream codec, the HTTP call, its warnings. */
 export interface PreparedCall {
   readonly request: NeutralRequest;
-  readonly codec: Codec;
+  readonly codec: UpstreamCodec;
   readonly call: UpstreamRequest;
+  /** Further hosts tried in order when `failover` allows it (kinds that fail over between hosts). */
+  readonly nextHosts: readonly UpstreamRequest[];
+  readonly failover: (status: number) => boolean;
+  /** The upstream streams although the client asked for one answer: the stream is collected. */
+  readonly collect: boolean;
   /** What the upstream's format could not express (empty for most same-format calls). */
   readonly warnings: readonly GatewayWarning[];
 }
@@ -92,6 +98,7 @@ function subscriptionTarget(target: CallTarget, sub: SubscriptionCall): CallTarg
     provider: target.provider,
     preset: {
       format: sub.format,
+      codec: upstreamCodecFor(sub.format),
       url: () => sub.url,
       authHeaders: () => sub.headers,
       modelsUrl: base.modelsUrl,
@@ -108,9 +115,9 @@ function build(
   sub?: SubscriptionCall,
 ): PreparedCall {
   const request = adjusted.request;
-  const codec = codecFor(preset.format);
+  const codec = preset.codec;
   // An upstream that only streams is asked for a stream; a non-stream client gets it buffered.
-  const upstreamStream = request.stream || sub?.alwaysStream === true;
+  const upstreamStream = request.stream || sub?.alwaysStream === true || preset.alwaysStream === true;
   const encoded = codec.encodeRequest(
     upstreamStream ? { ...request, stream: true } : request,
     attempt.upstreamModel,
@@ -134,6 +141,30 @@ function build(
       "anthropic-beta": [adjusted.headers["anthropic-beta"], ...sub.betas].filter(Boolean).join(","),
     }
     : adjusted.headers;
+  // A stream collected for a non-stream client is read like a stream (first content, total duration).
+  const collect = preset.alwaysStream === true && !request.stream;
+  const streamLimits = request.stream || collect;
+  const base = {
+    client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
+    clientSignal: caller.clientSignal,
+    headersTimeoutMs: deps.timeouts.headersMs,
+    idleTimeoutMs: deps.timeouts.idleMs,
+    firstContentTimeoutMs: streamLimits ? deps.limits.firstContentMs : undefined,
+    maxStreamDurationMs: streamLimits ? deps.limits.maxStreamDurationMs : undefined,
+  };
+  if (preset.shaper) {
+    const credential = credentialFor(provider, deps.now());
+    const [call, ...nextHosts] = preset.shaper.shape({
+      baseUrl: provider.baseUrl.replace(/\/+$/, ""),
+      accessToken: credential.accessToken,
+      extra: credential.extra,
+      body,
+      model: attempt.upstreamModel,
+      stream: upstreamStream,
+      newId: deps.newId,
+    }).map((shaped) => ({ ...shaped, ...base }));
+    return { request, codec, call, nextHosts, failover: preset.shaper.failover, collect, warnings };
+  }
   const call: UpstreamRequest = {
     url: preset.url(provider.baseUrl, attempt.upstreamModel, upstreamStream),
     headers: {
@@ -143,14 +174,9 @@ function build(
       ...forwardedHeaders(preset.format, caller.clientHeaders, adjustedHeaders),
     },
     body: JSON.stringify(body),
-    client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
-    clientSignal: caller.clientSignal,
-    headersTimeoutMs: deps.timeouts.headersMs,
-    idleTimeoutMs: deps.timeouts.idleMs,
-    firstContentTimeoutMs: request.stream ? deps.limits.firstContentMs : undefined,
-    maxStreamDurationMs: request.stream ? deps.limits.maxStreamDurationMs : undefined,
+    ...base,
   };
-  return { request, codec, call, warnings };
+  return { request, codec, call, nextHosts: [], failover: () => false, collect, warnings };
 }
 
 /** Whether a provider's base URL is local, judged once per provider config (configs are replaced on reload). */
@@ -205,7 +231,7 @@ function adjustForTarget(
 
 /** Client headers a messages upstream needs (API version, beta flags merged with adjustment betas). */
 function forwardedHeaders(
-  format: WireFormat,
+  format: UpstreamFormat,
   headers: Headers,
   adjusted: Readonly<Record<string, string>>,
 ): Record<string, string> {

@@ -8,6 +8,7 @@ import { AttemptRecord } from "./attempt_record.ts";
 import { encodeContext } from "./encode_answer.ts";
 import { callTarget, prepareCall, type PreparedCall } from "./prepare_call.ts";
 import { streamAttempt } from "./stream_attempt.ts";
+import { collectStream } from "./collect_attempt.ts";
 import { upstreamErrorKind } from "./upstream_error_kind.ts";
 
 /** Upstream error bodies are read up to this size for classification and messages. */
@@ -58,7 +59,10 @@ export async function runAttempt(
     const preparing = prepareCall(deps, caller, original, attempt, target);
     prepared = preparing instanceof Promise ? await preparing : preparing;
   } catch (error) {
-    if (!(error instanceof RefreshError)) throw error;
+    // A stored credential this account cannot use (refresh failed, broken blob): its auth failure.
+    const unusable = error instanceof RefreshError ||
+      (error instanceof GatewayError && error.kind === "authentication");
+    if (!unusable) throw error;
     // No usable subscription credential: an auth failure of this account (300 s), the next one is tried.
     const classification = { fallback: true, cooldownKind: "auth" as const, retryAfterMs: null };
     return fail({ status: 401, message: error.message, classification });
@@ -66,7 +70,7 @@ export async function runAttempt(
   deps.routing.quota.attempted(target.provider.id, deps.now());
   // Counted in the worker while the upstream starts answering (see streamInputTokens).
   const inputCount = streamInputTokens(deps, caller, prepared, target.preset.format);
-  const outcome = await caller.timing.waitFor(callUpstream(prepared.call));
+  const outcome = await caller.timing.waitFor(callHosts(prepared));
   if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const clientLeft = () => {
     record.failed(499, "client disconnected");
@@ -99,7 +103,18 @@ export async function runAttempt(
     return fail(failure);
   }
   const contentType = outcome.header("content-type") ?? "";
-  if (!prepared.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
+  const jsonAnswer = contentType.includes("json") && !contentType.includes("ndjson");
+  if (prepared.collect && !jsonAnswer) {
+    const collected = await caller.timing.waitFor(
+      collectAnswer(deps, prepared, outcome, attempt.upstreamModel),
+    );
+    if (collected === CLIENT_LEFT) throw clientLeft();
+    if (!("parts" in collected)) return fail(collected);
+    record.answered(collected);
+    caller.listener.warned(prepared.warnings);
+    return { kind: "answer", response: collected };
+  }
+  if (!prepared.request.stream || jsonAnswer) {
     const text = await caller.timing.waitFor(readAnswer(outcome, deps.limits.maxAnswerBytes, record));
     if (outcome.clientGone()) throw clientLeft();
     const decoded = contentType.includes("event-stream")
@@ -177,8 +192,15 @@ async function statusFailure(
 /** A whole upstream body as a neutral answer, or the 502 failure it is (not the format, or empty). */
 function decodeAnswer(prepared: PreparedCall, format: string, text: string): NeutralResponse | Failure {
   let response: NeutralResponse;
+  const decode = prepared.codec.decodeResponse;
+  if (decode === undefined) {
+    return badGateway(
+      `upstream sent JSON where a ${format} event stream was expected: ${summarize(text)}`,
+      text,
+    );
+  }
   try {
-    response = prepared.codec.decodeResponse(JSON.parse(text));
+    response = decode(JSON.parse(text));
   } catch (error) {
     const message = error instanceof GatewayError
       ? error.message
@@ -225,4 +247,41 @@ function isEmptyAnswer(response: NeutralResponse): boolean {
     (p.kind === "reasoning" && (p.text !== "" || !!p.redactedData))
   );
   return !hasContent && response.finish.unified !== "length" && response.finish.unified !== "content_filter";
+}
+
+/**
+ * Calls the prepared hosts in order: an answer whose status the kind fails over on (a 429 from one quota
+ * pool, a 403 from a host that refuses the origin) moves on to the next host; the last host's answer stands.
+ */
+async function callHosts(prepared: PreparedCall): Promise<UpstreamOutcome> {
+  let outcome = await callUpstream(prepared.call);
+  for (const next of prepared.nextHosts) {
+    if (outcome.kind !== "response" || !prepared.failover(outcome.status)) return outcome;
+    await outcome.readText(ERROR_BODY_LIMIT);
+    outcome = await callUpstream(next);
+  }
+  return outcome;
+}
+
+/** The client left while a stream was being collected for it. */
+const CLIENT_LEFT = Symbol("client left");
+
+/** A streamed answer collected into one response, or the failure it was (an error event, no content). */
+async function collectAnswer(
+  deps: AttemptDeps,
+  prepared: PreparedCall,
+  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
+  model: string,
+): Promise<NeutralResponse | Failure | typeof CLIENT_LEFT> {
+  const collected = await collectStream(prepared.codec, outcome.body(), deps.limits, model);
+  if (!("parts" in collected) && collected.readFailed && outcome.clientGone()) return CLIENT_LEFT;
+  if ("parts" in collected) {
+    return isEmptyAnswer(collected) ? badGateway("upstream returned an empty answer", "") : collected;
+  }
+  const classification = classifyUpstreamFailure({
+    kind: "status",
+    status: collected.status,
+    bodyText: collected.message,
+  });
+  return { status: collected.status, message: collected.message, classification };
 }

@@ -149,6 +149,7 @@ export class GatewayRuntime {
     this.#catalog = modelCatalog(providers, this.control.combos);
     this.routing.quota.setLimits(
       new Map(providers.filter((p) => p.quota).map((p) => [p.id, quotaLimits(p.quota!)])),
+      this.now(),
     );
     this.recorder?.setOverrides(this.control.pricing);
     this.clients.retain(new Set(providers.filter((p) => p.enabled).map((p) => p.id)));

@@ -1,6 +1,6 @@
 /** Dashboard contract, managing side: providers, combos, routing, savers, budgets, keys, tools, pricing, settings. */
 import type { ApiType } from "../../config/api_types.ts";
-import type { WireFormat } from "../../model/wire_format.ts";
+import type { UpstreamFormat } from "../../model/wire_format.ts";
 import type { CooldownKind } from "../../routing/cooldown_policy.ts";
 import type { BudgetView, CooldownView } from "./usage.ts";
 import type { AccountQuotaState } from "./quota.ts";
@@ -18,7 +18,7 @@ export interface ProviderView {
   readonly enabled: boolean;
   /** False for kinds this build cannot call yet (their requests fail with 501). */
   readonly callable: boolean;
-  readonly format: WireFormat | null;
+  readonly format: UpstreamFormat | null;
   readonly cooldown: CooldownView | null;
   /** Subscription kinds: the stored credential's non-secret status (null for API-key kinds). */
   readonly credential?: CredentialView | null;
@@ -45,7 +45,7 @@ export interface CredentialView {
 export interface ApiTypeOption {
   readonly api_type: ApiType;
   readonly callable: boolean;
-  readonly format: WireFormat | null;
+  readonly format: UpstreamFormat | null;
 }
 
 /** Answer of Test Connection (`POST /dashboard/api/providers/{id}/test`). */
