@@ -1,6 +1,6 @@
 import { BodyTooLargeError, callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
 import { collectResponsesSse, RefreshError } from "../executors/oauth/mod.ts";
-import { GatewayError, type NeutralRequest, type NeutralResponse, type WireFormat } from "../model/mod.ts";
+import { GatewayError, type NeutralRequest, type NeutralResponse, type UpstreamFormat } from "../model/mod.ts";
 import { requestTexts } from "../accounting/mod.ts";
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import type { AttemptDeps, AttemptOutcome, CallerContext } from "./attempt_context.ts";
@@ -145,7 +145,7 @@ function streamInputTokens(
   deps: AttemptDeps,
   caller: CallerContext,
   prepared: PreparedCall,
-  upstream: WireFormat,
+  upstream: UpstreamFormat,
 ): Promise<number | undefined> | undefined {
   if (caller.surface !== "messages" || !prepared.request.stream) return undefined;
   if (upstream === "messages" || upstream === "generate_content") return undefined;
