@@ -1,6 +1,11 @@
 import { BodyTooLargeError, callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
 import { collectResponsesSse, RefreshError } from "../executors/oauth/mod.ts";
-import { GatewayError, type NeutralRequest, type NeutralResponse, type UpstreamFormat } from "../model/mod.ts";
+import {
+  GatewayError,
+  type NeutralRequest,
+  type NeutralResponse,
+  type UpstreamFormat,
+} from "../model/mod.ts";
 import { requestTexts } from "../accounting/mod.ts";
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import type { AttemptDeps, AttemptOutcome, CallerContext } from "./attempt_context.ts";
