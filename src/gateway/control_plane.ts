@@ -84,7 +84,7 @@ export class ControlPlane {
         ...this.#providers.flatMap((p) => [p.apiKey, ...secretsOf(p.apiKey)]),
         ...this.#secretSources.flatMap((source) => source()),
         ...this.config.apiKeys.map((k) => k.key),
-        ...this.#inventorySecrets(),
+        ...this.#inventorySecrets().flatMap((s) => [s, ...secretsOf(s)]),
       ],
       upstreamUrls: this.#providers.map((p) => p.baseUrl),
     });
