@@ -138,9 +138,11 @@ Deno.test("signinPlan() for Google Cloud Code needs the configured client and se
   const plan = signinPlan(resolveOAuthKind("cli_oauth", { clientId: "app-id", clientSecret: "app-secret" })!);
   assert(typeof plan !== "string" && plan.flow === "pkce", "a PKCE plan");
   const forms: URLSearchParams[] = [];
-  const fetcher = async (_url: string, init: RequestInit) => {
+  const fetcher = (_url: string, init: RequestInit) => {
     forms.push(new URLSearchParams(String(init.body)));
-    return Response.json({ access_token: "ya29.x", refresh_token: "1//r", expires_in: 3599 });
+    return Promise.resolve(
+      Response.json({ access_token: "ya29.x", refresh_token: "1//r", expires_in: 3599 }),
+    );
   };
   const pair = { verifier: "v".repeat(43), challenge: "c", state: "s" };
   await exchangeCode(fetcher, plan.endpoints, "code-1", pair, 0);
