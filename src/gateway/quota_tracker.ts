@@ -53,6 +53,28 @@ export class QuotaTracker {
     for (const accountId of this.accounts()) this.#reassess(accountId, now);
   }
 
+  /**
+   * Starts the configured windows of every limited account from stored usage (at start: the counts are
+   * otherwise in memory only). `since(accountId, start)` answers the attempts and tokens since `start`.
+   * The rolling minute starts empty; an rpd counts today's attempts.
+   */
+  seed(since: (accountId: string, start: number) => { requests: number; tokens: number }, now: number): void {
+    for (const [accountId, limits] of this.#limits) {
+      const track = this.#track(accountId, now);
+      if (limits.rpd !== undefined && limits.rpd > 0) track.day = since(accountId, track.dayStart).requests;
+      for (const rule of limits.quotas ?? []) {
+        const start = windowBounds(rule.window, now).start;
+        const totals = since(accountId, start);
+        track.quotas.set(`${rule.window}:${rule.metric}`, {
+          start,
+          used: rule.metric === "tokens" ? totals.tokens : totals.requests,
+        });
+      }
+      track.cached = undefined;
+      this.#reassess(accountId, now);
+    }
+  }
+
   /** The accounts whose tightest window is empty at `now`. */
   spentNow(now: number): ReadonlySet<string> {
     if (this.#spent.size === 0) return NONE;

@@ -82,6 +82,7 @@ export class GatewayRuntime {
     this.savers = new SaverService(store, this.writer, options.fetch ?? fetch);
     this.recorder = new UsageRecorder(store, this.writer, this.budgets, this.control.pricing);
     this.#rebuild();
+    this.routing.quota.seed((accountId, since) => store.usage.accountSince(accountId, since), this.now());
     this.control.onReload(() => this.#rebuild());
     this.dispatcher = new Dispatcher({
       control: this.control,
