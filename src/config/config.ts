@@ -56,6 +56,8 @@ export interface ProviderConfig {
  */
 export interface OAuthOverrides {
   readonly clientId?: string;
+  /** Installed-app client secret (Google's kinds), from configuration or the environment via ${VAR}. */
+  readonly clientSecret?: string;
   readonly tokenUrl?: string;
   readonly authorizeUrl?: string;
   readonly redirectUri?: string;

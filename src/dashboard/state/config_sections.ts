@@ -8,6 +8,7 @@ import {
   type SettingKey,
 } from "../../config/runtime_settings.ts";
 import { presetFor } from "../../executors/presets.ts";
+import { FREE_TIER_PRESETS } from "../../executors/free_tier_presets.ts";
 import type {
   BudgetsSection,
   CombosSection,
@@ -32,6 +33,12 @@ export function providersSection({ gateway }: SectionInput): ProvidersSection {
       api_type: t,
       callable: presetFor(t) !== null,
       format: presetFor(t)?.format ?? null,
+    })),
+    free_tier_presets: FREE_TIER_PRESETS.map((p) => ({
+      id: p.id,
+      label: p.label,
+      base_url: p.baseUrl,
+      models: p.models,
     })),
   };
 }

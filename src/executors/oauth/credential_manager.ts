@@ -8,7 +8,8 @@ import {
 } from "../../credentials/mod.ts";
 import type { LimitWindow } from "../../routing/mod.ts";
 import type { CredentialSlot, CredentialsRepo } from "../../storage/mod.ts";
-import { REFRESH_STRATEGIES, RefreshError, type RefreshStrategy } from "./refresh_strategies.ts";
+import { REFRESH_STRATEGIES } from "./refresh_registry.ts";
+import { RefreshError, type RefreshStrategy } from "./refresh_strategies.ts";
 
 /** A refresh lease outlives the slowest token call (30 s) so that it never lapses mid-refresh. */
 const LEASE_TTL_MS = 60_000;

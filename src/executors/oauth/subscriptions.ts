@@ -91,7 +91,7 @@ export class Subscriptions {
 
   /** An upstream answered 401: the next call refreshes the credential (and Copilot's session) first. */
   rejected(provider: ProviderConfig): void {
-    if (!isSubscriptionKind(provider.apiType)) return;
+    if (oauthKind(provider.apiType) === null) return;
     this.credentials.invalidate(`provider:${provider.id}`);
     this.copilot.forget(provider.id);
   }
