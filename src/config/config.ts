@@ -133,6 +133,8 @@ export interface Config {
     readonly allowPrivateImageUrls: boolean;
   };
   readonly limits: UpstreamLimitsConfig;
+  /** Where the tables live: the SQLite file under home (url null), or PostgreSQL (YAML or GATEWAY_DATABASE_URL). */
+  readonly storage: { readonly url: string | null };
   readonly apiKeys: readonly StaticKeyConfig[];
   readonly providers: readonly ProviderConfig[];
   readonly combos: readonly ComboConfig[];
@@ -146,4 +148,15 @@ export interface Config {
     /** The instance label; empty: the host name. */
     readonly instance: string;
   };
+}
+
+/** Where the database is: the PostgreSQL URL when one is configured, else the SQLite file. */
+export function databaseLocation(config: Pick<Config, "storage" | "paths">): string {
+  return config.storage.url ?? config.paths.dbPath;
+}
+
+/** The database location fit for logs and screens: a PostgreSQL URL without its password. */
+export function databaseLabel(config: Pick<Config, "storage" | "paths">): string {
+  const location = databaseLocation(config);
+  return config.storage.url === null ? location : location.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
 }

@@ -108,6 +108,13 @@ export const configFileSchema = z.strictObject({
       allow_private_image_urls: z.boolean().default(false),
     }),
   ),
+  storage: z.preprocess(
+    (v) => v ?? {},
+    z.strictObject({
+      url: z.string().regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// URL")
+        .optional(),
+    }),
+  ),
   limits: z.preprocess(
     (v) => v ?? {},
     z.strictObject({

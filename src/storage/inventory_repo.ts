@@ -152,9 +152,10 @@ export class InventoryRepo {
   /** Key counts by status family. */
   summary(): InventorySummary {
     const row = this.#db.prepare(
-      `SELECT count(*) AS total, coalesce(sum(status = 'active'), 0) AS active,
-         coalesce(sum(status LIKE 'pending%'), 0) AS pending,
-         coalesce(sum(status IN ('invalid', 'revoked', 'exhausted', 'critical')), 0) AS invalid,
+      `SELECT count(*) AS total, coalesce(sum(CASE WHEN status = 'active' THEN 1 ELSE 0 END), 0) AS active,
+         coalesce(sum(CASE WHEN status LIKE 'pending%' THEN 1 ELSE 0 END), 0) AS pending,
+         coalesce(sum(CASE WHEN status IN ('invalid', 'revoked', 'exhausted', 'critical') THEN 1 ELSE 0 END), 0)
+           AS invalid,
          (SELECT count(*) FROM inventory_providers) AS providers
        FROM upstream_keys`,
     ).get() as Record<string, number>;

@@ -1,5 +1,5 @@
 import { BUILTIN_PRICES } from "../../accounting/mod.ts";
-import { API_TYPES } from "../../config/mod.ts";
+import { API_TYPES, databaseLabel } from "../../config/mod.ts";
 import {
   describeSetting,
   resolveSettings,
@@ -210,7 +210,7 @@ export function settingsSection(
       host: config.server.host,
       port: config.server.port,
       config_path: config.paths.configPath,
-      db_path: config.paths.dbPath,
+      db_path: databaseLabel(config),
       started_at: startedAt,
       uptime_s: Math.max(0, Math.round((gateway.now() - startedAt) / 1000)),
     },
