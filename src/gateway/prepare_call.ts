@@ -57,12 +57,16 @@ export function prepareCall(
   target: CallTarget,
 ): PreparedCall | Promise<PreparedCall> {
   if (target.preset.shaper) {
-    // Calls shaped from the credential: refreshed first when due (single-flight, written back).
+    // Calls shaped from the credential: refreshed first when due (single-flight, written back), and for
+    // Cloud Code with its project found on first use.
+    const go = (b: CredentialBlob) => prepareFor(deps, caller, original, attempt, target, undefined, b);
+    const withProject = (b: CredentialBlob) =>
+      target.preset.format === "generate_content"
+        ? deps.subscriptions.cloudProjects.ensure(target.provider, b)
+        : b;
     const blob = deps.subscriptions.credentials.forProvider(target.provider);
-    if (blob instanceof Promise) {
-      return blob.then((b) => prepareFor(deps, caller, original, attempt, target, undefined, b));
-    }
-    return prepareFor(deps, caller, original, attempt, target, undefined, blob);
+    const ready = blob instanceof Promise ? blob.then(withProject) : withProject(blob);
+    return ready instanceof Promise ? ready.then(go) : go(ready);
   }
   if (!isSubscriptionKind(target.provider.apiType)) {
     return prepareFor(deps, caller, original, attempt, target);

@@ -194,3 +194,33 @@ Deno.test("dashboard API: a pasted credential blob is validated for subscription
   assertEquals(good.status, 200);
   assertEquals((await api("PUT", "/providers/plain", { api_key: "{not json but an API key}" })).status, 200);
 });
+
+Deno.test("dashboard API: signing in again lifts the auth cooldown a dead token caused, but not a rate-limit one", async () => {
+  await using mock = await startMockOAuth();
+  await using gw = await setup(mock);
+  const api = client(gw, []);
+  const routing = gw.runtime.routing;
+  const settings = gw.runtime.control.settings;
+  const failure = (kind: "auth" | "rate_limit") => ({
+    fallback: true,
+    cooldownKind: kind,
+    retryAfterMs: null,
+  });
+  const signIn = async (id: string) => {
+    const started = await api("POST", `/providers/${id}/connect`, { flow: "pkce" });
+    const visit = await fetch(started.body.pkce.authorize_url, { redirect: "manual" });
+    await visit.body?.cancel();
+    const done = await api("POST", `/providers/${id}/connect/${started.body.id}/redirect`, {
+      redirect_url: visit.headers.get("location"),
+    });
+    assertEquals(done.body.status, "succeeded");
+  };
+  const cooling = () => routing.active(Date.now()).map((c) => `${c.accountId}:${c.kind}`);
+  routing.fail("claude", failure("auth"), "refresh token dead", settings, Date.now());
+  assertEquals(cooling(), ["claude:auth"]);
+  await signIn("claude");
+  assertEquals(cooling(), []);
+  routing.fail("claude", failure("rate_limit"), "429", settings, Date.now());
+  await signIn("claude");
+  assertEquals(cooling(), ["claude:rate_limit"]);
+});

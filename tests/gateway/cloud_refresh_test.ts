@@ -147,3 +147,79 @@ Deno.test("cli_oauth: Google refresh sends the configured installed-app secret; 
     await noSecret.stop();
   }
 });
+
+Deno.test("cli_oauth: a credential without a project is onboarded once (loadCodeAssist, onboardUser until done) and the project stored", async () => {
+  const upstream = await startMockUpstream();
+  const answer = {
+    response: { candidates: [{ content: { role: "model", parts: [{ text: "hi" }] }, finishReason: "STOP" }] },
+  };
+  upstream.script({
+    handler: (request) => {
+      if (request.path === "/v1internal:loadCodeAssist") {
+        return Response.json({ allowedTiers: [{ id: "free-tier", isDefault: true }, { id: "legacy-tier" }] });
+      }
+      if (request.path === "/v1internal:onboardUser") {
+        const polls = upstream.requests.filter((r) => r.path === "/v1internal:onboardUser").length;
+        return Response.json(
+          polls < 2 ? { name: "operations/onboard-1", done: false } : {
+            name: "operations/onboard-1",
+            done: true,
+            response: { cloudaicompanionProject: { id: "proj-new" } },
+          },
+        );
+      }
+      return Response.json(answer);
+    },
+  });
+  const blob = { access_token: "goog-access" };
+  const gw = await startTestGateway(yaml("cli_oauth", upstream.url, blob, "{}"));
+  try {
+    for (let i = 0; i < 2; i++) {
+      const response = await post(`${gw.url}/v1/chat/completions`, ask);
+      assertEquals(response.status, 200, await response.text());
+    }
+    const paths = upstream.requests.map((r) => r.path);
+    assertEquals(paths, [
+      "/v1internal:loadCodeAssist",
+      "/v1internal:onboardUser",
+      "/v1internal:onboardUser",
+      "/v1internal:generateContent",
+      "/v1internal:generateContent",
+    ]);
+    assertEquals(upstream.requests[1].body.tierId, "free-tier");
+    assertEquals(upstream.requests.at(-1)!.body.project, "proj-new");
+    const stored = gw.runtime.control.providers.find((p) => p.id === "acct")!.apiKey;
+    assertEquals(JSON.parse(stored).extra.project_id, "proj-new");
+  } finally {
+    await gw.stop();
+    await upstream.close();
+  }
+});
+
+Deno.test("cli_oauth: loadCodeAssist naming the project needs no onboarding", async () => {
+  const upstream = await startMockUpstream();
+  upstream.script({
+    handler: (request) =>
+      request.path === "/v1internal:loadCodeAssist"
+        ? Response.json({ cloudaicompanionProject: "proj-known" })
+        : Response.json({
+          response: {
+            candidates: [{ content: { role: "model", parts: [{ text: "hi" }] }, finishReason: "STOP" }],
+          },
+        }),
+  });
+  const gw = await startTestGateway(yaml("cli_oauth_alt", upstream.url, { access_token: "t" }, "{}"));
+  try {
+    const response = await post(`${gw.url}/v1/chat/completions`, ask);
+    assertEquals(response.status, 200, await response.text());
+    assertEquals(upstream.requests.map((r) => r.path), [
+      "/v1internal:loadCodeAssist",
+      "/v1internal:generateContent",
+    ]);
+    assertEquals(upstream.requests[1].body.project, "proj-known");
+    assertEquals(upstream.requests[1].body.requestType, "agent");
+  } finally {
+    await gw.stop();
+    await upstream.close();
+  }
+});

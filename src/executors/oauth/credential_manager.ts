@@ -92,6 +92,19 @@ export class CredentialManager {
     return this.#refreshOnce(target, facts);
   }
 
+  /**
+   * Stores non-secret facts found after sign-in beside a provider's tokens (the Cloud Code project), so
+   * the next request and the next process need not find them again. The tokens are not touched.
+   */
+  saveExtra(provider: ProviderConfig, blob: CredentialBlob, extra: Record<string, unknown>): CredentialBlob {
+    const slot = this.#deps.repo.providerSlot(provider.id);
+    const next = { ...blob, extra: { ...blob.extra, ...extra }, bare: false };
+    this.#deps.repo.saveRotated(slot, serializeCredential(next), undefined, this.#deps.now());
+    this.#cache.set(slot.id, { seen: provider.apiKey, blob: next });
+    this.#deps.onRotated?.(slot.id);
+    return next;
+  }
+
   /** Forces the next access to refresh (an upstream rejected the access token with 401). */
   invalidate(credentialId: string): void {
     const entry = this.#cache.get(credentialId);
