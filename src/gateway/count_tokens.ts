@@ -6,15 +6,9 @@ import type { Attempt } from "../routing/mod.ts";
 import { codecFor, countableInput } from "../wire/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import type { AttemptDeps } from "./attempt_context.ts";
-import type { TokenCounter } from "./token_counter.ts";
 
 /** Upstream count answers are tiny; anything bigger is not one. */
 const COUNT_ANSWER_LIMIT = 64 * 1024;
-
-/** What counting needs: an upstream to ask, and the local counter. */
-export interface CountDeps extends AttemptDeps {
-  readonly counter: TokenCounter;
-}
 
 /**
  * `POST /v1/messages/count_tokens`: the upstream's own count where the model's first account has a
@@ -23,7 +17,7 @@ export interface CountDeps extends AttemptDeps {
  * never a zero: a zero makes Claude Code believe its context is empty and never compact.
  */
 export async function countMessageTokens(
-  deps: CountDeps,
+  deps: AttemptDeps,
   body: unknown,
   attempt: Attempt | undefined,
   clientHeaders: Headers,
@@ -55,7 +49,7 @@ export async function countMessageTokens(
  * count is then the answer; a count is an estimate the client plans with, not a bill).
  */
 async function upstreamCount(
-  deps: CountDeps,
+  deps: AttemptDeps,
   raw: Record<string, unknown>,
   request: NeutralRequest,
   attempt: Attempt,
