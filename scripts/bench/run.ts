@@ -495,6 +495,13 @@ async function main() {
   benchRoutingResolve(1000, 20_000);
   // What metrics and x-gateway-overhead-ms add to each request, in this process.
   benchMetricsCost(200_000);
+  // Scale-out: 1 vs N workers, SQLite vs PostgreSQL (its own servers on its own ports).
+  await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "scripts/bench/workers.ts", String(navigator.hardwareConcurrency || 2)],
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
 }
 
 try {
