@@ -48,6 +48,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     env,
   });
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
+  management.inventory.start();
   const hub = new LiveHub(now);
   runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
   runtime.recorder.onRecord((row) => hub.recorded(row));
@@ -82,7 +83,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     endLiveStreams: () => hub.close(),
     abortInFlight: () => drain.abort(new DOMException("the gateway is shutting down", "AbortError")),
     close() {
-      closed ??= runtime.close();
+      closed ??= management.close().then(() => runtime.close());
       return closed;
     },
   };

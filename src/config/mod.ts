@@ -3,6 +3,7 @@ export type {
   CapabilityOverride,
   ComboConfig,
   Config,
+  InventoryConfig,
   PriceConfig,
   ProviderConfig,
   SaverLevel,

@@ -13,7 +13,7 @@ export type GatewayState = Pick<
 /** Stored statistics, request logs, the inventory and sign-in sessions, for reading. */
 export type DashboardReads = Pick<
   Store,
-  "usageStats" | "saverStats" | "requestLogs" | "inventory" | "sessions"
+  "usageStats" | "saverStats" | "requestLogs" | "inventory" | "inventoryChecks" | "sessions"
 >;
 
 /**

@@ -14,11 +14,12 @@ import type { Attempt } from "../routing/mod.ts";
 import { codecFor } from "../wire/mod.ts";
 import type { Codec } from "../wire/codec.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
+import type { AccountConfig } from "./inventory_accounts.ts";
 import { addWarnings, droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
 
 /** The account an attempt calls and how to reach it. */
 export interface CallTarget {
-  readonly provider: ProviderConfig;
+  readonly provider: AccountConfig;
   readonly preset: ProtocolPreset;
 }
 
@@ -33,7 +34,7 @@ export interface PreparedCall {
 
 /** The account of an attempt, or null when this build cannot call its api_type (or it is gone). */
 export function callTarget(deps: AttemptDeps, attempt: Attempt): CallTarget | null {
-  const provider = deps.control.providers.find((p) => p.id === attempt.account.id);
+  const provider = deps.control.account(attempt.account.id);
   const preset = provider ? presetFor(provider.apiType) : null;
   return provider && preset ? { provider, preset } : null;
 }
@@ -80,7 +81,7 @@ function build(
       ...forwardedHeaders(preset.format, caller.clientHeaders, adjusted.headers),
     },
     body: JSON.stringify(encoded.body),
-    client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
+    client: deps.clients.get(provider.clientId, `${provider.baseUrl}|${provider.apiType}`),
     clientSignal: caller.clientSignal,
     headersTimeoutMs: deps.timeouts.headersMs,
     idleTimeoutMs: deps.timeouts.idleMs,

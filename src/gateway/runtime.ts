@@ -107,8 +107,9 @@ export class GatewayRuntime {
 
   #rebuild(): void {
     const providers = this.control.providers;
+    const accounts = this.control.accounts;
     this.#table = buildRoutingTable(
-      providers.map((p) => ({
+      accounts.map((p) => ({
         id: p.id,
         prefix: p.prefix,
         apiType: p.apiType,
@@ -119,6 +120,6 @@ export class GatewayRuntime {
     );
     this.#catalog = modelCatalog(providers, this.control.combos);
     this.recorder?.setOverrides(this.control.pricing);
-    this.clients.retain(new Set(providers.filter((p) => p.enabled).map((p) => p.id)));
+    this.clients.retain(new Set(accounts.filter((p) => p.enabled).map((p) => p.clientId)));
   }
 }

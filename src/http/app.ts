@@ -67,7 +67,7 @@ export function createHandler(
       if (handled !== null) return handled;
     }
     const peer = info?.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "";
-    return app.fetch(request, { trustedProxy: isTrustedProxy(peer) });
+    return app.fetch(request, { trustedProxy: isTrustedProxy(peer), peer });
   };
 }
 

@@ -66,7 +66,7 @@ export function dashboardAccess(
 }
 
 /** Reads that show what only administrators may see: plaintext credentials and other users' prompts. */
-const ADMIN_READS = /^\/dashboard\/api\/(?:export|request-logs\/)/;
+const ADMIN_READS = /^\/dashboard\/api\/(?:export|request-logs\/|inventory\/export)/;
 
 /**
  * Least privilege: a viewer may look at the dashboard but change nothing, export nothing and read no

@@ -18,7 +18,7 @@ export class GwInventoryScreen extends ScreenBase {
   }
 
   private body(d: InventorySection) {
-    const { summary, providers } = d;
+    const { summary, by_provider: providers } = d;
     const keys = this.keys.data?.keys ?? [];
     const status = (s: string) =>
       s === "active" ? "ok" : s === "invalid" ? "danger" : s.startsWith("pending") ? "warn" : "";
@@ -59,7 +59,7 @@ export class GwInventoryScreen extends ScreenBase {
                 html`
                   <tr>
                     <td>${p.name || p.id}</td>
-                    <td class="right num">${formatInt(p.key_count)}</td>
+                    <td class="right num">${formatInt(p.total)}</td>
                   </tr>
                 `
               )}</tbody>
