@@ -22,6 +22,17 @@ export interface CapabilityOverride {
   readonly maxThinkingBudget?: number;
 }
 
+/** Configured limits of one account: requests per minute/day and subscription quota windows. */
+export interface ProviderQuota {
+  readonly rpm?: number;
+  readonly rpd?: number;
+  readonly windows: readonly {
+    readonly window: "5h" | "daily" | "weekly" | "monthly";
+    readonly metric: "requests" | "tokens";
+    readonly limit: number;
+  }[];
+}
+
 /** One provider account as the gateway uses it. */
 export interface ProviderConfig {
   readonly id: string;
@@ -33,6 +44,26 @@ export interface ProviderConfig {
   readonly enabled: boolean;
   /** Per upstream model; absent means the built-in table alone decides. */
   readonly capabilities?: Readonly<Record<string, CapabilityOverride>>;
+  /** Configured limits; absent means only what upstream answers report. */
+  readonly quota?: ProviderQuota;
+  /** Subscription kinds: overrides of the kind's OAuth endpoints (see src/credentials/kinds.ts). */
+  readonly oauth?: OAuthOverrides;
+}
+
+/**
+ * Per-provider overrides of a subscription kind's OAuth endpoints (YAML `providers[].oauth`): tests,
+ * enterprise proxies and regional hosts set them; absent fields keep the real hosts.
+ */
+export interface OAuthOverrides {
+  readonly clientId?: string;
+  readonly tokenUrl?: string;
+  readonly authorizeUrl?: string;
+  readonly redirectUri?: string;
+  readonly deviceCodeUrl?: string;
+  readonly deviceTokenUrl?: string;
+  readonly verificationUrl?: string;
+  readonly sessionTokenUrl?: string;
+  readonly usageUrl?: string;
 }
 
 /** A named ordered list of `<prefix>/<model>` entries. */

@@ -1,10 +1,10 @@
 import { isNode, isScalar, LineCounter, parseDocument, visit } from "yaml";
 import type { Document } from "yaml";
 import type { z } from "zod";
-import type { Config, PriceConfig } from "./config.ts";
+import type { Config, OAuthOverrides, PriceConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
 import type { HomePaths } from "./paths.ts";
-import { type ConfigFile, configFileSchema } from "./schema.ts";
+import { type ConfigFile, configFileSchema, OAUTH_OVERRIDE_FIELDS } from "./schema.ts";
 
 const VAR_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
@@ -160,9 +160,20 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
           maxThinkingBudget: c.max_thinking_budget,
         }]),
       ),
+      ...(p.quota ? { quota: p.quota } : {}),
+      ...(p.oauth ? { oauth: oauthOverrides(p.oauth) } : {}),
     })),
     combos: data.combos.map((c) => ({ name: c.name, models: c.models })),
     tokenSavers: data.token_savers,
     pricing,
   };
+}
+
+/** YAML `providers[].oauth` (snake_case) → OAuthOverrides, without absent fields. */
+function oauthOverrides(o: Record<string, string | undefined>): OAuthOverrides {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(o)) {
+    if (value !== undefined) out[OAUTH_OVERRIDE_FIELDS[key as keyof typeof OAUTH_OVERRIDE_FIELDS]] = value;
+  }
+  return out;
 }

@@ -4,14 +4,17 @@ export type {
   ComboConfig,
   Config,
   InventoryConfig,
+  OAuthOverrides,
   PriceConfig,
   ProviderConfig,
+  ProviderQuota,
   SaverLevel,
   StaticKeyConfig,
   TokenSaversConfig,
   UpstreamLimitsConfig,
 } from "./config.ts";
 export { API_TYPES, type ApiType } from "./api_types.ts";
+export { OAUTH_OVERRIDE_FIELDS } from "./schema.ts";
 export { ConfigError } from "./errors.ts";
 export { parseConfig } from "./load.ts";
 export { fileExists, loadConfig, writeDefaultConfig } from "./files.ts";

@@ -6,7 +6,7 @@
 /** Combo strategies of the spec. */
 export type ComboStrategy = "fallback" | "round_robin" | "fusion";
 /** How accounts sharing a prefix are ordered. */
-export type AccountStrategy = "fill_first" | "round_robin" | "sticky_round_robin";
+export type AccountStrategy = "fill_first" | "round_robin" | "sticky_round_robin" | "quota_aware";
 
 /** Every runtime setting, typed. */
 export interface RuntimeSettings {
@@ -17,6 +17,7 @@ export interface RuntimeSettings {
   readonly server_account_strategy: AccountStrategy;
   readonly server_account_sticky_limit: number;
   readonly server_sticky_client_routing: boolean;
+  readonly server_cache_affinity: boolean;
   readonly reporting_timezone: string;
   readonly combo_strategy: ComboStrategy;
   readonly combo_sticky_limit: number;
@@ -129,6 +130,7 @@ export const SETTING_DEFINITIONS: { readonly [K in SettingKey]: Definition<Runti
     "fill_first",
     "round_robin",
     "sticky_round_robin",
+    "quota_aware",
   ]),
   server_account_sticky_limit: number("requests kept on one account in sticky_round_robin", 3, {
     min: 1,
@@ -137,6 +139,10 @@ export const SETTING_DEFINITIONS: { readonly [K in SettingKey]: Definition<Runti
     clamp: false,
   }),
   server_sticky_client_routing: bool("keep each client key on the account it last used", false),
+  server_cache_affinity: bool(
+    "keep a conversation with a prompt-cache key on the account that cached it",
+    true,
+  ),
   reporting_timezone: text("IANA zone for budgets and daily reports; empty = server local zone", "", (t) => {
     if (t === "") return null;
     try {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { OAuthOverrides } from "./config.ts";
 import { API_TYPES } from "./api_types.ts";
 import { parseIpRange } from "../security/ip_ranges.ts";
 
@@ -24,6 +25,45 @@ export const capabilityOverrideSchema = z.strictObject({
   max_thinking_budget: z.number().int().positive().optional(),
 });
 
+/** Configured limits of one account (YAML `providers[].quota`); routing deprioritises it when spent. */
+export const providerQuotaSchema = z.strictObject({
+  rpm: z.number().int().nonnegative().optional(),
+  rpd: z.number().int().nonnegative().optional(),
+  windows: z.array(z.strictObject({
+    window: z.enum(["5h", "daily", "weekly", "monthly"]),
+    metric: z.enum(["requests", "tokens"]).default("requests"),
+    limit: z.number().int().positive(),
+  })).default([]),
+});
+
+/** YAML names of the OAuth overrides → OAuthOverrides fields. */
+export const OAUTH_OVERRIDE_FIELDS = {
+  client_id: "clientId",
+  token_url: "tokenUrl",
+  authorize_url: "authorizeUrl",
+  redirect_uri: "redirectUri",
+  device_code_url: "deviceCodeUrl",
+  device_token_url: "deviceTokenUrl",
+  verification_url: "verificationUrl",
+  session_token_url: "sessionTokenUrl",
+  usage_url: "usageUrl",
+} as const satisfies Record<string, keyof OAuthOverrides>;
+
+const oauthUrl = z.url({ protocol: /^https?$/ });
+
+/** Overrides of a subscription kind's OAuth endpoints (YAML `providers[].oauth`; docs/subscriptions.md). */
+export const oauthOverridesSchema = z.strictObject({
+  client_id: z.string().min(1).optional(),
+  token_url: oauthUrl.optional(),
+  authorize_url: oauthUrl.optional(),
+  redirect_uri: z.string().min(1).optional(),
+  device_code_url: oauthUrl.optional(),
+  device_token_url: oauthUrl.optional(),
+  verification_url: oauthUrl.optional(),
+  session_token_url: oauthUrl.optional(),
+  usage_url: oauthUrl.optional(),
+});
+
 /** One provider account (YAML `providers[]`). */
 export const providerSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only"),
@@ -34,6 +74,8 @@ export const providerSchema = z.strictObject({
   models: z.array(z.string().min(1)).default([]),
   enabled: z.boolean().default(true),
   capabilities: z.record(z.string().min(1), capabilityOverrideSchema).default({}),
+  quota: providerQuotaSchema.optional(),
+  oauth: oauthOverridesSchema.optional(),
 });
 
 /** One combo (YAML `combos[]`). */

@@ -41,18 +41,21 @@ export class AttemptRecord {
   answered(response: NeutralResponse): void {
     const usage = response.usage.inputTotal > 0 || response.usage.output > 0 ? response.usage : null;
     this.#write(200, usage, "", outputTextOf(response), this.#request.stream);
-    this.#succeed();
+    this.#succeed(usage);
   }
 
   /** A committed stream is over; only a stream that finished without error marks the account healthy. */
   streamEnded(summary: StreamSummary): void {
     const { status, error } = streamEndStatus(summary);
     this.#write(status, summary.usageReported ? summary.usage : null, error, summary.outputText, true);
-    if (status === 200) this.#succeed();
+    if (status === 200) this.#succeed(summary.usageReported ? summary.usage : null);
   }
 
-  #succeed(): void {
+  #succeed(usage: Usage | null): void {
     const deps = this.#deps;
+    if (usage !== null) {
+      deps.routing.quota.usedTokens(this.#provider.id, usage.inputTotal + usage.output, deps.now());
+    }
     deps.routing.succeed(this.#provider.id, this.#provider.prefix, identityRoutingKey(this.#caller.identity));
   }
 

@@ -1,7 +1,13 @@
 import { detectClient, parseThinkingSuffix } from "../adjustments/mod.ts";
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
 import { GatewayError, type NeutralRequest, orphanToolResult } from "../model/mod.ts";
-import { allCoolingMessage, exhaustedMessage, isModelAllowed, type RoutingTable } from "../routing/mod.ts";
+import {
+  allCoolingMessage,
+  cacheAffinityKey,
+  exhaustedMessage,
+  isModelAllowed,
+  type RoutingTable,
+} from "../routing/mod.ts";
 import { codecFor, quoteValue } from "../wire/mod.ts";
 import type { AttemptDeps, CallerContext, RouteSuccess } from "./attempt_context.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
@@ -117,12 +123,14 @@ export class Dispatcher {
     lifecycle: RequestLifecycle,
   ): Promise<RouteSuccess> {
     const deps = this.#deps;
+    const cacheKey = deps.control.settings.server_cache_affinity ? cacheAffinityKey(request) : null;
     const plan = deps.routing.resolve(
       deps.table(),
       request.model,
       deps.control.settings,
       deps.now(),
       identityRoutingKey(caller.identity),
+      cacheKey,
     );
     if (plan.kind === "unknown") throw new GatewayError(404, "not_found", plan.message);
     if (plan.kind === "all_cooling") {
@@ -143,7 +151,18 @@ export class Dispatcher {
       }
       lifecycle.attempting(attempt.account.id);
       const outcome = await runAttempt(deps, caller, request, attempt);
-      if (outcome.kind !== "failure") return outcome;
+      if (outcome.kind !== "failure") {
+        if (cacheKey !== null) {
+          deps.routing.bindCache(
+            cacheKey,
+            attempt.account.prefix,
+            attempt.account.id,
+            deps.control.settings,
+            deps.now(),
+          );
+        }
+        return outcome;
+      }
       last = { providerId: attempt.account.id, message: outcome.message };
     }
     const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");

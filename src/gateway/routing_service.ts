@@ -5,11 +5,14 @@ import {
   activeCooldowns,
   applyFailure,
   applySuccess,
+  type Attempt,
   clearCooldowns,
   emptyRoutingState,
   type FailureClassification,
   isCooling,
   orderAccounts,
+  orderByHeadroom,
+  preferAccount,
   type Resolution,
   resolveAttempts,
   restoreCooldowns,
@@ -18,6 +21,8 @@ import {
 } from "../routing/mod.ts";
 import type { CooldownRecord, Store } from "../storage/mod.ts";
 import type { BatchedWriter } from "./batched_writer.ts";
+import { CacheAffinity } from "./cache_affinity.ts";
+import { QuotaTracker } from "./quota_tracker.ts";
 
 /**
  * Holds the routing state (cooldowns, combo cursors) for the process. The pure routing core decides;
@@ -30,17 +35,24 @@ export class RoutingService {
   readonly #sticky = new Map<string, Record<string, string>>();
   readonly #store: Store;
   readonly #writer: BatchedWriter;
+  /** What each account's limits are and how much it has left. */
+  readonly quota = new QuotaTracker();
+  /** Prompt-cache bindings: conversation → account. */
+  readonly affinity: CacheAffinity;
 
   constructor(store: Store, writer: BatchedWriter, now: number) {
     this.#store = store;
     this.#writer = writer;
+    this.affinity = new CacheAffinity(store, writer, now);
     const records = store.cooldowns.all().map((r) => ({ accountId: r.accountId, untilMs: r.expiresAt }));
     this.#state = restoreCooldowns(this.#state, records, now);
   }
 
   /**
    * Resolves a model string into attempts, advancing combo and account rotation, and putting the
-   * client's last account first when sticky client routing is on.
+   * client's last account first when sticky client routing is on. Accounts without headroom then go
+   * last (or, under quota_aware, accounts are ranked by headroom), and the account holding the
+   * request's prompt cache (`cacheKey`) goes first while it is healthy.
    */
   resolve(
     table: RoutingTable,
@@ -48,6 +60,7 @@ export class RoutingService {
     settings: RuntimeSettings,
     now: number,
     clientKey?: string,
+    cacheKey?: string | null,
   ): Resolution {
     const result = resolveAttempts(table, model, this.#state, now, {
       cooldownsEnabled: settings.server_cooldowns_enabled,
@@ -65,7 +78,49 @@ export class RoutingService {
       preferred,
     });
     this.#accountCursors = ordered.cursors;
-    return { ...result, attempts: ordered.attempts };
+    const attempts = this.#withQuota(ordered.attempts, settings, now, cacheKey);
+    return { ...result, attempts };
+  }
+
+  /**
+   * The order the next request for `model` would get, without advancing any cursor (Routing screen).
+   */
+  preview(table: RoutingTable, model: string, settings: RuntimeSettings, now: number): Resolution {
+    const result = this.peek(table, model, settings, now);
+    if (result.kind !== "attempts") return result;
+    const ordered = orderAccounts(result.attempts, this.#accountCursors, {
+      strategy: settings.server_account_strategy,
+      stickyLimit: settings.server_account_sticky_limit,
+    });
+    return { ...result, attempts: this.#withQuota(ordered.attempts, settings, now, null) };
+  }
+
+  #withQuota(
+    attempts: readonly Attempt[],
+    settings: RuntimeSettings,
+    now: number,
+    cacheKey: string | null | undefined,
+  ): readonly Attempt[] {
+    const headroomOf = (accountId: string) => this.quota.headroom(accountId, now);
+    let out = orderByHeadroom(attempts, headroomOf, settings.server_account_strategy === "quota_aware");
+    if (cacheKey && settings.server_cache_affinity && out.length > 1) {
+      const prefix = out[0].account.prefix;
+      const bound = this.affinity.lookup(CacheAffinity.hash(prefix, cacheKey), now);
+      if (bound !== undefined) out = preferAccount(out, bound, headroomOf);
+    }
+    return out;
+  }
+
+  /** Binds a request's prompt-cache key to the account that just served it. */
+  bindCache(
+    cacheKey: string,
+    prefix: string,
+    accountId: string,
+    settings: RuntimeSettings,
+    now: number,
+  ): void {
+    if (!settings.server_cache_affinity) return;
+    this.affinity.bind(CacheAffinity.hash(prefix, cacheKey), accountId, now);
   }
 
   /** Resolves without advancing any cursor (fusion's routability check). */

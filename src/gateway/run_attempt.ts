@@ -41,7 +41,9 @@ export async function runAttempt(
   const record = new AttemptRecord(deps, caller, original, attempt, target.provider);
   const preparing = prepareCall(deps, caller, original, attempt, target);
   const prepared = preparing instanceof Promise ? await preparing : preparing;
+  deps.routing.quota.attempted(target.provider.id, deps.now());
   const outcome = await callUpstream(prepared.call);
+  if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const fail = (failure: Failure): AttemptOutcome => {
     const { status, classification } = failure;
     // Upstream text can repeat the key it was sent: the usage row, cooldown and client must not get it.
@@ -120,6 +122,7 @@ async function statusFailure(
     bodyText: text,
     retryAfterHeader: outcome.header("retry-after"),
     now: deps.now(),
+    headers: outcome.header,
   });
   return { status: outcome.status, message: `HTTP ${outcome.status}: ${summarize(text)}`, classification };
 }

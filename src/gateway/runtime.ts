@@ -1,6 +1,6 @@
-import type { Config } from "../config/mod.ts";
+import type { Config, ProviderQuota } from "../config/mod.ts";
 import { ProviderClients } from "../executors/http_clients.ts";
-import { buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
+import { type AccountLimits, buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
 import { BudgetGuard } from "./budget_guard.ts";
@@ -119,7 +119,15 @@ export class GatewayRuntime {
       this.control.combos,
     );
     this.#catalog = modelCatalog(providers, this.control.combos);
+    this.routing.quota.setLimits(
+      new Map(providers.filter((p) => p.quota).map((p) => [p.id, quotaLimits(p.quota!)])),
+    );
     this.recorder?.setOverrides(this.control.pricing);
     this.clients.retain(new Set(accounts.filter((p) => p.enabled).map((p) => p.clientId)));
   }
+}
+
+/** A provider's configured quota as routing's account limits. */
+function quotaLimits(quota: ProviderQuota): AccountLimits {
+  return { rpm: quota.rpm, rpd: quota.rpd, quotas: quota.windows };
 }

@@ -70,6 +70,7 @@ function clientSteps(
     return chatCompletionsPassthrough({
       now: ctx.now,
       fallbackId: newId(),
+      model: ctx.requestModel,
       observer: passthroughObserver(tally),
       redactError,
     })
@@ -78,11 +79,16 @@ function clientSteps(
   // Same format on both sides: the client gets the upstream's own frames; decoded events feed the meter.
   const meter = meteredEvents();
   const ignore: StageOutput<StreamEvent> = { enqueue: () => {} };
+  const withModel = clientCodec.streamFrameWithModel;
   return {
     transform(frame, out) {
       const errors = tally.errorCount;
       meter.transform(frame, ignore);
-      const text = frameText(frame, clientCodec.framing);
+      // The client sees the model id it asked for (prefix/model or combo), as in translated streams.
+      const named = withModel === undefined
+        ? frame
+        : { ...frame, data: withModel(frame.data, ctx.requestModel) };
+      const text = frameText(named, clientCodec.framing);
       // A frame that carried an upstream error is the only one worth scanning for credentials.
       out.enqueue(tally.errorCount === errors ? text : redactError(text));
     },

@@ -1,5 +1,12 @@
 import { stringify } from "yaml";
-import { type CapabilityOverride, type Config, ConfigError, loadConfig } from "../config/mod.ts";
+import {
+  type CapabilityOverride,
+  type Config,
+  ConfigError,
+  loadConfig,
+  OAUTH_OVERRIDE_FIELDS,
+  type OAuthOverrides,
+} from "../config/mod.ts";
 import { resolveSettings } from "../config/runtime_settings.ts";
 import { replaceFromConfig, type SeedReport } from "../storage/mod.ts";
 import type { ManagementDeps } from "./deps.ts";
@@ -50,6 +57,8 @@ export class ConfigFileService {
         ...(p.capabilities && Object.keys(p.capabilities).length > 0
           ? { capabilities: exportCapabilities(p.capabilities) }
           : {}),
+        ...(p.quota ? { quota: { ...p.quota, windows: p.quota.windows.map((w) => ({ ...w })) } } : {}),
+        ...(p.oauth && Object.keys(p.oauth).length > 0 ? { oauth: exportOAuth(p.oauth) } : {}),
       })),
       combos: store.combos.list().map((c) => ({ name: c.name, models: [...c.models] })),
       token_savers: {
@@ -121,6 +130,16 @@ function exportCapabilities(
         max_thinking_budget: c.maxThinkingBudget,
       }).filter(([, v]) => v !== undefined),
     );
+  }
+  return out;
+}
+
+/** OAuth endpoint overrides back in the file's snake_case names. */
+function exportOAuth(oauth: OAuthOverrides): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [yamlName, field] of Object.entries(OAUTH_OVERRIDE_FIELDS)) {
+    const value = oauth[field];
+    if (value !== undefined) out[yamlName] = value;
   }
   return out;
 }

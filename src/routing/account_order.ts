@@ -1,7 +1,7 @@
 import type { Attempt } from "./types.ts";
 
 /** How accounts sharing a prefix are ordered (the runtime setting `server_account_strategy`). */
-export type AccountStrategy = "fill_first" | "round_robin" | "sticky_round_robin";
+export type AccountStrategy = "fill_first" | "round_robin" | "sticky_round_robin" | "quota_aware";
 
 /** Where rotation stands for one prefix: the account to start with and how often it has started. */
 export interface AccountCursor {
@@ -20,7 +20,7 @@ export interface AccountOrderOptions {
 
 /**
  * Reorders each run of attempts that share a route (the accounts of one `<prefix>/<model>`):
- * fill_first keeps config order; round_robin starts one account later on every request;
+ * fill_first (and quota_aware, ranked later by headroom) keeps config order; round_robin starts one account later on every request;
  * sticky_round_robin stays on a start account for `stickyLimit` requests. A client's preferred
  * account (sticky client routing) goes first when it is in the run. Returns the new cursors.
  */
@@ -56,7 +56,8 @@ function orderRun(
 ): Record<string, AccountCursor> | undefined {
   let run = out.slice(from, to);
   const prefix = run[0].account.prefix;
-  if (options.strategy !== "fill_first") {
+  // quota_aware starts from config order; orderByHeadroom ranks the run afterwards.
+  if (options.strategy !== "fill_first" && options.strategy !== "quota_aware") {
     const limit = options.strategy === "round_robin" ? 1 : Math.max(1, options.stickyLimit);
     const cursor = (next ?? cursors)[prefix] ?? { start: 0, used: 0 };
     const start = cursor.start % run.length;

@@ -1,5 +1,7 @@
 import { hasRateLimitMarker } from "./body_markers.ts";
 import type { CooldownKind } from "./cooldown_policy.ts";
+import { resetFromErrorBody } from "./limit_body.ts";
+import { exhaustedUntil, type HeaderLookup, readLimitHeaders } from "./limit_headers.ts";
 
 /** What went wrong with one upstream attempt, as the executor saw it. */
 export type UpstreamFailure =
@@ -8,8 +10,10 @@ export type UpstreamFailure =
     readonly status: number;
     readonly bodyText: string;
     readonly retryAfterHeader?: string | null;
-    /** Needed only to read a Retry-After given as an HTTP date. */
+    /** Needed to read a Retry-After given as an HTTP date and any window reset. */
     readonly now?: number;
+    /** The answer's headers, to find the reset of a rejected or exhausted quota window. */
+    readonly headers?: HeaderLookup;
   }
   | { readonly kind: "network"; readonly reason: "timeout" | "connection" };
 
@@ -19,6 +23,12 @@ export interface FailureClassification {
   readonly cooldownKind: CooldownKind | null;
   /** The upstream's Retry-After in ms, when it sent a usable one. */
   readonly retryAfterMs: number | null;
+  /**
+   * Epoch ms at which the account's rejected or exhausted quota window refills (unified 5 h / 7 d reset,
+   * Codex `resets_at`, Google RetryInfo, `x-ratelimit-reset-*` at zero remaining). The cooldown then
+   * lasts until that instant instead of a fixed duration. Absent when the answer names no reset.
+   */
+  readonly resetAtMs?: number;
 }
 
 /** A Retry-After below this is raised to it, so a `0` cannot make the gateway hammer the upstream. */
@@ -32,16 +42,35 @@ export function classifyUpstreamFailure(failure: UpstreamFailure): FailureClassi
     case "status": {
       const retryAfterMs = parseRetryAfter(failure.retryAfterHeader, failure.now);
       if (hasRateLimitMarker(failure.bodyText, failure.status)) {
-        return { fallback: true, cooldownKind: "body_rate_limit", retryAfterMs };
+        return withReset({ fallback: true, cooldownKind: "body_rate_limit", retryAfterMs }, failure);
       }
       const kind = statusKind(failure.status);
-      return {
+      const verdict: FailureClassification = {
         fallback: kind !== null,
         cooldownKind: kind,
         retryAfterMs: kind === null ? null : retryAfterMs,
       };
+      return kind === "rate_limit" ? withReset(verdict, failure) : verdict;
     }
   }
+}
+
+/** Adds the quota window reset a rate-limited answer names (headers or body), the latest of them. */
+function withReset(
+  verdict: FailureClassification,
+  failure: Extract<UpstreamFailure, { kind: "status" }>,
+): FailureClassification {
+  if (failure.now === undefined) return verdict;
+  const fromHeaders = failure.headers
+    ? exhaustedUntil(readLimitHeaders(failure.headers, failure.now), failure.now)
+    : null;
+  const fromBody = resetFromErrorBody(failure.bodyText, failure.now);
+  const resetAtMs = fromHeaders === null
+    ? fromBody
+    : fromBody === null
+    ? fromHeaders
+    : Math.max(fromHeaders, fromBody);
+  return resetAtMs === null ? verdict : { ...verdict, resetAtMs };
 }
 
 function statusKind(status: number): CooldownKind | null {

@@ -23,6 +23,24 @@ export const MAX_BACKOFF_LEVEL = 16;
  */
 export const RETRY_AFTER_CAP_MS = 1_800_000;
 
+/**
+ * Ceiling for a cooldown until a quota window's reset: a weekly window plus a day of slack. Longer
+ * resets are not believed (a misread unit, not a real window).
+ */
+export const WINDOW_RESET_CAP_MS = 8 * 86_400_000;
+/** Most an account's reset is pushed back, so accounts that share a reset do not all return at once. */
+export const RESET_SPREAD_MAX_MS = 30_000;
+
+/**
+ * A per-account spread of 1–30 s added to a window reset. It is derived from the account id, not drawn
+ * at random, so routing stays pure and the same account always returns at the same moment.
+ */
+export function resetSpreadMs(accountId: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < accountId.length; i++) hash = Math.imul(hash ^ accountId.charCodeAt(i), 16777619);
+  return 1_000 + ((hash >>> 0) % (RESET_SPREAD_MAX_MS - 1_000 + 1));
+}
+
 /** The fixed duration of a cooldown kind; the body-rate-limit kind depends on the backoff level. */
 export function cooldownDurationMs(kind: CooldownKind, backoffLevel: number): number {
   switch (kind) {

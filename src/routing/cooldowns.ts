@@ -2,7 +2,9 @@ import {
   cooldownDurationMs,
   honoursRetryAfter,
   MAX_BACKOFF_LEVEL,
+  resetSpreadMs,
   RETRY_AFTER_CAP_MS,
+  WINDOW_RESET_CAP_MS,
 } from "./cooldown_policy.ts";
 import type { CooldownKind } from "./cooldown_policy.ts";
 import type { FailureClassification } from "./classify.ts";
@@ -24,7 +26,9 @@ export function isCooling(state: RoutingState, accountId: string, now: number): 
 
 /**
  * Records a failed attempt. Failures that are not fallback-eligible leave the state as it is. A new
- * cooldown never shortens a longer one already running (a concurrent request may have set it).
+ * cooldown never shortens a longer one already running (a concurrent request may have set it). When the
+ * answer named the reset of a rejected quota window, the account cools until then (plus its spread),
+ * not for the fixed duration: a 5 h or weekly window does not refill in 60 s.
  */
 export function applyFailure(
   state: RoutingState,
@@ -43,7 +47,13 @@ export function applyFailure(
   if (classification.retryAfterMs !== null && honoursRetryAfter(kind)) {
     duration = Math.min(classification.retryAfterMs, RETRY_AFTER_CAP_MS);
   }
-  const untilMs = Math.max(now + duration, previous && previous.untilMs > now ? previous.untilMs : 0);
+  let until = now + duration;
+  if (classification.resetAtMs !== undefined && classification.resetAtMs > now && honoursRetryAfter(kind)) {
+    const reset = Math.min(classification.resetAtMs + resetSpreadMs(accountId), now + WINDOW_RESET_CAP_MS);
+    // Retry-After still counts when it is the later of the two (CPA takes the latest of all signals).
+    until = classification.retryAfterMs !== null ? Math.max(reset, until) : reset;
+  }
+  const untilMs = Math.max(until, previous && previous.untilMs > now ? previous.untilMs : 0);
   const entry: CooldownEntry = { untilMs, kind, backoffLevel };
   return { ...state, cooldowns: { ...state.cooldowns, [accountId]: entry } };
 }

@@ -16,6 +16,32 @@ export {
   parseRetryAfter,
   type UpstreamFailure,
 } from "./classify.ts";
+export {
+  exhaustedUntil,
+  type HeaderLookup,
+  type LimitUnit,
+  type LimitWindow,
+  readLimitHeaders,
+} from "./limit_headers.ts";
+export { resetFromErrorBody } from "./limit_body.ts";
+export { readDuration, readResetAt } from "./limit_values.ts";
+export {
+  type AccountLimits,
+  type QuotaMetric,
+  type QuotaRule,
+  type QuotaWindowKind,
+  windowBounds,
+} from "./quota_windows.ts";
+export {
+  assessHeadroom,
+  type Headroom,
+  type LocalCounts,
+  OBSERVED_TTL_MS,
+  type ObservedLimits,
+  type QuotaWindowView,
+} from "./headroom.ts";
+export { type HeadroomLookup, orderByHeadroom, preferAccount } from "./headroom_order.ts";
+export { cacheAffinityKey } from "./cache_affinity_key.ts";
 export { hasRateLimitMarker, RATE_LIMIT_MARKERS } from "./body_markers.ts";
 export {
   type ActiveCooldown,

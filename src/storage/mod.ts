@@ -3,9 +3,11 @@ import { ApiKeysRepo } from "./api_keys_repo.ts";
 import { BudgetsRepo } from "./budgets_repo.ts";
 import { CombosRepo } from "./combos_repo.ts";
 import { CooldownsRepo } from "./cooldowns_repo.ts";
+import { CacheAffinityRepo } from "./cache_affinity_repo.ts";
 import { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 import { PricingRepo } from "./pricing_repo.ts";
 import { ProvidersRepo } from "./providers_repo.ts";
+import { CredentialsRepo } from "./credentials_repo.ts";
 import { loadSecretBox, type SecretBox } from "./secret_box.ts";
 import { SettingsRepo } from "./settings_repo.ts";
 import { UsageRepo } from "./usage_repo.ts";
@@ -20,6 +22,7 @@ export type { ApiKeyChanges, ApiKeyRecord, KeyRole } from "./api_keys_repo.ts";
 export type { BudgetRecord } from "./budgets_repo.ts";
 export type { ComboRecord } from "./combos_repo.ts";
 export type { CooldownRecord } from "./cooldowns_repo.ts";
+export type { AffinityRecord, CacheAffinityRepo } from "./cache_affinity_repo.ts";
 export type { UsageRow } from "./usage_repo.ts";
 export type { RequestLogInput, RequestLogRecord, RequestLogSummary } from "./request_logs_repo.ts";
 export type { DashboardSession } from "./dashboard_sessions_repo.ts";
@@ -51,6 +54,7 @@ export {
   type SeedReport,
 } from "./seed.ts";
 export { migrate } from "./migrate.ts";
+export { type CredentialSlot, CredentialsRepo, type CredentialStateRecord } from "./credentials_repo.ts";
 
 /** Every repository over one database handle. */
 export class Store {
@@ -62,6 +66,7 @@ export class Store {
   readonly pricing: PricingRepo;
   readonly budgets: BudgetsRepo;
   readonly cooldowns: CooldownsRepo;
+  readonly cacheAffinity: CacheAffinityRepo;
   readonly usage: UsageRepo;
   readonly requestLogs: RequestLogsRepo;
   readonly sessions: DashboardSessionsRepo;
@@ -69,6 +74,8 @@ export class Store {
   readonly inventoryChecks: InventoryChecksRepo;
   readonly usageStats: UsageStatsRepo;
   readonly saverStats: SaverStatsRepo;
+  /** Subscription credential state, refresh leases and rotation write-back. */
+  readonly credentials: CredentialsRepo;
   /** The credential sealer (dashboard Reset re-seeds providers with it). */
   readonly box: SecretBox;
 
@@ -81,6 +88,7 @@ export class Store {
     this.pricing = new PricingRepo(db);
     this.budgets = new BudgetsRepo(db);
     this.cooldowns = new CooldownsRepo(db);
+    this.cacheAffinity = new CacheAffinityRepo(db);
     this.usage = new UsageRepo(db);
     this.requestLogs = new RequestLogsRepo(db);
     this.sessions = new DashboardSessionsRepo(db);
@@ -88,6 +96,7 @@ export class Store {
     this.inventoryChecks = new InventoryChecksRepo(db, box);
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
+    this.credentials = new CredentialsRepo(db, box);
     this.box = box;
   }
 

@@ -1,4 +1,11 @@
-import type { ApiType, CapabilityOverride, ProviderConfig } from "../config/mod.ts";
+import type {
+  ApiType,
+  CapabilityOverride,
+  OAuthOverrides,
+  ProviderConfig,
+  ProviderQuota,
+} from "../config/mod.ts";
+import { isCredentialJson, parseCredential } from "../credentials/mod.ts";
 import type { Database } from "./database.ts";
 import { stringList } from "./json_column.ts";
 import type { SecretBox } from "./secret_box.ts";
@@ -13,6 +20,8 @@ interface Row {
   enabled: number;
   position: number;
   capabilities: string;
+  oauth: string;
+  quota?: string;
 }
 
 /** The providers table. Upstream credentials are sealed by the SecretBox before they are written. */
@@ -40,18 +49,29 @@ export class ProvidersRepo {
     return row ? this.#toConfig(row) : undefined;
   }
 
-  /** Inserts or replaces a provider, keeping its position when it exists. */
+  /**
+   * Inserts or replaces a provider, keeping its position when it exists. A subscription credential whose
+   * refresh token the gateway already spent (an old export, the YAML's first blob after a reset, an
+   * edit racing a refresh) is older than the stored one: the stored, rotated credential stays.
+   */
   upsert(provider: ProviderConfig, now: number): void {
+    const refreshToken = refreshTokenOf(provider.apiKey);
+    const spentFingerprint = refreshToken === null ? null : this.#box.fingerprint(refreshToken);
     const position = this.#db.prepare("SELECT coalesce(max(position), -1) + 1 AS p FROM providers").get() as {
       p: number;
     };
     this.#db.prepare(
       `INSERT INTO providers (id, prefix, api_type, base_url, api_key, models, enabled, position, created_at,
-         updated_at, capabilities)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         updated_at, capabilities, oauth, quota)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET prefix = excluded.prefix, api_type = excluded.api_type,
-         base_url = excluded.base_url, api_key = excluded.api_key, models = excluded.models,
-         enabled = excluded.enabled, updated_at = excluded.updated_at, capabilities = excluded.capabilities`,
+         base_url = excluded.base_url, models = excluded.models,
+         enabled = excluded.enabled, updated_at = excluded.updated_at, capabilities = excluded.capabilities,
+         oauth = excluded.oauth, quota = excluded.quota,
+         api_key = CASE WHEN ?14 IS NOT NULL AND EXISTS (
+             SELECT 1 FROM credential_state s, json_each(s.spent) j
+             WHERE s.credential_id = 'provider:' || excluded.id AND j.value = ?14)
+           THEN providers.api_key ELSE excluded.api_key END`,
     ).run(
       provider.id,
       provider.prefix,
@@ -64,7 +84,32 @@ export class ProvidersRepo {
       now,
       now,
       JSON.stringify(provider.capabilities ?? {}),
+      JSON.stringify(provider.oauth ?? {}),
+      JSON.stringify(provider.quota ?? {}),
+      spentFingerprint,
     );
+  }
+
+  /** Every provider's stored api_key, still sealed, by id (a reset restores rotated ones from it). */
+  sealedKeys(): Map<string, string> {
+    const rows = this.#db.prepare("SELECT id, api_key FROM providers").all() as unknown as Row[];
+    return new Map(rows.map((r) => [r.id, r.api_key]));
+  }
+
+  /**
+   * After providers were deleted and re-inserted (a config reset): a provider whose new credential carries
+   * a refresh token the gateway already spent gets its previous, rotated credential back.
+   */
+  restoreRotated(previous: ReadonlyMap<string, string>): void {
+    for (const [id, sealed] of previous) {
+      const current = this.get(id);
+      const refreshToken = current ? refreshTokenOf(current.apiKey) : null;
+      if (refreshToken === null) continue;
+      const spent = this.#db.prepare(
+        `SELECT 1 FROM credential_state s, json_each(s.spent) j WHERE s.credential_id = ? AND j.value = ?`,
+      ).get(`provider:${id}`, this.#box.fingerprint(refreshToken));
+      if (spent) this.#db.prepare("UPDATE providers SET api_key = ? WHERE id = ?").run(sealed, id);
+    }
   }
 
   /** Deletes a provider; false when it did not exist. */
@@ -87,7 +132,22 @@ export class ProvidersRepo {
       models: stringList(row.models),
       enabled: row.enabled === 1,
       capabilities: capabilitiesColumn(row.capabilities),
+      ...(oauthColumn(row.oauth) ?? {}),
+      ...quotaColumn(row.quota),
     };
+  }
+}
+
+/** The quota column as a config field; `{}` (no limits configured) leaves the field out. */
+function quotaColumn(text: string | undefined): { quota?: ProviderQuota } {
+  try {
+    const value = JSON.parse(text ?? "{}");
+    if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+    const windows = Array.isArray(value.windows) ? value.windows : [];
+    if (value.rpm === undefined && value.rpd === undefined && windows.length === 0) return {};
+    return { quota: { ...value, windows } };
+  } catch {
+    return {};
   }
 }
 
@@ -97,5 +157,25 @@ function capabilitiesColumn(text: string | undefined): Record<string, Capability
     return value && typeof value === "object" && !Array.isArray(value) ? value : {};
   } catch {
     return {};
+  }
+}
+
+function oauthColumn(text: string | undefined): { oauth: OAuthOverrides } | undefined {
+  try {
+    const value = JSON.parse(text ?? "{}");
+    const ok = value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0;
+    return ok ? { oauth: value } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The refresh token a stored api_key carries, or null (bare tokens, API keys, broken blobs). */
+function refreshTokenOf(apiKey: string): string | null {
+  if (!isCredentialJson(apiKey)) return null;
+  try {
+    return parseCredential(apiKey, 0).refreshToken ?? null;
+  } catch {
+    return null;
   }
 }

@@ -39,11 +39,16 @@ export function seedFromConfig(db: Database, config: Config, box: SecretBox, now
  */
 export function replaceFromConfig(db: Database, config: Config, box: SecretBox, now: number): SeedReport {
   return transaction(db, () => {
+    const providers = new ProvidersRepo(db, box);
+    const previous = providers.sealedKeys();
     db.exec("DELETE FROM providers");
     db.exec("DELETE FROM combos");
     db.exec("DELETE FROM pricing_overrides");
     new SettingsRepo(db).delete(SAVER_SETTING_KEYS);
-    return seedEmpty(db, config, box, now);
+    const report = seedEmpty(db, config, box, now);
+    // The YAML may still hold a subscription blob whose refresh token was spent since: keep the rotated one.
+    providers.restoreRotated(previous);
+    return report;
   });
 }
 

@@ -58,4 +58,10 @@ export interface Codec {
   encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string>;
   /** A GatewayError in this format's error envelope. */
   encodeError(error: GatewayError): EncodedError;
+  /**
+   * One of this format's stream frames (its data text) naming `model` wherever it names a model, for
+   * same-format passthrough streams: clients see the model id they asked for. Chat completions has its
+   * own passthrough and needs none.
+   */
+  readonly streamFrameWithModel?: (data: string, model: string) => string;
 }

@@ -133,6 +133,24 @@ function checkAnswer(client: WireFormat, scenario: ScenarioName, got: NeutralRes
   }
 }
 
+/**
+ * Every model name in a client's bytes (`"model"` and Gemini's `"modelVersion"` members; tool arguments
+ * are escaped JSON strings and never match).
+ */
+function namedModels(text: string): string[] {
+  return [...text.matchAll(/"(?:model|modelVersion)":"((?:[^"\\]|\\.)*)"/g)].map((m) =>
+    JSON.parse(`"${m[1]}"`)
+  );
+}
+
+/** The client sees the model id it sent in every answer and every stream event that names one. */
+function checkModelNames(route: string, text: string, got: NeutralResponse, label: string) {
+  const named = namedModels(text);
+  assert(named.length > 0, `${label}: the answer names a model`);
+  assertEquals([...new Set(named)], [route], `${label}: model names`);
+  assertEquals(got.model, route, `${label}: decoded model`);
+}
+
 function checkUpstreamRequest(
   upstream: WireFormat,
   scenario: ScenarioName,
@@ -185,6 +203,12 @@ Deno.test("conformance matrix: 5 client surfaces × 4 upstream formats × stream
               checkUpstreamRequest(upstream.format, scenario, upstreamRequest.body, label);
               const got = await decodeClient(client, stream, text);
               checkAnswer(client, scenario, got);
+              checkModelNames(
+                `${upstream.prefix}/${scenario}`,
+                text,
+                got,
+                `${client} ← ${upstream.format} ${label}`,
+              );
               golden.push(`### ${label}\n${text}`);
             }
             const failed = await send(
@@ -208,6 +232,7 @@ Deno.test("conformance matrix: 5 client surfaces × 4 upstream formats × stream
           );
           assertEquals(cut.status, 200, "after the first byte there is no fallback");
           const partial = await decodeClient(client, true, cut.text);
+          assertEquals([...new Set(namedModels(cut.text))], [`${upstream.prefix}/error_after`]);
           assertStringIncludes(textOf(partial.parts, "text"), "Partial ans");
           assert(
             partial.errors.length > 0 || partial.finish.unified === "error",

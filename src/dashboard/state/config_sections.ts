@@ -142,7 +142,7 @@ export function pricingSection({ gateway }: SectionInput): PricingSection {
 }
 
 const ENUM_OPTIONS: Partial<Record<SettingKey, readonly string[]>> = {
-  server_account_strategy: ["fill_first", "round_robin", "sticky_round_robin"],
+  server_account_strategy: ["fill_first", "round_robin", "sticky_round_robin", "quota_aware"],
   combo_strategy: ["fallback", "round_robin", "fusion"],
   saver_caveman_level: ["lite", "full", "ultra"],
   saver_ponytail_level: ["lite", "full", "ultra"],

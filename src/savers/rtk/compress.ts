@@ -7,13 +7,14 @@ import { gitLogFilter } from "./git_log.ts";
 import { gitStatusFilter } from "./git_status.ts";
 import { grepOutputFilter } from "./grep_output.ts";
 import { lsListingFilter } from "./ls_listing.ts";
-import { repetitiveLogFilter } from "./repetitive_log.ts";
-import { smartTruncate } from "./smart_truncate.ts";
+import { foldRepeats, repetitiveLogFilter } from "./repetitive_log.ts";
 import { cleanTerminalText } from "./terminal_text.ts";
 import { treeOutputFilter } from "./tree_output.ts";
 
-/** Tool results smaller than this are left alone: there is little to gain. */
-export const MIN_BYTES = 500;
+/** Tool results smaller than this are left alone: short results are read whole, and there is little to gain. */
+export const MIN_BYTES = 1024;
+/** Tool results with fewer lines than this are left alone too, whatever their size. */
+export const MIN_LINES = 20;
 /** Tool results larger than this are left alone: scanning them would cost more than it saves. */
 export const MAX_BYTES = 10 * 1024 * 1024;
 const MAX_JSON_DEPTH = 4;
@@ -39,12 +40,13 @@ export function detectFilter(lines: readonly string[]): RtkFilter | undefined {
   return RTK_FILTERS.find((filter) => filter.detect(lines));
 }
 
+// Output no filter recognises (a file read, a test run) is never cut: only runs of byte-identical lines
+// fold into a count, which loses nothing.
 function compressPlain(text: string): string {
   const lines = cleanTerminalText(text).split("\n");
+  if (lines.length < MIN_LINES) return text;
   const filter = detectFilter(lines);
-  let out = filter ? filter.apply(lines) : lines;
-  if (!filter || filter.truncatable) out = smartTruncate(out);
-  return out.join("\n");
+  return (filter ? filter.apply(lines) : foldRepeats(lines, false)).join("\n");
 }
 
 function compressJson(value: unknown, depth: number): { value: unknown; changed: boolean } {

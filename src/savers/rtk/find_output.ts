@@ -1,9 +1,5 @@
-import { isErrorLine } from "./error_lines.ts";
 import type { RtkFilter } from "./filter.ts";
 import { nonEmpty } from "./filter.ts";
-
-/** Entry names listed per directory before the rest are counted. */
-export const MAX_NAMES_PER_DIR = 10;
 
 const PATH_LINE = /^[^\s:][^:]*\/[^:]*$/;
 
@@ -17,12 +13,11 @@ function split(path: string): { dir: string; name: string } {
 }
 
 /**
- * find output: paths grouped by directory with a count, the first names of each listed. Every
- * directory that holds entries gets its own line, so no directory disappears.
+ * find output: paths grouped by directory, the directory said once and every name listed after it.
+ * Every path survives; only the repeated directory prefixes go.
  */
 export const findOutputFilter: RtkFilter = {
   name: "find_output",
-  truncatable: false,
   detect(lines) {
     const filled = nonEmpty(lines);
     if (filled.length < 10) return false;
@@ -52,10 +47,7 @@ export const findOutputFilter: RtkFilter = {
     const out = [...others];
     for (const dir of [...dirs.keys()].sort()) {
       const names = dirs.get(dir) ?? [];
-      const shown = names.filter((name, i) => i < MAX_NAMES_PER_DIR || isErrorLine(name));
-      const hidden = names.length - shown.length;
-      const list = shown.join(", ") + (hidden > 0 ? `, … (+${hidden} more)` : "");
-      out.push(names.length === 0 ? `${dir}/` : `${dir}/ (${names.length}): ${list}`);
+      out.push(names.length === 0 ? `${dir}/` : `${dir}/ (${names.length}): ${names.join(", ")}`);
     }
     return out;
   },

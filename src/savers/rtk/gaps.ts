@@ -1,6 +1,9 @@
-/** The line that stands for `count` removed lines. */
+/**
+ * The line that stands for `count` removed lines. Every elision RTK makes is marked with one of these,
+ * so the model (and a person reading the request log) can tell that something was left out and what.
+ */
 export function omittedMarker(count: number, what = "lines"): string {
-  return `… (${count} ${what} omitted)`;
+  return `… [rtk: ${count} ${what} omitted]`;
 }
 
 /** Keeps the flagged lines in order and puts one marker line where each run of others was. */

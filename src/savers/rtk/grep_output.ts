@@ -1,11 +1,5 @@
-import { isErrorLine } from "./error_lines.ts";
 import type { RtkFilter } from "./filter.ts";
 import { nonEmpty } from "./filter.ts";
-
-/** Matches listed per file before the rest are counted. */
-export const MAX_MATCHES_PER_FILE = 10;
-/** Longer match lines (minified files) are cut to this many characters. */
-export const MAX_MATCH_CHARS = 300;
 
 // path:line:text (grep -n, ripgrep) or path:text for paths that look like files.
 const NUMBERED = /^([^\s:][^:\n]*?):(\d+):(.*)$/;
@@ -32,35 +26,21 @@ function looksLikePath(path: string): boolean {
   return /[/.]/.test(path) && !/^\d{4}-\d{2}-\d{2}/.test(path) && !/\s{2}/.test(path);
 }
 
-function clip(text: string): string {
-  return text.length > MAX_MATCH_CHARS ? `${text.slice(0, MAX_MATCH_CHARS)}…` : text;
-}
-
-type Block = { readonly kind: "file"; readonly path: string; readonly matches: Match[] } | {
-  readonly kind: "other";
-  readonly line: string;
-};
-
-function renderFile(path: string, matches: readonly Match[]): string[] {
+function renderRun(path: string, matches: readonly Match[]): string[] {
   if (matches.length === 1) {
     const m = matches[0];
-    return [`${path}:${m.line !== undefined ? `${m.line}:` : ""}${clip(m.text)}`];
+    return [`${path}:${m.line !== undefined ? `${m.line}:` : ""}${m.text}`];
   }
-  const out = [`${path} (${matches.length} matches):`];
-  let hidden = 0;
-  matches.forEach((m, i) => {
-    if (i < MAX_MATCHES_PER_FILE || isErrorLine(m.text)) {
-      out.push(`  ${m.line !== undefined ? `${m.line}: ` : ""}${clip(m.text)}`);
-    } else hidden++;
-  });
-  if (hidden > 0) out.push(`  … (+${hidden} more matches in ${path})`);
-  return out;
+  // The path is said once for a run of matches in the same file; every match line stays.
+  return [
+    `${path} (${matches.length} matches):`,
+    ...matches.map((m) => `${m.line !== undefined ? `${m.line}: ` : ""}${m.text}`),
+  ];
 }
 
-/** grep / ripgrep output: matches grouped by file, every file path kept, matches per file capped. */
+/** grep / ripgrep output: consecutive matches in one file share one path line; every match is kept. */
 export const grepOutputFilter: RtkFilter = {
   name: "grep_output",
-  truncatable: false,
   detect(lines) {
     const filled = nonEmpty(lines);
     let matches = 0;
@@ -74,25 +54,24 @@ export const grepOutputFilter: RtkFilter = {
     return matches >= 5 && shaped >= filled.length * 0.6;
   },
   apply(lines) {
-    const blocks: Block[] = [];
-    const files = new Map<string, Match[]>();
+    const out: string[] = [];
+    let run: Match[] = [];
+    const flush = () => {
+      if (run.length > 0) out.push(...renderRun(run[0].path, run));
+      run = [];
+    };
     for (const line of lines) {
       const match = parseMatch(line);
-      if (!match) {
-        // `--` separates context groups; grouping by file makes it meaningless.
-        if (line !== "--" && line.trim() !== "") blocks.push({ kind: "other", line });
-        continue;
-      }
-      const known = files.get(match.path);
-      if (known) known.push(match);
-      else {
-        const fresh = [match];
-        files.set(match.path, fresh);
-        blocks.push({ kind: "file", path: match.path, matches: fresh });
+      if (match && (run.length === 0 || run[0].path === match.path)) run.push(match);
+      else if (match) {
+        flush();
+        run.push(match);
+      } else {
+        flush();
+        out.push(line);
       }
     }
-    return blocks.flatMap((block) =>
-      block.kind === "file" ? renderFile(block.path, block.matches) : [block.line]
-    );
+    flush();
+    return out;
   },
 };

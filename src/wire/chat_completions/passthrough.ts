@@ -37,6 +37,8 @@ export interface PassthroughOptions {
   /** Whether to end with `data: [DONE]` (default true; generate-content-family providers reject it). */
   readonly emitDone?: boolean;
   readonly observer?: PassthroughObserver;
+  /** The model id every chunk names (the one the client asked for); the upstream's own when absent. */
+  readonly model?: string;
   /** Rewrites an upstream error chunk's text before the client sees it (credentials, addresses). */
   readonly redactError?: (text: string) => string;
 }
@@ -62,6 +64,8 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
   let rawUsage: unknown;
   /** The envelope of this stream's plain content chunks, once one was seen (see ContentTemplate). */
   let template: ContentTemplate | null = null;
+  /** The template's envelope as the client gets it (the model renamed); the template itself otherwise. */
+  let outTemplate: ContentTemplate | null = null;
   /** The model the template's chunks name ("" when they name none). */
   let templateModel = "";
 
@@ -74,7 +78,7 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
         id: streamId ?? `chatcmpl-${options.fallbackId}`,
         object: "chat.completion.chunk",
         created: options.now,
-        model,
+        model: options.model ?? model,
         choices: [{ index: 0, delta: {}, finish_reason: reason }],
       };
       if (rawUsage !== undefined) synthetic.usage = rawUsage;
@@ -126,7 +130,7 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
         if (content !== null) {
           if (templateModel !== "") model = templateModel;
           observer?.text?.(content);
-          controller.enqueue(sseEvent(frame.data, frame.event));
+          controller.enqueue(sseEvent(retemplated(frame.data, template, outTemplate), frame.event));
           return;
         }
       }
@@ -144,6 +148,11 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
       sawChunk = true;
       let changed = normalise(data);
       if (typeof data.model === "string" && data.model !== "") model = data.model;
+      // The client sees the model id it asked for; kept apart from `changed` so renamed chunks still
+      // make a template (the rename is applied to the template's envelope instead).
+      const renamed = options.model !== undefined && typeof data.model === "string" &&
+        data.model !== options.model;
+      if (renamed) data.model = options.model;
 
       const reported = decodeUsage(data.usage);
       if (reported) {
@@ -166,7 +175,9 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
         if (observer?.text) observer.text(text);
         if (template === null && !changed && !reported && mayBeTemplate(frame.data, choice)) {
           template = learnContentTemplate(frame.data, text);
-          templateModel = typeof data.model === "string" ? data.model : "";
+          templateModel = model;
+          outTemplate = template && renamed ? renamedTemplate(template, model, options.model!) : template;
+          if (outTemplate === null) template = null;
         }
         if (nonEmptyString(choice.finish_reason)) {
           observer?.finish(decodeFinish(choice.finish_reason));
@@ -177,12 +188,37 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
           sawFinish = true;
         }
       }
-      controller.enqueue(sseEvent(wireText(frame.data, changed ? data : undefined), frame.event));
+      controller.enqueue(sseEvent(wireText(frame.data, changed || renamed ? data : undefined), frame.event));
     },
     flush(controller) {
       end(controller);
     },
   });
+}
+
+/** A chunk that matched `template`, in the client's envelope `out` (same content between). */
+function retemplated(data: string, template: ContentTemplate, out: ContentTemplate | null): string {
+  if (out === null || out === template) return data;
+  return out.prefix + data.slice(template.prefix.length, data.length - template.suffix.length) + out.suffix;
+}
+
+/**
+ * The template with its `"model": "<upstream>"` member naming `model` instead, or null when that member
+ * is not found as written (the chunk then takes the parsed path, which renames it structurally).
+ */
+function renamedTemplate(template: ContentTemplate, upstream: string, model: string): ContentTemplate | null {
+  const quoted = JSON.stringify(upstream);
+  const wanted = JSON.stringify(model);
+  for (const member of [`"model":${quoted}`, `"model": ${quoted}`]) {
+    const replacement = member.slice(0, member.length - quoted.length) + wanted;
+    if (template.prefix.includes(member)) {
+      return { prefix: template.prefix.replace(member, replacement), suffix: template.suffix };
+    }
+    if (template.suffix.includes(member)) {
+      return { prefix: template.prefix, suffix: template.suffix.replace(member, replacement) };
+    }
+  }
+  return null;
 }
 
 /** Data text for one SSE event: the upstream's own bytes unless the chunk changed or spans lines. */

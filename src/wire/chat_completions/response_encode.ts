@@ -51,7 +51,8 @@ export function encodeChatResponse(response: NeutralResponse, ctx: EncodeContext
     id: chatCompletionId(response.id, String(ctx.now)),
     object: "chat.completion",
     created: response.created ?? ctx.now,
-    model: response.model,
+    // The client sees the model id it asked for (prefix/model or a combo), never the upstream's name.
+    model: ctx.requestModel,
     choices: [choice],
     usage: encodeUsage(response.usage),
   };

@@ -20,7 +20,8 @@ export const DONE_EVENT = "data: [DONE]\n\n";
  */
 export function encodeChatStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
   let id = chatCompletionId("", String(ctx.now));
-  let model = ctx.requestModel;
+  // The client sees the model id it asked for, whatever name the upstream reports.
+  const model = ctx.requestModel;
   let created = ctx.now;
   let started = false;
   let errored = false;
@@ -62,7 +63,6 @@ export function encodeChatStream(ctx: EncodeContext): StreamStage<StreamEvent, s
         case "start":
           if (!started) {
             id = chatCompletionId(event.id, String(ctx.now));
-            model = event.model || ctx.requestModel;
             created = event.created ?? ctx.now;
           }
           ensureStarted();

@@ -7,6 +7,14 @@ import { decodeResponse } from "./response_decode.ts";
 import { encodeResponse } from "./response_encode.ts";
 import { decodeStream } from "./stream_decode.ts";
 import { encodeStream } from "./stream_encode.ts";
+import { frameWithModel, type ModelSlot } from "../shared/mod.ts";
+
+/** Where this format's stream frames name the model (every chunk names the model in modelVersion). */
+const MODEL_SLOT: ModelSlot = {
+  needle: '"modelVersion"',
+  holder: (frame) => frame,
+  key: "modelVersion",
+};
 
 /** The generateContent codec (`/v1beta/models/{model}:generateContent` and `:streamGenerateContent`). */
 export const generateContentCodec: Codec = {
@@ -19,6 +27,7 @@ export const generateContentCodec: Codec = {
   decodeStream,
   encodeStream,
   encodeError,
+  streamFrameWithModel: (data, model) => frameWithModel(data, model, MODEL_SLOT),
 };
 
 export { reduceSchema } from "./schema_reduce.ts";

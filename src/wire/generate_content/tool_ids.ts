@@ -4,7 +4,8 @@ import type { ToolIdPolicy } from "./parts_decode.ts";
 /**
  * Tool ids for a client request. Gemini clients often send calls and responses without ids and pair
  * them by name and order; the gateway needs ids, so a call without one gets a deterministic id seeded
- * by its turn, and the next response with the same name (in order) gets the same id.
+ * by its turn, and the next response with the same name (in order) gets the same id, whatever id it
+ * carries itself.
  */
 export class RequestToolIds {
   readonly #pending = new Map<string, string[]>();
@@ -26,10 +27,13 @@ export class RequestToolIds {
         const queue = this.#pending.get(name) ?? [];
         if (explicit !== undefined) {
           const at = queue.indexOf(explicit);
-          if (at !== -1) queue.splice(at, 1);
-          return explicit;
+          if (at !== -1) return queue.splice(at, 1)[0];
         }
-        const id = queue.shift() ?? syntheticToolId(seed, ordinal, name);
+        // Gemini pairs a response with its call by name and order, not by id: one with an id no call
+        // carries (a client's own, or none) answers the oldest open call of its name, and takes its id.
+        const paired = queue.shift();
+        if (paired !== undefined) return paired;
+        const id = explicit ?? syntheticToolId(seed, ordinal, name);
         ordinal++;
         return id;
       },

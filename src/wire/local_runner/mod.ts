@@ -7,6 +7,14 @@ import { decodeResponse } from "./response_decode.ts";
 import { encodeResponse } from "./response_encode.ts";
 import { decodeStream } from "./stream_decode.ts";
 import { encodeStream } from "./stream_encode.ts";
+import { frameWithModel, type ModelSlot } from "../shared/mod.ts";
+
+/** Where this format's stream frames name the model (every NDJSON line names the model). */
+const MODEL_SLOT: ModelSlot = {
+  needle: '"model"',
+  holder: (frame) => frame,
+  key: "model",
+};
 
 /** The local-runner codec; streams are NDJSON and stream by default. */
 export const localRunnerCodec: Codec = {
@@ -19,6 +27,7 @@ export const localRunnerCodec: Codec = {
   decodeStream,
   encodeStream,
   encodeError,
+  streamFrameWithModel: (data, model) => frameWithModel(data, model, MODEL_SLOT),
 };
 
 export { modelDigest, showBody, tagsBody, versionBody } from "./meta.ts";

@@ -90,10 +90,10 @@ function decodeMessages(messages: readonly MessageBody[]): { system: TextPart[];
       }
       case "tool": {
         const givenName = message.tool_name || undefined;
-        const claimed = message.tool_call_id
-          ? pairing.answer(message.tool_call_id)
-          : pairing.claim(givenName);
-        const callId = message.tool_call_id || claimed?.id ||
+        // Ollama matches results by name and order; an id no call carries is repaired, not rejected.
+        const claimed = (message.tool_call_id ? pairing.answer(message.tool_call_id) : undefined) ??
+          pairing.claim(givenName);
+        const callId = claimed?.id || message.tool_call_id ||
           syntheticToolId(`result${turn}`, 0, givenName ?? "");
         const name = givenName ?? claimed?.name;
         const content = [...textParts(message.content), ...imageParts(message.images)];

@@ -7,6 +7,14 @@ import { decodeResponse } from "./response_decode.ts";
 import { encodeResponse } from "./response_encode.ts";
 import { decodeStream } from "./stream_decode.ts";
 import { encodeStream } from "./stream_encode.ts";
+import { frameWithModel, isRecord, type ModelSlot } from "../shared/mod.ts";
+
+/** Where this format's stream frames name the model (message_start names the model). */
+const MODEL_SLOT: ModelSlot = {
+  needle: '"message_start"',
+  holder: (frame) => (frame.type === "message_start" && isRecord(frame.message) ? frame.message : undefined),
+  key: "model",
+};
 
 /** The messages codec; streams are SSE with `event:` lines. */
 export const messagesCodec: Codec = {
@@ -19,6 +27,7 @@ export const messagesCodec: Codec = {
   decodeStream,
   encodeStream,
   encodeError,
+  streamFrameWithModel: (data, model) => frameWithModel(data, model, MODEL_SLOT),
 };
 
 export { DEFAULT_MAX_TOKENS, EFFORT_BUDGETS, MIN_THINKING_BUDGET } from "./thinking.ts";

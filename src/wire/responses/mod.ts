@@ -7,6 +7,14 @@ import { decodeResponse } from "./response_decode.ts";
 import { encodeResponse } from "./response_encode.ts";
 import { decodeStream } from "./stream_decode.ts";
 import { encodeStream } from "./stream_encode.ts";
+import { frameWithModel, isRecord, type ModelSlot } from "../shared/mod.ts";
+
+/** Where this format's stream frames name the model (every response.* event carrying the response object names the model). */
+const MODEL_SLOT: ModelSlot = {
+  needle: '"model"',
+  holder: (frame) => (isRecord(frame.response) ? frame.response : undefined),
+  key: "model",
+};
 
 /** The Responses codec: named-event SSE, no `[DONE]`, stateless (`store: false` upstream by default). */
 export const responsesCodec: Codec = {
@@ -19,6 +27,7 @@ export const responsesCodec: Codec = {
   decodeStream,
   encodeStream,
   encodeError,
+  streamFrameWithModel: (data, model) => frameWithModel(data, model, MODEL_SLOT),
 };
 
 export {

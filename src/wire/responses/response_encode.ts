@@ -16,7 +16,8 @@ export function encodeResponse(response: NeutralResponse, ctx: EncodeContext): W
   return responseObject({
     id,
     createdAt: response.created ?? ctx.now,
-    model: response.model || ctx.requestModel,
+    // The client sees the model id it asked for (prefix/model or a combo), never the upstream's name.
+    model: ctx.requestModel,
     status,
     output: outputItemsFor(response.parts, id),
     usage: usageToWire(response.usage),

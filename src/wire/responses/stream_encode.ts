@@ -50,7 +50,8 @@ const STREAM_ERROR_CODES: Readonly<Record<string, string>> = {
 export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
   let sequence = 0;
   let id = responseIdFor(`gw_${stableHash(`${ctx.requestModel}:${ctx.now}`)}`);
-  let model = ctx.requestModel;
+  // The client sees the model id it asked for, whatever name the upstream reports.
+  const model = ctx.requestModel;
   let createdAt = ctx.now;
   let started = false;
   let ended = false;
@@ -85,7 +86,6 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
     started = true;
     if (event) {
       if (event.id) id = responseIdFor(event.id);
-      if (event.model) model = event.model;
       if (event.created !== undefined) createdAt = event.created;
     }
     send("response.created", { response: snapshot("in_progress", null, null) });

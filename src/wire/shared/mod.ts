@@ -12,4 +12,5 @@ export {
   tryParse,
   zodProblem,
 } from "./zod_issues.ts";
+export { frameWithModel, type ModelSlot } from "./frame_model.ts";
 export { type BlockLabels, BlockTracker, type Emit } from "./block_tracker.ts";

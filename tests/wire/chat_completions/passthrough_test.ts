@@ -196,3 +196,30 @@ Deno.test("passthrough re-serialises a chunk spread over several data lines onto
   }]);
   assertEquals(out[0].split("\n").length, 3);
 });
+
+Deno.test("passthrough names the model the client asked for in every chunk, templated content chunks included", async () => {
+  const text = ["Hel", "lo ", 'a "quoted"', " world"];
+  const out = await pass(
+    frames(
+      chunk({ role: "assistant", content: "" }),
+      ...text.map((t) => chunk({ content: t })),
+      chunk({}, "stop"),
+    ),
+    { model: "up/my-model" },
+  );
+  const parsed = chunks(out);
+  assertEquals(parsed.map((c) => c.model), parsed.map(() => "up/my-model"));
+  const content = parsed.map((c) => {
+    const choice = (c.choices as { delta: { content?: string } }[])[0];
+    return choice.delta.content ?? "";
+  }).join("");
+  assertEquals(content, text.join(""));
+  // Without the option, the upstream's own name passes through unchanged.
+  const plain = chunks(await pass(frames(chunk({ content: "a" }), chunk({ content: "b" }))));
+  assertEquals(plain.map((c) => c.model), plain.map(() => chunk({}).model));
+});
+
+Deno.test("passthrough names the requested model in the finish it synthesises", async () => {
+  const out = await pass(frames(chunk({ content: "a" })), { model: "combo-1" });
+  assertEquals(chunks(out).map((c) => c.model), ["combo-1", "combo-1"]);
+});

@@ -114,7 +114,8 @@ Deno.test("encodeResponse() writes a chat completion with null content for tool-
     id: "chatcmpl-msg_01",
     object: "chat.completion",
     created: CTX.now,
-    model: "claude-sonnet",
+    // The model id the client asked for, not the upstream's name.
+    model: CTX.requestModel,
     choices: [{
       index: 0,
       message: {
@@ -173,5 +174,6 @@ Deno.test("decodeResponse() → encodeResponse() keeps a chat completion intact"
     }],
     service_tier: "default",
   };
-  assertEquals(codec.encodeResponse(codec.decodeResponse(body), CTX), body);
+  // The client asked for the upstream's own name here, so the answer names it unchanged.
+  assertEquals(codec.encodeResponse(codec.decodeResponse(body), { ...CTX, requestModel: body.model }), body);
 });

@@ -24,7 +24,7 @@ const EVENTS: StreamEvent[] = [
 ];
 
 const HEAD =
-  '{"id":"chatcmpl-msg_1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,';
+  '{"id":"chatcmpl-msg_1","object":"chat.completion.chunk","created":1,"model":"openai/gpt-4o","choices":[{"index":0,';
 
 const GOLDEN = [
   `data: ${HEAD}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\n`,
@@ -111,6 +111,7 @@ Deno.test("encodeStream() output decodes back to the same response", async () =>
   assertEquals(again, {
     ...original,
     id: "chatcmpl-msg_1",
+    model: CTX.requestModel,
     finish: { unified: "tool_calls", raw: "tool_calls" },
   });
 });

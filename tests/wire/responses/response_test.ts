@@ -129,7 +129,7 @@ Deno.test("encodeResponse() writes a full response object with deterministic ite
   assertEquals(rest.object, "response");
   assertEquals(rest.created_at, CTX.now);
   assertEquals(rest.status, "completed");
-  assertEquals(rest.model, "gpt-5");
+  assertEquals(rest.model, CTX.requestModel, "the model id the client asked for");
   assertEquals(rest.error, null);
   assertEquals(rest.incomplete_details, null);
   assertEquals(rest.instructions, null);

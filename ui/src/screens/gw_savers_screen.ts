@@ -18,7 +18,8 @@ const SAVERS: readonly SaverInfo[] = [
   {
     id: "rtk",
     title: "RTK",
-    text: "Compresses long tool results (logs, listings, test runs) before they reach the model.",
+    text: "Shortens long tool results (logs, listings, build output) by dropping only repeats and progress " +
+      "chatter, each drop marked; file reads and diffs reach the model whole.",
   },
   {
     id: "caveman",

@@ -1,0 +1,159 @@
+import type { ApiType, OAuthOverrides } from "../config/mod.ts";
+
+export type { OAuthOverrides };
+
+/**
+ * Per-kind facts of the subscription (OAuth) provider kinds, as data: real hosts and public client ids
+ * as defaults, every URL overridable per provider (`providers[].oauth`). The sign-in flows read the
+ * device/authorize facts from here; the refresh strategies read the token facts.
+ */
+export interface OAuthKindFacts {
+  /** Human label for messages and the dashboard. */
+  readonly label: string;
+  /** The API base when a provider leaves `base_url` at the kind's default. */
+  readonly defaultBaseUrl: string;
+  /** The public OAuth client id of the official client. */
+  readonly clientId: string;
+  /** Where refresh tokens (and authorization codes) are exchanged; null when the kind never refreshes. */
+  readonly tokenUrl: string | null;
+  /** How the token endpoint wants its body. */
+  readonly tokenBody: "json" | "form";
+  /** `scope` sent with a refresh, when the server wants one. */
+  readonly refreshScope?: string;
+  /** Refresh this long before the access token expires. */
+  readonly refreshLeadS: number;
+  /** Authorization-code flow with PKCE (paste-the-redirect-URL). */
+  readonly authorize?: {
+    readonly url: string;
+    readonly redirectUri: string;
+    readonly scopes: string;
+    /** Extra query parameters the official client sends. */
+    readonly params?: Readonly<Record<string, string>>;
+  };
+  /** Device-code flow. */
+  readonly device?: {
+    /** Starts the flow (returns the user code). */
+    readonly codeUrl: string;
+    /** Polled until the user finished. */
+    readonly tokenUrl: string;
+    /** Where the user enters the code. */
+    readonly verificationUrl: string;
+    readonly scopes?: string;
+    /** RFC 8628 (GitHub) or OpenAI's own device-auth protocol. */
+    readonly protocol: "rfc8628" | "openai_deviceauth";
+    /** OpenAI's device flow finishes with a code exchange on this redirect URI. */
+    readonly redirectUri?: string;
+  };
+  /** Copilot: the GitHub token is exchanged here for a short-lived session token. */
+  readonly sessionTokenUrl?: string;
+  /** Where the kind's subscription usage / quota is read. */
+  readonly usageUrl?: string;
+}
+
+/** The subscription kinds whose credentials this build carries (other helpers add theirs here). */
+export const OAUTH_KINDS: Readonly<Partial<Record<ApiType, OAuthKindFacts>>> = {
+  responses_oauth: {
+    label: "ChatGPT / Codex subscription",
+    defaultBaseUrl: "https://chatgpt.com/backend-api/codex",
+    clientId: "app_EMoamEEZ73f0CkXaXp7hrann",
+    tokenUrl: "https://auth.openai.com/oauth/token",
+    tokenBody: "form",
+    refreshScope: "openid profile email",
+    refreshLeadS: 5 * 86_400,
+    authorize: {
+      url: "https://auth.openai.com/oauth/authorize",
+      redirectUri: "http://localhost:1455/auth/callback",
+      scopes: "openid profile email offline_access",
+      params: {
+        id_token_add_organizations: "true",
+        codex_cli_simplified_flow: "true",
+        originator: "codex_cli_rs",
+      },
+    },
+    device: {
+      codeUrl: "https://auth.openai.com/api/accounts/deviceauth/usercode",
+      tokenUrl: "https://auth.openai.com/api/accounts/deviceauth/token",
+      verificationUrl: "https://auth.openai.com/codex/device",
+      protocol: "openai_deviceauth",
+      redirectUri: "https://auth.openai.com/deviceauth/callback",
+    },
+    usageUrl: "https://chatgpt.com/backend-api/wham/usage",
+  },
+  messages_oauth: {
+    label: "Claude subscription",
+    defaultBaseUrl: "https://api.anthropic.com",
+    clientId: "9d1c250a-e61b-44d9-88ed-5944d1962f5e",
+    tokenUrl: "https://platform.claude.com/v1/oauth/token",
+    tokenBody: "json",
+    refreshLeadS: 4 * 3600,
+    authorize: {
+      url: "https://claude.ai/oauth/authorize",
+      // Anthropic's own page shows `code#state` to paste back: works for remote servers too.
+      redirectUri: "https://platform.claude.com/oauth/code/callback",
+      scopes: "user:profile user:inference user:sessions:claude_code",
+      params: { code: "true" },
+    },
+    usageUrl: "https://api.anthropic.com/api/oauth/usage",
+  },
+  device_oauth_assistant: {
+    label: "GitHub Copilot",
+    defaultBaseUrl: "https://api.githubcopilot.com",
+    clientId: "Iv1.b507a08c87ecfe98",
+    // Only GitHub Apps with expiring user tokens refresh; a plain GitHub token is long-lived.
+    tokenUrl: "https://github.com/login/oauth/access_token",
+    tokenBody: "form",
+    refreshLeadS: 300,
+    device: {
+      codeUrl: "https://github.com/login/device/code",
+      tokenUrl: "https://github.com/login/oauth/access_token",
+      verificationUrl: "https://github.com/login/device",
+      scopes: "read:user",
+      protocol: "rfc8628",
+    },
+    sessionTokenUrl: "https://api.github.com/copilot_internal/v2/token",
+    usageUrl: "https://api.github.com/copilot_internal/user",
+  },
+};
+
+/** The facts of a subscription kind, or null for API-key kinds. */
+export function oauthKind(apiType: ApiType): OAuthKindFacts | null {
+  return OAUTH_KINDS[apiType] ?? null;
+}
+
+/** A kind's facts with one provider's overrides applied (the one place the two meet). */
+export function resolveOAuthKind(
+  apiType: ApiType,
+  overrides: OAuthOverrides | undefined,
+): OAuthKindFacts | null {
+  const base = oauthKind(apiType);
+  if (base === null) return null;
+  const o = overrides ?? {};
+  return {
+    ...base,
+    clientId: o.clientId ?? base.clientId,
+    tokenUrl: o.tokenUrl ?? base.tokenUrl,
+    ...(base.authorize
+      ? {
+        authorize: {
+          ...base.authorize,
+          url: o.authorizeUrl ?? base.authorize.url,
+          redirectUri: o.redirectUri ?? base.authorize.redirectUri,
+        },
+      }
+      : {}),
+    ...(base.device
+      ? {
+        device: {
+          ...base.device,
+          codeUrl: o.deviceCodeUrl ?? base.device.codeUrl,
+          tokenUrl: o.deviceTokenUrl ?? base.device.tokenUrl,
+          verificationUrl: o.verificationUrl ?? base.device.verificationUrl,
+        },
+      }
+      : {}),
+    ...(o.sessionTokenUrl ?? base.sessionTokenUrl
+      ? { sessionTokenUrl: o.sessionTokenUrl ?? base.sessionTokenUrl }
+      : {}),
+    ...(o.usageUrl ?? base.usageUrl ? { usageUrl: o.usageUrl ?? base.usageUrl } : {}),
+  };
+}

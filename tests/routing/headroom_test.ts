@@ -1,0 +1,147 @@
+import { assert, assertEquals } from "../helpers/assert.ts";
+import {
+  assessHeadroom,
+  type Attempt,
+  type Headroom,
+  type LimitWindow,
+  OBSERVED_TTL_MS,
+  orderByHeadroom,
+  preferAccount,
+  windowBounds,
+} from "../../src/routing/mod.ts";
+
+const NOW = Date.UTC(2026, 10, 25, 12, 0, 0); // a Wednesday
+
+function win(id: string, fields: Partial<LimitWindow>): LimitWindow {
+  return {
+    id,
+    unit: "requests",
+    limit: null,
+    remaining: null,
+    usedFraction: null,
+    resetAtMs: null,
+    windowMs: null,
+    rejected: false,
+    ...fields,
+  };
+}
+
+Deno.test("windowBounds() gives fixed UTC 5h buckets, days, Monday weeks and calendar months", () => {
+  // 5-hour buckets count from the epoch: 2026-11-25 12:00 UTC happens to start one.
+  assertEquals(windowBounds("5h", NOW), { start: NOW, end: Date.UTC(2026, 10, 25, 17) });
+  assertEquals(windowBounds("5h", NOW - 1).start, Date.UTC(2026, 10, 25, 7));
+  assertEquals(windowBounds("daily", NOW), { start: Date.UTC(2026, 10, 25), end: Date.UTC(2026, 10, 26) });
+  assertEquals(windowBounds("weekly", NOW), { start: Date.UTC(2026, 10, 23), end: Date.UTC(2026, 10, 30) });
+  assertEquals(windowBounds("monthly", NOW), { start: Date.UTC(2026, 10, 1), end: Date.UTC(2026, 11, 1) });
+  // Property: every instant lies inside its own window, and a window's end starts the next one.
+  for (const kind of ["5h", "daily", "weekly", "monthly"] as const) {
+    for (let t = NOW; t < NOW + 90 * 86_400_000; t += 7_777_777) {
+      const { start, end } = windowBounds(kind, t);
+      assert(start <= t && t < end, `${kind} ${t}`);
+      assertEquals(windowBounds(kind, end).start, end);
+    }
+  }
+});
+
+Deno.test("assessHeadroom() takes the tightest window and names why an empty one goes last", () => {
+  const h = assessHeadroom(
+    {
+      windows: [
+        win("requests", { limit: 100, remaining: 40, resetAtMs: NOW + 60_000 }),
+        win("5h", { unit: "percent", usedFraction: 0.9, resetAtMs: NOW + 3_600_000 }),
+      ],
+      observedAt: NOW,
+    },
+    undefined,
+    undefined,
+    NOW,
+  );
+  assertEquals([Math.round(h.fraction! * 100), h.resetAtMs, h.reason], [10, NOW + 3_600_000, null]);
+  assertEquals(h.validUntil, NOW + 60_000);
+  const spent = assessHeadroom(
+    { windows: [win("7d", { unit: "percent", rejected: true, resetAtMs: NOW + 10 })], observedAt: NOW },
+    undefined,
+    undefined,
+    NOW,
+  );
+  assertEquals([spent.fraction, spent.reason], [0, "upstream 7d window rejected"]);
+});
+
+Deno.test("assessHeadroom() forgets windows past their reset and resetless ones after the TTL", () => {
+  const observed = {
+    windows: [
+      win("requests", { limit: 10, remaining: 0, resetAtMs: NOW + 5_000 }),
+      win("tokens", { remaining: 0 }),
+    ],
+    observedAt: NOW,
+  };
+  assertEquals(assessHeadroom(observed, undefined, undefined, NOW).fraction, 0);
+  assertEquals(assessHeadroom(observed, undefined, undefined, NOW + 6_000).windows.map((w) => w.id), [
+    "tokens",
+  ]);
+  assertEquals(assessHeadroom(observed, undefined, undefined, NOW + OBSERVED_TTL_MS).fraction, null);
+});
+
+Deno.test("assessHeadroom() checks configured rpm, rpd and quota windows against the gateway's counts", () => {
+  const h = assessHeadroom(undefined, {
+    minute: 3,
+    minuteFreesAt: NOW + 20_000,
+    day: 10,
+    quotas: { "5h:tokens": 900 },
+  }, {
+    rpm: 3,
+    rpd: 100,
+    quotas: [{ window: "5h", metric: "tokens", limit: 1000 }],
+  }, NOW);
+  assertEquals(h.windows.map((w) => [w.id, w.remaining, w.resetAtMs]), [
+    ["rpm", 0, NOW + 20_000],
+    ["rpd", 90, Date.UTC(2026, 10, 26)],
+    ["5h:tokens", 100, Date.UTC(2026, 10, 25, 17)],
+  ]);
+  assertEquals([h.fraction, h.reason], [0, "configured rpm limit used up (3 of 3)"]);
+  assertEquals(h.validUntil, NOW + 20_000);
+});
+
+const acct = (id: string, route = "p/m"): Attempt => ({
+  account: { id, prefix: "p", apiType: "chat_compat", models: [], enabled: true },
+  upstreamModel: "m",
+  routeModel: route,
+});
+const room = (fraction: number | null, resetAtMs: number | null = null): Headroom => ({
+  fraction,
+  resetAtMs,
+  reason: null,
+  windows: [],
+  validUntil: Infinity,
+});
+const ids = (attempts: readonly Attempt[]) => attempts.map((a) => a.account.id).join("");
+
+Deno.test("orderByHeadroom() sinks spent accounts in order, per route, and returns the input when none is", () => {
+  const list = [acct("a"), acct("b"), acct("c"), acct("d", "q/m"), acct("e", "q/m")];
+  const table: Record<string, Headroom> = { a: room(0), c: room(0), d: room(0) };
+  assertEquals(ids(orderByHeadroom(list, (id) => table[id], false)), "baced");
+  const fine = [acct("x"), acct("y")];
+  assert(orderByHeadroom(fine, () => room(0.5), false) === fine);
+  // All spent: nothing moves, nothing is dropped.
+  assertEquals(ids(orderByHeadroom(list, () => room(0), false)), "abcde");
+});
+
+Deno.test("orderByHeadroom() under quota_aware ranks by headroom, then earliest reset, then strategy order", () => {
+  const list = [acct("a"), acct("b"), acct("c"), acct("d")];
+  const table: Record<string, Headroom> = {
+    a: room(0.2, NOW + 10),
+    b: room(0.8, NOW + 500),
+    c: room(0.8, NOW + 100),
+  };
+  // d is unknown: counted as full, so it is tried and learns its limits.
+  assertEquals(ids(orderByHeadroom(list, (id) => table[id], true)), "dcba");
+});
+
+Deno.test("preferAccount() moves a healthy bound account to the front of its run only", () => {
+  const list = [acct("a"), acct("b"), acct("c")];
+  assertEquals(ids(preferAccount(list, "c", () => undefined)), "cab");
+  assertEquals(ids(preferAccount(list, "c", () => room(0))), "abc");
+  assertEquals(ids(preferAccount(list, "zz", () => undefined)), "abc");
+  const mixed = [acct("a", "x/m"), acct("b"), acct("c")];
+  assertEquals(ids(preferAccount(mixed, "c", () => undefined)), "acb");
+});
