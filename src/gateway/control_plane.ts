@@ -1,5 +1,6 @@
 import type { Config, PriceConfig, ProviderConfig } from "../config/mod.ts";
 import { resolveSettings, type RuntimeSettings } from "../config/runtime_settings.ts";
+import { secretsOf } from "../credentials/mod.ts";
 import { digestsEqual, hashApiKey } from "../security/api_key.ts";
 import { Redactor } from "../security/redact.ts";
 import type { ApiKeyRecord, BudgetRecord, ComboRecord, Store } from "../storage/mod.ts";
@@ -142,7 +143,7 @@ export class ControlPlane {
 
   #inventorySecrets(): string[] {
     try {
-      return this.store.inventory.secretValues();
+      return this.store.inventory.secretValues().flatMap((value) => [value, ...secretsOf(value)]);
     } catch (error) {
       // The shapes still catch most keys; a damaged inventory must not stop an error from being answered.
       console.error(`gateway: inventory keys could not be read for redaction: ${(error as Error).message}`);

@@ -11,6 +11,9 @@ export interface AccountConfig extends ProviderConfig {
   readonly inventoryKeyId: string | null;
   /** The HTTP client it shares: one per provider row and base URL. */
   readonly clientId: string;
+  /** Limits the key's check read from its upstream (inventory accounts only). */
+  readonly rateLimitRpm?: number;
+  readonly rateLimitRpd?: number;
 }
 
 /**
@@ -51,6 +54,8 @@ export function expandAccounts(
           rowId: row.id,
           inventoryKeyId: key.id,
           clientId: baseUrl === row.baseUrl ? row.id : `${row.id}@${baseUrl}`,
+          ...(key.rateLimitRpm !== null && key.rateLimitRpm > 0 ? { rateLimitRpm: key.rateLimitRpm } : {}),
+          ...(key.rateLimitRpd !== null && key.rateLimitRpd > 0 ? { rateLimitRpd: key.rateLimitRpd } : {}),
         };
       }),
     );

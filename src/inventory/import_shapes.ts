@@ -4,7 +4,6 @@
  * `{"providerConnections":[…]}` (API keys and OAuth connections) and single OAuth credential files
  * (CLIProxyAPI auth files carry a `type`). Pure: no storage, no network.
  */
-import { canonicalBlob } from "./key_text.ts";
 
 /** State an export carried for a key (copied on import; a check refreshes it later). */
 export interface ImportedState {
@@ -52,10 +51,10 @@ function fromRow(o: Record<string, unknown>): ImportedKey | null {
   const raw = o.key_value ?? o.key ?? o.apiKey ?? o.api_key;
   const provider = providerName(o.provider_id ?? o.provider ?? o.type);
   let key = typeof raw === "object" && raw !== null ? JSON.stringify(raw) : text(raw);
+  // A row that is itself an OAuth connection (tokens at top level): the whole row is the credential.
   if (key === undefined) {
-    const blob = canonicalBlob(o);
-    if (blob === null) return null;
-    key = JSON.stringify(blob);
+    if (text(o.access_token ?? o.accessToken ?? o.refresh_token ?? o.refreshToken) === undefined) return null;
+    key = JSON.stringify(o);
   }
   const metadata = typeof o.metadata === "object" && o.metadata !== null && !Array.isArray(o.metadata)
     ? o.metadata as Record<string, unknown>

@@ -16,7 +16,7 @@ import {
   rateLimitsFrom,
 } from "./check_outcome.ts";
 import { type CheckFetch, type CheckResponse, RefusedTarget } from "./guarded_fetch.ts";
-import { canonicalBlob } from "./key_text.ts";
+import { parseCredential } from "../credentials/mod.ts";
 
 /** What a check needs to know about one key. */
 export interface CheckTarget {
@@ -211,11 +211,15 @@ function nonNull<T extends object>(o: T): Partial<T> {
 }
 
 async function checkBlob(target: CheckTarget, deps: CheckerDeps): Promise<CheckOutcome> {
-  const blob = canonicalBlob(JSON.parse(target.value));
-  if (blob === null) return invalidOutcome("credential has no access token");
+  let blob;
+  try {
+    blob = parseCredential(target.value, Math.floor(deps.now() / 1000));
+  } catch (error) {
+    return invalidOutcome((error as Error).message);
+  }
   const base = { models: null, rateLimits: { rpm: null, tpm: null, rpd: null }, credits: null, error: "" };
-  const expired = blob.expires_at !== undefined && blob.expires_at * 1000 <= deps.now();
-  if (blob.refresh_token !== undefined && deps.refresh !== undefined) {
+  const expired = blob.expiresAt !== undefined && blob.expiresAt * 1000 <= deps.now();
+  if (blob.refreshToken !== undefined && deps.refresh !== undefined) {
     const fresh = await deps.refresh(target.providerId, target.value).catch(() => null);
     if (fresh !== null) {
       return {
@@ -230,7 +234,7 @@ async function checkBlob(target: CheckTarget, deps: CheckerDeps): Promise<CheckO
     }
   }
   if (expired) {
-    return blob.refresh_token !== undefined && deps.refresh === undefined
+    return blob.refreshToken !== undefined && deps.refresh === undefined
       ? errorOutcome("access token expired; refreshing needs the credential core, which is not wired yet")
       : invalidOutcome("access token expired and could not be refreshed");
   }

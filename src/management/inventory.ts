@@ -170,7 +170,7 @@ export class InventoryService {
   #ingestOne(item: SubmittedKey, known: Set<string>, requireProvider: boolean, now: number): IngestResult {
     const { store } = this.#deps;
     const label = item.label ?? "";
-    const cleaned = cleanKey(item.key);
+    const cleaned = cleanKey(item.key, Math.floor(now / 1000));
     if ("error" in cleaned) {
       return { key_masked: maskKey(item.key.trim()), label, status: "rejected", error: cleaned.error };
     }
