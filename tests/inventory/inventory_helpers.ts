@@ -67,9 +67,16 @@ export function startKeyAwareUpstream(good: readonly string[]): Promise<KeyAware
   });
 }
 
-/** YAML for a gateway with provider `acct-a` (prefix `p`) on the upstream and checks allowed on loopback. */
-export function inventoryYaml(url: string, inventory = ""): string {
-  return chatProvidersYaml([{ id: "acct-a", prefix: "p", url }]) +
+/**
+ * YAML for a gateway with provider `acct-a` (prefix `p`, plus any `prefixes` given: keys detected as
+ * groq or openrouter are then checked against the mock, never the real host) and checks allowed on loopback.
+ */
+export function inventoryYaml(url: string, inventory = "", prefixes: readonly string[] = []): string {
+  const rows = [
+    { id: "acct-a", prefix: "p", url },
+    ...prefixes.map((prefix) => ({ id: `row-${prefix}`, prefix, url })),
+  ];
+  return chatProvidersYaml(rows) +
     `api_keys:\n  - key: ${ADMIN_KEY}\n    client_key_label: admin\n` +
     `inventory:\n  allow_private_targets: true\n  check_interval_hours: 0\n${inventory}`;
 }
