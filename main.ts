@@ -1,5 +1,6 @@
 /** Composition root: the `gateway` CLI. `serve` loads config, opens the database and serves the app. */
 import { runCli } from "./src/cli/mod.ts";
+import { stdinLineReader } from "./src/cli/stdin.ts";
 
 if (import.meta.main) {
   const code = await runCli(Deno.args, {
@@ -7,6 +8,7 @@ if (import.meta.main) {
     err: (line) => console.error(line),
     env: (name) => Deno.env.get(name),
     now: Date.now,
+    readLine: stdinLineReader(),
   });
   Deno.exit(code);
 }

@@ -4,12 +4,13 @@
  */
 import type { Config } from "./config/mod.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
-import { LiveHub } from "./dashboard/live_hub.ts";
+import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
 import { createHandler } from "./http/app.ts";
 import { Management } from "./management/mod.ts";
+import { providerSigninFacts, SigninService } from "./signin/mod.ts";
 import type { Store } from "./storage/mod.ts";
 
 /** What the root passes in: the loaded config, an open store, and the outside world. */
@@ -21,6 +22,8 @@ export interface ComposeOptions {
   readonly timeouts?: UpstreamTimeouts;
   /** Outbound fetch for the Headroom saver. */
   readonly fetch?: typeof fetch;
+  /** This process's name among the processes sharing the database (`worker-2`); `main` by default. */
+  readonly processLabel?: string;
 }
 
 /** A gateway wired and ready to serve. */
@@ -46,18 +49,39 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     timeouts: options.timeouts,
     fetch: options.fetch,
     env,
+    processLabel: options.processLabel,
   });
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
   management.inventory.start();
   const hub = new LiveHub(now);
+  const signin = new SigninService({
+    fetch: (input, init) => fetch(input, init),
+    now,
+    random: (bytes) => crypto.getRandomValues(new Uint8Array(bytes)),
+    provider: (id) => management.providers.get(id),
+    facts: providerSigninFacts,
+    // Through the provider service: sealed, and routing reloads so the provider is callable at once.
+    save: (id, credential) => void management.providers.update(id, { apiKey: JSON.stringify(credential) }),
+  });
   runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
   runtime.recorder.onRecord((row) => hub.recorded(row));
+  // Every worker's dashboard shows every worker's requests.
+  const live = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events), true);
+  hub.connect({ publish: live.publish, listen: (on) => runtime.cluster.listen("live", on) });
   const dashboard: DashboardContext = {
     now,
     state: runtime.control,
     manage: management,
     reads: store,
     cooldowns: runtime.routing,
+    quota: {
+      headroom: (accountId, at) => runtime.routing.quota.headroom(accountId, at),
+      tryOrder: (model, at) => {
+        const plan = runtime.routing.preview(runtime.table, model, runtime.control.settings, at);
+        return plan.kind === "attempts" ? plan.attempts.map((a) => a.account.id) : [];
+      },
+      cacheSessions: (at) => runtime.routing.affinity.countsByAccount(at),
+    },
     spentToday: (keyId) => runtime.budgets.spentToday(keyId, now()),
     budgetZone: () => runtime.budgets.zone(),
     flushWrites: () => runtime.writer.flush(),
@@ -65,6 +89,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     startedAt: now(),
     fingerprint: (text) => store.box.fingerprint(text),
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
+    signin,
   };
   const drain = new AbortController();
   const handler = createHandler({
@@ -83,6 +108,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     endLiveStreams: () => hub.close(),
     abortInFlight: () => drain.abort(new DOMException("the gateway is shutting down", "AbortError")),
     close() {
+      signin.close();
       closed ??= management.close().then(() => runtime.close());
       return closed;
     },

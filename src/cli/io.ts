@@ -4,6 +4,10 @@ export interface CliIo {
   readonly err: (line: string) => void;
   readonly env: (name: string) => string | undefined;
   readonly now: () => number;
+  /** Reads one line from standard input (null at its end); absent where nothing can be typed. */
+  readonly readLine?: () => Promise<string | null>;
+  /** Outbound HTTP for sign-in flows; the global fetch when absent. */
+  readonly fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
 /** A wrong invocation: the CLI prints the one-line reason and exits 2. */

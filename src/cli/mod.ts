@@ -6,6 +6,7 @@ import { configInitCommand } from "./config_init.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
 import { budgetsCommand } from "./budgets.ts";
 import { keysCommand } from "./keys.ts";
+import { providersCommand } from "./providers.ts";
 import { serveCommand } from "./serve.ts";
 import { settingsCommand } from "./settings.ts";
 
@@ -22,6 +23,7 @@ Commands:
   keys          create, list, update and revoke API keys
   settings      read and change runtime settings
   budgets       set, list and delete daily spend limits
+  providers     connect (sign in) a subscription provider: device code or pasted redirect URL
 
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
 the database lives beside it) and --help.`;
@@ -41,6 +43,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return settingsCommand(rest, io);
       case "budgets":
         return budgetsCommand(rest, io);
+      case "providers":
+        return await providersCommand(rest, io);
       case "--version":
       case "version":
         io.out(GATEWAY_VERSION);

@@ -4,12 +4,15 @@ import type { UpstreamTimeouts } from "../gateway/dispatch.ts";
 import { SecretKeyError, seedFromConfig, Store } from "../storage/mod.ts";
 import { numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
+import { superviseWorkers, WORKER_ENV } from "./supervisor.ts";
 
 /** Help text of `gateway serve`. */
-export const SERVE_HELP = `Usage: gateway serve [--port <port>] [--host <host>] [--config <file>]
+export const SERVE_HELP =
+  `Usage: gateway serve [--port <port>] [--host <host>] [--config <file>] [--workers <n|auto>]
 
 Starts the gateway. Writes a default config first when none exists. --port and --host override the
-config's server section (default 127.0.0.1:20128).`;
+config's server section (default 127.0.0.1:20128). --workers runs n gateway processes on the one port
+(Linux; "auto" = one per core), sharing the database, cooldowns, budgets and the live dashboard.`;
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -42,6 +45,10 @@ export interface StartOptions {
   readonly onDrainTimeout?: () => void;
   /** Environment lookup; the process environment unless given. */
   readonly env?: (name: string) => string | undefined;
+  /** This process's name among the processes sharing the database (`worker-2`). */
+  readonly processLabel?: string;
+  /** Lets other processes listen on the same port (the workers of `serve --workers`). */
+  readonly reusePort?: boolean;
 }
 
 /** Opens the database, seeds it, builds the app and serves it. */
@@ -61,15 +68,24 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
     store.close();
     throw error;
   }
-  const gateway = composeGateway({ config, store, now, env, timeouts: options.timeouts });
+  const gateway = composeGateway({
+    config,
+    store,
+    now,
+    env,
+    timeouts: options.timeouts,
+    processLabel: options.processLabel,
+  });
   const { runtime } = gateway;
-  runtime.control.watch(options.watchIntervalMs ?? 1000);
+  runtime.control.watch(options.watchIntervalMs);
+  runtime.cluster.start();
   const hostname = options.host ?? config.server.host;
   return new Promise((resolve, reject) => {
     try {
       const server = Deno.serve({
         hostname,
         port: options.port ?? config.server.port,
+        reusePort: options.reusePort,
         onListen: ({ port }) => {
           const url = `http://${hostPort(hostname, port)}`;
           resolve({
@@ -108,6 +124,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   const { values, positionals } = parseCommandArgs(args, {
     port: { type: "string", short: "p" },
     host: { type: "string" },
+    workers: { type: "string" },
   }, "serve");
   if (values.help) {
     io.out(SERVE_HELP);
@@ -118,6 +135,8 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new UsageError(`serve: --port must be a whole number from 0 to 65535`);
   }
+  const workers = workerCount(stringFlag(values, "workers"));
+  const workerId = io.env(WORKER_ENV);
   const paths = resolveHomePaths(stringFlag(values, "config"), {
     GATEWAY_HOME: io.env("GATEWAY_HOME"),
     HOME: io.env("HOME"),
@@ -128,6 +147,17 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   }
   const config = loadConfig(paths, io.env);
   const host = stringFlag(values, "host");
+  if (workers > 1 && workerId === undefined) {
+    if (Deno.build.os !== "linux") {
+      io.err("gateway: --workers needs Linux (SO_REUSEPORT); starting one process");
+    } else {
+      const serveArgs = [
+        ...(stringFlag(values, "config") ? ["--config", stringFlag(values, "config")!] : []),
+        ...(host ? ["--host", host] : []),
+      ];
+      return await superviseWorkers({ workers, serveArgs, port: port ?? config.server.port, io });
+    }
+  }
   let gateway: RunningGateway;
   try {
     gateway = await startGateway({
@@ -135,6 +165,8 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
       port,
       host,
       env: io.env,
+      processLabel: workerId === undefined ? undefined : `worker-${workerId}`,
+      reusePort: workerId !== undefined,
       onDrainTimeout: () => io.out(`Drain deadline passed: ending the requests still in flight.`),
     });
   } catch (error) {
@@ -145,18 +177,30 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   }
   const drainSeconds = config.server.drainTimeoutMs / 1000;
   io.out(`gateway listening on ${gateway.url}`);
+  if (workerId !== undefined) return await untilSignal(gateway, io, drainSeconds, true);
   io.out(`  API (OpenAI, Anthropic, Responses): ${gateway.url}/v1`);
   io.out(`  API (Gemini, Ollama):                ${gateway.url}`);
   io.out(`  Dashboard:                           ${gateway.url}/dashboard`);
   io.out(`  Config: ${config.paths.configPath}   Database: ${config.paths.dbPath}`);
+  return await untilSignal(gateway, io, drainSeconds);
+}
+
+/**
+ * Serves until SIGTERM or SIGINT, then drains; a second signal writes queued rows and stops at once. A
+ * worker of `serve --workers` answers SIGTERM only: its supervisor passes signals on, and Ctrl-C in a
+ * terminal reaches the whole process group, which would otherwise count twice.
+ */
+async function untilSignal(gateway: RunningGateway, io: CliIo, drainSeconds: number, worker = false) {
+  const signals: Deno.Signal[] = worker ? ["SIGTERM"] : ["SIGINT", "SIGTERM"];
+  const ignore = () => {};
+  if (worker) Deno.addSignalListener("SIGINT", ignore);
   const code = await new Promise<number>((resolve) => {
-    let signals = 0;
+    let received = 0;
     const stop = () => {
-      signals++;
-      if (signals > 1) {
+      received++;
+      if (received > 1) {
         // A second signal means "now": no more draining, but the queued rows are still written.
-        Deno.removeSignalListener("SIGINT", stop);
-        Deno.removeSignalListener("SIGTERM", stop);
+        for (const signal of signals) Deno.removeSignalListener(signal, stop);
         io.out("Second signal: writing queued rows and stopping now.");
         gateway.flushNow();
         resolve(EXIT_FAILURE);
@@ -170,11 +214,22 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
         resolve(EXIT_FAILURE);
       });
     };
-    Deno.addSignalListener("SIGINT", stop);
-    Deno.addSignalListener("SIGTERM", stop);
+    for (const signal of signals) Deno.addSignalListener(signal, stop);
   });
+  if (worker) Deno.removeSignalListener("SIGINT", ignore);
   if (code === EXIT_OK) io.out("Stopped.");
   return code;
+}
+
+/** `--workers`: a count, or "auto" for one per core; 1 when absent. */
+function workerCount(value: string | undefined): number {
+  if (value === undefined) return 1;
+  if (value === "auto") return navigator.hardwareConcurrency || 1;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > 256) {
+    throw new UsageError(`serve: --workers must be a whole number from 1 to 256, or "auto"`);
+  }
+  return count;
 }
 
 /** How long a drain waits, once in-flight requests were told to end, before closing anyway. */

@@ -1,7 +1,8 @@
 import type { ControlPlane } from "../gateway/control_plane.ts";
-import type { ActiveCooldown } from "../routing/mod.ts";
+import type { ActiveCooldown, Headroom } from "../routing/mod.ts";
 import type { Management } from "../management/mod.ts";
 import type { Store } from "../storage/mod.ts";
+import type { SigninService } from "../signin/mod.ts";
 import type { LiveHub } from "./live_hub.ts";
 
 /** The gateway's configuration in force, as the dashboard reads it (in memory, refreshed on reload). */
@@ -30,6 +31,13 @@ export interface DashboardContext {
     active(now: number): ActiveCooldown[];
     clearAll(): void;
   };
+  /** Quota-aware routing, read-only: headroom, the next try order, prompt-cache bindings. */
+  readonly quota: {
+    headroom(accountId: string, now: number): Headroom | undefined;
+    /** Account ids in the order the next request for `model` would get, or [] when it cannot route. */
+    tryOrder(model: string, now: number): string[];
+    cacheSessions(now: number): ReadonlyMap<string, number>;
+  };
   /** Today's spend of a scope (null = all keys), from the budget guard's in-memory totals. */
   readonly spentToday: (keyId: number | null) => number;
   /** The reporting time zone in force. */
@@ -42,4 +50,6 @@ export interface DashboardContext {
   readonly fingerprint: (text: string) => string;
   /** The inventory push token, read when used so it can be rotated without restart. */
   readonly pushToken: () => string | undefined;
+  /** Subscription sign-ins (Connect on the Providers screen). */
+  readonly signin: SigninService;
 }

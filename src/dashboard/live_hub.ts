@@ -15,6 +15,12 @@ export const RECENT_EVENTS = 100;
 /** Events one batch carries at most; older ones are dropped for a slow subscriber. */
 export const MAX_BATCH = 500;
 
+/** The other processes on the database, as the hub sees them (see `connect`). */
+export interface LivePeers {
+  publish(event: RequestEvent): void;
+  listen(on: boolean): void;
+}
+
 interface Subscriber {
   readonly send: (text: string) => void;
   readonly end: () => void;
@@ -31,6 +37,9 @@ interface Subscriber {
 export class LiveHub implements DispatchObserver {
   #seq = 0;
   #inflight = 0;
+  /** Requests in flight in other processes on the same database (from their relayed start/finish events). */
+  #remoteInflight = 0;
+  #peers: LivePeers | null = null;
   #recent: RequestEvent[] = [];
   #subscribers = new Set<Subscriber>();
   #flushTimer: ReturnType<typeof setInterval> | undefined;
@@ -41,9 +50,27 @@ export class LiveHub implements DispatchObserver {
     this.#now = now;
   }
 
-  /** Requests currently being handled. */
+  /** Requests currently being handled, by this process and the others sharing its database. */
   get inflight(): number {
-    return this.#inflight;
+    return this.#inflight + this.#remoteInflight;
+  }
+
+  /**
+   * Connects the hub to the other processes sharing the database: this hub's events go to `publish`, and
+   * `listen` hears whether anyone watches here (the others publish only while someone does).
+   */
+  connect(peers: LivePeers): void {
+    this.#peers = peers;
+    peers.listen(this.#subscribers.size > 0);
+  }
+
+  /** Events another process produced: shown like local ones, numbered in this hub's sequence. */
+  relay(events: readonly RequestEvent[]): void {
+    for (const event of events) {
+      if (event.phase === "start") this.#remoteInflight++;
+      else if (event.phase === "finish") this.#remoteInflight = Math.max(0, this.#remoteInflight - 1);
+      this.#push({ ...event, seq: ++this.#seq });
+    }
   }
 
   /** The most recent events, oldest first. */
@@ -54,18 +81,18 @@ export class LiveHub implements DispatchObserver {
   /** Observer hook: a client request started. */
   started(trace: RequestTrace): void {
     this.#inflight++;
-    this.#push(this.#traceEvent(trace, "start"));
+    this.#local(this.#traceEvent(trace, "start"));
   }
 
   /** Observer hook: a client request finished (its response is complete). */
   finished(trace: RequestTrace): void {
     this.#inflight = Math.max(0, this.#inflight - 1);
-    this.#push(this.#traceEvent(trace, "finish"));
+    this.#local(this.#traceEvent(trace, "finish"));
   }
 
   /** Usage-recorder hook: one upstream attempt was recorded. */
   recorded(row: UsageRow): void {
-    this.#push({
+    this.#local({
       seq: ++this.#seq,
       phase: "usage",
       request_id: null,
@@ -89,10 +116,11 @@ export class LiveHub implements DispatchObserver {
    * (shutdown), so open streams do not hold the server open. Returns the unsubscribe function.
    */
   subscribe(send: (text: string) => void, end: () => void = () => {}): () => void {
-    const subscriber: Subscriber = { send, end, pending: [], dropped: 0, lastInflight: this.#inflight };
-    send(message("snapshot", { inflight: this.#inflight, recent: this.recent() }));
+    const subscriber: Subscriber = { send, end, pending: [], dropped: 0, lastInflight: this.inflight };
+    send(message("snapshot", { inflight: this.inflight, recent: this.recent() }));
     this.#subscribers.add(subscriber);
     if (this.#flushTimer === undefined) {
+      this.#peers?.listen(true);
       this.#flushTimer = setInterval(() => this.#flush(), LIVE_FLUSH_MS);
       this.#pingTimer = setInterval(() => this.#broadcast(": ping\n\n"), LIVE_HEARTBEAT_MS);
     }
@@ -119,6 +147,7 @@ export class LiveHub implements DispatchObserver {
   }
 
   #stopTimers(): void {
+    if (this.#flushTimer !== undefined) this.#peers?.listen(false);
     clearInterval(this.#flushTimer);
     clearInterval(this.#pingTimer);
     this.#flushTimer = undefined;
@@ -144,6 +173,11 @@ export class LiveHub implements DispatchObserver {
       cost: 0,
       error: finished ? trace.error.slice(0, 300) : "",
     };
+  }
+
+  #local(event: RequestEvent): void {
+    this.#push(event);
+    this.#peers?.publish(event);
   }
 
   #push(event: RequestEvent): void {
@@ -173,9 +207,9 @@ export class LiveHub implements DispatchObserver {
           subscriber.send(message("request", { events, dropped: subscriber.dropped }));
           subscriber.dropped = 0;
         }
-        if (subscriber.lastInflight !== this.#inflight) {
-          subscriber.lastInflight = this.#inflight;
-          subscriber.send(message("inflight", { count: this.#inflight }));
+        if (subscriber.lastInflight !== this.inflight) {
+          subscriber.lastInflight = this.inflight;
+          subscriber.send(message("inflight", { count: this.inflight }));
         }
       } catch {
         this.#subscribers.delete(subscriber);

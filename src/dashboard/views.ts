@@ -20,6 +20,7 @@ import type {
   RequestLogSummary,
 } from "../storage/mod.ts";
 import { maskSecret } from "../security/mask.ts";
+import { flowsOffered, providerSigninFacts } from "../signin/mod.ts";
 
 /** A DB key as the dashboard shows it: never the key, only its display prefix. */
 export function keyView(key: ApiKeyRecord, budgets: readonly BudgetRecord[]): KeyView {
@@ -56,7 +57,13 @@ export function providerView(provider: ProviderConfig, gateway: DashboardContext
     cooldown: cooldown
       ? { remaining_s: cooldown.remainingSeconds, until: cooldown.untilMs, kind: cooldown.kind }
       : null,
+    signin_flows: signinFlows(provider),
   };
+}
+
+function signinFlows(provider: ProviderConfig) {
+  const facts = providerSigninFacts(provider);
+  return facts === null ? [] : flowsOffered(facts);
 }
 
 /** A budget with today's spend and status. */

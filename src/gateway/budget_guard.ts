@@ -1,7 +1,15 @@
 import { budgetStatus, dayStartMs, secondsUntilMidnight } from "../accounting/mod.ts";
 import { GatewayError } from "../model/mod.ts";
 import type { BudgetRecord, Store } from "../storage/mod.ts";
+import type { ClusterChannel, ClusterSync } from "./cluster_sync.ts";
 import type { ControlPlane } from "./control_plane.ts";
+
+/** Spend one process tells the others about: key id (null without a key), cost, when. */
+interface SpendMessage {
+  readonly k: number | null;
+  readonly c: number;
+  readonly t: number;
+}
 
 /** The server's own time zone, used when reporting_timezone is empty. */
 export function localTimeZone(): string {
@@ -10,7 +18,8 @@ export function localTimeZone(): string {
 
 /**
  * Daily budgets without touching the database per request: today's spend per key and in total is kept
- * in memory, loaded once per day (and on start) and increased as usage is recorded.
+ * in memory, loaded once per day (and on start) and increased as usage is recorded, here and (through the
+ * cluster channel, within about 100 ms) by every other process on the same database.
  */
 export class BudgetGuard {
   readonly #control: ControlPlane;
@@ -21,10 +30,17 @@ export class BudgetGuard {
   readonly #localZone = localTimeZone();
   #total = 0;
   #byKey = new Map<number, number>();
+  readonly #peers: ClusterChannel<SpendMessage> | null;
 
-  constructor(control: ControlPlane, store: Store) {
+  constructor(control: ControlPlane, store: Store, now: number, cluster?: ClusterSync) {
     this.#control = control;
     this.#store = store;
+    // Today's spend is read now, so spend other processes report from here on adds to it.
+    this.#roll(now);
+    this.#peers = cluster?.channel<SpendMessage>("spend", (messages) => {
+      // Spend from another day is left to the next day's reload from the usage table.
+      for (const m of messages) if (m.t >= this.#dayStart && m.t < this.#nextDayStart) this.#count(m.k, m.c);
+    }) ?? null;
   }
 
   /** The reporting time zone in force. */
@@ -36,6 +52,11 @@ export class BudgetGuard {
   add(keyId: number | null, cost: number, now: number): void {
     this.#roll(now);
     if (cost <= 0) return;
+    this.#count(keyId, cost);
+    this.#peers?.publish({ k: keyId, c: cost, t: now });
+  }
+
+  #count(keyId: number | null, cost: number): void {
     this.#total += cost;
     if (keyId !== null) this.#byKey.set(keyId, (this.#byKey.get(keyId) ?? 0) + cost);
   }

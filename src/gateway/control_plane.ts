@@ -15,8 +15,9 @@ export interface ReloadEvent {
 /**
  * The in-memory copy of everything the request path reads (keys, settings, providers, combos, prices,
  * budgets). Storage loads it at start; local changes call reload(); changes by other processes (the
- * CLI) are picked up by polling SQLite's data_version, so nothing on the request path waits for the
- * database.
+ * CLI, other workers) are picked up by polling the configuration generation (bumped by triggers on every
+ * configuration table), so nothing on the request path waits for the database and usage rows other
+ * processes write do not cause reloads.
  */
 export class ControlPlane {
   readonly config: Config;
@@ -32,7 +33,7 @@ export class ControlPlane {
   #pricing: Readonly<Record<string, PriceConfig>> = {};
   #budgets: readonly BudgetRecord[] = [];
   #listeners: ((event: ReloadEvent) => void)[] = [];
-  #dataVersion = -1;
+  #generation = -1;
   #redactor: Redactor | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
 
@@ -121,12 +122,12 @@ export class ControlPlane {
     this.#listeners.push(listener);
   }
 
-  /** Starts polling for changes made by other processes (default every second). */
-  watch(intervalMs = 1000): void {
+  /** Starts polling for changes made by other processes (default every 250 ms: one indexed read). */
+  watch(intervalMs = 250): void {
     if (this.#timer !== undefined) return;
     const timer = setInterval(() => {
       try {
-        if (this.store.dataVersion() !== this.#dataVersion) this.reload("external");
+        if (this.store.cluster.configGeneration() !== this.#generation) this.reload("external");
       } catch (error) {
         console.error(`gateway: reloading state failed: ${(error as Error).message}`);
       }
@@ -169,7 +170,7 @@ export class ControlPlane {
 
   #load(): void {
     this.#redactor = null;
-    this.#dataVersion = this.store.dataVersion();
+    this.#generation = this.store.cluster.configGeneration();
     this.#settings = resolveSettings(this.store.settings.all(), this.config.server.requireApiKey);
     const keys = this.store.keys.list();
     this.#keysByHash = new Map(keys.map((k) => [k.keyHash, k]));

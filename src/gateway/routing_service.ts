@@ -3,6 +3,7 @@ import {
   type AccountCursor,
   type ActiveCooldown,
   activeCooldowns,
+  adoptCooldown,
   applyFailure,
   applySuccess,
   type Attempt,
@@ -21,6 +22,14 @@ import {
 } from "../routing/mod.ts";
 import type { CooldownRecord, Store } from "../storage/mod.ts";
 import type { BatchedWriter } from "./batched_writer.ts";
+import type { ClusterChannel, ClusterSync } from "./cluster_sync.ts";
+import type { CooldownEntry } from "../routing/routing_state.ts";
+
+/** What one process tells the others about a cooldown (workers and instances sharing a database). */
+type CooldownMessage =
+  | { readonly set: string; readonly entry: CooldownEntry }
+  | { readonly clear: string }
+  | { readonly clearAll: true };
 import { CacheAffinity } from "./cache_affinity.ts";
 import { QuotaTracker } from "./quota_tracker.ts";
 
@@ -35,17 +44,28 @@ export class RoutingService {
   readonly #sticky = new Map<string, Record<string, string>>();
   readonly #store: Store;
   readonly #writer: BatchedWriter;
+  readonly #peers: ClusterChannel<CooldownMessage> | null;
   /** What each account's limits are and how much it has left. */
   readonly quota = new QuotaTracker();
   /** Prompt-cache bindings: conversation → account. */
   readonly affinity: CacheAffinity;
 
-  constructor(store: Store, writer: BatchedWriter, now: number) {
+  constructor(store: Store, writer: BatchedWriter, now: number, cluster?: ClusterSync) {
     this.#store = store;
     this.#writer = writer;
     this.affinity = new CacheAffinity(store, writer, now);
     const records = store.cooldowns.all().map((r) => ({ accountId: r.accountId, untilMs: r.expiresAt }));
     this.#state = restoreCooldowns(this.#state, records, now);
+    this.#peers = cluster?.channel<CooldownMessage>("cooldown", (messages) => this.#adopt(messages)) ?? null;
+  }
+
+  /** Cooldowns other processes decided: honoured here from the next tick on (within 100 ms). */
+  #adopt(messages: readonly CooldownMessage[]): void {
+    for (const message of messages) {
+      if ("set" in message) this.#state = adoptCooldown(this.#state, message.set, message.entry);
+      else if ("clear" in message) this.#state = applySuccess(this.#state, message.clear);
+      else this.#state = clearCooldowns(this.#state);
+    }
   }
 
   /**
@@ -148,6 +168,7 @@ export class RoutingService {
     if (!settings.server_cooldowns_enabled || classification.cooldownKind === null) return;
     this.#state = applyFailure(this.#state, accountId, classification, now);
     const entry = this.#state.cooldowns[accountId];
+    this.#peers?.publishNow({ set: accountId, entry });
     const record: CooldownRecord = {
       accountId,
       expiresAt: entry.untilMs,
@@ -165,6 +186,7 @@ export class RoutingService {
     }
     if (!Object.hasOwn(this.#state.cooldowns, accountId)) return;
     this.#state = applySuccess(this.#state, accountId);
+    this.#peers?.publish({ clear: accountId });
     this.#writer.enqueue(() => this.#store.cooldowns.apply([{ accountId, record: null }]));
   }
 
@@ -176,6 +198,7 @@ export class RoutingService {
   /** Clears every cooldown in memory and in the database. */
   clearAll(): void {
     this.#state = clearCooldowns(this.#state);
+    this.#peers?.publishNow({ clearAll: true });
     this.#writer.enqueue(() => this.#store.cooldowns.clear());
     this.#writer.flush();
   }

@@ -4,6 +4,7 @@ import { type AccountLimits, buildRoutingTable, filterModelList, type RoutingTab
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
 import { BudgetGuard } from "./budget_guard.ts";
+import { ClusterSync } from "./cluster_sync.ts";
 import { ControlPlane } from "./control_plane.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
 import { Dispatcher, type DispatchObserver, type UpstreamTimeouts } from "./dispatch.ts";
@@ -22,6 +23,8 @@ export interface RuntimeOptions {
   readonly fetch?: typeof fetch;
   /** Environment lookup (proxy variables for upstream calls); only the composition root reads the real one. */
   readonly env?: (name: string) => string | undefined;
+  /** This process's name among the processes sharing the database (`worker-2`); defaults to `main`. */
+  readonly processLabel?: string;
 }
 
 /**
@@ -41,6 +44,8 @@ export class GatewayRuntime {
   /** Request observers (request logs, live usage); add to it before serving. */
   readonly observers: DispatchObserver[] = [];
   readonly savers: SaverService;
+  /** Cooldowns, spend and live events shared with other processes on the same database. */
+  readonly cluster: ClusterSync;
   #table!: RoutingTable;
   #catalog: CatalogEntry[] = [];
 
@@ -54,8 +59,9 @@ export class GatewayRuntime {
     });
     this.control = new ControlPlane(config, store);
     this.writer = new BatchedWriter(store);
-    this.routing = new RoutingService(store, this.writer, this.now());
-    this.budgets = new BudgetGuard(this.control, store);
+    this.cluster = new ClusterSync(store.cluster, options.processLabel ?? "main", this.now);
+    this.routing = new RoutingService(store, this.writer, this.now(), this.cluster);
+    this.budgets = new BudgetGuard(this.control, store, this.now(), this.cluster);
     this.savers = new SaverService(store, this.writer, options.fetch ?? fetch);
     this.recorder = new UsageRecorder(store, this.writer, this.budgets, this.control.pricing);
     this.#rebuild();
@@ -102,6 +108,7 @@ export class GatewayRuntime {
   async close(): Promise<void> {
     this.control.stop();
     await this.recorder.settled();
+    this.cluster.stop();
     this.writer.close();
     this.clients.closeAll();
   }

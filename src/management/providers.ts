@@ -1,4 +1,5 @@
-import type { ProviderConfig } from "../config/mod.ts";
+import type { ApiType, ProviderConfig } from "../config/mod.ts";
+import { CredentialFormatError, isCredentialJson, oauthKind, parseCredential } from "../credentials/mod.ts";
 import type { ManagementDeps } from "./deps.ts";
 import { invalidField, notFound } from "./field_error.ts";
 
@@ -33,6 +34,7 @@ export class ProviderService {
       throw invalidField("id", `a provider with id "${input.id}" already exists`, 409);
     }
     this.#checkPrefix(input.prefix);
+    checkCredential(input.apiType, input.apiKey.trim(), this.#deps.now());
     return this.#save({ ...input, apiKey: input.apiKey.trim() });
   }
 
@@ -41,6 +43,7 @@ export class ProviderService {
     const current = this.get(id);
     if (changes.prefix !== undefined && changes.prefix !== current.prefix) this.#checkPrefix(changes.prefix);
     const apiKey = changes.apiKey?.trim();
+    if (apiKey) checkCredential(changes.apiType ?? current.apiType, apiKey, this.#deps.now());
     return this.#save({
       ...current,
       prefix: changes.prefix ?? current.prefix,
@@ -69,5 +72,19 @@ export class ProviderService {
     this.#deps.store.providers.upsert(provider, this.#deps.now());
     this.#deps.reload();
     return this.get(provider.id);
+  }
+}
+
+/**
+ * A pasted subscription credential must read: JSON without a token (or broken JSON) is refused with the
+ * reason instead of being stored and failing on the first request. Bare tokens and API keys pass as typed.
+ */
+function checkCredential(apiType: ApiType, apiKey: string, nowMs: number): void {
+  if (oauthKind(apiType) === null || !isCredentialJson(apiKey)) return;
+  try {
+    parseCredential(apiKey, Math.floor(nowMs / 1000));
+  } catch (error) {
+    if (error instanceof CredentialFormatError) throw invalidField("api_key", error.message);
+    throw error;
   }
 }

@@ -103,3 +103,16 @@ export function activeCooldowns(state: RoutingState, now: number): ActiveCooldow
   }
   return out.sort((a, b) => a.untilMs - b.untilMs || a.accountId.localeCompare(b.accountId));
 }
+
+/**
+ * Takes over a cooldown another gateway process decided (workers or instances sharing a database): the
+ * later expiry and the higher backoff level win, so two processes that saw failures never shorten each
+ * other's cooldown.
+ */
+export function adoptCooldown(state: RoutingState, accountId: string, entry: CooldownEntry): RoutingState {
+  const previous = Object.hasOwn(state.cooldowns, accountId) ? state.cooldowns[accountId] : undefined;
+  const merged: CooldownEntry = previous && previous.untilMs > entry.untilMs
+    ? { ...previous, backoffLevel: Math.max(previous.backoffLevel, entry.backoffLevel) }
+    : { ...entry, backoffLevel: Math.max(previous?.backoffLevel ?? 0, entry.backoffLevel) };
+  return { ...state, cooldowns: { ...state.cooldowns, [accountId]: merged } };
+}

@@ -46,6 +46,7 @@ export { hasRateLimitMarker, RATE_LIMIT_MARKERS } from "./body_markers.ts";
 export {
   type ActiveCooldown,
   activeCooldowns,
+  adoptCooldown,
   applyFailure,
   applySuccess,
   clearCooldowns,

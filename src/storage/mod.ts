@@ -17,6 +17,7 @@ import { InventoryRepo } from "./inventory_repo.ts";
 import { InventoryChecksRepo } from "./inventory_checks_repo.ts";
 import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
+import { ClusterRepo } from "./cluster_repo.ts";
 
 export type { ApiKeyChanges, ApiKeyRecord, KeyRole } from "./api_keys_repo.ts";
 export type { BudgetRecord } from "./budgets_repo.ts";
@@ -44,6 +45,7 @@ export {
   type UsageTotals,
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
+export type { ClusterEvent } from "./cluster_repo.ts";
 export { type Database, openDatabase, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
@@ -74,6 +76,7 @@ export class Store {
   readonly inventoryChecks: InventoryChecksRepo;
   readonly usageStats: UsageStatsRepo;
   readonly saverStats: SaverStatsRepo;
+  readonly cluster: ClusterRepo;
   /** Subscription credential state, refresh leases and rotation write-back. */
   readonly credentials: CredentialsRepo;
   /** The credential sealer (dashboard Reset re-seeds providers with it). */
@@ -96,6 +99,7 @@ export class Store {
     this.inventoryChecks = new InventoryChecksRepo(db, box);
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
+    this.cluster = new ClusterRepo(db);
     this.credentials = new CredentialsRepo(db, box);
     this.box = box;
   }
@@ -122,11 +126,6 @@ export class Store {
   /** Runs `work` in one transaction. */
   transaction<T>(work: () => T): T {
     return transaction(this.db, work);
-  }
-
-  /** Changes whenever another connection (the CLI) commits; polled for hot pick-up. */
-  dataVersion(): number {
-    return Number((this.db.prepare("PRAGMA data_version").get() as { data_version: number }).data_version);
   }
 
   /** Closes the handle. */

@@ -1,6 +1,7 @@
 /** Entry point of the dashboard bundle: registers every element, then the shell takes over <gw-app>. */
 import "./components/gw_alerts.ts";
 import "./components/gw_bar_chart.ts";
+import "./components/gw_connect_dialog.ts";
 import "./components/gw_copy_button.ts";
 import "./components/gw_countdown.ts";
 import "./components/gw_dialog.ts";
@@ -11,6 +12,7 @@ import "./components/gw_meter.ts";
 import "./components/gw_model_picker.ts";
 import "./components/gw_page_header.ts";
 import "./components/gw_provider_card.ts";
+import "./components/gw_quota_bars.ts";
 import "./components/gw_pager.ts";
 import "./components/gw_palette.ts";
 import "./components/gw_segmented.ts";

@@ -3,6 +3,8 @@ import type { ApiType } from "../../config/api_types.ts";
 import type { WireFormat } from "../../model/wire_format.ts";
 import type { CooldownKind } from "../../routing/cooldown_policy.ts";
 import type { BudgetView, CooldownView } from "./usage.ts";
+import type { AccountQuotaState } from "./quota.ts";
+import type { SigninFlow } from "../../signin/plan.ts";
 
 /** A provider with its credential masked, plus routing facts. */
 export interface ProviderView {
@@ -18,6 +20,8 @@ export interface ProviderView {
   readonly callable: boolean;
   readonly format: WireFormat | null;
   readonly cooldown: CooldownView | null;
+  /** Sign-in flows the Connect button offers (subscription kinds), preferred first; empty for API keys. */
+  readonly signin_flows: readonly SigninFlow[];
 }
 
 /** One provider kind and whether this build can call it: the provider form offers these. */
@@ -74,6 +78,10 @@ export interface RoutingAccount {
   readonly callable: boolean;
   readonly ready: boolean;
   readonly cooldown: CooldownView | null;
+  /** Limits and headroom; null when nothing is known or configured about the account's limits. */
+  readonly quota: AccountQuotaState | null;
+  /** Conversations whose prompt cache this account holds (prompt-cache affinity). */
+  readonly cache_sessions: number;
 }
 
 /** Answer of `POST /dashboard/api/routing/clear-cooldowns`. */
@@ -87,7 +95,12 @@ export interface RoutingSection {
   readonly cooldowns_enabled: boolean;
   readonly combo_strategy: string;
   readonly account_strategy: string;
-  readonly prefixes: readonly { readonly prefix: string; readonly accounts: readonly RoutingAccount[] }[];
+  readonly prefixes: readonly {
+    readonly prefix: string;
+    readonly accounts: readonly RoutingAccount[];
+    /** Account ids in the order the next request for this prefix would try them. */
+    readonly try_order: readonly string[];
+  }[];
   readonly cooldowns: readonly {
     readonly account_id: string;
     readonly remaining_s: number;

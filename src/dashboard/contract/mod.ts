@@ -28,8 +28,11 @@ import type {
 
 export type { ApiType } from "../../config/api_types.ts";
 export type { WireFormat } from "../../model/wire_format.ts";
+export type { SigninFlow } from "../../signin/plan.ts";
+export type { SigninStatus, SigninView } from "../../signin/session.ts";
 export type * from "./manage.ts";
 export type * from "./usage.ts";
+export type * from "./quota.ts";
 
 /** Each state section's name mapped to the type of its `data`. */
 export interface StateSections {

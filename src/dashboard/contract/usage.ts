@@ -35,6 +35,8 @@ export interface DailyPoint {
 export interface BreakdownRow extends TotalsView {
   readonly key: string;
   readonly success_pct: number;
+  /** Share of input tokens read from the upstream's prompt cache, 0..100 (per account: affinity at work). */
+  readonly cache_read_pct: number;
 }
 
 /** A model used without a price. */

@@ -67,7 +67,13 @@ export function dailySeries(rows: readonly DailyTotals[], fromDay: number, toDay
 
 /** A breakdown row in the API's shape. */
 export function breakdownView(g: GroupTotals): BreakdownRow {
-  return { key: g.key, ...totalsView(g), success_pct: successPct(g) };
+  return {
+    key: g.key,
+    ...totalsView(g),
+    success_pct: successPct(g),
+    // Cache reads are a subset of the input total (spec usage invariant), so this is a share of input.
+    cache_read_pct: g.inputTokens > 0 ? round((g.cacheReadTokens * 100) / g.inputTokens, 1) : 0,
+  };
 }
 
 /** Reads an integer query parameter from an allowed set or range, else the fallback. */

@@ -22,6 +22,7 @@ import type {
 } from "../contract/mod.ts";
 import { budgetView, comboView, keyView, priceView, providerView, round } from "../views.ts";
 import { type SectionInput, windowStart } from "./common.ts";
+import { quotaView } from "./routing_quota.ts";
 
 /** Providers with masked credentials, and the api_types this build can call. */
 export function providersSection({ gateway }: SectionInput): ProvidersSection {
@@ -49,10 +50,15 @@ export function combosSection({ gateway }: SectionInput): CombosSection {
   };
 }
 
-/** Accounts per prefix in try order with readiness, and active cooldowns. */
+/**
+ * Accounts per prefix in config order with readiness, cooldowns, headroom per limit window and held
+ * prompt caches, and the try order the next request for each prefix would get.
+ */
 export function routingSection({ gateway }: SectionInput): RoutingSection {
   const settings = gateway.state.settings;
-  const cooldowns = gateway.cooldowns.active(gateway.now());
+  const now = gateway.now();
+  const cooldowns = gateway.cooldowns.active(now);
+  const sessions = gateway.quota.cacheSessions(now);
   const byAccount = new Map(cooldowns.map((c) => [c.accountId, c]));
   const prefixes = new Map<string, RoutingAccount[]>();
   for (const p of gateway.state.providers) {
@@ -69,6 +75,8 @@ export function routingSection({ gateway }: SectionInput): RoutingSection {
       cooldown: cooling
         ? { remaining_s: cooling.remainingSeconds, until: cooling.untilMs, kind: cooling.kind }
         : null,
+      quota: quotaView(gateway.quota.headroom(p.id, now)),
+      cache_sessions: sessions.get(p.id) ?? 0,
     });
     prefixes.set(p.prefix, accounts);
   }
@@ -76,7 +84,12 @@ export function routingSection({ gateway }: SectionInput): RoutingSection {
     cooldowns_enabled: settings.server_cooldowns_enabled,
     combo_strategy: settings.combo_strategy,
     account_strategy: settings.server_account_strategy,
-    prefixes: [...prefixes].map(([prefix, accounts]) => ({ prefix, accounts })),
+    prefixes: [...prefixes].map(([prefix, accounts]) => ({
+      prefix,
+      accounts,
+      // Any model name routes; the order depends on the prefix's accounts only.
+      try_order: gateway.quota.tryOrder(`${prefix}/*`, now),
+    })),
     cooldowns: cooldowns.map((c) => ({
       account_id: c.accountId,
       remaining_s: c.remainingSeconds,

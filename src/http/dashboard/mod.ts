@@ -18,6 +18,7 @@ import { providersRoutes } from "./providers_routes.ts";
 import { requestLogsRoutes } from "./request_logs_routes.ts";
 import { routingRoutes } from "./routing_routes.ts";
 import { settingsRoutes } from "./settings_routes.ts";
+import { signinRoutes } from "./signin_routes.ts";
 import { stateRoutes } from "./state_routes.ts";
 
 /** Former page URLs that now live under /dashboard/ui: every screen but Overview (which is /dashboard). */
@@ -58,6 +59,7 @@ export function dashboardRoutes(
   app.route("/", keysRoutes(ctx));
   app.route("/", budgetsRoutes(ctx));
   app.route("/", providersRoutes(ctx));
+  app.route("/", signinRoutes(ctx));
   app.route("/", combosRoutes(ctx));
   app.route("/", settingsRoutes(ctx));
   app.route("/", configRoutes(ctx));

@@ -40,6 +40,11 @@ export function getState<S extends StateSection>(
   return request<StateEnvelope<S>>("GET", `${API_BASE}/v2/state/${section}${query}`, undefined, signal);
 }
 
+/** Reads one JSON resource of the management API (not a state section). */
+export function getJson<T>(path: string): Promise<ApiResult<T>> {
+  return request<T>("GET", path);
+}
+
 /** Sends a JSON mutation. */
 export function send<T>(
   method: "POST" | "PUT" | "PATCH" | "DELETE",

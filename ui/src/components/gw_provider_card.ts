@@ -110,6 +110,9 @@ export class GwProviderCard extends LitElement {
             "play",
             14,
           )}Test</button>
+          ${p.signin_flows.length > 0
+            ? html`<button class="sm" @click=${() => this.ask("connect")}>${icon("keys", 14)}Connect</button>`
+            : nothing}
           <button class="sm" @click=${() => this.ask("edit")}>${icon("edit", 14)}Edit</button>
           <button class="sm" @click=${() => this.ask("toggle")}>${p.enabled ? "Disable" : "Enable"}</button>
           <span class="spacer"></span>

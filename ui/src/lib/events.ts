@@ -78,7 +78,7 @@ declare global {
 }
 
 /** What a provider card asks its screen to do. */
-export type ProviderAction = "test" | "edit" | "toggle" | "delete";
+export type ProviderAction = "test" | "edit" | "toggle" | "delete" | "connect";
 
 /** A provider card's button was pressed; the screen talks to the API. */
 export class ProviderActionEvent extends Event {

@@ -219,6 +219,7 @@ export class GwAnalyticsScreen extends ScreenBase {
                           <th class="right">Requests</th>
                           <th class="right">Input</th>
                           <th class="right">Output</th>
+                          <th class="right" title="share of input tokens read from the prompt cache">Cache read</th>
                           <th class="right">Success</th>
                           <th>Cost</th>
                         </tr>
@@ -230,6 +231,9 @@ export class GwAnalyticsScreen extends ScreenBase {
                             <td class="right num">${formatInt(b.requests)}</td>
                             <td class="right num">${formatCompact(b.input_tokens)}</td>
                             <td class="right num">${formatCompact(b.output_tokens)}</td>
+                            <td class="right num" data-testid="cache-read">${formatPercent(
+                              b.cache_read_pct,
+                            )}</td>
                             <td class="right num">${b.success_pct === undefined
                               ? "–"
                               : formatPercent(b.success_pct)}</td>

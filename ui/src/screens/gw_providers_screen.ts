@@ -30,11 +30,13 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
     fetched: { state: true },
     tests: { state: true },
     deleting: { state: true },
+    connecting: { state: true },
   };
   declare fetching: boolean;
   declare fetched: string[];
   declare tests: Record<string, ProviderTest>;
   declare deleting: ProviderView | null;
+  declare connecting: ProviderView | null;
   private state = new StateController(this, "providers", 15_000);
 
   constructor() {
@@ -43,6 +45,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
     this.fetched = [];
     this.tests = {};
     this.deleting = null;
+    this.connecting = null;
     this.addEventListener("gw-provider-action", (e) => this.onAction(e));
   }
 
@@ -60,6 +63,8 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
       </gw-page-header>
             ${this.frame(this.state, (d) => this.cards(d.providers))}
             ${this.formDialog(this.state.data?.api_types ?? [])} ${this.deleteDialog()}
+      <gw-connect-dialog .provider=${this.connecting} @gw-connected=${() => this.state.refresh()}
+        @gw-connect-closed=${() => (this.connecting = null)}></gw-connect-dialog>
     `;
   }
 
@@ -96,6 +101,9 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
         return void this.toggle(p, !p.enabled);
       case "delete":
         this.deleting = p;
+        return;
+      case "connect":
+        this.connecting = p;
         return;
     }
   }

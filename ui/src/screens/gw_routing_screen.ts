@@ -6,7 +6,10 @@ import { icon } from "../lib/icons.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
-/** Routing: per-prefix try order and readiness, active cooldowns counting down, clear all. */
+/**
+ * Routing: per-prefix accounts with readiness, headroom bars per limit window and why an account goes
+ * last, the try order the next request would get, active cooldowns counting down, clear all.
+ */
 export class GwRoutingScreen extends ScreenBase {
   static override properties = { clearing: { state: true } };
   static override styles = [
@@ -142,11 +145,22 @@ export class GwRoutingScreen extends ScreenBase {
                               ? html`<span class="badge warn">cooling <gw-countdown .until=${
                                 Date.now() + cd.remaining_s * 1000
                               }></gw-countdown></span>`
+                              : a.quota?.deprioritised
+                              ? html`<span class="badge warn">deprioritised</span>`
                               : a.ready
                               ? html`<span class="badge ok">ready</span>`
                               : html`<span class="badge danger">not ready</span>`
-                          }</div>`;
+                          }${
+                            a.cache_sessions > 0
+                              ? html`<span class="badge" title="conversations whose prompt cache this account holds">${a.cache_sessions} cached</span>`
+                              : nothing
+                          }<gw-quota-bars .quota=${a.quota}></gw-quota-bars></div>`;
                         })}</div>
+                        <div class="card-body small muted"
+                          data-testid="try-order">Next request tries: <span class="mono">${p
+                              .try_order.length > 0
+                            ? p.try_order.join(" → ")
+                            : "nothing (every account is cooling or disabled)"}</span></div>
                       </div>
                     `;
                   })

@@ -1,0 +1,136 @@
+/**
+ * `serve --workers N` against one worker, side by side in one run: requests per second (wrk, 50
+ * connections) and the server's CPU per request, all worker processes summed. On a machine whose cores
+ * are not free (wrk and the mock upstream share them here), requests per second cannot show the scaling;
+ * CPU per request can: if N workers spend the same CPU per request as one, N free cores give N times the
+ * throughput. Usage: deno run -A scripts/bench/workers.ts [workers=2] [seconds=5]
+ */
+import { join } from "node:path";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const WORKERS = Number(Deno.args[0] ?? 2);
+const SECONDS = Number(Deno.args[1] ?? 5);
+const MOCK_PORT = 18131;
+const GATEWAY_PORT = 18132;
+const BODY = JSON.stringify({ model: "bench/m1", messages: [{ role: "user", content: "Say hello." }] });
+
+/** CPU ms of a process tree (the supervisor and its workers), from the scheduler's counters. */
+function treeCpuMs(pid: number): number {
+  let ns = 0;
+  const pids = [pid];
+  while (pids.length > 0) {
+    const current = pids.pop()!;
+    try {
+      for (const task of Deno.readDirSync(`/proc/${current}/task`)) {
+        try {
+          ns += Number(Deno.readTextFileSync(`/proc/${current}/task/${task.name}/schedstat`).split(" ")[0]);
+          const children = Deno.readTextFileSync(`/proc/${current}/task/${task.name}/children`).trim();
+          if (children) pids.push(...children.split(" ").map(Number));
+        } catch { /* the thread ended */ }
+      }
+    } catch { /* the process ended */ }
+  }
+  return ns / 1e6;
+}
+
+async function wrk(url: string, seconds: number): Promise<{ rps: number; requests: number }> {
+  const lua = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(
+    lua,
+    `wrk.method = "POST"\nwrk.body = ${
+      JSON.stringify(BODY)
+    }\nwrk.headers["Content-Type"] = "application/json"\n`,
+  );
+  const output = await new Deno.Command("wrk", { args: ["-t1", "-c50", `-d${seconds}s`, "-s", lua, url] })
+    .output();
+  const text = new TextDecoder().decode(output.stdout);
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(text);
+  const requests = /(\d+) requests in/.exec(text);
+  if (!rps || !requests) throw new Error(`wrk failed: ${text}`);
+  if (/Non-2xx/.test(text)) console.error(`  warning: non-2xx answers: ${text}`);
+  return { rps: Number(rps[1]), requests: Number(requests[1]) };
+}
+
+async function waitReady(url: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    try {
+      await (await fetch(url, {
+        method: "POST",
+        body: BODY,
+        headers: { "content-type": "application/json" },
+      }))
+        .body?.cancel();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} did not start`);
+}
+
+async function measure(workers: number, config: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "main.ts",
+      "serve",
+      "--config",
+      config,
+      "--port",
+      String(GATEWAY_PORT),
+      "--workers",
+      String(workers),
+    ],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "inherit",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const url = `http://127.0.0.1:${GATEWAY_PORT}/v1/chat/completions`;
+  try {
+    await waitReady(url);
+    await wrk(url, 10); // warm-up: V8 optimizes the gateway's code over the first ~30 k requests
+    const before = treeCpuMs(child.pid);
+    const result = await wrk(url, SECONDS);
+    const cpuUs = ((treeCpuMs(child.pid) - before) * 1000) / result.requests;
+    return { rps: result.rps, cpuUs };
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+  }
+}
+
+const home = await Deno.makeTempDir({ prefix: "gateway-bench-workers-" });
+const config = join(home, "config.yaml");
+await Deno.writeTextFile(
+  config,
+  `server:\n  require_api_key: false\nproviders:\n  - id: bench-1\n    prefix: bench\n    api_type: chat_compat\n` +
+    `    base_url: http://127.0.0.1:${MOCK_PORT}/v1\n    models: [m1]\n`,
+);
+const mock = new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", "scripts/bench/mock_upstream.ts", String(MOCK_PORT)],
+  cwd: ROOT,
+  stdout: "null",
+}).spawn();
+try {
+  const one = await measure(1, config);
+  const many = await measure(WORKERS, config);
+  console.log(
+    `Workers (wrk -t1 -c50, ${SECONDS} s, ${navigator.hardwareConcurrency} cores shared with wrk and the mock):`,
+  );
+  console.log(`  1 worker:  ${one.rps.toFixed(0)} req/s, ${one.cpuUs.toFixed(0)} µs CPU per request`);
+  console.log(
+    `  ${WORKERS} workers: ${many.rps.toFixed(0)} req/s, ${many.cpuUs.toFixed(0)} µs CPU per request`,
+  );
+  console.log(
+    `  throughput ratio ${(many.rps / one.rps).toFixed(2)}× (${
+      (many.rps / one.rps / WORKERS).toFixed(2)
+    } per worker); ` +
+      `CPU per request ${(many.cpuUs / one.cpuUs).toFixed(2)}× one worker's`,
+  );
+} finally {
+  mock.kill("SIGTERM");
+  await mock.status;
+  await Deno.remove(home, { recursive: true });
+}

@@ -1,0 +1,122 @@
+import { Management } from "../management/mod.ts";
+import { GatewayError } from "../model/mod.ts";
+import { providerSigninFacts, type SigninFlow, SigninService, type SigninView } from "../signin/mod.ts";
+import { seedFromConfig } from "../storage/mod.ts";
+import { parseCommandArgs, stringFlag } from "./args.ts";
+import { configForCommand, openStore } from "./context.ts";
+import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
+
+/** Help text of `gateway providers`. */
+export const PROVIDERS_HELP = `Usage:
+  gateway providers connect <id> [--flow device|pkce] [--config <file>]
+
+Signs a subscription provider in and stores its credential in the database (sealed), the same way the
+dashboard's Connect button does; a running gateway picks it up within seconds.
+
+  device  prints a code and a link: open the link on any device, enter the code, and wait here.
+  pkce    prints the provider's sign-in page: open it in a browser, sign in, then paste the address the
+          browser ends on (or the code it shows) here. Works on a headless server.
+
+Without --flow the provider kind's usual flow is used (GitHub Copilot: device; Codex, Claude: pkce).`;
+
+/** `gateway providers …` */
+export async function providersCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case "connect":
+      return await connect(rest, io);
+    case undefined:
+    case "--help":
+    case "-h":
+      io.out(PROVIDERS_HELP);
+      return sub === undefined ? 2 : EXIT_OK;
+    default:
+      throw new UsageError(`providers: unknown subcommand "${sub}" (connect)`);
+  }
+}
+
+async function connect(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { flow: { type: "string" } }, "providers connect");
+  if (values.help) {
+    io.out(PROVIDERS_HELP);
+    return EXIT_OK;
+  }
+  const [id, extra] = positionals;
+  if (id === undefined) throw new UsageError("providers connect: missing <id>");
+  if (extra !== undefined) throw new UsageError(`providers connect: unexpected argument "${extra}"`);
+  const flow = stringFlag(values, "flow");
+  if (flow !== undefined && flow !== "device" && flow !== "pkce") {
+    throw new UsageError("providers connect: --flow must be device or pkce");
+  }
+  const config = configForCommand(stringFlag(values, "config"), io);
+  const store = openStore(config, io);
+  try {
+    // A fresh install has not served yet: take the providers from the config as serve would.
+    seedFromConfig(store.db, config, store.box, io.now());
+    // No reload: a running gateway is another process and notices the commit by polling the database.
+    const manage = new Management({ store, config, now: io.now, env: io.env, reload: () => {} });
+    const signin = new SigninService({
+      fetch: io.fetch ?? fetch,
+      now: io.now,
+      random: (n) => crypto.getRandomValues(new Uint8Array(n)),
+      provider: (providerId) => manage.providers.get(providerId),
+      facts: providerSigninFacts,
+      save: (providerId, credential) => {
+        manage.providers.update(providerId, { apiKey: JSON.stringify(credential) });
+      },
+    });
+    const owner = "cli";
+    const started = await signin.start(id, owner, flow as SigninFlow | undefined);
+    const ended = started.device
+      ? await waitForDevice(signin, started, io)
+      : await pastePkce(signin, started, io);
+    return report(ended, io);
+  } finally {
+    store.close();
+  }
+}
+
+async function waitForDevice(signin: SigninService, view: SigninView, io: CliIo): Promise<SigninView> {
+  const device = view.device!;
+  io.out(`Open ${device.verification_uri_complete ?? device.verification_uri} and enter the code:`);
+  io.out("");
+  io.out(`    ${device.user_code}`);
+  io.out("");
+  io.out(`Waiting for you to approve it (the code expires at ${view.expires_at}; Ctrl-C to give up)…`);
+  return await signin.settled(view.id, "cli");
+}
+
+async function pastePkce(signin: SigninService, view: SigninView, io: CliIo): Promise<SigninView> {
+  const pkce = view.pkce!;
+  io.out("Open this address in a browser and sign in:");
+  io.out("");
+  io.out(`    ${pkce.authorize_url}`);
+  io.out("");
+  io.out(`The browser then goes to ${pkce.redirect_uri}… (the page may not load: that is expected).`);
+  io.out("Paste that whole address (or the code the page shows) here and press Enter:");
+  while (true) {
+    const line = io.readLine ? await io.readLine() : null;
+    if (line === null) {
+      signin.cancel(view.id, "cli");
+      throw new UsageError("providers connect: no redirect address on standard input");
+    }
+    if (line.trim() === "") continue;
+    try {
+      return await signin.submit(view.id, "cli", line);
+    } catch (error) {
+      // A paste that does not read (wrong state, no code) leaves the sign-in open: ask again.
+      if (!(error instanceof GatewayError) || error.status !== 400) throw error;
+      io.err(`gateway: ${error.message}`);
+      io.out("Paste the address again (or press Ctrl-D to give up):");
+    }
+  }
+}
+
+function report(view: SigninView, io: CliIo): number {
+  if (view.status === "succeeded") {
+    io.out(`Connected ${view.provider_id}: the credential is stored (sealed) in the database.`);
+    return EXIT_OK;
+  }
+  io.err(`gateway: sign-in ${view.status}${view.message ? `: ${view.message}` : ""}`);
+  return EXIT_FAILURE;
+}

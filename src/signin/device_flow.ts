@@ -1,0 +1,197 @@
+/**
+ * OAuth 2.0 device authorization (RFC 8628): ask for a device code, then poll the token endpoint at the
+ * server's interval (5 s longer after each `slow_down`) until the user approves, denies, or the code
+ * expires. The clock, the sleep and the fetch are passed in, so the loop is tested without waiting.
+ */
+import { GatewayError } from "../model/mod.ts";
+import {
+  type BodyEncoding,
+  endpointName,
+  numberField,
+  oauthError,
+  type OAuthFetch,
+  postOAuth,
+  stringField,
+} from "./oauth_http.ts";
+import { readTokenAnswer, type SignedInCredential } from "./token_answer.ts";
+
+/** Where and as whom one device sign-in talks. */
+export interface DeviceFlowEndpoints {
+  readonly deviceUrl: string;
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  readonly scope: string;
+  readonly encoding: BodyEncoding;
+}
+
+/** What the device endpoint granted: the code the user types and where, and how often to poll. */
+export interface DeviceGrant {
+  /** Secret to the flow: it is what the poll trades for a token, so it never leaves the server. */
+  readonly deviceCode: string;
+  readonly userCode: string;
+  readonly verificationUri: string;
+  readonly verificationUriComplete?: string;
+  readonly intervalS: number;
+  /** Epoch ms after which the code is dead. */
+  readonly expiresAt: number;
+}
+
+/** RFC 8628 §3.5: each `slow_down` adds five seconds to the interval, for good. */
+export const SLOW_DOWN_STEP_S = 5;
+/** RFC 8628 §3.2: the interval when the server names none. */
+export const DEFAULT_INTERVAL_S = 5;
+/** Never poll faster than this, whatever a server says (a 0 would be a loop of requests). */
+export const MIN_INTERVAL_S = 1;
+/** How long a code lives when the server does not say (GitHub's codes live 15 minutes). */
+const DEFAULT_EXPIRES_S = 900;
+
+/** Asks the device endpoint for a code. */
+export async function requestDeviceCode(
+  fetcher: OAuthFetch,
+  endpoints: DeviceFlowEndpoints,
+  nowMs: number,
+): Promise<DeviceGrant> {
+  const fields: Record<string, string> = { client_id: endpoints.clientId };
+  if (endpoints.scope) fields.scope = endpoints.scope;
+  const answer = await postOAuth(fetcher, endpoints.deviceUrl, fields, endpoints.encoding);
+  const error = oauthError(answer.body);
+  const deviceCode = stringField(answer.body, "device_code");
+  const userCode = stringField(answer.body, "user_code");
+  const verificationUri = stringField(answer.body, "verification_uri", "verification_url");
+  if (error || answer.status >= 300 || !deviceCode || !userCode || !verificationUri) {
+    const why = error?.text ?? `HTTP ${answer.status} without device_code, user_code and verification_uri`;
+    throw new GatewayError(
+      502,
+      "upstream",
+      `The device sign-in could not start: ${endpointName(endpoints.deviceUrl)} answered ${why}`,
+    );
+  }
+  if (!isHttpUrl(verificationUri)) {
+    throw new GatewayError(
+      502,
+      "upstream",
+      "The device sign-in could not start: the verification link is not an http(s) URL",
+    );
+  }
+  const complete = stringField(answer.body, "verification_uri_complete");
+  const interval = numberField(answer.body, "interval") ?? DEFAULT_INTERVAL_S;
+  const expiresIn = numberField(answer.body, "expires_in") ?? DEFAULT_EXPIRES_S;
+  return {
+    deviceCode,
+    userCode,
+    verificationUri,
+    ...(complete && isHttpUrl(complete) ? { verificationUriComplete: complete } : {}),
+    intervalS: Math.max(MIN_INTERVAL_S, Math.ceil(interval)),
+    expiresAt: nowMs + Math.max(1, expiresIn) * 1000,
+  };
+}
+
+/** One poll's meaning. */
+export type DevicePoll =
+  | { readonly kind: "pending" }
+  | { readonly kind: "slow_down"; readonly intervalS?: number }
+  | { readonly kind: "done"; readonly credential: SignedInCredential }
+  | { readonly kind: "denied" | "expired" | "failed"; readonly message: string };
+
+/** Polls the token endpoint once. */
+export async function pollDeviceToken(
+  fetcher: OAuthFetch,
+  endpoints: DeviceFlowEndpoints,
+  grant: DeviceGrant,
+  nowMs: number,
+  signal?: AbortSignal,
+): Promise<DevicePoll> {
+  const answer = await postOAuth(
+    fetcher,
+    endpoints.tokenUrl,
+    {
+      client_id: endpoints.clientId,
+      device_code: grant.deviceCode,
+      grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+    },
+    endpoints.encoding,
+    signal,
+  );
+  const outcome = readTokenAnswer(answer, nowMs);
+  if (outcome.ok) return { kind: "done", credential: outcome.credential };
+  switch (outcome.code) {
+    case "authorization_pending":
+      return { kind: "pending" };
+    case "slow_down": {
+      const interval = numberField(answer.body, "interval");
+      return interval === undefined ? { kind: "slow_down" } : { kind: "slow_down", intervalS: interval };
+    }
+    case "access_denied":
+      return { kind: "denied", message: "The sign-in was denied on the provider's page" };
+    case "expired_token":
+      return { kind: "expired", message: "The code expired before it was approved; start again" };
+    default:
+      return { kind: "failed", message: `The token endpoint refused the sign-in: ${outcome.message}` };
+  }
+}
+
+/** The interval to wait before the next poll, after `poll`. */
+export function nextIntervalS(currentS: number, poll: DevicePoll): number {
+  if (poll.kind !== "slow_down") return currentS;
+  // GitHub names the new interval itself; RFC 8628 servers leave the +5 s to the client.
+  const stepped = currentS + SLOW_DOWN_STEP_S;
+  return poll.intervalS !== undefined ? Math.max(stepped, Math.ceil(poll.intervalS)) : stepped;
+}
+
+/** The end of a device sign-in. */
+export type DeviceResult =
+  | { readonly kind: "done"; readonly credential: SignedInCredential }
+  | { readonly kind: "denied" | "expired" | "failed" | "cancelled"; readonly message: string };
+
+/** What the polling loop needs from the outside world. */
+export interface DeviceLoopDeps {
+  readonly fetch: OAuthFetch;
+  readonly now: () => number;
+  /** Waits `ms`; resolves early (without throwing) when `signal` aborts. */
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Told the interval in force after each poll (the dashboard shows it). */
+  readonly onPoll?: (poll: DevicePoll, intervalS: number) => void;
+}
+
+/** Polls until the sign-in ends one way or another; `signal` cancels it. */
+export async function runDeviceFlow(
+  deps: DeviceLoopDeps,
+  endpoints: DeviceFlowEndpoints,
+  grant: DeviceGrant,
+  signal: AbortSignal,
+): Promise<DeviceResult> {
+  let intervalS = grant.intervalS;
+  const cancelled = { kind: "cancelled", message: "The sign-in was cancelled" } as const;
+  while (true) {
+    await deps.sleep(intervalS * 1000, signal);
+    if (signal.aborted) return cancelled;
+    if (deps.now() >= grant.expiresAt) {
+      return { kind: "expired", message: "The code expired before it was approved; start again" };
+    }
+    let poll: DevicePoll;
+    try {
+      poll = await pollDeviceToken(deps.fetch, endpoints, grant, deps.now(), signal);
+    } catch (error) {
+      if (signal.aborted) return cancelled;
+      // A network blip is not the end: wait one more interval, until the code itself expires.
+      deps.onPoll?.(
+        { kind: "failed", message: error instanceof Error ? error.message : String(error) },
+        intervalS,
+      );
+      continue;
+    }
+    intervalS = nextIntervalS(intervalS, poll);
+    deps.onPoll?.(poll, intervalS);
+    if (poll.kind === "pending" || poll.kind === "slow_down") continue;
+    return poll;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}

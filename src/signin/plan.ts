@@ -1,0 +1,87 @@
+/**
+ * Which sign-in a provider kind uses, and with which endpoints: read from the kind's OAuth facts (the
+ * credential core's table with the provider's overrides applied), so every URL stays the provider's to set.
+ */
+import type { DeviceFlowEndpoints } from "./device_flow.ts";
+import type { BodyEncoding } from "./oauth_http.ts";
+import type { PkceFlowEndpoints } from "./pkce_flow.ts";
+
+/** The part of a kind's OAuth facts the sign-in flows read (`OAuthKindFacts` of src/credentials). */
+export interface SigninFacts {
+  readonly label: string;
+  readonly clientId: string;
+  readonly tokenUrl: string | null;
+  readonly tokenBody: BodyEncoding;
+  readonly authorize?: {
+    readonly url: string;
+    readonly redirectUri: string;
+    readonly scopes: string;
+    readonly params?: Readonly<Record<string, string>>;
+  };
+  readonly device?: {
+    readonly codeUrl: string;
+    readonly tokenUrl: string;
+    readonly verificationUrl: string;
+    readonly scopes?: string;
+    readonly protocol: "rfc8628" | "openai_deviceauth";
+    readonly redirectUri?: string;
+  };
+}
+
+/** The two ways to sign in. */
+export type SigninFlow = "device" | "pkce";
+
+/** One provider's sign-in, ready to run. */
+export type SigninPlan =
+  | { readonly flow: "device"; readonly label: string; readonly endpoints: DeviceFlowEndpoints }
+  | { readonly flow: "pkce"; readonly label: string; readonly endpoints: PkceFlowEndpoints };
+
+/** The flows a kind offers, the preferred one first (a device code needs no pasting, so it leads). */
+export function flowsOffered(facts: SigninFacts): SigninFlow[] {
+  const flows: SigninFlow[] = [];
+  if (facts.device?.protocol === "rfc8628") flows.push("device");
+  if (facts.authorize && facts.tokenUrl) flows.push("pkce");
+  return flows;
+}
+
+/** The plan for `flow` (or the kind's preferred flow), or a sentence saying why there is none. */
+export function signinPlan(facts: SigninFacts, flow?: SigninFlow): SigninPlan | string {
+  const offered = flowsOffered(facts);
+  const chosen = flow ?? offered[0];
+  if (chosen === undefined || !offered.includes(chosen)) {
+    return offered.length === 0
+      ? `${facts.label} has no sign-in flow in this build; paste a credential as the API key instead`
+      : `${facts.label} signs in with ${offered.join(" or ")}, not ${chosen}`;
+  }
+  if (chosen === "device") {
+    const device = facts.device!;
+    return {
+      flow: "device",
+      label: facts.label,
+      endpoints: {
+        deviceUrl: device.codeUrl,
+        tokenUrl: device.tokenUrl,
+        clientId: facts.clientId,
+        scope: device.scopes ?? "",
+        // GitHub reads form bodies; RFC 8628 says form too.
+        encoding: "form",
+      },
+    };
+  }
+  const authorize = facts.authorize!;
+  return {
+    flow: "pkce",
+    label: facts.label,
+    endpoints: {
+      authorizeUrl: authorize.url,
+      tokenUrl: facts.tokenUrl!,
+      clientId: facts.clientId,
+      scope: authorize.scopes,
+      redirectUri: authorize.redirectUri,
+      encoding: facts.tokenBody,
+      authorizeParams: authorize.params,
+      // A JSON token endpoint (Claude's) wants the state echoed in the exchange.
+      stateInExchange: facts.tokenBody === "json",
+    },
+  };
+}

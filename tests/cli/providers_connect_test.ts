@@ -1,0 +1,158 @@
+/**
+ * `gateway providers connect` as a user on a headless server runs it: a child process reading the code
+ * exchange from its terminal, signing in at a mock OAuth server, and storing the credential sealed.
+ */
+import { resolveHomePaths } from "../../src/config/mod.ts";
+import { Store } from "../../src/storage/mod.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import {
+  MOCK_ACCESS_TOKEN,
+  MOCK_REFRESH_TOKEN,
+  type MockOAuth,
+  startMockOAuth,
+} from "../helpers/mock_oauth.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+function writeHome(mock: MockOAuth): string {
+  const home = Deno.makeTempDirSync({ prefix: "gateway-connect-" });
+  Deno.writeTextFileSync(
+    `${home}/config.yaml`,
+    `providers:
+  - id: copilot
+    prefix: cp
+    api_type: device_oauth_assistant
+    base_url: http://127.0.0.1:9
+${mock.overridesYaml("    ")}  - id: codex
+    prefix: cx
+    api_type: responses_oauth
+    base_url: http://127.0.0.1:9
+${mock.overridesYaml("    ")}`,
+  );
+  return home;
+}
+
+/** Runs `providers connect <id>`; `answer` sees each stdout chunk and may write to the child's stdin. */
+async function connect(
+  home: string,
+  id: string,
+  answer?: (printed: string, stdin: WritableStreamDefaultWriter<Uint8Array>) => Promise<void>,
+) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "providers", "connect", id],
+    env: { GATEWAY_HOME: home, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stdin = child.stdin.getWriter();
+  const stderr = new Response(child.stderr).text();
+  let printed = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    printed += decoder.decode(chunk, { stream: true });
+    await answer?.(printed, stdin);
+  }
+  await stdin.close().catch(() => {});
+  const status = await child.status;
+  return { code: status.code, out: printed, err: await stderr };
+}
+
+function storedKey(home: string, id: string): string {
+  const paths = resolveHomePaths(undefined, { GATEWAY_HOME: home });
+  const store = Store.openWithSecret(paths.dbPath, paths.secretKeyPath, undefined);
+  try {
+    return store.providers.list().find((p) => p.id === id)!.apiKey;
+  } finally {
+    store.close();
+  }
+}
+
+function databaseBytes(home: string): string {
+  const paths = resolveHomePaths(undefined, { GATEWAY_HOME: home });
+  let text = "";
+  for (const suffix of ["", "-wal"]) {
+    try {
+      text += new TextDecoder("latin1").decode(Deno.readFileSync(paths.dbPath + suffix));
+    } catch { /* no WAL left */ }
+  }
+  return text;
+}
+
+Deno.test("providers connect: a device sign-in prints the code and link, waits, and stores the token sealed", async () => {
+  await using mock = await startMockOAuth();
+  mock.deviceSteps("authorization_pending", "ok");
+  const home = writeHome(mock);
+  try {
+    const run = await connect(home, "copilot");
+    assertEquals(run.code, 0, run.err);
+    assertStringIncludes(run.out, `Open ${mock.url}/login/device and enter the code:`);
+    assertStringIncludes(run.out, "WDJB-MJHT");
+    assertStringIncludes(run.out, "Connected copilot");
+    assert(!run.out.includes(MOCK_ACCESS_TOKEN) && !run.err.includes(MOCK_ACCESS_TOKEN), "no token printed");
+    assertEquals(JSON.parse(storedKey(home, "copilot")).access_token, MOCK_ACCESS_TOKEN);
+    assert(!databaseBytes(home).includes(MOCK_ACCESS_TOKEN), "the database holds the token sealed only");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("providers connect: a PKCE sign-in prints the authorize URL and reads the pasted redirect, asking again after a wrong one", async () => {
+  await using mock = await startMockOAuth();
+  const home = writeHome(mock);
+  try {
+    let answered = false;
+    const run = await connect(home, "codex", async (printed, stdin) => {
+      const url = printed.match(/^\s+(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)$/m)?.[1];
+      if (!url || answered || !printed.includes("press Enter")) return;
+      answered = true;
+      // The user signs in in a browser, which lands on the redirect URL; they paste a stale one first.
+      const visit = await fetch(url, { redirect: "manual" });
+      await visit.body?.cancel();
+      const redirect = visit.headers.get("location")!;
+      const encoder = new TextEncoder();
+      await stdin.write(encoder.encode(`${redirect.replace(/state=[^&]+/, "state=stale")}\n`));
+      await stdin.write(encoder.encode(`${redirect}\n`));
+    });
+    assertEquals(run.code, 0, run.err);
+    assertStringIncludes(run.err, "state does not match");
+    assertStringIncludes(run.out, "Paste the address again");
+    assertStringIncludes(run.out, "Connected codex");
+    const stored = JSON.parse(storedKey(home, "codex"));
+    assertEquals(stored.refresh_token, MOCK_REFRESH_TOKEN);
+    assert(typeof stored.expires_at === "number");
+    const exchange = mock.requests.find((r) => r.path === "/oauth/token")!;
+    assertEquals(exchange.fields.client_id, "mock-client");
+    assert(!run.out.includes(MOCK_REFRESH_TOKEN) && !run.err.includes(MOCK_REFRESH_TOKEN));
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("providers connect: a denied device sign-in exits 1 with the reason and stores nothing", async () => {
+  await using mock = await startMockOAuth();
+  mock.deviceSteps("access_denied");
+  const home = writeHome(mock);
+  try {
+    const run = await connect(home, "copilot");
+    assertEquals(run.code, 1);
+    assertStringIncludes(run.err, "sign-in failed: The sign-in was denied");
+    assertEquals(storedKey(home, "copilot"), "");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("providers connect: a PKCE sign-in with nothing on standard input gives up with a usage error", async () => {
+  await using mock = await startMockOAuth();
+  const home = writeHome(mock);
+  try {
+    const run = await connect(home, "codex", async (_printed, stdin) => {
+      await stdin.close().catch(() => {});
+    });
+    assertEquals(run.code, 2);
+    assertStringIncludes(run.err, "no redirect address on standard input");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});

@@ -1,0 +1,145 @@
+/**
+ * `gateway serve --workers 2` as a user runs it: two processes on one port and one database, a cooldown
+ * one worker sets honoured by the other, and SIGTERM under load drains both without losing a usage row.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { chatCompletion } from "../helpers/chat_fixtures.ts";
+import { chatProvidersYaml } from "../helpers/gateway.ts";
+import { startMockUpstream } from "../helpers/mock_upstream.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+async function startWorkers(home: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "serve", "--workers", "2", "--port", "0"],
+    env: { GATEWAY_HOME: home, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let printed = "";
+  while (!printed.includes("workers\n")) {
+    const { value, done } = await stdout.read();
+    if (done) break;
+    printed += value;
+  }
+  const url = /listening on (http:\/\/\S+) with 2 workers/.exec(printed)?.[1];
+  const rest = (async () => {
+    for (let r = await stdout.read(); !r.done; r = await stdout.read()) printed += r.value;
+    return printed;
+  })();
+  const errors = new Response(child.stderr).text();
+  return { child, url, output: rest, errors, printed: () => printed };
+}
+
+function post(url: string, body: unknown) {
+  return fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    // A new connection each time, so the kernel spreads requests over both workers.
+    headers: { "content-type": "application/json", connection: "close" },
+    body: JSON.stringify(body),
+  });
+}
+
+const request = { model: "p/m1", messages: [{ role: "user", content: "hi" }] };
+
+Deno.test("serve --workers 2: both workers serve one port; a cooldown set by one is honoured by both", async () => {
+  const failing = await startMockUpstream();
+  const healthy = await startMockUpstream();
+  failing.script({ json: { error: { message: "overloaded" } }, status: 503 });
+  healthy.script({ json: chatCompletion("ok") });
+  const home = await Deno.makeTempDir({ prefix: "gateway-workers-" });
+  await Deno.writeTextFile(
+    join(home, "config.yaml"),
+    chatProvidersYaml([{ id: "a", prefix: "p", url: failing.url }, {
+      id: "b",
+      prefix: "p",
+      url: healthy.url,
+    }]),
+  );
+  const gateway = await startWorkers(home);
+  try {
+    assert(gateway.url, gateway.printed());
+    const db = new DatabaseSync(join(home, "gateway.db"), { readOnly: true });
+    const members = db.prepare("SELECT count(*) AS n FROM cluster_members").get() as { n: number };
+    db.close();
+    assertEquals(Number(members.n), 2, "two worker processes share the database");
+
+    const first = await post(gateway.url!, request);
+    assertEquals(first.status, 200);
+    await first.body?.cancel();
+    assertEquals(failing.requests.length, 1);
+    // Workers sync every 50 ms; wait well past it, then spread 20 requests over both workers.
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 20; i++) {
+      const res = await post(gateway.url!, request);
+      assertEquals(res.status, 200);
+      await res.body?.cancel();
+    }
+    assertEquals(failing.requests.length, 1, "no worker tried the cooling account again");
+  } finally {
+    gateway.child.kill("SIGTERM");
+    const status = await gateway.child.status;
+    const output = await gateway.output;
+    await gateway.errors;
+    assertEquals(status.code, 0, output);
+    assertStringIncludes(output, "Stopped.");
+    await failing.close();
+    await healthy.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("serve --workers 2: SIGTERM under load drains both workers and loses no usage row", async () => {
+  const upstream = await startMockUpstream();
+  upstream.script({
+    handler: async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      return Response.json(chatCompletion("ok"));
+    },
+  });
+  const home = await Deno.makeTempDir({ prefix: "gateway-workers-" });
+  await Deno.writeTextFile(
+    join(home, "config.yaml"),
+    chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]),
+  );
+  const gateway = await startWorkers(home);
+  let ok = 0;
+  try {
+    assert(gateway.url, gateway.printed());
+    let sent = 0;
+    const client = async () => {
+      while (sent < 300) {
+        sent++;
+        try {
+          const res = await post(gateway.url!, request);
+          if (res.status === 200) ok++;
+          await res.body?.cancel();
+        } catch {
+          return; // the listeners closed: the gateway is shutting down
+        }
+      }
+    };
+    const clients = Array.from({ length: 8 }, client);
+    while (ok < 40) await new Promise((r) => setTimeout(r, 10));
+    gateway.child.kill("SIGTERM");
+    await Promise.all(clients);
+  } finally {
+    const status = await gateway.child.status;
+    await gateway.output;
+    await gateway.errors;
+    assertEquals(status.code, 0);
+  }
+  try {
+    const db = new DatabaseSync(join(home, "gateway.db"), { readOnly: true });
+    const rows = db.prepare("SELECT count(*) AS n FROM usage WHERE status = 200").get() as { n: number };
+    db.close();
+    assert(ok >= 40);
+    assertEquals(Number(rows.n), ok, "every answered request has its usage row");
+  } finally {
+    await upstream.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
