@@ -52,7 +52,16 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     processLabel: options.processLabel,
   });
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
-  management.inventory.start();
+  // One process checks inventory keys (the only one, or worker 1); the others forward check requests.
+  const checksHere = options.processLabel === undefined || options.processLabel === "worker-1";
+  const checkRequests = runtime.cluster.channel<{ ids?: readonly string[] }>(
+    "inventory-checks",
+    (requests) => {
+      if (checksHere) { for (const r of requests) management.inventory.checks.schedule(r.ids); }
+    },
+  );
+  if (checksHere) management.inventory.start();
+  else management.inventory.checks.forwardTo((ids) => checkRequests.publishNow({ ids }));
   const hub = new LiveHub(now);
   const signin = new SigninService({
     fetch: (input, init) => fetch(input, init),

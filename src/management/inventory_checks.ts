@@ -32,6 +32,8 @@ export class InventoryChecks {
   readonly #fetch: CheckFetch;
   /** The credential core's refresh, once it is wired (seam: see setCredentialRefresh). */
   #refresh: CredentialRefresh | undefined;
+  /** Set in a process that does not check (one worker of several): requests go to the one that does. */
+  #forward: ((ids?: readonly string[]) => void) | undefined;
 
   constructor(deps: ManagementDeps, fetchImpl?: typeof fetch) {
     this.#deps = deps;
@@ -51,6 +53,14 @@ export class InventoryChecks {
     this.#refresh = refresh;
   }
 
+  /**
+   * Makes this process hand check requests to the process that checks (several workers share one
+   * database: one checker keeps the concurrency bound and checks every key once).
+   */
+  forwardTo(forward: (ids?: readonly string[]) => void): void {
+    this.#forward = forward;
+  }
+
   /** Begins checking: keys never checked now, and every key on the configured interval. */
   start(): void {
     if (this.#started || this.#closed) return;
@@ -67,6 +77,7 @@ export class InventoryChecks {
   /** Queues checks of these keys (every checkable key when absent). */
   schedule(ids?: readonly string[]): void {
     if (this.#closed) return;
+    if (this.#forward !== undefined) return this.#forward(ids);
     const due = ids === undefined ? this.#deps.store.inventoryChecks.due().map((k) => k.id) : ids;
     for (const id of due) {
       if (this.#queued.has(id)) continue;
