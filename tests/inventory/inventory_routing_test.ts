@@ -109,3 +109,67 @@ Deno.test("an invalid key never carries traffic; archive takes a key out of rout
     await upstream.close();
   }
 });
+
+Deno.test("no inventory key appears in plaintext in any dashboard answer, the request logs or the database files", async () => {
+  const upstream = await startKeyAwareUpstream([GOOD]);
+  const gw = await startInventoryGateway(inventoryYaml(upstream.url));
+  try {
+    await dashboard(gw, "/dashboard/api/settings", {
+      method: "POST",
+      body: { server_request_logging: true },
+    });
+    const pushed = await push(gw, { keys: [{ key: GOOD, provider: "p" }, { key: BAD, provider: "p" }] });
+    const added = await dashboard(gw, "/dashboard/api/inventory/keys", {
+      method: "POST",
+      body: {
+        text: '{"access_token":"oauth-access-secret-123456","refresh_token":"oauth-refresh-secret-7890"}',
+      },
+    });
+    await gw.management.inventory.checks.idle();
+    assertEquals(await chat(gw), 200);
+    const secrets = [GOOD, BAD, "oauth-access-secret-123456", "oauth-refresh-secret-7890"];
+    const answers = [JSON.stringify(pushed.body), JSON.stringify(added.body)];
+    for (
+      const section of [
+        "inventory",
+        "inventory-keys",
+        "overview",
+        "routing",
+        "providers",
+        "request-logs",
+        "analytics",
+      ]
+    ) {
+      answers.push(JSON.stringify((await dashboard(gw, `/dashboard/api/v2/state/${section}`)).body));
+    }
+    for (const id of (pushed.body.results as Json[]).map((r) => r.id as string)) {
+      answers.push(JSON.stringify((await dashboard(gw, `/dashboard/api/inventory/keys/${id}`)).body));
+    }
+    for (const answer of answers) {
+      for (const secret of secrets) {
+        assert(!answer.includes(secret), `an answer holds ${secret.slice(0, 8)}…`);
+      }
+    }
+    gw.runtime.writer.flush();
+    const db = gw.runtime.control.store.db;
+    const logged = db.prepare("SELECT count(*) AS n FROM request_logs").get() as { n: number };
+    assert(Number(logged.n) > 0, "the request was logged (and its log scanned below)");
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const files = [gw.config.paths.dbPath, `${gw.config.paths.dbPath}-wal`].flatMap((path) => {
+      try {
+        return [new TextDecoder("latin1").decode(Deno.readFileSync(path))];
+      } catch {
+        return [];
+      }
+    });
+    assert(files.length > 0);
+    for (const bytes of files) {
+      for (const secret of secrets) {
+        assert(!bytes.includes(secret), `the database holds ${secret.slice(0, 8)}…`);
+      }
+    }
+  } finally {
+    await gw.stop();
+    await upstream.close();
+  }
+});

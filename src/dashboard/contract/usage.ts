@@ -293,3 +293,24 @@ export interface InventoryKeyDetail {
     readonly changed_at: number;
   }[];
 }
+
+/** What Add Keys, Import JSON and push answer: counts and one item per key (masked, never the key). */
+export interface InventoryIngestReport {
+  readonly summary: {
+    readonly registered: number;
+    readonly updated: number;
+    readonly existed: number;
+    readonly rejected: number;
+    readonly unidentified: number;
+    readonly total: number;
+  };
+  readonly results: readonly {
+    readonly id?: string;
+    readonly key_masked: string;
+    readonly label: string;
+    readonly provider_id?: string;
+    readonly provider_display_name?: string;
+    readonly status: "registered" | "exists" | "updated" | "rejected" | "unidentified";
+    readonly error?: string;
+  }[];
+}

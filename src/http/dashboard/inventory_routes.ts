@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
+import type { InventoryIngestReport } from "../../dashboard/contract/mod.ts";
 import {
   type IngestReport,
   invalidField,
@@ -45,8 +46,10 @@ export function limitSubmission(limiter: SubmitLimiter, c: Context<AppEnv>, keys
 
 /** The response of a submission: 201 when something new was registered. */
 export function ingestAnswer(c: Context<AppEnv>, report: IngestReport): Response {
+  // The contract's shape is what the UI reads: the management report must keep fitting it.
+  const answer: InventoryIngestReport = report;
   const created = report.summary.registered + report.summary.updated > 0;
-  return c.json(report, created ? 201 : 200);
+  return c.json(answer, created ? 201 : 200);
 }
 
 /**
