@@ -8,6 +8,8 @@ import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
+import { GatewayMetrics } from "./gateway/metrics_observer.ts";
+import { GATEWAY_VERSION } from "./version.ts";
 import { createHandler } from "./http/app.ts";
 import { Management } from "./management/mod.ts";
 import { providerSigninFacts, SigninService } from "./signin/mod.ts";
@@ -31,6 +33,7 @@ export interface ComposedGateway {
   readonly runtime: GatewayRuntime;
   readonly management: Management;
   readonly dashboard: DashboardContext;
+  readonly metrics: GatewayMetrics;
   /** The request handler for Deno.serve. */
   readonly handler: (request: Request) => Response | Promise<Response>;
   /** Ends live dashboard streams (they never end by themselves), so an HTTP shutdown can drain. */
@@ -77,6 +80,20 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   // Every worker's dashboard shows every worker's requests.
   const live = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events), true);
   hub.connect({ publish: live.publish, listen: (on) => runtime.cluster.listen("live", on) });
+  const metrics = new GatewayMetrics({
+    version: GATEWAY_VERSION,
+    // `worker-2` → "2"; a single process is worker "0".
+    worker: options.processLabel?.replace(/^worker-/, "") ?? env("GATEWAY_WORKER_ID") ?? "0",
+    instance: config.metrics.instance || env("GATEWAY_INSTANCE") || Deno.hostname(),
+    now,
+    cooldowns: (at) => runtime.routing.active(at),
+    budgets: () => runtime.control.budgets,
+    spentToday: (keyId, at) => runtime.budgets.spentToday(keyId, at),
+    rss: () => Deno.memoryUsage().rss,
+    startedAt: now(),
+  });
+  runtime.observers.push(metrics);
+  runtime.recorder.onRecord((row) => metrics.recorded(row));
   const dashboard: DashboardContext = {
     now,
     state: runtime.control,
@@ -107,12 +124,19 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     drainSignal: drain.signal,
     visibleModels: (identity) => runtime.visibleModels(identity),
     dashboard,
+    metrics: {
+      enabled: config.metrics.enabled,
+      token: env("GATEWAY_METRICS_TOKEN") || config.metrics.token,
+      render: () => metrics.render(),
+    },
+    clock: () => performance.now(),
   });
   let closed: Promise<void> | undefined;
   return {
     runtime,
     management,
     dashboard,
+    metrics,
     handler,
     endLiveStreams: () => hub.close(),
     abortInFlight: () => drain.abort(new DOMException("the gateway is shutting down", "AbortError")),

@@ -3,6 +3,8 @@ import { GATEWAY_VERSION } from "../version.ts";
 import { GatewayError } from "../model/mod.ts";
 import { SecretKeyError } from "../storage/mod.ts";
 import { configInitCommand } from "./config_init.ts";
+import { doctorCommand } from "./doctor.ts";
+import { serviceIo } from "./service_io.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
 import { budgetsCommand } from "./budgets.ts";
 import { keysCommand } from "./keys.ts";
@@ -23,14 +25,19 @@ Commands:
   keys          create, list, update and revoke API keys
   settings      read and change runtime settings
   budgets       set, list and delete daily spend limits
+  doctor        check the config, home, database, port and upstreams; print what to fix
   providers     connect (sign in) a subscription provider: device code or pasted redirect URL
 
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
 the database lives beside it) and --help.`;
 
 /** Runs one CLI invocation and returns its exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<number> {
   const [command, ...rest] = argv;
+  // A server's output is log events (journald, containers); other commands print for people.
+  const io = command === "serve" && !rest.includes("--help") && !rest.includes("-h")
+    ? serviceIo(cliIo)
+    : cliIo;
   try {
     switch (command) {
       case "serve":
@@ -43,6 +50,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return settingsCommand(rest, io);
       case "budgets":
         return budgetsCommand(rest, io);
+      case "doctor":
+        return await doctorCommand(rest, io);
       case "providers":
         return await providersCommand(rest, io);
       case "--version":

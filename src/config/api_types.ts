@@ -16,3 +16,8 @@ export const API_TYPES = [
 
 /** One provider kind. */
 export type ApiType = typeof API_TYPES[number];
+
+/** True when `value` names a provider kind (routing keeps api types as plain strings). */
+export function isApiType(value: string): value is ApiType {
+  return (API_TYPES as readonly string[]).includes(value);
+}

@@ -154,4 +154,12 @@ export interface Config {
   readonly combos: readonly ComboConfig[];
   readonly tokenSavers: TokenSaversConfig;
   readonly pricing: Readonly<Record<string, PriceConfig>>;
+  /** `GET /metrics` (YAML `metrics:`); GATEWAY_METRICS_TOKEN overrides the token. */
+  readonly metrics: {
+    readonly enabled: boolean;
+    /** Bearer token for scrapers; empty: only dashboard access may scrape. */
+    readonly token: string;
+    /** The instance label; empty: the host name. */
+    readonly instance: string;
+  };
 }

@@ -166,6 +166,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
     combos: data.combos.map((c) => ({ name: c.name, models: c.models })),
     tokenSavers: data.token_savers,
     pricing,
+    metrics: { enabled: data.metrics.enabled, token: data.metrics.token, instance: data.metrics.instance },
   };
 }
 

@@ -149,6 +149,18 @@ export const configFileSchema = z.strictObject({
       push_rate_window_s: z.number().positive().default(60),
     }),
   ),
+  metrics: z.preprocess(
+    (v) => v ?? {},
+    z.strictObject({
+      enabled: z.boolean().default(false),
+      // A scrape token is a credential: short ones are guessable.
+      token: z.string().refine((v) => v === "" || (v.length >= 16 && !/\s/.test(v)), {
+        message: "must be at least 16 characters without spaces (or empty: dashboard access only)",
+      }).default(""),
+      instance: z.string().regex(/^[A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only")
+        .default(""),
+    }),
+  ),
 });
 
 /** The YAML file after validation and defaults. */

@@ -4,8 +4,10 @@ import type { NeutralResponse, WireFormat } from "../model/mod.ts";
 import type { FailureClassification } from "../routing/mod.ts";
 import type { ControlPlane } from "./control_plane.ts";
 import type { ClientIdentity } from "./identity.ts";
+import type { RequestTiming } from "./request_timing.ts";
 import type { RoutingService } from "./routing_service.ts";
 import type { StreamSummary } from "./stream_meter.ts";
+import type { TurnTokenStore } from "./turn_token_store.ts";
 import type { UsageRecorder } from "./usage_recorder.ts";
 import type { GatewayWarning } from "./warnings.ts";
 
@@ -40,6 +42,8 @@ export interface AttemptDeps {
   readonly newId: () => string;
   readonly timeouts: UpstreamTimeouts;
   readonly limits: AnswerLimits;
+  /** Opaque upstream tokens of tool calls: captured from answers, restored into replayed history. */
+  readonly turnTokens: TurnTokenStore;
 }
 
 /**
@@ -63,6 +67,8 @@ export interface CallerContext {
   readonly clientSignal: () => AbortSignal;
   readonly endpoint?: string;
   readonly listener: AttemptListener;
+  /** The request's upstream-wait clock (x-gateway-overhead-ms). */
+  readonly timing: RequestTiming;
 }
 
 /** The outcome of one attempt. */

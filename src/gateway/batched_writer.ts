@@ -1,4 +1,5 @@
 import type { Store } from "../storage/mod.ts";
+import { log } from "../log.ts";
 
 /** How often queued writes are committed at the latest. */
 export const FLUSH_INTERVAL_MS = 500;
@@ -67,7 +68,7 @@ export class BatchedWriter {
         for (const write of batch) write();
       });
     } catch (error) {
-      console.error(`gateway: dropped ${batch.length} queued writes: ${(error as Error).message}`);
+      log("error", `dropped ${batch.length} queued writes: ${(error as Error).message}`);
       return;
     }
     for (const listener of this.#afterFlush) listener();

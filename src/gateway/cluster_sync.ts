@@ -1,4 +1,5 @@
 import type { ClusterRepo } from "../storage/cluster_repo.ts";
+import { log } from "../log.ts";
 
 /** How often a process reads what the others published and sends what it queued. */
 export const CLUSTER_TICK_MS = 50;
@@ -105,7 +106,7 @@ export class ClusterSync {
       this.#receive();
     } catch (error) {
       // A busy or closing database must not stop the process; the next tick tries again.
-      console.error(`gateway: cluster sync failed: ${(error as Error).message}`);
+      log("warn", `cluster sync failed: ${(error as Error).message}`);
     }
   }
 

@@ -6,6 +6,7 @@ import { Redactor } from "../security/redact.ts";
 import type { ApiKeyRecord, BudgetRecord, ComboRecord, Store } from "../storage/mod.ts";
 import { type ClientIdentity, keyIdentity } from "./identity.ts";
 import { type AccountConfig, expandAccounts } from "./inventory_accounts.ts";
+import { log } from "../log.ts";
 
 /** What changed in a reload, so listeners rebuild only what they must. */
 export interface ReloadEvent {
@@ -129,7 +130,7 @@ export class ControlPlane {
       try {
         if (this.store.cluster.configGeneration() !== this.#generation) this.reload("external");
       } catch (error) {
-        console.error(`gateway: reloading state failed: ${(error as Error).message}`);
+        log("error", `reloading state failed: ${(error as Error).message}`);
       }
     }, intervalMs);
     Deno.unrefTimer(timer);
@@ -147,7 +148,7 @@ export class ControlPlane {
       return this.store.inventory.secretValues().flatMap((value) => [value, ...secretsOf(value)]);
     } catch (error) {
       // The shapes still catch most keys; a damaged inventory must not stop an error from being answered.
-      console.error(`gateway: inventory keys could not be read for redaction: ${(error as Error).message}`);
+      log("warn", `inventory keys could not be read for redaction: ${(error as Error).message}`);
       return [];
     }
   }
@@ -161,9 +162,7 @@ export class ControlPlane {
       );
     } catch (error) {
       // An unreadable inventory must not stop the configured providers from routing.
-      console.error(
-        `gateway: inventory keys could not be expanded into accounts: ${(error as Error).message}`,
-      );
+      log("warn", `inventory keys could not be expanded into accounts: ${(error as Error).message}`);
       return expandAccounts(this.#providers, [], new Set());
     }
   }

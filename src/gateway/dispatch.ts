@@ -1,6 +1,8 @@
 import { detectClient, parseThinkingSuffix } from "../adjustments/mod.ts";
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
-import { GatewayError, type NeutralRequest, orphanToolResult } from "../model/mod.ts";
+import { GatewayError, type NeutralRequest, orphanToolResult, type WireFormat } from "../model/mod.ts";
+import { isApiType } from "../config/api_types.ts";
+import { presetFor } from "../executors/presets.ts";
 import {
   allCoolingMessage,
   cacheAffinityKey,
@@ -73,9 +75,11 @@ export class Dispatcher {
       );
     }
     const suffix = parseThinkingSuffix(decoded.model);
+    // Signatures and signed reasoning the client's format could not carry back are put in again here.
+    const restored = deps.turnTokens.restore(decoded);
     let request: NeutralRequest = suffix.intent
-      ? { ...decoded, model: suffix.model, reasoning: { ...decoded.reasoning, ...suffix.intent } }
-      : decoded;
+      ? { ...restored, model: suffix.model, reasoning: { ...restored.reasoning, ...suffix.intent } }
+      : restored;
     lifecycle.decoded(request);
     const settings = deps.control.settings;
     deps.budgets.check(input.identity.kind === "db" ? input.identity.keyId : null, deps.now());
@@ -100,6 +104,7 @@ export class Dispatcher {
       clientSignal: input.clientSignal,
       endpoint: input.decode.endpoint,
       listener: lifecycle,
+      timing: input.timing,
     };
     const members = table.combos.get(request.model);
     const outcome = settings.combo_strategy === "fusion" && members !== undefined && members.length >= 2
@@ -167,6 +172,18 @@ export class Dispatcher {
     }
     const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");
     throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });
+  }
+
+  /**
+   * The wire format of the upstream `model` would be tried on first (no state change), or null when
+   * nothing can be tried: compaction passes through to a Responses upstream and is made here otherwise.
+   */
+  firstUpstreamFormat(model: string): WireFormat | null {
+    const deps = this.#deps;
+    const plan = deps.routing.peek(deps.table(), model, deps.control.settings, deps.now());
+    if (plan.kind !== "attempts" || plan.attempts.length === 0) return null;
+    const apiType = plan.attempts[0].account.apiType;
+    return isApiType(apiType) ? presetFor(apiType)?.format ?? null : null;
   }
 
   /** True when a model resolves to at least one account that is not cooling (no state change). */

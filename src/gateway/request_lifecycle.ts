@@ -4,6 +4,7 @@ import { codecFor, type DecodeContext } from "../wire/mod.ts";
 import type { AttemptListener, RouteSuccess } from "./attempt_context.ts";
 import { answerResponse, encodeAnswer, encodeContext } from "./encode_answer.ts";
 import type { ClientIdentity } from "./identity.ts";
+import type { RequestTiming } from "./request_timing.ts";
 import { streamEndStatus, type StreamSummary } from "./stream_meter.ts";
 import type { GatewayWarning } from "./warnings.ts";
 
@@ -20,6 +21,8 @@ export interface DispatchInput {
    * upstream calls, streams, fallbacks, fusion).
    */
   readonly clientSignal: () => AbortSignal;
+  /** Upstream waits and the first byte, for `x-gateway-overhead-ms` and the metrics. */
+  readonly timing: RequestTiming;
 }
 
 /** What one request did, reported once when it is over (request logs, live usage). */
@@ -38,6 +41,10 @@ export interface RequestTrace {
   latencyMs: number;
   /** What translation lost for the answer the client got, one entry per code (empty for most requests). */
   warnings: readonly GatewayWarning[];
+  /** Attempts made (0 when the request failed before routing); more than one means fallbacks. */
+  attempts: number;
+  /** Chunks a streamed answer sent to the client (0 for whole answers). */
+  streamChunks: number;
 }
 
 /** Watches requests: the dashboard's in-flight count, live events and request logs hang off this. */
@@ -94,6 +101,8 @@ export class RequestLifecycle implements AttemptListener {
       error: "",
       latencyMs: 0,
       warnings: NO_WARNINGS,
+      attempts: 0,
+      streamChunks: 0,
     };
     for (const observer of observers) observer.started(this.trace);
   }
@@ -107,6 +116,7 @@ export class RequestLifecycle implements AttemptListener {
   /** An attempt starts against this account. */
   attempting(providerId: string): void {
     this.trace.providerId = providerId;
+    this.trace.attempts++;
   }
 
   /** Collects an answering attempt's warnings (fusion's panel and judge all add theirs). */
@@ -122,6 +132,7 @@ export class RequestLifecycle implements AttemptListener {
   /** The client's response for a successful route; a whole answer finishes the request now. */
   answer(request: NeutralRequest, outcome: RouteSuccess): Response {
     const codec = codecFor(this.trace.input.surface);
+    this.trace.input.timing.firstByte();
     if (outcome.kind === "stream") return answerResponse(codec, outcome.body, true, this.trace.warnings);
     const ctx = encodeContext(request, this.trace.input.decode.endpoint, this.#now());
     const encoded = encodeAnswer(codec, request, outcome.response, ctx);
@@ -140,6 +151,7 @@ export class RequestLifecycle implements AttemptListener {
    * quotes the last upstream's error).
    */
   failed(error: unknown): unknown {
+    this.trace.input.timing.firstByte();
     this.#finish({ kind: "failed", error });
     return error instanceof GatewayError ? clientSafe(error, this.#secrets.redactor) : error;
   }
@@ -157,6 +169,7 @@ export class RequestLifecycle implements AttemptListener {
         const { status, error } = streamEndStatus(ending.summary);
         trace.status = status;
         trace.responseBody = ending.summary.outputText;
+        trace.streamChunks = ending.summary.chunks;
         trace.error = error === "" ? error : this.#secrets.redactor.redact(error);
         break;
       }

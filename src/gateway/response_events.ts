@@ -22,8 +22,17 @@ export function* responseEvents(response: NeutralResponse): Generator<StreamEven
         if (part.signature) yield { type: "signatureDelta", index, signature: part.signature };
         break;
       case "toolCall":
-        yield { type: "blockStart", index, kind: "toolCall", id: part.id, name: part.name };
+        yield {
+          type: "blockStart",
+          index,
+          kind: "toolCall",
+          id: part.id,
+          name: part.name,
+          family: part.family,
+        };
         yield { type: "argumentsDelta", index, json: part.arguments };
+        // Gemini's thoughtSignature on a functionCall part: the client must get it to send it back.
+        if (part.signature) yield { type: "signatureDelta", index, signature: part.signature };
         break;
       case "image":
       case "toolResult":

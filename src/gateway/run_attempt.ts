@@ -42,7 +42,7 @@ export async function runAttempt(
   const preparing = prepareCall(deps, caller, original, attempt, target);
   const prepared = preparing instanceof Promise ? await preparing : preparing;
   deps.routing.quota.attempted(target.provider.id, deps.now());
-  const outcome = await callUpstream(prepared.call);
+  const outcome = await caller.timing.waitFor(callUpstream(prepared.call));
   if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const fail = (failure: Failure): AttemptOutcome => {
     const { status, classification } = failure;
@@ -73,14 +73,15 @@ export async function runAttempt(
     const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
     return fail({ status: 0, message: `${outcome.reason}: ${outcome.message}`, classification });
   }
-  if (outcome.status >= 400) return fail(await statusFailure(deps, outcome));
+  if (outcome.status >= 400) return fail(await caller.timing.waitFor(statusFailure(deps, outcome)));
   const contentType = outcome.header("content-type") ?? "";
   if (!prepared.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
-    const text = await readAnswer(outcome, deps.limits.maxAnswerBytes, record);
+    const text = await caller.timing.waitFor(readAnswer(outcome, deps.limits.maxAnswerBytes, record));
     if (outcome.clientGone()) throw clientLeft();
     const decoded = decodeAnswer(prepared, target.preset.format, text);
     if (!("parts" in decoded)) return fail(decoded);
     record.answered(decoded);
+    deps.turnTokens.capture(decoded.parts);
     caller.listener.warned(prepared.warnings);
     return { kind: "answer", response: decoded };
   }

@@ -3,6 +3,7 @@ import { ProviderClients } from "../executors/http_clients.ts";
 import { type AccountLimits, buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
+import { TurnTokenStore } from "./turn_token_store.ts";
 import { BudgetGuard } from "./budget_guard.ts";
 import { ClusterSync } from "./cluster_sync.ts";
 import { ControlPlane } from "./control_plane.ts";
@@ -84,6 +85,7 @@ export class GatewayRuntime {
       },
       observers: this.observers,
       savers: this.savers,
+      turnTokens: new TurnTokenStore(store.turnTokens, this.writer, this.now),
     });
   }
 

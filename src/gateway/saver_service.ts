@@ -1,10 +1,10 @@
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
 import type { NeutralRequest } from "../model/mod.ts";
 import { buildSavers, runSavers, type Saver, type SaverContext, type SaverStatEvent } from "../savers/mod.ts";
-import { redactShapes } from "../security/redact.ts";
 import { SaverStatsRepo } from "../storage/saver_stats_repo.ts";
 import type { Store } from "../storage/mod.ts";
 import type { BatchedWriter } from "./batched_writer.ts";
+import { log } from "../log.ts";
 
 /** Request header that turns every saver off for one request. */
 export const SAVERS_BYPASS_HEADER = "x-gateway-savers";
@@ -65,9 +65,7 @@ export class SaverService {
         const key = `${saver}:${message}`;
         if (this.#reported.has(key)) return;
         this.#reported.add(key);
-        console.error(
-          `gateway: saver ${saver} failed (request continues unchanged): ${redactShapes(message)}`,
-        );
+        log("warn", `saver ${saver} failed (request continues unchanged): ${message}`);
       },
     );
   }

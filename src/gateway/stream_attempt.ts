@@ -7,6 +7,7 @@ import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mo
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AttemptRecord } from "./attempt_record.ts";
 import { passthroughObserver, streamMeter, StreamTally } from "./stream_meter.ts";
+import { collectTurnTokens } from "./turn_token_store.ts";
 import { frameSteps, frameText, openStream } from "./upstream_stream.ts";
 
 /** How opening an upstream stream went: committed to the client, or a failure that can fall back. */
@@ -44,9 +45,10 @@ export async function streamAttempt(
       tally,
       deps.newId,
       (text) => deps.control.redactor.redactForClient(text),
+      collectTurnTokens((parts) => deps.turnTokens.capture(parts)),
     ),
   );
-  const opened = await openStream(body, steps, tally);
+  const opened = await openStream(body, steps, tally, caller.timing);
   if (opened.kind !== "committed") return { kind: "failed", message: opened.message };
   committed = true;
   return opened;
@@ -60,8 +62,10 @@ function clientSteps(
   tally: StreamTally,
   newId: () => string,
   redactError: (text: string) => string,
+  collect: StageSteps<StreamEvent, StreamEvent>,
 ): StageSteps<Frame, string> {
-  const meteredEvents = () => chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally, redactError));
+  const meteredEvents = () =>
+    chainSteps(chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally, redactError)), collect);
   if (clientCodec.format !== upstreamCodec.format) {
     return chainSteps(meteredEvents(), clientCodec.encodeStream(ctx).steps);
   }

@@ -13,6 +13,8 @@ export interface StreamSummary {
   readonly error: string | null;
   /** How the stream ended: completed normally, cut by an upstream failure, or cancelled by the client. */
   readonly end: "completed" | "failed" | "cancelled";
+  /** Chunks sent to the client (the metrics' stream chunk count). */
+  readonly chunks: number;
 }
 
 /** What decides a stream's fate before anything reached the client. */
@@ -33,6 +35,7 @@ export class StreamTally {
   #errors = 0;
   #first: FirstSignal = null;
   #reported = false;
+  #chunks = 0;
   readonly #onDone: (summary: StreamSummary) => void;
 
   constructor(onDone: (summary: StreamSummary) => void) {
@@ -78,6 +81,11 @@ export class StreamTally {
     this.#first ??= "error";
   }
 
+  /** One chunk went to the client. */
+  sent(): void {
+    this.#chunks++;
+  }
+
   /** How many error events the stream carried so far. */
   get errorCount(): number {
     return this.#errors;
@@ -99,6 +107,7 @@ export class StreamTally {
       sawContent: this.#sawContent,
       error: this.#error,
       end: this.#error ? "failed" : end,
+      chunks: this.#chunks,
     });
   }
 }

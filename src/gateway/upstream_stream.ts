@@ -2,6 +2,7 @@ import type { UpstreamBody } from "../executors/call_upstream.ts";
 import type { Codec } from "../wire/codec.ts";
 import { type Frame, ndjsonFrames, splitJoinedData, sseFrames } from "../wire/framing/mod.ts";
 import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mod.ts";
+import type { RequestTiming } from "./request_timing.ts";
 import type { StreamTally } from "./stream_meter.ts";
 
 /** Decode options for a chunk that may end inside a character (one object, not one per chunk). */
@@ -56,15 +57,19 @@ export async function openStream(
   upstream: UpstreamBody,
   steps: StageSteps<Uint8Array, string>,
   tally: StreamTally,
+  timing?: RequestTiming,
 ): Promise<OpenedStream> {
   let pending = "";
   const out: StageOutput<string> = { enqueue: (text) => (pending += text) };
   while (tally.firstSignal === null) {
     let chunk: Uint8Array | null;
+    timing?.waitStart();
     try {
       chunk = await upstream.read();
     } catch (error) {
       return { kind: "error", message: `upstream stream broke: ${(error as Error).message}` };
+    } finally {
+      timing?.waitEnd();
     }
     if (chunk === null) {
       steps.flush?.(out);
@@ -98,7 +103,10 @@ function finishedBody(text: string, tally: StreamTally): ReadableStream<Uint8Arr
   const bytes = new TextEncoder().encode(text);
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (bytes.length > 0) controller.enqueue(bytes);
+      if (bytes.length > 0) {
+        controller.enqueue(bytes);
+        tally.sent();
+      }
       controller.close();
       tally.report("completed");
     },
@@ -135,7 +143,10 @@ function pumpedBody(
         }
         if (chunk === null) {
           steps.flush?.(out);
-          if (pending !== "") controller.enqueue(encoder.encode(pending));
+          if (pending !== "") {
+            controller.enqueue(encoder.encode(pending));
+            tally.sent();
+          }
           controller.close();
           tally.report("completed");
           return;
@@ -153,6 +164,7 @@ function pumpedBody(
         }
       }
       controller.enqueue(encoder.encode(pending));
+      tally.sent();
       pending = "";
     },
     // Only the client cancels this body (upstream failures arrive through `read`).

@@ -16,6 +16,7 @@ import type { Store, UsageRow } from "../storage/mod.ts";
 import type { BatchedWriter } from "./batched_writer.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
 import { type ClientIdentity, identityKeyId, identityLabel } from "./identity.ts";
+import { log } from "../log.ts";
 
 /** Bound on the per-model price cache (model names can come from clients). */
 const MAX_CACHED_PRICES = 4096;
@@ -108,17 +109,16 @@ export class UsageRecorder {
         // The row still counts the request; its tokens stay unknown (zero) rather than invented.
         if (!this.#tokenizerFailureReported) {
           this.#tokenizerFailureReported = true;
-          console.error(
-            `gateway: the tokenizer failed; usage without token counts is recorded as 0: ${
-              (error as Error).message
-            }`,
+          log(
+            "error",
+            `the tokenizer failed; usage without token counts is recorded as 0: ${(error as Error).message}`,
           );
         }
         return usage;
       })
       .then((estimated) => this.#write(attempt, estimated, now))
       // Nothing here may reject: the promise is awaited at shutdown and is no one's to handle.
-      .catch((error) => console.error(`gateway: a usage row was lost: ${(error as Error).message}`))
+      .catch((error) => log("error", `a usage row was lost: ${(error as Error).message}`))
       .finally(() => this.#waiting.delete(waiting));
     this.#waiting.add(waiting);
   }

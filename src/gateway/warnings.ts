@@ -40,6 +40,8 @@ const RULES: readonly Rule[] = [
   { pattern: /image detail hints/, code: "dropped_field:image_detail" },
   { pattern: /error flags? .*cannot be expressed|tool error flag/, code: "dropped_field:tool_error" },
   { pattern: /signature .*cannot be expressed/, code: "dropped_part:signature" },
+  { pattern: /has no thought signature to send back/, code: "changed_part:signature" },
+  { pattern: /^thinking turned off/, code: "changed_field:thinking" },
   { pattern: /redacted reasoning/, code: "dropped_part:redacted_reasoning" },
   { pattern: /reasoning (block|from provider|without)|dropped reasoning/, code: "dropped_part:reasoning" },
   { pattern: /^image prefetch failed/, code: "changed_part:image_not_fetched" },

@@ -5,16 +5,23 @@ import { GatewayError } from "../model/mod.ts";
 import { apiAuth } from "./auth.ts";
 import type { AppEnv } from "./env.ts";
 import { errorResponse } from "./errors.ts";
+import { isResponsesUpgrade, serveResponsesSocket } from "./responses_socket.ts";
 import { handleSurfaceRequest, type SurfaceDeps, surfaceForPath } from "./surface_routes.ts";
 import { type UtilityDeps, utilityRoutes } from "./utility_routes.ts";
 import type { DashboardContext } from "../dashboard/context.ts";
 import { dashboardRoutes } from "./dashboard/mod.ts";
 import { uiRoutes } from "./ui_assets.ts";
+import { type MetricsEndpoint, metricsRoutes } from "./metrics_route.ts";
+import { RequestTiming } from "../gateway/request_timing.ts";
 
 /** Everything the HTTP layer needs, passed in by the composition root. */
 export interface AppDeps extends UtilityDeps, SurfaceDeps {
   /** The dashboard (sign-in, management and state APIs, UI); absent in bare data-plane setups. */
   readonly dashboard?: DashboardContext;
+  /** `GET /metrics`; absent: the path does not exist. */
+  readonly metrics?: MetricsEndpoint;
+  /** A monotonic clock in ms for `x-gateway-overhead-ms` (performance.now unless given). */
+  readonly clock?: () => number;
 }
 
 /** Builds the Hono app. No I/O happens here beyond what the deps do. */
@@ -35,6 +42,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Unauthenticated by the spec.
   app.get("/v1/health", (c) => c.json({ status: "ok" }));
   app.get("/api/version", (c) => c.json({ version: GATEWAY_VERSION }));
+  // Its own access rule (metrics token or dashboard access), never the API's.
+  if (deps.metrics) app.route("/", metricsRoutes(deps.metrics, deps.dashboard));
 
   const auth = apiAuth(deps.control);
   for (const pattern of ["/v1/*", "/v1beta/*", "/api/*"]) app.use(pattern, auth);
@@ -54,7 +63,9 @@ export function createHandler(
 ): (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
   const app = createApp(deps);
   const isTrustedProxy = ipMatcher(deps.control.config.server.trustedProxies);
+  const clock = deps.clock ?? (() => performance.now());
   return (request, info) => {
+    const timing = new RequestTiming(clock);
     let path = pathOf(request.url);
     if (path.startsWith("/v1/v1/")) {
       const url = new URL(request.url);
@@ -62,13 +73,34 @@ export function createHandler(
       request = new Request(url, request);
       path = path.slice(3);
     }
+    if (isResponsesUpgrade(path, request)) return serveResponsesSocket(deps, request, clock);
     if (request.method === "POST") {
-      const handled = handleSurfaceRequest(deps, path, request);
-      if (handled !== null) return handled;
+      const handled = handleSurfaceRequest(deps, path, request, timing);
+      if (handled !== null) return handled.then((response) => withOverhead(response, timing));
     }
     const peer = info?.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "";
-    return app.fetch(request, { trustedProxy: isTrustedProxy(peer), peer });
+    const response = app.fetch(request, { trustedProxy: isTrustedProxy(peer), peer });
+    return response instanceof Promise
+      ? response.then((r) => withOverhead(r, timing))
+      : withOverhead(response, timing);
   };
+}
+
+/**
+ * Adds `x-gateway-overhead-ms`: the time the gateway spent on the request, minus what it waited on
+ * upstreams. Headers leave before a stream's body, so for a stream it covers the time to the first byte.
+ */
+function withOverhead(response: Response, timing: RequestTiming): Response {
+  const value = timing.overheadNow().toFixed(3);
+  try {
+    response.headers.set("x-gateway-overhead-ms", value);
+    return response;
+  } catch {
+    // Immutable headers (a redirect made by Response.redirect): copy into a response we own.
+    const copy = new Response(response.body, response);
+    copy.headers.set("x-gateway-overhead-ms", value);
+    return copy;
+  }
 }
 
 /** The path of an absolute URL without building a URL object (the request path is hot). */

@@ -1,7 +1,7 @@
 import { GatewayError } from "../model/mod.ts";
-import { redactShapes } from "../security/redact.ts";
 import { codecFor } from "../wire/mod.ts";
 import type { AppVariables } from "./env.ts";
+import { log } from "../log.ts";
 
 /**
  * The generic envelope for routes that belong to no wire format (utility, dashboard API); a management
@@ -30,7 +30,8 @@ export function errorResponse(error: unknown, surface: AppVariables["surface"]):
   if (gatewayError.status >= 500 && gatewayError.kind === "internal") {
     // A stack's messages can quote upstream text; the console is read by more people than the keys are.
     const cause = gatewayError.cause as Error | undefined;
-    console.error("gateway: internal error:", redactShapes(String(cause?.stack ?? cause)));
+    // log() redacts credential shapes and keeps the stack on one line.
+    log("error", `internal error: ${String(cause?.stack ?? cause)}`);
   }
   const headers = new Headers(gatewayError.headers);
   headers.set("content-type", "application/json");

@@ -1,8 +1,10 @@
 import { estimateRequestTokens, loadTokenizer } from "../accounting/mod.ts";
 import type { ControlPlane } from "../gateway/control_plane.ts";
-import type { Dispatcher } from "../gateway/dispatch.ts";
+import { serveCompaction } from "../gateway/compaction.ts";
+import type { Dispatcher, DispatchInput } from "../gateway/dispatch.ts";
+import type { RequestTiming } from "../gateway/request_timing.ts";
 import { GatewayError, type WireFormat } from "../model/mod.ts";
-import { codecFor, type DecodeContext, quoteValue } from "../wire/mod.ts";
+import { codecFor, type DecodeContext, hasCompactionTrigger, quoteValue } from "../wire/mod.ts";
 import { authenticate } from "./auth.ts";
 import { errorResponse } from "./errors.ts";
 import { readJsonBody } from "./read_body.ts";
@@ -15,11 +17,13 @@ import { readJsonBody } from "./read_body.ts";
 type SurfaceRoute =
   | { readonly kind: "model"; readonly surface: WireFormat; readonly decode: DecodeContext }
   | { readonly kind: "count_tokens"; readonly surface: "messages" }
+  | { readonly kind: "compact"; readonly surface: "responses" }
   | { readonly kind: "generate"; readonly surface: "generate_content"; readonly target: string };
 
 const EXACT_ROUTES: ReadonlyMap<string, SurfaceRoute> = new Map<string, SurfaceRoute>([
   ["/v1/chat/completions", { kind: "model", surface: "chat_completions", decode: {} }],
   ["/v1/responses", { kind: "model", surface: "responses", decode: {} }],
+  ["/v1/responses/compact", { kind: "compact", surface: "responses" }],
   ["/v1/messages", { kind: "model", surface: "messages", decode: {} }],
   ["/v1/messages/count_tokens", { kind: "count_tokens", surface: "messages" }],
   ["/api/chat", { kind: "model", surface: "local_runner", decode: { endpoint: "chat" } }],
@@ -60,14 +64,20 @@ export function handleSurfaceRequest(
   deps: SurfaceDeps,
   path: string,
   request: Request,
+  timing: RequestTiming,
 ): Promise<Response> | null {
   const route = matchSurfaceRoute(path);
   if (route === null) return null;
   // The matched route names the surface: `/v1/models/<model>` without a method is still a Gemini client.
-  return serveRoute(deps, route, request).catch((error) => errorResponse(error, route.surface));
+  return serveRoute(deps, route, request, timing).catch((error) => errorResponse(error, route.surface));
 }
 
-async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Request): Promise<Response> {
+async function serveRoute(
+  deps: SurfaceDeps,
+  route: SurfaceRoute,
+  request: Request,
+  timing: RequestTiming,
+): Promise<Response> {
   const identity = authenticate(deps.control, request);
   if (route.kind === "count_tokens") {
     const body = await readJsonBody(request);
@@ -76,9 +86,13 @@ async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Reque
     // Counted in slices between other requests' work when large (see countTextTokens).
     return Response.json({ input_tokens: await estimateRequestTokens(decoded) });
   }
-  const decode = route.kind === "generate" ? generateContext(route.target) : route.decode;
+  const decode = route.kind === "generate"
+    ? generateContext(route.target)
+    : route.kind === "compact"
+    ? {}
+    : route.decode;
   const body = await readJsonBody(request);
-  return deps.dispatcher.handle({
+  const input: DispatchInput = {
     surface: route.surface,
     body,
     decode,
@@ -86,7 +100,22 @@ async function serveRoute(deps: SurfaceDeps, route: SurfaceRoute, request: Reque
     clientHeaders: request.headers,
     clientSignal: () =>
       deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
-  });
+    timing,
+  };
+  if (route.kind === "compact") return serveCompaction(deps.dispatcher, input, "endpoint");
+  return route.surface === "responses"
+    ? serveResponsesInput(deps.dispatcher, input)
+    : deps.dispatcher.handle(input);
+}
+
+/**
+ * One Responses request, over HTTP or a WebSocket message: Codex's inline compaction (an input item
+ * `compaction_trigger`) is served as a compaction, everything else by the dispatcher.
+ */
+export function serveResponsesInput(dispatcher: Dispatcher, input: DispatchInput): Promise<Response> {
+  return hasCompactionTrigger(input.body)
+    ? serveCompaction(dispatcher, input, "inline")
+    : dispatcher.handle(input);
 }
 
 /** `<model>:generateContent` or `<model>:streamGenerateContent` → the decode context. */

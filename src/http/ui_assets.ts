@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { AppEnv } from "./env.ts";
 import { hasUiSources, uiIsStale } from "./ui_freshness.ts";
+import { log } from "../log.ts";
 
 /** One prepared static asset: raw and gzip bytes with a strong ETag. */
 interface Asset {
@@ -54,7 +55,7 @@ export function uiRoutes(
       } catch (error) {
         // Reported once and not retried on every request; a manual `deno task build:ui` still helps.
         buildError = (error as Error).message.split("\n")[0];
-        console.error(`gateway: building the dashboard UI failed: ${buildError}`);
+        log("error", `building the dashboard UI failed: ${buildError}`);
       }
     }
     return loadAssets(distUrl);
@@ -102,7 +103,7 @@ export function sourceBuilder(uiRoot: URL): UiBuilder {
     const started = performance.now();
     const { buildUi } = await import(script) as { buildUi(root: URL): Promise<void> };
     await buildUi(uiRoot);
-    console.error(`gateway: built the dashboard UI in ${Math.round(performance.now() - started)} ms`);
+    log("info", `built the dashboard UI in ${Math.round(performance.now() - started)} ms`);
   };
 }
 

@@ -6,6 +6,7 @@ import { checkKey, type CheckTarget, type CredentialRefresh } from "../inventory
 import { looksLikeBlob, maskKey } from "../inventory/key_text.ts";
 import { hashApiKey } from "../security/api_key.ts";
 import type { CheckRecord, KeyToCheck } from "../storage/mod.ts";
+import { log } from "../log.ts";
 import type { ManagementDeps } from "./deps.ts";
 
 /** Reloads are batched: a burst of finished checks rebuilds routing once, not once per key. */
@@ -144,7 +145,7 @@ export class InventoryChecks {
       this.#deps.store.inventoryChecks.record(id, toRecord(outcome, key.value), this.#deps.now());
     } catch (error) {
       // A key deleted mid-check, or a closed database at shutdown: nothing to store.
-      if (!this.#closed) console.error(`gateway: storing a key check failed: ${(error as Error).message}`);
+      if (!this.#closed) log("warn", `storing a key check failed: ${(error as Error).message}`);
       return;
     }
     this.#dirty = true;

@@ -17,6 +17,7 @@ import { InventoryRepo } from "./inventory_repo.ts";
 import { InventoryChecksRepo } from "./inventory_checks_repo.ts";
 import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
+import { TurnTokensRepo } from "./turn_tokens_repo.ts";
 import { ClusterRepo } from "./cluster_repo.ts";
 
 export type { ApiKeyChanges, ApiKeyRecord, KeyRole } from "./api_keys_repo.ts";
@@ -46,7 +47,7 @@ export {
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
 export type { ClusterEvent } from "./cluster_repo.ts";
-export { type Database, openDatabase, transaction } from "./database.ts";
+export { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
   replaceFromConfig,
@@ -55,7 +56,8 @@ export {
   seedFromConfig,
   type SeedReport,
 } from "./seed.ts";
-export { migrate } from "./migrate.ts";
+export { loadMigrations, migrate } from "./migrate.ts";
+export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";
 export { type CredentialSlot, CredentialsRepo, type CredentialStateRecord } from "./credentials_repo.ts";
 
 /** Every repository over one database handle. */
@@ -76,6 +78,8 @@ export class Store {
   readonly inventoryChecks: InventoryChecksRepo;
   readonly usageStats: UsageStatsRepo;
   readonly saverStats: SaverStatsRepo;
+  /** Opaque upstream tokens of tool calls, restored into replayed history. */
+  readonly turnTokens: TurnTokensRepo;
   readonly cluster: ClusterRepo;
   /** Subscription credential state, refresh leases and rotation write-back. */
   readonly credentials: CredentialsRepo;
@@ -99,6 +103,7 @@ export class Store {
     this.inventoryChecks = new InventoryChecksRepo(db, box);
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
+    this.turnTokens = new TurnTokensRepo(db);
     this.cluster = new ClusterRepo(db);
     this.credentials = new CredentialsRepo(db, box);
     this.box = box;

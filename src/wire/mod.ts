@@ -23,6 +23,7 @@ export {
   modelNameProblem,
 } from "./shared/limits.ts";
 export { quoteValue } from "./shared/zod_issues.ts";
+export { hasCompactionTrigger } from "./responses/compaction.ts";
 
 /** Every client request, whatever its surface, is held to the shared limits (model name, tool count). */
 function limited(codec: Codec): Codec {

@@ -60,7 +60,7 @@ Deno.test("serve: a fresh home gets a default config, answers on its port and st
     assertEquals(second.code, 1);
     assertEquals(
       err,
-      `gateway: cannot listen on 127.0.0.1:${port}: the port is in use (another gateway running? pick one with --port)`,
+      `error: cannot listen on 127.0.0.1:${port}: the port is in use (another gateway running? pick one with --port)`,
     );
   } finally {
     gateway.child.kill("SIGTERM");
@@ -80,7 +80,7 @@ Deno.test("serve: a database file that is not SQLite stops the start with one li
     await Deno.writeTextFile(db, "this is not a database, but it is the user's file\n".repeat(100));
     const result = await cli(["serve", "--port", "0"], { GATEWAY_HOME: home });
     assertEquals(result.code, 1);
-    assertEquals(result.err, [`gateway: cannot open the database ${db}: file is not a database`]);
+    assertEquals(result.err, [`error: cannot open the database ${db}: file is not a database`]);
     // Nothing overwrote the file.
     assertStringIncludes(await Deno.readTextFile(db), "it is the user's file");
   } finally {

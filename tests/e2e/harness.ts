@@ -117,8 +117,11 @@ function unwrapResult(text: string): string {
   return text;
 }
 
-/** Starts the mock and a gateway with one provider per upstream format serving every scenario. */
-export async function startE2E(answers: Record<string, Answer>): Promise<E2E> {
+/**
+ * Starts the mock and a gateway with one provider per upstream format serving every scenario;
+ * `extraYaml` (top-level sections) is appended to the config.
+ */
+export async function startE2E(answers: Record<string, Answer>, extraYaml = ""): Promise<E2E> {
   const turns = new Map<string, number>();
   // Filled once the mock exists; answers read the request being served (the last one recorded).
   let recorded: RecordedRequest[] = [];
@@ -139,7 +142,7 @@ export async function startE2E(answers: Record<string, Answer>): Promise<E2E> {
     UPSTREAMS.map((u) =>
       `  - id: ${u.prefix}-1\n    prefix: ${u.prefix}\n    api_type: ${u.apiType}\n` +
       `    base_url: ${mock.url}${u.path}\n    api_key: k-${u.prefix}\n    models: [${models}]\n`
-    ).join("");
+    ).join("") + extraYaml;
   const gw = await startTestGateway(yaml);
   return {
     gw,

@@ -43,6 +43,6 @@ Deno.test("BatchedWriter.collect: a failed batch is dropped, and the next item s
     console.error = originalError;
   }
   assertEquals(written, [["kept"]]);
-  assertEquals(errors, ["gateway: dropped 2 queued writes: disk full"]);
+  assertEquals(errors, ["error: dropped 2 queued writes: disk full"]);
   store.close();
 });

@@ -3,6 +3,7 @@ import { budgetView } from "../views.ts";
 import { windowStart } from "./common.ts";
 
 import type { Alert } from "../contract/mod.ts";
+import { log } from "../../log.ts";
 
 export type { Alert };
 
@@ -92,7 +93,7 @@ export function collectAlerts(gateway: DashboardContext): Alert[] {
     try {
       check();
     } catch (error) {
-      console.error(`gateway: dashboard alert check failed: ${(error as Error).message}`);
+      log("warn", `dashboard alert check failed: ${(error as Error).message}`);
     }
   }
   return alerts.sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.id.localeCompare(b.id));

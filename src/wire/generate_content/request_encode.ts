@@ -19,7 +19,7 @@ const FORMAT = "generate_content";
 export const MAX_STOP_SEQUENCES = 5;
 
 /** Encodes a neutral request for a Gemini upstream; the model goes in the URL, not the body. */
-export function encodeRequest(request: NeutralRequest, _upstreamModel: string): EncodedRequest {
+export function encodeRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest {
   const warnings = new Warnings();
   const own = extraFieldsFor(request.extra, FORMAT);
   if (request.extra && request.extra.format !== FORMAT) {
@@ -27,7 +27,9 @@ export function encodeRequest(request: NeutralRequest, _upstreamModel: string): 
     warnings.add(`dropped ${request.extra.format} fields Gemini cannot express: ${names}`);
   }
 
-  const body: Record<string, unknown> = { contents: encodeContents(request.messages, warnings) };
+  const contents = encodeContents(request.messages, warnings);
+  if (REQUIRES_SIGNATURES.test(upstreamModel)) signActiveLoop(contents, warnings);
+  const body: Record<string, unknown> = { contents };
   if (request.system.length > 0) {
     body.systemInstruction = { parts: request.system.map((p) => ({ text: p.text })) };
   }
@@ -61,6 +63,34 @@ export function encodeRequest(request: NeutralRequest, _upstreamModel: string): 
     body.toolConfig = { functionCallingConfig: encodeToolChoice(request.toolChoice) };
   }
   return { body: mergeUnder(body, ownRest), warnings: warnings.list() };
+}
+
+/** Gemini 3 and later reject a current-turn functionCall without its thought signature. */
+const REQUIRES_SIGNATURES = /(?:^|[/-])gemini-(?:[3-9]|\d{2,})(?:[.-]|$)/i;
+/** Google's documented value for a function call whose real signature is lost (validation is skipped). */
+export const SKIP_SIGNATURE = "skip_thought_signature_validator";
+
+/**
+ * Gemini 3 validates the signatures of the current turn: the model steps since the last user content
+ * that is not only function responses. A step whose first functionCall has none (the client could not
+ * carry it, and the gateway had none kept) gets Google's skip value instead of a certain 400.
+ */
+function signActiveLoop(contents: Record<string, unknown>[], warnings: Warnings): void {
+  let start = 0;
+  contents.forEach((content, i) => {
+    const parts = content.parts as WirePart[];
+    if (content.role === "user" && parts.some((p) => p.functionResponse === undefined)) start = i + 1;
+  });
+  for (const content of contents.slice(start)) {
+    if (content.role !== "model") continue;
+    const call = (content.parts as WirePart[]).find((p) => p.functionCall !== undefined);
+    if (call === undefined || typeof call.thoughtSignature === "string") continue;
+    call.thoughtSignature = SKIP_SIGNATURE;
+    const name = (call.functionCall as { name?: unknown }).name;
+    warnings.add(
+      `tool call "${String(name)}" has no thought signature to send back; sent Gemini's skip value`,
+    );
+  }
 }
 
 function hasCacheControl(message: Message): boolean {

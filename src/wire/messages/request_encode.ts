@@ -205,6 +205,23 @@ function samplingFields(request: NeutralRequest, thinkingOn: boolean, warnings: 
   return out;
 }
 
+/**
+ * Whether the turn in progress (the last assistant message, answered by tool results only) uses tools
+ * without opening with a thinking block: with thinking on, the API rejects such a request.
+ */
+function unsignedToolTurn(messages: readonly Block[]): boolean {
+  const at = messages.findLastIndex((m) => m.role === "assistant");
+  if (at === -1) return false;
+  const content = messages[at].content;
+  if (!Array.isArray(content) || !content.some((b) => isRecord(b) && b.type === "tool_use")) return false;
+  const answer = messages[at + 1]?.content;
+  const loopGoesOn = Array.isArray(answer) && answer.length > 0 &&
+    answer.every((b) => isRecord(b) && b.type === "tool_result");
+  const first = content[0];
+  return loopGoesOn &&
+    !(isRecord(first) && (first.type === "thinking" || first.type === "redacted_thinking"));
+}
+
 /** Neutral request → a messages API body for `upstreamModel`. */
 export function encodeRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest {
   const warnings: string[] = [];
@@ -227,6 +244,15 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
     thinking = undefined;
     maxTokens = request.params.maxTokens ?? DEFAULT_MAX_TOKENS;
   }
+  const messages = encodeMessages(request.messages, warnings);
+  if (thinking && thinking.type !== "disabled" && unsignedToolTurn(messages)) {
+    // The API rejects this history with thinking on; without thinking it accepts it as it is.
+    warnings.push(
+      "thinking turned off: the current tool-use turn has no signed thinking block (its client could not carry it back)",
+    );
+    thinking = undefined;
+    maxTokens = request.params.maxTokens ?? DEFAULT_MAX_TOKENS;
+  }
   const thinkingOn = thinking !== undefined && thinking.type !== "disabled";
   const system = encodeSystem(request);
 
@@ -235,7 +261,7 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
     model: upstreamModel,
     max_tokens: maxTokens,
     ...(system !== undefined ? { system } : {}),
-    messages: encodeMessages(request.messages, warnings),
+    messages,
     // An empty tools array is rejected by several upstreams; tool_choice is meaningless without tools.
     ...(tools.length > 0 ? { tools } : {}),
     ...(tools.length > 0 && request.toolChoice

@@ -9,6 +9,7 @@ import type {
 } from "../../model/mod.ts";
 import { splitExtra } from "../../model/mod.ts";
 import type { DecodeContext } from "../codec.ts";
+import { SUMMARY_HEADING, summaryOfCompaction } from "./compaction.ts";
 import { invalidAt, isRecord, parseAt, quoteValue } from "../shared/mod.ts";
 import { always, Conversation } from "./conversation.ts";
 import { decodeContentPart } from "./parts_decode.ts";
@@ -128,6 +129,17 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
     case "mcp_list_tools":
     case "mcp_approval_request":
     case "mcp_approval_response":
+      convo.opaque(value);
+      return;
+    case "compaction": {
+      // The gateway's own compaction becomes its summary again, so any upstream can continue from it;
+      // an upstream's encrypted compaction only means something to that upstream, so it travels as is.
+      const summary = summaryOfCompaction(value.encrypted_content);
+      if (summary === null) convo.opaque(value);
+      else convo.user([{ kind: "text", text: `${SUMMARY_HEADING}\n\n${summary}` }], undefined);
+      return;
+    }
+    case "compaction_trigger":
       convo.opaque(value);
       return;
     case undefined:

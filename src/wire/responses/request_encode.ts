@@ -195,6 +195,9 @@ function reasoningField(request: NeutralRequest, extraReasoning: unknown): Item 
   return Object.keys(base).length > 0 ? base : undefined;
 }
 
+/** The `include` value that makes an unstored Responses upstream return reasoning it can be sent back. */
+const ENCRYPTED_REASONING = "reasoning.encrypted_content";
+
 /** Neutral → Responses request body for `upstreamModel`. */
 export function encodeRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest {
   const extra = extraFieldsFor(request.extra, FORMAT);
@@ -244,5 +247,10 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
   if (request.stream) body.stream = true;
   // The gateway is stateless: nothing should be kept upstream unless the client asked for it.
   if (body.store === undefined) body.store = false;
+  if (body.store === false && reasoning !== undefined && reasoning.effort !== "none") {
+    // Unstored reasoning comes back to the next turn only as encrypted content, so it is always asked for.
+    const include = Array.isArray(body.include) ? body.include : [];
+    if (!include.includes(ENCRYPTED_REASONING)) body.include = [...include, ENCRYPTED_REASONING];
+  }
   return { body, warnings: [...new Set(out.warnings)] };
 }

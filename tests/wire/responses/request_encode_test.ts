@@ -182,6 +182,8 @@ Deno.test("encodeRequest() writes images as URLs or data URLs and tool choices i
     reasoning: { effort: "medium", summary: "auto" },
     stream: true,
     store: false,
+    // Reasoning is not stored upstream, so it is asked for encrypted to send back next turn.
+    include: ["reasoning.encrypted_content"],
   });
 });
 

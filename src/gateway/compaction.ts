@@ -1,0 +1,85 @@
+import { GatewayError } from "../model/mod.ts";
+import {
+  compactedResponse,
+  compactionItem,
+  compactionResponseObject,
+  compactionStream,
+  outputTextOf,
+  retainedUserMessages,
+  summaryRequestBody,
+} from "../wire/responses/compaction.ts";
+import { isRecord } from "../wire/shared/mod.ts";
+import type { Dispatcher } from "./dispatch.ts";
+import type { DispatchInput } from "./request_lifecycle.ts";
+import { WARNINGS_HEADER } from "./warnings.ts";
+
+/** Which of Codex's two compaction requests is being served. */
+export type CompactionKind =
+  /** `POST /v1/responses/compact`: a JSON object with the retained user messages and one compaction item. */
+  | "endpoint"
+  /** `POST /v1/responses` with a `compaction_trigger` item: a response (stream or JSON) with one compaction item. */
+  | "inline";
+
+/**
+ * Serves a Codex compaction. Inline compaction routed to a Responses upstream passes through (the
+ * upstream compacts natively); otherwise the routed model writes a handoff summary through the normal
+ * dispatch (routing, fallback, usage, logs) and the gateway returns it as exactly one compaction item.
+ * A model that answers with no text cannot compact: a 501 in the Responses error format says so.
+ */
+export async function serveCompaction(
+  dispatcher: Dispatcher,
+  input: DispatchInput,
+  kind: CompactionKind,
+): Promise<Response> {
+  const body = input.body;
+  // Malformed bodies get the Responses decoder's own 400 through the ordinary path.
+  if (!isRecord(body) || typeof body.model !== "string") return dispatcher.handle(input);
+  if (kind === "inline" && dispatcher.firstUpstreamFormat(body.model) === "responses") {
+    return dispatcher.handle(input);
+  }
+  const summarised = await dispatcher.handle({ ...input, body: summaryRequestBody(body) });
+  if (!summarised.ok) return summarised;
+  const answer: unknown = await summarised.json();
+  const summary = outputTextOf(answer);
+  if (summary === "") {
+    const message =
+      `Model "${body.model}" answered the compaction request with no text, so it cannot compact ` +
+      "this conversation; route compaction to a model that writes text";
+    throw new GatewayError(501, "upstream", message, {
+      fixedBody: {
+        error: {
+          message,
+          type: "invalid_request_error",
+          param: null,
+          code: "responses_compact_not_supported",
+        },
+      },
+    });
+  }
+  // The summary's own response (a Responses object the gateway encoded) gives the id, time and usage.
+  const summaryResponse = isRecord(answer) ? answer : {};
+  const id = typeof summaryResponse.id === "string" ? summaryResponse.id : "resp_compaction";
+  const meta = {
+    id,
+    model: body.model,
+    createdAt: typeof summaryResponse.created_at === "number" ? summaryResponse.created_at : 0,
+    usage: summaryResponse.usage,
+  };
+  const item = compactionItem(`cmp_${id.replace(/^resp_/, "")}`, summary);
+  const headers: Record<string, string> = {};
+  const warnings = summarised.headers.get(WARNINGS_HEADER);
+  if (warnings !== null) headers[WARNINGS_HEADER] = warnings;
+  if (kind === "endpoint") {
+    return Response.json(compactedResponse(meta, [...retainedUserMessages(body), item]), { headers });
+  }
+  if (body.stream === true) {
+    return new Response(compactionStream(meta, item), {
+      headers: {
+        ...headers,
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache",
+      },
+    });
+  }
+  return Response.json(compactionResponseObject(meta, item), { headers });
+}

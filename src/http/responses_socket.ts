@@ -1,0 +1,218 @@
+import { RequestTiming } from "../gateway/request_timing.ts";
+import { GatewayError } from "../model/mod.ts";
+import { isRecord } from "../wire/shared/mod.ts";
+import { authenticate } from "./auth.ts";
+import { errorResponse } from "./errors.ts";
+import { serveResponsesInput, type SurfaceDeps } from "./surface_routes.ts";
+
+/** True for Codex's WebSocket transport: `GET /v1/responses` asking to upgrade. */
+export function isResponsesUpgrade(path: string, request: Request): boolean {
+  return request.method === "GET" && path === "/v1/responses" &&
+    request.headers.get("upgrade")?.toLowerCase() === "websocket";
+}
+
+/**
+ * The Responses API over a WebSocket (Codex's preferred transport): each text message
+ * `{"type":"response.create", …request fields}` is one streamed Responses request through the same
+ * dispatch as HTTP (routing, fallback, savers, usage, logs), and each SSE event of its answer goes back
+ * as one text message. Requests on one socket are served in order. An error is one message
+ * `{"type":"error","status":…,"error":{…}}`. The key is checked before the upgrade, so a bad key is a
+ * plain 401. A connection that cannot be upgraded gets 426, which makes Codex use HTTP at once.
+ */
+export function serveResponsesSocket(deps: SurfaceDeps, request: Request, clock: () => number): Response {
+  let identity;
+  try {
+    identity = authenticate(deps.control, request);
+  } catch (error) {
+    return errorResponse(error, "responses");
+  }
+  // The upgraded request's headers are gone once it is answered; every message reuses this copy.
+  const headers = new Headers(request.headers);
+  let upgraded: Deno.WebSocketUpgrade;
+  try {
+    upgraded = Deno.upgradeWebSocket(request);
+  } catch {
+    return errorResponse(
+      new GatewayError(426, "invalid_request", "This connection cannot be upgraded to a WebSocket; use HTTP"),
+      "responses",
+    );
+  }
+  const { socket, response } = upgraded;
+  const closed = new AbortController();
+  const signal = deps.drainSignal ? AbortSignal.any([closed.signal, deps.drainSignal]) : closed.signal;
+  socket.onclose = () => closed.abort();
+  const chain: Chain = { last: null };
+  let queue = Promise.resolve();
+  socket.onmessage = (event) => {
+    queue = queue.then(() =>
+      serveMessage(deps, socket, event.data, { identity, headers, signal, chain, clock })
+    );
+  };
+  return response;
+}
+
+function send(socket: WebSocket, data: string): void {
+  if (socket.readyState === WebSocket.OPEN) socket.send(data);
+}
+
+function sendError(socket: WebSocket, status: number, error: unknown): void {
+  send(socket, JSON.stringify({ type: "error", status, error }));
+}
+
+/**
+ * The last response on one socket and the items it leaves in the conversation. Over a WebSocket, Codex
+ * sends only the new items with `previous_response_id`; the gateway is stateless towards upstreams, so
+ * the socket keeps what that id stands for (for the socket's lifetime only) and sends whole requests.
+ */
+interface Chain {
+  last: { readonly id: string; readonly items: readonly unknown[] } | null;
+}
+
+/** What every message on one socket shares. */
+interface SocketContext {
+  readonly identity: ReturnType<typeof authenticate>;
+  readonly headers: Headers;
+  readonly signal: AbortSignal;
+  readonly chain: Chain;
+  /** The clock each message's RequestTiming runs on (each message is one request). */
+  readonly clock: () => number;
+}
+
+function inputItems(input: unknown): unknown[] {
+  if (typeof input === "string") return [{ role: "user", content: input }];
+  return Array.isArray(input) ? input : [];
+}
+
+async function serveMessage(
+  deps: SurfaceDeps,
+  socket: WebSocket,
+  data: unknown,
+  { identity, headers, signal, chain, clock }: SocketContext,
+): Promise<void> {
+  const body = requestOf(data);
+  if (typeof body === "string") {
+    sendError(socket, 400, { type: "invalid_request_error", code: "invalid_request", message: body });
+    return;
+  }
+  if (typeof body.previous_response_id === "string") {
+    if (chain.last === null || chain.last.id !== body.previous_response_id) {
+      sendError(socket, 400, {
+        type: "invalid_request_error",
+        code: "previous_response_not_found",
+        message:
+          `Previous response "${body.previous_response_id}" is not the last response on this connection`,
+      });
+      return;
+    }
+    body.input = [...chain.last.items, ...inputItems(body.input)];
+    delete body.previous_response_id;
+  }
+  if (body.generate === false) {
+    // Codex's warm-up: it only wants to see a completed response, so no upstream is asked.
+    chain.last = { id: sendWarmup(socket, body), items: inputItems(body.input) };
+    return;
+  }
+  delete body.generate;
+  let answer: Response;
+  try {
+    answer = await serveResponsesInput(deps.dispatcher, {
+      surface: "responses",
+      body: { ...body, stream: true },
+      decode: {},
+      identity,
+      clientHeaders: headers,
+      clientSignal: () => signal,
+      timing: new RequestTiming(clock),
+    });
+  } catch (error) {
+    answer = errorResponse(error, "responses");
+  }
+  if (!answer.ok || !answer.body) {
+    const json: unknown = await answer.json().catch(() => ({}));
+    sendError(socket, answer.status, isRecord(json) && "error" in json ? json.error : json);
+    return;
+  }
+  const output = await forwardEvents(socket, answer.body);
+  chain.last = output === null
+    ? null
+    : { id: output.id, items: [...inputItems(body.input), ...output.items] };
+}
+
+/** The request fields of a `response.create` message, or what is wrong with the message. */
+function requestOf(data: unknown): Record<string, unknown> | string {
+  if (typeof data !== "string") return "WebSocket messages must be JSON text";
+  let message: unknown;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return "WebSocket message is not valid JSON";
+  }
+  if (!isRecord(message) || message.type !== "response.create") {
+    return 'Unsupported WebSocket message: send {"type":"response.create", …request fields}';
+  }
+  // Fields sit at the top level (Codex) or under `response` (the Realtime-style shape).
+  const { type: _type, response, ...fields } = message;
+  return isRecord(response) ? { ...response } : fields;
+}
+
+/** Answers a warm-up with an empty completed response and returns its id. */
+function sendWarmup(socket: WebSocket, body: Record<string, unknown>): string {
+  const response = {
+    id: `resp_warmup_${crypto.randomUUID().replaceAll("-", "")}`,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    status: "completed",
+    model: body.model,
+    output: [],
+    usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+  };
+  send(
+    socket,
+    JSON.stringify({ type: "response.created", response: { ...response, status: "in_progress" } }),
+  );
+  send(socket, JSON.stringify({ type: "response.completed", response }));
+  return response.id;
+}
+
+/**
+ * Sends the data of each SSE event as one message; returns the completed response's id and output
+ * items (what a later `previous_response_id` stands for), or null when the stream did not complete.
+ */
+async function forwardEvents(
+  socket: WebSocket,
+  body: ReadableStream<Uint8Array>,
+): Promise<{ id: string; items: unknown[] } | null> {
+  let pending = "";
+  let completed: { id: string; items: unknown[] } | null = null;
+  const flush = (block: string) => {
+    const data = block.split("\n").filter((line) => line.startsWith("data:")).map((line) =>
+      line.slice(line.startsWith("data: ") ? 6 : 5)
+    ).join("\n");
+    if (data === "" || data === "[DONE]") return;
+    send(socket, data);
+    if (data.includes('"response.completed"')) completed = completedResponse(data) ?? completed;
+  };
+  const decoder = new TextDecoder();
+  for await (const bytes of body) {
+    pending += decoder.decode(bytes, { stream: true }).replaceAll("\r\n", "\n");
+    let end = pending.indexOf("\n\n");
+    while (end !== -1) {
+      flush(pending.slice(0, end));
+      pending = pending.slice(end + 2);
+      end = pending.indexOf("\n\n");
+    }
+  }
+  if (pending.trim() !== "") flush(pending);
+  return completed;
+}
+
+function completedResponse(data: string): { id: string; items: unknown[] } | null {
+  try {
+    const event: unknown = JSON.parse(data);
+    if (!isRecord(event) || event.type !== "response.completed" || !isRecord(event.response)) return null;
+    const { id, output } = event.response;
+    return typeof id === "string" ? { id, items: Array.isArray(output) ? output : [] } : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,46 @@
+import type { Database } from "./database.ts";
+
+/** One stored row: the key of a tool call and its tokens as JSON text. */
+export interface TurnTokensRow {
+  readonly key: string;
+  readonly tokens: string;
+  readonly createdAt: number;
+}
+
+/** The turn_tokens table: opaque upstream tokens kept for tool calls whose client cannot carry them. */
+export class TurnTokensRepo {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Newest rows first, until `maxChars` of token text is reached (what fits the in-memory cache). */
+  newest(maxChars: number): TurnTokensRow[] {
+    const rows: TurnTokensRow[] = [];
+    let chars = 0;
+    const statement = this.#db.prepare(
+      "SELECT key, tokens, created_at FROM turn_tokens ORDER BY created_at DESC, rowid DESC",
+    );
+    for (const row of statement.iterate() as Iterable<{ key: string; tokens: string; created_at: number }>) {
+      chars += row.key.length + row.tokens.length;
+      if (chars > maxChars) break;
+      rows.push({ key: row.key, tokens: row.tokens, createdAt: Number(row.created_at) });
+    }
+    return rows;
+  }
+
+  /** Inserts or replaces rows (one batch). */
+  put(rows: readonly TurnTokensRow[]): void {
+    const statement = this.#db.prepare(
+      "INSERT INTO turn_tokens (key, tokens, created_at) VALUES (?, ?, ?) " +
+        "ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, created_at = excluded.created_at",
+    );
+    for (const row of rows) statement.run(row.key, row.tokens, row.createdAt);
+  }
+
+  /** Deletes rows created before `cutoff` (ms); returns how many. */
+  prune(cutoff: number): number {
+    return Number(this.#db.prepare("DELETE FROM turn_tokens WHERE created_at < ?").run(cutoff).changes);
+  }
+}

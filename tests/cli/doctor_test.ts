@@ -1,0 +1,161 @@
+/**
+ * `gateway doctor` on a good setup and on broken ones: a bad config, a home the gateway cannot write,
+ * a port another program holds, an upstream that does not answer. Each broken case exits 1 and names
+ * the fix.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { cli } from "../helpers/cli.ts";
+import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
+import { startMockUpstream } from "../helpers/mock_upstream.ts";
+
+/** A loopback port nothing listens on (taken and released). */
+function closedPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+function homeWith(yaml: string): { dir: string; configPath: string } {
+  const dir = Deno.makeTempDirSync({ prefix: "gateway-doctor-" });
+  Deno.chmodSync(dir, 0o700);
+  const configPath = `${dir}/config.yaml`;
+  Deno.writeTextFileSync(configPath, yaml, { mode: 0o600 });
+  return { dir, configPath };
+}
+
+function serverYaml(port: number): string {
+  return `server:\n  host: 127.0.0.1\n  port: ${port}\n`;
+}
+
+Deno.test("gateway doctor: a good setup passes every check and exits 0", async () => {
+  const mock = await startMockUpstream();
+  const yaml = serverYaml(closedPort()) + chatProvidersYaml([{ id: "acct-a", prefix: "p", url: mock.url }]);
+  const { dir, configPath } = homeWith(yaml);
+  try {
+    // A first start creates the database and the secret key, as in real use.
+    const gw = await startTestGateway(yaml, { dir });
+    await gw.stop();
+    const result = await cli(["doctor", "--config", configPath, "--timeout", "3"]);
+    const text = result.out.join("\n");
+    assertEquals(result.code, 0, text);
+    for (const area of ["config", "home", "database", "secret key", "port", "upstream acct-a"]) {
+      assertStringIncludes(text, `OK    ${area}:`);
+    }
+    assert(!text.includes("FAIL"), text);
+    assertStringIncludes(text, "All checks passed");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+    await mock.close();
+  }
+});
+
+Deno.test("gateway doctor: a bad config is a failure naming the file, the line and the key", async () => {
+  const { dir, configPath } = homeWith("server:\n  port: 20128\n  hots: 127.0.0.1\n");
+  try {
+    const result = await cli(["doctor", "--config", configPath]);
+    const text = result.out.join("\n");
+    assertEquals(result.code, 1, text);
+    assertStringIncludes(text, `FAIL  config: ${configPath}:3: server: unknown key "hots"`);
+    assertStringIncludes(text, "fix: correct the line named above");
+    assertStringIncludes(text, "1 problem to fix");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("gateway doctor: a port held by another program and an unreachable upstream are failures with fixes", async () => {
+  const holder = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const heldPort = (holder.addr as Deno.NetAddr).port;
+  const deadPort = closedPort();
+  const yaml = serverYaml(heldPort) +
+    chatProvidersYaml([{ id: "dead", prefix: "d", url: `http://127.0.0.1:${deadPort}` }]);
+  const { dir, configPath } = homeWith(yaml);
+  // Answers nothing useful to /api/version: it only accepts and closes, like an unrelated service.
+  const accepting = (async () => {
+    for await (const connection of holder) connection.close();
+  })();
+  try {
+    const result = await cli(["doctor", "--config", configPath, "--timeout", "2"]);
+    const text = result.out.join("\n");
+    assertEquals(result.code, 1, text);
+    assertStringIncludes(text, `FAIL  port: 127.0.0.1:${heldPort} is in use by another program`);
+    assertStringIncludes(text, "fix: stop it");
+    assertStringIncludes(text, `FAIL  upstream dead: cannot connect to 127.0.0.1:${deadPort}`);
+    assertStringIncludes(text, `fix: check base_url of provider "dead"`);
+    assertStringIncludes(text, "2 problems to fix");
+  } finally {
+    holder.close();
+    await accepting.catch(() => {});
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("gateway doctor: a port held by a running gateway is fine", async () => {
+  const gw = await startTestGateway(chatProvidersYaml([{ id: "a", prefix: "p", url: "http://127.0.0.1:9" }]));
+  const port = Number(new URL(gw.url).port);
+  const { dir, configPath } = homeWith(serverYaml(port));
+  try {
+    const result = await cli(["doctor", "--config", configPath]);
+    assertStringIncludes(
+      result.out.join("\n"),
+      `OK    port: 127.0.0.1:${port} is served by a running gateway`,
+    );
+  } finally {
+    await gw.stop();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("gateway doctor: a home the gateway's user cannot write is a failure", async () => {
+  const { dir, configPath } = homeWith(serverYaml(closedPort()));
+  try {
+    let text: string;
+    let code: number;
+    if (Deno.uid() === 0) {
+      // root writes anywhere: run doctor as an unprivileged user over a root-owned home, as a service would.
+      Deno.chmodSync(dir, 0o755);
+      Deno.chmodSync(configPath, 0o644);
+      const cache = Deno.makeTempDirSync({ prefix: "gateway-doctor-deno-" });
+      Deno.chmodSync(cache, 0o777);
+      try {
+        const output = await new Deno.Command("runuser", {
+          args: [
+            "-u",
+            "nobody",
+            "--",
+            "env",
+            `DENO_DIR=${cache}`,
+            `HOME=${cache}`,
+            Deno.execPath(),
+            "run",
+            "-A",
+            "--node-modules-dir=manual",
+            new URL("../../main.ts", import.meta.url).pathname,
+            "doctor",
+            "--config",
+            configPath,
+          ],
+          cwd: new URL("../../", import.meta.url).pathname,
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+        code = output.code;
+      } finally {
+        Deno.removeSync(cache, { recursive: true });
+      }
+    } else {
+      Deno.chmodSync(dir, 0o500);
+      const result = await cli(["doctor", "--config", configPath]);
+      text = result.out.join("\n");
+      code = result.code;
+      Deno.chmodSync(dir, 0o700);
+    }
+    assertEquals(code, 1, text);
+    assertStringIncludes(text, `FAIL  home: cannot write in ${dir}`);
+    assertStringIncludes(text, "fix: give the user running the gateway write access");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,100 @@
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { startE2E, textAnswer, toolAnswer } from "./harness.ts";
+import {
+  COMPACTION_PROMPT,
+  GATEWAY_COMPACTION_PREFIX,
+  SUMMARY_HEADING,
+} from "../../src/wire/responses/compaction.ts";
+
+const HISTORY = [
+  { role: "user", content: "Fix the failing parser test" },
+  { type: "function_call", call_id: "call_1", name: "exec_command", arguments: '{"cmd":"deno test"}' },
+  { type: "function_call_output", call_id: "call_1", output: "parser_test.ts: expected 3, got 4" },
+  {
+    type: "message",
+    role: "assistant",
+    content: [{ type: "output_text", text: "The off-by-one is in lex()." }],
+  },
+];
+
+async function post(url: string, path: string, body: unknown): Promise<Response> {
+  return await fetch(`${url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+Deno.test("POST /v1/responses/compact through a chat upstream answers the user messages and exactly one compaction item", async () => {
+  await using e2e = await startE2E({
+    summary: textAnswer("SUMMARY: off-by-one in lex(), parser_test.ts fails"),
+  });
+  const res = await post(e2e.url, "/v1/responses/compact", { model: "up_chat/summary", input: HISTORY });
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  assertEquals(body.object, "response.compaction");
+  const compactions = body.output.filter((item: { type: string }) => item.type === "compaction");
+  assertEquals(compactions.length, 1);
+  assert(compactions[0].encrypted_content.startsWith(GATEWAY_COMPACTION_PREFIX));
+  assertEquals(body.output[0].role, "user");
+  assertEquals(body.usage.input_tokens, 12);
+  // The upstream was asked for a summary of the whole history, without tools.
+  const asked = JSON.stringify(e2e.requests.at(-1)!.body);
+  assertStringIncludes(asked, COMPACTION_PROMPT.slice(0, 40));
+  assertStringIncludes(asked, "expected 3, got 4");
+
+  // The next turn carries the compaction; any upstream gets the summary back as text.
+  const next = await post(e2e.url, "/v1/responses", {
+    model: "up_messages/summary",
+    input: [...body.output, { role: "user", content: "continue" }],
+  });
+  assertEquals(next.status, 200);
+  const upstream = JSON.stringify(e2e.requests.at(-1)!.body);
+  assertStringIncludes(upstream, SUMMARY_HEADING);
+  assertStringIncludes(upstream, "SUMMARY: off-by-one in lex()");
+});
+
+Deno.test("a compaction_trigger on /v1/responses through a generate-content upstream streams one compaction item and completes", async () => {
+  await using e2e = await startE2E({ summary: textAnswer("SUMMARY: done so far") });
+  const res = await post(e2e.url, "/v1/responses", {
+    model: "up_generate/summary",
+    stream: true,
+    input: [...HISTORY, { type: "compaction_trigger" }],
+  });
+  assertEquals(res.status, 200);
+  const text = await res.text();
+  const events = text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+  assertEquals(events.at(-1).type, "response.completed");
+  const output = events.at(-1).response.output;
+  assertEquals(output.length, 1);
+  assertEquals(output[0].type, "compaction");
+  assert(!JSON.stringify(e2e.requests.at(-1)!.body).includes("compaction_trigger"));
+});
+
+Deno.test("a compaction_trigger routed to a Responses upstream passes through for it to compact natively", async () => {
+  await using e2e = await startE2E({ summary: textAnswer("native") });
+  await post(e2e.url, "/v1/responses", {
+    model: "up_responses/summary",
+    input: [...HISTORY, { type: "compaction_trigger" }],
+  });
+  const upstream = JSON.stringify(e2e.requests.at(-1)!.body);
+  assertStringIncludes(upstream, "compaction_trigger");
+  assert(!upstream.includes(COMPACTION_PROMPT.slice(0, 40)));
+});
+
+Deno.test("compaction answers 501 responses_compact_not_supported when the model writes no summary text, and upstream errors keep their status", async () => {
+  await using e2e = await startE2E({
+    silent: toolAnswer([["exec_command", '{"cmd":"ls"}', "call_x"]]),
+    broken: { status: 400 },
+  });
+  const res = await post(e2e.url, "/v1/responses/compact", { model: "up_chat/silent", input: HISTORY });
+  assertEquals(res.status, 501);
+  const body = await res.json();
+  assertEquals(body.error.code, "responses_compact_not_supported");
+  const bad = await post(e2e.url, "/v1/responses/compact", { model: "up_chat/broken", input: HISTORY });
+  assertEquals(bad.status, 400);
+  assert((await bad.json()).error.message.length > 0);
+  const invalid = await post(e2e.url, "/v1/responses/compact", { input: HISTORY });
+  assertEquals(invalid.status, 400);
+  assertStringIncludes((await invalid.json()).error.message, "model");
+});

@@ -1,0 +1,120 @@
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { startE2E, textAnswer, toolAnswer } from "./harness.ts";
+import { startTestGateway } from "../helpers/gateway.ts";
+
+type Frame = Record<string, unknown> & { type: string };
+
+/** A WebSocket client that collects frames and waits for the one that ends a response. */
+async function connect(url: string) {
+  const socket = new WebSocket(`${url.replace("http", "ws")}/v1/responses`);
+  const frames: Frame[] = [];
+  let wake: () => void = () => {};
+  socket.onmessage = (event) => {
+    frames.push(JSON.parse(String(event.data)));
+    wake();
+  };
+  await new Promise<void>((resolve, reject) => {
+    socket.onopen = () => resolve();
+    socket.onerror = () => reject(new Error("WebSocket did not open"));
+  });
+  return {
+    frames,
+    /** Sends one message and returns the frames up to response.completed / response.failed / error. */
+    async request(message: unknown): Promise<Frame[]> {
+      const from = frames.length;
+      socket.send(JSON.stringify(message));
+      const done = () =>
+        frames.slice(from).some((f) => /^(response\.completed|response\.failed|error)$/.test(f.type));
+      while (!done()) await new Promise<void>((resolve) => (wake = resolve));
+      return frames.slice(from);
+    },
+    async [Symbol.asyncDispose]() {
+      if (socket.readyState === WebSocket.OPEN) {
+        const closed = new Promise((resolve) => (socket.onclose = resolve));
+        socket.close();
+        await closed;
+      }
+    },
+  };
+}
+
+Deno.test("GET /v1/responses upgrades to a WebSocket that carries the same events as the SSE stream, one request per message", async () => {
+  await using e2e = await startE2E({
+    agent: (request, turn) =>
+      turn === 0 ? toolAnswer([["exec_command", '{"cmd":"ls"}', "call_ls_1"]]) : textAnswer(
+        JSON.stringify(request.body).includes("README.md") ? "saw the listing" : "no listing",
+      ),
+  });
+  await using ws = await connect(e2e.url);
+  const first = await ws.request({ type: "response.create", model: "up_chat/agent", input: "list files" });
+  assertEquals(first[0].type, "response.created");
+  const completed = first.at(-1)!;
+  assertEquals(completed.type, "response.completed");
+  const response = completed.response as { id: string; model: string; output: { type: string }[] };
+  assertEquals(response.model, "up_chat/agent");
+  assertEquals(response.output[0].type, "function_call");
+
+  // Codex sends only the new items and chains them to the last response on the connection.
+  const second = await ws.request({
+    type: "response.create",
+    model: "up_chat/agent",
+    previous_response_id: response.id,
+    input: [{ type: "function_call_output", call_id: "call_ls_1", output: "README.md\nsrc/" }],
+  });
+  const text = second.filter((f) => f.type === "response.output_text.delta").map((f) => f.delta).join("");
+  assertEquals(text, "saw the listing");
+  const upstream = JSON.stringify(e2e.requests.at(-1)!.body);
+  assertStringIncludes(upstream, "list files");
+  assertStringIncludes(upstream, "call_ls_1");
+});
+
+Deno.test("the Responses WebSocket answers warm-ups without an upstream call and reports bad messages as error frames", async () => {
+  await using e2e = await startE2E({ agent: textAnswer("hi"), broken: { status: 400 } });
+  await using ws = await connect(e2e.url);
+  const warm = await ws.request({
+    type: "response.create",
+    model: "up_chat/agent",
+    input: "hi",
+    generate: false,
+  });
+  assertEquals(warm.map((f) => f.type), ["response.created", "response.completed"]);
+  assertEquals(e2e.requests.length, 0);
+  const chained = await ws.request({
+    type: "response.create",
+    model: "up_chat/agent",
+    previous_response_id: (warm[1].response as { id: string }).id,
+    input: [{ role: "user", content: "and now?" }],
+  });
+  assertEquals(chained.at(-1)!.type, "response.completed");
+  const bad = await ws.request({ type: "session.update" });
+  assertEquals(bad[0].type, "error");
+  assertEquals(bad[0].status, 400);
+  const unknown = await ws.request({
+    type: "response.create",
+    model: "up_chat/agent",
+    previous_response_id: "resp_x",
+    input: [],
+  });
+  assertEquals((unknown[0].error as { code: string }).code, "previous_response_not_found");
+  const failed = await ws.request({ type: "response.create", model: "up_chat/broken", input: "x" });
+  assertEquals(failed.at(-1)!.type, "error");
+  assert(typeof failed.at(-1)!.status === "number");
+});
+
+Deno.test("the Responses WebSocket checks the API key before upgrading", async () => {
+  const gw = await startTestGateway("server:\n  require_api_key: true\n");
+  try {
+    const res = await fetch(`${gw.url}/v1/responses`, {
+      headers: {
+        upgrade: "websocket",
+        connection: "upgrade",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "sec-websocket-version": "13",
+      },
+    });
+    assertEquals(res.status, 401);
+    await res.body?.cancel();
+  } finally {
+    await gw.stop();
+  }
+});
