@@ -3,13 +3,16 @@
  * the management services, the dashboard's context and the HTTP handler, and closes each part once.
  */
 import type { Config } from "./config/mod.ts";
+import { serializeCredential } from "./credentials/mod.ts";
+import { maskKey } from "./inventory/key_text.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
+import { subscriptionConsole } from "./dashboard/subscription_probe.ts";
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
-import { GatewayMetrics } from "./gateway/metrics_observer.ts";
-import { GATEWAY_VERSION } from "./version.ts";
+import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
+import { composeMetrics } from "./compose_metrics.ts";
 import { createHandler } from "./http/app.ts";
 import { Management } from "./management/mod.ts";
 import { providerSigninFacts, SigninService } from "./signin/mod.ts";
@@ -63,6 +66,16 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
       if (checksHere) { for (const r of requests) management.inventory.checks.schedule(r.ids); }
     },
   );
+  // OAuth keys are refreshed by the credential core during checks; a rotated blob is written back to the key.
+  management.inventory.checks.setCredentialRefresh(async ({ keyId, apiType, value }) =>
+    serializeCredential(
+      await runtime.subscriptions.credentials.access({
+        slot: store.inventory.credentialSlot(keyId, maskKey),
+        apiType,
+        value,
+      }),
+    )
+  );
   if (checksHere) management.inventory.start();
   else management.inventory.checks.forwardTo((ids) => checkRequests.publishNow({ ids }));
   const hub = new LiveHub(now);
@@ -80,20 +93,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   // Every worker's dashboard shows every worker's requests.
   const live = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events), true);
   hub.connect({ publish: live.publish, listen: (on) => runtime.cluster.listen("live", on) });
-  const metrics = new GatewayMetrics({
-    version: GATEWAY_VERSION,
-    // `worker-2` → "2"; a single process is worker "0".
-    worker: options.processLabel?.replace(/^worker-/, "") ?? env("GATEWAY_WORKER_ID") ?? "0",
-    instance: config.metrics.instance || env("GATEWAY_INSTANCE") || Deno.hostname(),
+  const { metrics, endpoint, close: stopMetrics } = composeMetrics(
+    runtime,
+    config,
+    env,
     now,
-    cooldowns: (at) => runtime.routing.active(at),
-    budgets: () => runtime.control.budgets,
-    spentToday: (keyId, at) => runtime.budgets.spentToday(keyId, at),
-    rss: () => Deno.memoryUsage().rss,
-    startedAt: now(),
-  });
-  runtime.observers.push(metrics);
-  runtime.recorder.onRecord((row) => metrics.recorded(row));
+    options.processLabel,
+  );
   const dashboard: DashboardContext = {
     now,
     state: runtime.control,
@@ -115,6 +121,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     startedAt: now(),
     fingerprint: (text) => store.box.fingerprint(text),
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
+    subscriptions: subscriptionConsole(runtime.subscriptions, now),
     signin,
   };
   const drain = new AbortController();
@@ -124,11 +131,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     drainSignal: drain.signal,
     visibleModels: (identity) => runtime.visibleModels(identity),
     dashboard,
-    metrics: {
-      enabled: config.metrics.enabled,
-      token: env("GATEWAY_METRICS_TOKEN") || config.metrics.token,
-      render: () => metrics.render(),
-    },
+    metrics: endpoint,
     clock: () => performance.now(),
   });
   let closed: Promise<void> | undefined;
@@ -142,6 +145,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     abortInFlight: () => drain.abort(new DOMException("the gateway is shutting down", "AbortError")),
     close() {
       signin.close();
+      stopMetrics();
       closed ??= management.close().then(() => runtime.close());
       return closed;
     },

@@ -22,3 +22,4 @@ export {
   tokenizerLoaded,
 } from "./estimate.ts";
 export { nextTurn, type Pacer, SLICE_MS, timePacer } from "./pacer.ts";
+export { imageSize, imageTokens, UNKNOWN_IMAGE_TOKENS } from "./image_tokens.ts";

@@ -12,9 +12,11 @@ export const IMAGE_TIMEOUT_MS = 20_000;
 const MAX_REDIRECTS = 3;
 
 function needsInline(target: AdjustTarget): boolean {
+  if (target.inlineImagesOnly) return true;
   switch (target.upstreamFormat) {
     case "generate_content":
     case "local_runner":
+    case "cloud_assistant":
       return true;
     case "chat_completions":
     case "responses":

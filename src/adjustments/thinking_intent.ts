@@ -1,4 +1,4 @@
-import type { NeutralRequest, ReasoningEffort, ReasoningIntent, WireFormat } from "../model/mod.ts";
+import type { NeutralRequest, ReasoningEffort, ReasoningIntent, UpstreamFormat } from "../model/mod.ts";
 import type { ThinkingFormat } from "./capabilities.ts";
 import type { AdjustTarget } from "./target.ts";
 
@@ -6,7 +6,7 @@ import type { AdjustTarget } from "./target.ts";
 export const ANTHROPIC_MIN_BUDGET = 1024;
 
 /** The thinking format a wire format implies when the model table does not say. */
-function formatForWire(format: WireFormat): ThinkingFormat | null {
+function formatForWire(format: UpstreamFormat): ThinkingFormat | null {
   switch (format) {
     case "messages":
       return "anthropic_budget";
@@ -15,8 +15,9 @@ function formatForWire(format: WireFormat): ThinkingFormat | null {
     case "chat_completions":
     case "responses":
       return "openai_effort";
-    // The local runner's `think` flag is handled by its codec.
+    // The local runner's `think` flag is handled by its codec; the cloud assistant takes no thinking setting.
     case "local_runner":
+    case "cloud_assistant":
       return null;
   }
 }

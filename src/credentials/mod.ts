@@ -17,3 +17,4 @@ export {
   resolveOAuthKind,
 } from "./kinds.ts";
 export { type ChatGptAccount, chatGptAccount, jwtClaims } from "./jwt_claims.ts";
+export { accountLabel, type CredentialStatus, credentialStatus } from "./status.ts";

@@ -4,6 +4,7 @@ import type { Management } from "../management/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import type { SigninService } from "../signin/mod.ts";
 import type { LiveHub } from "./live_hub.ts";
+import type { SubscriptionConsole } from "./subscription_probe.ts";
 
 /** The gateway's configuration in force, as the dashboard reads it (in memory, refreshed on reload). */
 export type GatewayState = Pick<
@@ -14,7 +15,7 @@ export type GatewayState = Pick<
 /** Stored statistics, request logs, the inventory and sign-in sessions, for reading. */
 export type DashboardReads = Pick<
   Store,
-  "usageStats" | "saverStats" | "requestLogs" | "inventory" | "inventoryChecks" | "sessions"
+  "usageStats" | "saverStats" | "requestLogs" | "inventory" | "inventoryChecks" | "sessions" | "credentials"
 >;
 
 /**
@@ -50,6 +51,8 @@ export interface DashboardContext {
   readonly fingerprint: (text: string) => string;
   /** The inventory push token, read when used so it can be rotated without restart. */
   readonly pushToken: () => string | undefined;
+  /** Fetch Models and Test Connection of subscription kinds, through the gateway's own credentials. */
+  readonly subscriptions: SubscriptionConsole;
   /** Subscription sign-ins (Connect on the Providers screen). */
   readonly signin: SigninService;
 }

@@ -1,7 +1,8 @@
 import type { ProviderConfig } from "../config/mod.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
 import type { NeutralRequest } from "../model/mod.ts";
-import { codecFor } from "../wire/mod.ts";
+import { credentialFor } from "../executors/call_credential.ts";
+import type { ShapedCall } from "../executors/call_shape.ts";
 import type { ProbeResult as ContractProbeResult } from "./contract/mod.ts";
 
 /** Upstream probes give up after this long. */
@@ -15,7 +16,7 @@ const MAX_REDIRECTS = 3;
  * only to the same origin (scheme, host and port), and a POST only through 307/308 (which keep the body).
  * Anything else is reported as the answer, naming where it pointed.
  */
-async function probeFetch(url: string, init: RequestInit, fetcher: typeof fetch): Promise<Response> {
+export async function probeFetch(url: string, init: RequestInit, fetcher: typeof fetch): Promise<Response> {
   let target = new URL(url);
   for (let hop = 0;; hop++) {
     const response = await fetcher(target, { ...init, redirect: "manual" });
@@ -64,14 +65,24 @@ export async function fetchUpstreamModels(
     return { ok: false, message: `api_type "${provider.apiType}" cannot be called by this build`, url: "" };
   }
   const url = preset.modelsUrl(provider.baseUrl.replace(/\/+$/, ""));
+  return await readModelList(url, headersFor(preset, provider.apiKey), modelIds, fetcher);
+}
+
+/** GETs a model list with these credentials and reads its ids; never throws. */
+export async function readModelList(
+  url: string,
+  headers: Record<string, string>,
+  ids: (body: unknown) => string[],
+  fetcher: typeof fetch,
+): Promise<FetchModelsResult> {
   try {
     const response = await probeFetch(url, {
-      headers: { accept: "application/json", ...headersFor(preset, provider.apiKey) },
+      headers: { accept: "application/json", ...headers },
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     }, fetcher);
     const text = await response.text();
     if (!response.ok) return { ok: false, message: `HTTP ${response.status}: ${summarize(text)}`, url };
-    return { ok: true, models: modelIds(JSON.parse(text)), url };
+    return { ok: true, models: ids(JSON.parse(text)), url };
   } catch (error) {
     return { ok: false, message: (error as Error).message.split("\n")[0].slice(0, 300), url };
   }
@@ -118,15 +129,16 @@ export async function probeProvider(
     tools: [],
     params: { maxTokens: 1 },
     stream: false,
-    source: preset.format,
+    source: preset.format === "cloud_assistant" ? "chat_completions" : preset.format,
   };
-  const body = codecFor(preset.format).encodeRequest(request, model).body;
+  const body = preset.codec.encodeRequest(request, model).body;
   const started = now();
   try {
-    const response = await probeFetch(preset.url(provider.baseUrl, model, false), {
+    const call = probeCall(preset, provider, model, body, now());
+    const response = await probeFetch(call.url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...headersFor(preset, provider.apiKey) },
-      body: JSON.stringify(body),
+      headers: call.headers,
+      body: call.body,
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     }, fetcher);
     const text = await response.text();
@@ -151,7 +163,34 @@ export async function probeProvider(
   }
 }
 
-function summarize(text: string): string {
+/** The probe's call: the kind's first host when its calls are shaped from the credential. */
+function probeCall(
+  preset: ProtocolPreset,
+  provider: ProviderConfig,
+  model: string,
+  body: Record<string, unknown>,
+  nowMs: number,
+): ShapedCall {
+  if (!preset.shaper) {
+    return {
+      url: preset.url(provider.baseUrl, model, false),
+      headers: { "content-type": "application/json", ...headersFor(preset, provider.apiKey) },
+      body: JSON.stringify(body),
+    };
+  }
+  const credential = credentialFor(provider, nowMs);
+  return preset.shaper.shape({
+    baseUrl: provider.baseUrl.replace(/\/+$/, ""),
+    accessToken: credential.accessToken,
+    extra: credential.extra,
+    body,
+    model,
+    stream: preset.alwaysStream === true,
+    newId: () => crypto.randomUUID().replaceAll("-", ""),
+  })[0];
+}
+
+export function summarize(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat || "(empty body)";
 }

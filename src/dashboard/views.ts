@@ -2,10 +2,12 @@ import { keyRole } from "../gateway/identity.ts";
 import { budgetStatus } from "../accounting/mod.ts";
 import type { PriceConfig, ProviderConfig } from "../config/mod.ts";
 import { presetFor } from "../executors/presets.ts";
+import { credentialStatus, oauthKind, parseCredential } from "../credentials/mod.ts";
 import type { DashboardContext } from "./context.ts";
 import type {
   BudgetView,
   ComboView,
+  CredentialView,
   KeyView,
   LogDetailView,
   LogSummaryView,
@@ -48,7 +50,9 @@ export function providerView(provider: ProviderConfig, gateway: DashboardContext
     prefix: provider.prefix,
     api_type: provider.apiType,
     base_url: provider.baseUrl,
-    api_key_masked: maskSecret(provider.apiKey),
+    api_key_masked: maskSecret(
+      oauthKind(provider.apiType) ? accessTokenOf(provider.apiKey) : provider.apiKey,
+    ),
     has_api_key: provider.apiKey !== "",
     models: [...provider.models],
     enabled: provider.enabled,
@@ -57,8 +61,34 @@ export function providerView(provider: ProviderConfig, gateway: DashboardContext
     cooldown: cooldown
       ? { remaining_s: cooldown.remainingSeconds, until: cooldown.untilMs, kind: cooldown.kind }
       : null,
+    credential: oauthKind(provider.apiType) ? credentialView(provider, gateway) : null,
     signin_flows: signinFlows(provider),
   };
+}
+
+/** The stored subscription credential's status and this gateway's last refresh of it. */
+function credentialView(provider: ProviderConfig, gateway: DashboardContext): CredentialView | null {
+  if (provider.apiKey === "") return null;
+  const status = credentialStatus(provider.apiType, provider.apiKey, Math.floor(gateway.now() / 1000));
+  const state = gateway.reads.credentials.states().get(`provider:${provider.id}`);
+  return {
+    kind: status.kind,
+    expires_at: status.expiresAt,
+    refreshable: status.refreshable,
+    account: status.account,
+    last_refresh_at: state?.lastRefreshAt ?? null,
+    last_error: state?.lastError ?? null,
+    last_error_at: state?.lastErrorAt ?? null,
+  };
+}
+
+/** A blob is masked by its access token (the JSON around it would show nothing useful). */
+function accessTokenOf(apiKey: string): string {
+  try {
+    return parseCredential(apiKey, 0).accessToken;
+  } catch {
+    return apiKey;
+  }
 }
 
 function signinFlows(provider: ProviderConfig) {

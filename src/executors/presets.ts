@@ -1,15 +1,30 @@
 import type { ApiType, ProviderConfig } from "../config/mod.ts";
-import type { WireFormat } from "../model/mod.ts";
+import type { UpstreamFormat } from "../model/mod.ts";
+import { cloudAssistantCodec, type UpstreamCodec, upstreamCodecFor } from "../wire/mod.ts";
+import type { CallShaper } from "./call_shape.ts";
+import { KIRO_RUNTIME_URL, KIRO_SHAPER } from "./cloud_assistant.ts";
+import { ANTIGRAVITY_SHAPER, cloudCodeCodec, cloudCodeUrl, GEMINI_CLI_SHAPER } from "./cloud_code.ts";
 
 /** How to reach one kind of upstream: its wire format, URL and auth. Providers are data. */
 export interface ProtocolPreset {
-  readonly format: WireFormat;
+  readonly format: UpstreamFormat;
+  /** The codec that reads and writes this upstream's bodies (the format's own unless enveloped). */
+  readonly codec: UpstreamCodec;
+  /** The upstream only answers as a stream: a non-stream client gets the stream collected. */
+  readonly alwaysStream?: boolean;
+  /**
+   * For kinds whose calls depend on the stored credential (project, region, hosts): builds the calls from
+   * the encoded body. Kinds without one use `url` and `authHeaders`.
+   */
+  readonly shaper?: CallShaper;
   /** Builds the upstream URL from the provider's base URL. */
   url(baseUrl: string, upstreamModel: string, stream: boolean): string;
   /** Headers that authenticate the call. */
   authHeaders(apiKey: string): Record<string, string>;
   /** URL of the upstream's model list (Fetch Models). */
   modelsUrl(baseUrl: string): string;
+  /** URL of the upstream's own token-counting endpoint, where it has one. */
+  countUrl?(baseUrl: string, upstreamModel: string): string;
 }
 
 function header(name: string, value: string): Record<string, string> {
@@ -20,6 +35,7 @@ const bearer = (apiKey: string) => header("authorization", apiKey ? `Bearer ${ap
 
 const CHAT_COMPAT: ProtocolPreset = {
   format: "chat_completions",
+  codec: upstreamCodecFor("chat_completions"),
   url: (base) => `${base}/chat/completions`,
   authHeaders: bearer,
   modelsUrl: (base) => `${base}/models`,
@@ -30,55 +46,103 @@ export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
 
 const MESSAGES: ProtocolPreset = {
   format: "messages",
+  codec: upstreamCodecFor("messages"),
   url: (base) => `${base}/v1/messages`,
   authHeaders: (apiKey) => header("x-api-key", apiKey),
   modelsUrl: (base) => `${base}/v1/models`,
+  countUrl: (base) => `${base}/v1/messages/count_tokens`,
 };
 
 const GENERATE: ProtocolPreset = {
   format: "generate_content",
+  codec: upstreamCodecFor("generate_content"),
   url: (base, model, stream) =>
     `${base}/v1beta/models/${encodeURIComponent(model)}:${
       stream ? "streamGenerateContent?alt=sse" : "generateContent"
     }`,
   authHeaders: (apiKey) => header("x-goog-api-key", apiKey),
   modelsUrl: (base) => `${base}/v1beta/models`,
+  countUrl: (base, model) => `${base}/v1beta/models/${encodeURIComponent(model)}:countTokens`,
 };
 
 const RESPONSES: ProtocolPreset = {
   format: "responses",
+  codec: upstreamCodecFor("responses"),
   url: (base) => `${base}/responses`,
   authHeaders: bearer,
   modelsUrl: (base) => `${base}/models`,
 };
 
+function cloudCode(shaper: CallShaper): ProtocolPreset {
+  return {
+    format: "generate_content",
+    codec: cloudCodeCodec,
+    shaper,
+    url: (base, _model, stream) =>
+      cloudCodeUrl(base, stream ? "streamGenerateContent" : "generateContent", stream),
+    authHeaders: bearer,
+    modelsUrl: (base) => cloudCodeUrl(base, "fetchAvailableModels"),
+  };
+}
+
+const GEMINI_CLI = cloudCode(GEMINI_CLI_SHAPER);
+const ANTIGRAVITY = cloudCode(ANTIGRAVITY_SHAPER);
+
+const CLOUD_ASSISTANT: ProtocolPreset = {
+  format: "cloud_assistant",
+  codec: cloudAssistantCodec,
+  alwaysStream: true,
+  shaper: KIRO_SHAPER,
+  url: (base) => `${base}/generateAssistantResponse`,
+  authHeaders: bearer,
+  modelsUrl: (base) =>
+    base === KIRO_RUNTIME_URL
+      ? "https://q.us-east-1.amazonaws.com/ListAvailableModels"
+      : `${base}/ListAvailableModels`,
+};
+
+/** Claude subscription: the messages API with a bearer token (the subscription layer adds its headers). */
+const MESSAGES_OAUTH: ProtocolPreset = {
+  format: "messages",
+  codec: upstreamCodecFor("messages"),
+  url: (base) => `${base}/v1/messages?beta=true`,
+  authHeaders: bearer,
+  modelsUrl: (base) => `${base}/v1/models`,
+};
+
 /**
- * The preset of each api_type this build can call, or null for kinds whose sign-in flows (device OAuth,
- * subscription shells) are not implemented yet; requests to those fail with a clear 501.
+ * The preset of each api_type this build can call, or null for kinds not implemented yet; requests to
+ * those fail with a clear message. Subscription kinds (`src/executors/oauth/`) take their URL and headers
+ * per call from their credential; the preset gives their base format.
  */
 export function presetFor(apiType: ApiType): ProtocolPreset | null {
   switch (apiType) {
     case "chat_compat":
     case "free_tier":
+    // The subscription editor is reached through an OpenAI-compatible bridge at its base URL (docs/subscriptions.md).
+    case "subscription_shell":
       return CHAT_COMPAT;
     case "messages_native":
       return MESSAGES;
     case "generate_native":
       return GENERATE;
     case "responses_native":
-      return RESPONSES;
-    case "device_oauth_assistant":
     case "responses_oauth":
-    case "cloud_assistant_oauth":
-    case "subscription_shell":
-    case "cli_oauth":
-    case "cli_oauth_alt":
+      return RESPONSES;
     case "messages_oauth":
-      return null;
+      return MESSAGES_OAUTH;
+    case "device_oauth_assistant":
+      return CHAT_COMPAT;
+    case "cli_oauth":
+      return GEMINI_CLI;
+    case "cli_oauth_alt":
+      return ANTIGRAVITY;
+    case "cloud_assistant_oauth":
+      return CLOUD_ASSISTANT;
   }
 }
 
 /** The wire format a provider speaks, or null when its kind cannot be called. */
-export function upstreamFormat(provider: ProviderConfig): WireFormat | null {
+export function upstreamFormat(provider: ProviderConfig): UpstreamFormat | null {
   return presetFor(provider.apiType)?.format ?? null;
 }

@@ -1,5 +1,6 @@
 import type { ClientKind } from "../adjustments/mod.ts";
 import type { ProviderClients } from "../executors/http_clients.ts";
+import type { Subscriptions } from "../executors/oauth/mod.ts";
 import type { NeutralResponse, WireFormat } from "../model/mod.ts";
 import type { FailureClassification } from "../routing/mod.ts";
 import type { ControlPlane } from "./control_plane.ts";
@@ -37,6 +38,8 @@ export interface AttemptDeps {
   readonly control: ControlPlane;
   readonly routing: RoutingService;
   readonly clients: ProviderClients;
+  /** Subscription (OAuth) credentials and the per-kind call shapes. */
+  readonly subscriptions: Subscriptions;
   readonly recorder: UsageRecorder;
   readonly now: () => number;
   readonly newId: () => string;

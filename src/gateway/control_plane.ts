@@ -37,6 +37,7 @@ export class ControlPlane {
   #generation = -1;
   #redactor: Redactor | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #secretSources: (() => readonly string[])[] = [];
 
   constructor(config: Config, store: Store) {
     this.config = config;
@@ -92,13 +93,26 @@ export class ControlPlane {
   get redactor(): Redactor {
     this.#redactor ??= new Redactor({
       secrets: [
-        ...this.#providers.map((p) => p.apiKey),
+        // A subscription blob's tokens are hidden one by one: an upstream echoes a token, not the blob.
+        ...this.#providers.flatMap((p) => [p.apiKey, ...secretsOf(p.apiKey)]),
+        ...this.#secretSources.flatMap((source) => source()),
         ...this.config.apiKeys.map((k) => k.key),
         ...this.#inventorySecrets(),
       ],
       upstreamUrls: this.#providers.map((p) => p.baseUrl),
     });
     return this.#redactor;
+  }
+
+  /** Adds secrets that live outside the database (short-lived session tokens) to the redactor. */
+  addSecretSource(source: () => readonly string[]): void {
+    this.#secretSources.push(source);
+    this.#redactor = null;
+  }
+
+  /** A secret source has a new secret: the redactor is rebuilt on its next use. */
+  secretsChanged(): void {
+    this.#redactor = null;
   }
 
   /** Resolves a presented key to an identity; null when it is unknown or revoked. */

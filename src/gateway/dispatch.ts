@@ -1,6 +1,6 @@
 import { detectClient, parseThinkingSuffix } from "../adjustments/mod.ts";
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
-import { GatewayError, type NeutralRequest, orphanToolResult, type WireFormat } from "../model/mod.ts";
+import { GatewayError, type NeutralRequest, orphanToolResult, type UpstreamFormat } from "../model/mod.ts";
 import { isApiType } from "../config/api_types.ts";
 import { presetFor } from "../executors/presets.ts";
 import {
@@ -11,8 +11,11 @@ import {
   type RoutingTable,
 } from "../routing/mod.ts";
 import { codecFor, quoteValue } from "../wire/mod.ts";
+import { isRecord } from "../wire/shared/mod.ts";
 import type { AttemptDeps, CallerContext, RouteSuccess } from "./attempt_context.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
+import { countMessageTokens } from "./count_tokens.ts";
+import type { TokenCounter } from "./token_counter.ts";
 import { type FusionSettings, runFusion } from "./fusion.ts";
 import { identityRoutingKey } from "./identity.ts";
 import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./request_lifecycle.ts";
@@ -29,6 +32,16 @@ export interface DispatchDeps extends AttemptDeps {
   readonly budgets: BudgetGuard;
   readonly savers: SaverService;
   readonly observers: readonly DispatchObserver[];
+  /** Counts tokens off the serving thread (count_tokens). */
+  readonly counter: TokenCounter;
+}
+
+/** A count_tokens request: its body and who sent it. */
+export interface CountInput {
+  readonly body: unknown;
+  readonly identity: DispatchInput["identity"];
+  readonly clientHeaders: Headers;
+  readonly clientSignal: () => AbortSignal;
 }
 
 /**
@@ -174,11 +187,27 @@ export class Dispatcher {
     throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });
   }
 
+  /** `POST /v1/messages/count_tokens`: the input tokens of a messages body (see countMessageTokens). */
+  async countTokens(input: CountInput): Promise<number> {
+    const deps = this.#deps;
+    const model = isRecord(input.body) && typeof input.body.model === "string" ? input.body.model : "";
+    const table = deps.table();
+    if (
+      input.identity.kind === "db" && input.identity.allowedModels.length > 0 &&
+      !isModelAllowed(input.identity.allowedModels, model, table)
+    ) {
+      throw new GatewayError(403, "model_not_allowed", `This API key is not allowed to use model "${model}"`);
+    }
+    const plan = deps.routing.peek(table, model, deps.control.settings, deps.now());
+    const attempt = plan.kind === "attempts" ? plan.attempts[0] : undefined;
+    return await countMessageTokens(deps, input.body, attempt, input.clientHeaders, input.clientSignal);
+  }
+
   /**
    * The wire format of the upstream `model` would be tried on first (no state change), or null when
    * nothing can be tried: compaction passes through to a Responses upstream and is made here otherwise.
    */
-  firstUpstreamFormat(model: string): WireFormat | null {
+  firstUpstreamFormat(model: string): UpstreamFormat | null {
     const deps = this.#deps;
     const plan = deps.routing.peek(deps.table(), model, deps.control.settings, deps.now());
     if (plan.kind !== "attempts" || plan.attempts.length === 0) return null;

@@ -1,6 +1,6 @@
 import type { ActiveCooldown } from "../routing/mod.ts";
 import type { BudgetRecord, UsageRow } from "../storage/mod.ts";
-import { MetricsRegistry } from "../metrics/registry.ts";
+import { type FamilyText, MetricsRegistry } from "../metrics/registry.ts";
 import type { DispatchObserver, RequestTrace } from "./dispatch.ts";
 
 /** Seconds: request latency and time to first byte (a model call takes ms to minutes). */
@@ -193,9 +193,9 @@ export class GatewayMetrics implements DispatchObserver {
     this.#cost.inc([model, providerId], row.cost);
   }
 
-  /** The exposition text. */
-  render(): string {
-    return this.registry.render();
+  /** Every family with its rendered samples (shared with the other workers). */
+  snapshot(): FamilyText[] {
+    return this.registry.snapshot();
   }
 }
 

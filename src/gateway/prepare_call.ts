@@ -9,10 +9,12 @@ import {
 import type { ProviderConfig } from "../config/mod.ts";
 import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
-import type { NeutralRequest, WireFormat } from "../model/mod.ts";
+import { isSubscriptionKind, type SubscriptionCall } from "../executors/oauth/mod.ts";
+import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
 import type { Attempt } from "../routing/mod.ts";
-import { codecFor } from "../wire/mod.ts";
-import type { Codec } from "../wire/codec.ts";
+import { upstreamCodecFor } from "../wire/mod.ts";
+import type { UpstreamCodec } from "../wire/codec.ts";
+import { credentialFor } from "../executors/call_credential.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
 import { addWarnings, droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
@@ -26,8 +28,13 @@ export interface CallTarget {
 /** An upstream call ready to go: the adjusted request, its upstream codec, the HTTP call, its warnings. */
 export interface PreparedCall {
   readonly request: NeutralRequest;
-  readonly codec: Codec;
+  readonly codec: UpstreamCodec;
   readonly call: UpstreamRequest;
+  /** Further hosts tried in order when `failover` allows it (kinds that fail over between hosts). */
+  readonly nextHosts: readonly UpstreamRequest[];
+  readonly failover: (status: number) => boolean;
+  /** The upstream streams although the client asked for one answer: the stream is collected. */
+  readonly collect: boolean;
   /** What the upstream's format could not express (empty for most same-format calls). */
   readonly warnings: readonly GatewayWarning[];
 }
@@ -50,11 +57,54 @@ export function prepareCall(
   attempt: Attempt,
   target: CallTarget,
 ): PreparedCall | Promise<PreparedCall> {
-  const adjusting = adjustForTarget(deps, caller, original, attempt, target);
-  if (adjusting instanceof Promise) {
-    return adjusting.then((adjusted) => build(deps, caller, attempt, target, adjusted));
+  if (!isSubscriptionKind(target.provider.apiType)) {
+    return prepareFor(deps, caller, original, attempt, target);
   }
-  return build(deps, caller, attempt, target, adjusting);
+  const shape = {
+    model: attempt.upstreamModel,
+    hasImages: original.messages.some((m) => m.parts.some((p) => p.kind === "image")),
+    agentTurn: original.messages.some((m) =>
+      m.role === "tool" || m.parts.some((p) => p.kind === "toolResult")
+    ),
+    clientHeaders: caller.clientHeaders,
+  };
+  const subscription = deps.subscriptions.call(target.provider, shape);
+  if (subscription instanceof Promise) {
+    return subscription.then((sub) =>
+      prepareFor(deps, caller, original, attempt, subscriptionTarget(target, sub), sub)
+    );
+  }
+  return prepareFor(deps, caller, original, attempt, subscriptionTarget(target, subscription), subscription);
+}
+
+function prepareFor(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  original: NeutralRequest,
+  attempt: Attempt,
+  target: CallTarget,
+  sub?: SubscriptionCall,
+): PreparedCall | Promise<PreparedCall> {
+  const adjusting = adjustForTarget(deps, caller, original, attempt, target, sub?.inlineImagesOnly ?? false);
+  if (adjusting instanceof Promise) {
+    return adjusting.then((adjusted) => build(deps, caller, attempt, target, adjusted, sub));
+  }
+  return build(deps, caller, attempt, target, adjusting, sub);
+}
+
+/** The target of a subscription call: its format (Copilot's depends on the model) and URL. */
+function subscriptionTarget(target: CallTarget, sub: SubscriptionCall): CallTarget {
+  const base = presetFor(target.provider.apiType)!;
+  return {
+    provider: target.provider,
+    preset: {
+      format: sub.format,
+      codec: upstreamCodecFor(sub.format),
+      url: () => sub.url,
+      authHeaders: () => sub.headers,
+      modelsUrl: base.modelsUrl,
+    },
+  };
 }
 
 function build(
@@ -63,32 +113,71 @@ function build(
   attempt: Attempt,
   { provider, preset }: CallTarget,
   adjusted: AdjustedRequest,
+  sub?: SubscriptionCall,
 ): PreparedCall {
   const request = adjusted.request;
-  const codec = codecFor(preset.format);
-  const encoded = codec.encodeRequest(request, attempt.upstreamModel);
+  const codec = preset.codec;
+  // An upstream that only streams is asked for a stream; a non-stream client gets it buffered.
+  const upstreamStream = request.stream || sub?.alwaysStream === true || preset.alwaysStream === true;
+  const encoded = codec.encodeRequest(
+    upstreamStream ? { ...request, stream: true } : request,
+    attempt.upstreamModel,
+  );
   const warnings = droppedExtraWarnings(request, preset.format);
   if (adjusted.warnings !== undefined && adjusted.warnings.length > 0) {
     addWarnings(warnings, adjusted.warnings);
   }
   if (encoded.warnings.length > 0) addWarnings(warnings, encoded.warnings);
-  const call: UpstreamRequest = {
-    url: preset.url(provider.baseUrl, attempt.upstreamModel, request.stream),
-    headers: {
-      "content-type": "application/json",
-      accept: request.stream ? "text/event-stream" : "application/json",
-      ...preset.authHeaders(provider.apiKey),
-      ...forwardedHeaders(preset.format, caller.clientHeaders, adjusted.headers),
-    },
-    body: JSON.stringify(encoded.body),
+  let body = encoded.body;
+  if (sub?.rewriteBody) {
+    const rewritten = sub.rewriteBody(body);
+    body = rewritten.body;
+    if (rewritten.dropped.length > 0) {
+      addWarnings(warnings, [`this subscription upstream does not take: ${rewritten.dropped.join(", ")}`]);
+    }
+  }
+  const adjustedHeaders = sub && sub.betas.length > 0
+    ? {
+      ...adjusted.headers,
+      "anthropic-beta": [adjusted.headers["anthropic-beta"], ...sub.betas].filter(Boolean).join(","),
+    }
+    : adjusted.headers;
+  // A stream collected for a non-stream client is read like a stream (first content, total duration).
+  const collect = preset.alwaysStream === true && !request.stream;
+  const streamLimits = request.stream || collect;
+  const base = {
     client: deps.clients.get(provider.clientId, `${provider.baseUrl}|${provider.apiType}`),
     clientSignal: caller.clientSignal,
     headersTimeoutMs: deps.timeouts.headersMs,
     idleTimeoutMs: deps.timeouts.idleMs,
-    firstContentTimeoutMs: request.stream ? deps.limits.firstContentMs : undefined,
-    maxStreamDurationMs: request.stream ? deps.limits.maxStreamDurationMs : undefined,
+    firstContentTimeoutMs: streamLimits ? deps.limits.firstContentMs : undefined,
+    maxStreamDurationMs: streamLimits ? deps.limits.maxStreamDurationMs : undefined,
   };
-  return { request, codec, call, warnings };
+  if (preset.shaper) {
+    const credential = credentialFor(provider, deps.now());
+    const [call, ...nextHosts] = preset.shaper.shape({
+      baseUrl: provider.baseUrl.replace(/\/+$/, ""),
+      accessToken: credential.accessToken,
+      extra: credential.extra,
+      body,
+      model: attempt.upstreamModel,
+      stream: upstreamStream,
+      newId: deps.newId,
+    }).map((shaped) => ({ ...shaped, ...base }));
+    return { request, codec, call, nextHosts, failover: preset.shaper.failover, collect, warnings };
+  }
+  const call: UpstreamRequest = {
+    url: preset.url(provider.baseUrl, attempt.upstreamModel, upstreamStream),
+    headers: {
+      "content-type": "application/json",
+      accept: upstreamStream ? "text/event-stream" : "application/json",
+      ...preset.authHeaders(provider.apiKey),
+      ...forwardedHeaders(preset.format, caller.clientHeaders, adjustedHeaders),
+    },
+    body: JSON.stringify(body),
+    ...base,
+  };
+  return { request, codec, call, nextHosts: [], failover: () => false, collect, warnings };
 }
 
 /** Whether a provider's base URL is local, judged once per provider config (configs are replaced on reload). */
@@ -109,6 +198,7 @@ function adjustForTarget(
   request: NeutralRequest,
   attempt: Attempt,
   { provider, preset }: CallTarget,
+  inlineImagesOnly: boolean,
 ): AdjustedRequest | Promise<AdjustedRequest> {
   let providerIsLocal = localProviders.get(provider);
   if (providerIsLocal === undefined) {
@@ -124,6 +214,7 @@ function adjustForTarget(
     ),
     clientKind: caller.clientKind,
     providerIsLocal,
+    inlineImagesOnly,
   };
   const adjusted = applyAdjustments(request, target);
   const urls = imagesToPrefetch(adjusted.request, target);
@@ -141,7 +232,7 @@ function adjustForTarget(
 
 /** Client headers a messages upstream needs (API version, beta flags merged with adjustment betas). */
 function forwardedHeaders(
-  format: WireFormat,
+  format: UpstreamFormat,
   headers: Headers,
   adjusted: Readonly<Record<string, string>>,
 ): Record<string, string> {

@@ -1,4 +1,5 @@
 import { BodyTooLargeError, callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
+import { collectResponsesSse, RefreshError } from "../executors/oauth/mod.ts";
 import { GatewayError, type NeutralRequest, type NeutralResponse } from "../model/mod.ts";
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import type { AttemptDeps, AttemptOutcome, CallerContext } from "./attempt_context.ts";
@@ -6,6 +7,7 @@ import { AttemptRecord } from "./attempt_record.ts";
 import { encodeContext } from "./encode_answer.ts";
 import { callTarget, prepareCall, type PreparedCall } from "./prepare_call.ts";
 import { streamAttempt } from "./stream_attempt.ts";
+import { collectStream } from "./collect_attempt.ts";
 import { upstreamErrorKind } from "./upstream_error_kind.ts";
 
 /** Upstream error bodies are read up to this size for classification and messages. */
@@ -28,6 +30,7 @@ export async function runAttempt(
   caller: CallerContext,
   original: NeutralRequest,
   attempt: Attempt,
+  retriedEndpoint = false,
 ): Promise<AttemptOutcome> {
   const target = callTarget(deps, attempt);
   if (target === null) {
@@ -39,11 +42,6 @@ export async function runAttempt(
     };
   }
   const record = new AttemptRecord(deps, caller, original, attempt, target.provider);
-  const preparing = prepareCall(deps, caller, original, attempt, target);
-  const prepared = preparing instanceof Promise ? await preparing : preparing;
-  deps.routing.quota.attempted(target.provider.id, deps.now());
-  const outcome = await caller.timing.waitFor(callUpstream(prepared.call));
-  if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const fail = (failure: Failure): AttemptOutcome => {
     const { status, classification } = failure;
     // Upstream text can repeat the key it was sent: the usage row, cooldown and client must not get it.
@@ -55,6 +53,22 @@ export async function runAttempt(
     }
     return { kind: "failure", message, classification };
   };
+  let prepared: PreparedCall;
+  try {
+    const preparing = prepareCall(deps, caller, original, attempt, target);
+    prepared = preparing instanceof Promise ? await preparing : preparing;
+  } catch (error) {
+    // A stored credential this account cannot use (refresh failed, broken blob): its auth failure.
+    const unusable = error instanceof RefreshError ||
+      (error instanceof GatewayError && error.kind === "authentication");
+    if (!unusable) throw error;
+    // No usable subscription credential: an auth failure of this account (300 s), the next one is tried.
+    const classification = { fallback: true, cooldownKind: "auth" as const, retryAfterMs: null };
+    return fail({ status: 401, message: error.message, classification });
+  }
+  deps.routing.quota.attempted(target.provider.id, deps.now());
+  const outcome = await caller.timing.waitFor(callHosts(prepared));
+  if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const clientLeft = () => {
     record.failed(499, "client disconnected");
     return new GatewayError(499, "client_closed", "client disconnected before the upstream answered");
@@ -73,12 +87,36 @@ export async function runAttempt(
     const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
     return fail({ status: 0, message: `${outcome.reason}: ${outcome.message}`, classification });
   }
-  if (outcome.status >= 400) return fail(await caller.timing.waitFor(statusFailure(deps, outcome)));
+  if (outcome.status >= 400) {
+    if (outcome.status === 401) deps.subscriptions.rejected(target.provider);
+    const failure = await caller.timing.waitFor(statusFailure(deps, outcome));
+    // Copilot serves some models only on /responses or /v1/messages: learn it and call the model there.
+    if (
+      !retriedEndpoint &&
+      deps.subscriptions.wrongEndpoint(target.provider, attempt.upstreamModel, failure.message)
+    ) {
+      return runAttempt(deps, caller, original, attempt, true);
+    }
+    return fail(failure);
+  }
   const contentType = outcome.header("content-type") ?? "";
-  if (!prepared.request.stream || (contentType.includes("json") && !contentType.includes("ndjson"))) {
+  const jsonAnswer = contentType.includes("json") && !contentType.includes("ndjson");
+  if (prepared.collect && !jsonAnswer) {
+    const collected = await caller.timing.waitFor(
+      collectAnswer(deps, prepared, outcome, attempt.upstreamModel),
+    );
+    if (collected === CLIENT_LEFT) throw clientLeft();
+    if (!("parts" in collected)) return fail(collected);
+    record.answered(collected);
+    caller.listener.warned(prepared.warnings);
+    return { kind: "answer", response: collected };
+  }
+  if (!prepared.request.stream || jsonAnswer) {
     const text = await caller.timing.waitFor(readAnswer(outcome, deps.limits.maxAnswerBytes, record));
     if (outcome.clientGone()) throw clientLeft();
-    const decoded = decodeAnswer(prepared, target.preset.format, text);
+    const decoded = contentType.includes("event-stream")
+      ? decodeBufferedStream(prepared, text)
+      : decodeAnswer(prepared, prepared.codec.format, text);
     if (!("parts" in decoded)) return fail(decoded);
     record.answered(decoded);
     deps.turnTokens.capture(decoded.parts);
@@ -131,8 +169,15 @@ async function statusFailure(
 /** A whole upstream body as a neutral answer, or the 502 failure it is (not the format, or empty). */
 function decodeAnswer(prepared: PreparedCall, format: string, text: string): NeutralResponse | Failure {
   let response: NeutralResponse;
+  const decode = prepared.codec.decodeResponse;
+  if (decode === undefined) {
+    return badGateway(
+      `upstream sent JSON where a ${format} event stream was expected: ${summarize(text)}`,
+      text,
+    );
+  }
   try {
-    response = prepared.codec.decodeResponse(JSON.parse(text));
+    response = decode(JSON.parse(text));
   } catch (error) {
     const message = error instanceof GatewayError
       ? error.message
@@ -140,6 +185,22 @@ function decodeAnswer(prepared: PreparedCall, format: string, text: string): Neu
     return badGateway(message, text);
   }
   return isEmptyAnswer(response) ? badGateway("upstream returned an empty answer", "") : response;
+}
+
+/**
+ * A stream the upstream sent to a non-stream request (an upstream that only streams), buffered into one
+ * answer. An error event instead of a response is a failure classified by its text (overload and rate
+ * limits fall back like their statuses).
+ */
+function decodeBufferedStream(prepared: PreparedCall, text: string): NeutralResponse | Failure {
+  if (prepared.codec.format !== "responses") {
+    return badGateway(`upstream streamed an answer to a non-stream ${prepared.codec.format} request`, "");
+  }
+  const collected = collectResponsesSse(text);
+  if (collected.kind === "error") {
+    return badGateway(`upstream stream error: ${collected.message}`, collected.raw);
+  }
+  return decodeAnswer(prepared, "responses", JSON.stringify(collected.body));
 }
 
 /** A 502 failure classified like an upstream 502 with this body. */
@@ -163,4 +224,41 @@ function isEmptyAnswer(response: NeutralResponse): boolean {
     (p.kind === "reasoning" && (p.text !== "" || !!p.redactedData))
   );
   return !hasContent && response.finish.unified !== "length" && response.finish.unified !== "content_filter";
+}
+
+/**
+ * Calls the prepared hosts in order: an answer whose status the kind fails over on (a 429 from one quota
+ * pool, a 403 from a host that refuses the origin) moves on to the next host; the last host's answer stands.
+ */
+async function callHosts(prepared: PreparedCall): Promise<UpstreamOutcome> {
+  let outcome = await callUpstream(prepared.call);
+  for (const next of prepared.nextHosts) {
+    if (outcome.kind !== "response" || !prepared.failover(outcome.status)) return outcome;
+    await outcome.readText(ERROR_BODY_LIMIT);
+    outcome = await callUpstream(next);
+  }
+  return outcome;
+}
+
+/** The client left while a stream was being collected for it. */
+const CLIENT_LEFT = Symbol("client left");
+
+/** A streamed answer collected into one response, or the failure it was (an error event, no content). */
+async function collectAnswer(
+  deps: AttemptDeps,
+  prepared: PreparedCall,
+  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
+  model: string,
+): Promise<NeutralResponse | Failure | typeof CLIENT_LEFT> {
+  const collected = await collectStream(prepared.codec, outcome.body(), deps.limits, model);
+  if (!("parts" in collected) && collected.readFailed && outcome.clientGone()) return CLIENT_LEFT;
+  if ("parts" in collected) {
+    return isEmptyAnswer(collected) ? badGateway("upstream returned an empty answer", "") : collected;
+  }
+  const classification = classifyUpstreamFailure({
+    kind: "status",
+    status: collected.status,
+    bodyText: collected.message,
+  });
+  return { status: collected.status, message: collected.message, classification };
 }

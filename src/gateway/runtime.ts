@@ -1,9 +1,11 @@
 import type { Config, ProviderQuota } from "../config/mod.ts";
 import { ProviderClients } from "../executors/http_clients.ts";
+import { Subscriptions } from "../executors/oauth/mod.ts";
 import { type AccountLimits, buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
 import { TurnTokenStore } from "./turn_token_store.ts";
+import { TokenCounter } from "./token_counter.ts";
 import { BudgetGuard } from "./budget_guard.ts";
 import { ClusterSync } from "./cluster_sync.ts";
 import { ControlPlane } from "./control_plane.ts";
@@ -22,6 +24,8 @@ export interface RuntimeOptions {
   readonly timeouts?: UpstreamTimeouts;
   /** Outbound fetch for the Headroom saver. */
   readonly fetch?: typeof fetch;
+  /** Outbound fetch for OAuth token, session and model-list calls (default: the global fetch). */
+  readonly oauthFetch?: typeof fetch;
   /** Environment lookup (proxy variables for upstream calls); only the composition root reads the real one. */
   readonly env?: (name: string) => string | undefined;
   /** This process's name among the processes sharing the database (`worker-2`); defaults to `main`. */
@@ -45,9 +49,12 @@ export class GatewayRuntime {
   /** Request observers (request logs, live usage); add to it before serving. */
   readonly observers: DispatchObserver[] = [];
   readonly savers: SaverService;
+  /** Subscription credentials (refresh, rotation, Copilot sessions). */
+  readonly subscriptions: Subscriptions;
   /** Cooldowns, spend and live events shared with other processes on the same database. */
   readonly cluster: ClusterSync;
   #table!: RoutingTable;
+  readonly #counter = new TokenCounter();
   #catalog: CatalogEntry[] = [];
 
   constructor(config: Config, store: Store, options: RuntimeOptions = {}) {
@@ -59,6 +66,16 @@ export class GatewayRuntime {
       maxHeadBytes: limits.maxHeaderBytes,
     });
     this.control = new ControlPlane(config, store);
+    this.subscriptions = new Subscriptions({
+      repo: store.credentials,
+      fetcher: options.oauthFetch ?? fetch,
+      now: this.now,
+      // The rotated credential is in the database: reload so every reader (and the redactor) has it.
+      onRotated: () => this.control.reload("local"),
+      onNewSecret: () => this.control.secretsChanged(),
+      onQuota: (providerId, windows) => this.routing.quota.observeWindows(providerId, windows, this.now()),
+    });
+    this.control.addSecretSource(() => this.subscriptions.liveSecrets());
     this.writer = new BatchedWriter(store);
     this.cluster = new ClusterSync(store.cluster, options.processLabel ?? "main", this.now);
     this.routing = new RoutingService(store, this.writer, this.now(), this.cluster);
@@ -72,6 +89,7 @@ export class GatewayRuntime {
       table: () => this.#table,
       routing: this.routing,
       clients: this.clients,
+      subscriptions: this.subscriptions,
       recorder: this.recorder,
       budgets: this.budgets,
       now: this.now,
@@ -86,6 +104,7 @@ export class GatewayRuntime {
       observers: this.observers,
       savers: this.savers,
       turnTokens: new TurnTokenStore(store.turnTokens, this.writer, this.now),
+      counter: this.#counter,
     });
   }
 
@@ -113,6 +132,7 @@ export class GatewayRuntime {
     this.cluster.stop();
     this.writer.close();
     this.clients.closeAll();
+    this.#counter.close();
   }
 
   #rebuild(): void {

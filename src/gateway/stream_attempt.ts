@@ -1,7 +1,7 @@
 import type { UpstreamBody } from "../executors/call_upstream.ts";
 import type { StreamEvent } from "../model/mod.ts";
 import { chatCompletionsPassthrough, codecFor, type EncodeContext } from "../wire/mod.ts";
-import type { Codec } from "../wire/codec.ts";
+import type { Codec, UpstreamCodec } from "../wire/codec.ts";
 import type { Frame } from "../wire/framing/mod.ts";
 import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mod.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
@@ -23,7 +23,7 @@ export type StreamStart =
 export async function streamAttempt(
   deps: AttemptDeps,
   caller: CallerContext,
-  upstreamCodec: Codec,
+  upstreamCodec: UpstreamCodec,
   ctx: EncodeContext,
   body: UpstreamBody,
   record: AttemptRecord,
@@ -57,7 +57,7 @@ export async function streamAttempt(
 /** Upstream frames → client wire text, feeding the tally on the way. */
 function clientSteps(
   clientCodec: Codec,
-  upstreamCodec: Codec,
+  upstreamCodec: UpstreamCodec,
   ctx: EncodeContext,
   tally: StreamTally,
   newId: () => string,
@@ -66,7 +66,8 @@ function clientSteps(
 ): StageSteps<Frame, string> {
   const meteredEvents = () =>
     chainSteps(chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally, redactError)), collect);
-  if (clientCodec.format !== upstreamCodec.format) {
+  // Passthrough only when the upstream speaks the client's codec itself, not an envelope around its format.
+  if ((clientCodec as UpstreamCodec) !== upstreamCodec) {
     return chainSteps(meteredEvents(), clientCodec.encodeStream(ctx).steps);
   }
   if (clientCodec.format === "chat_completions") {

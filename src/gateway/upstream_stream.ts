@@ -1,6 +1,12 @@
 import type { UpstreamBody } from "../executors/call_upstream.ts";
-import type { Codec } from "../wire/codec.ts";
-import { type Frame, ndjsonFrames, splitJoinedData, sseFrames } from "../wire/framing/mod.ts";
+import type { Codec, UpstreamCodec } from "../wire/codec.ts";
+import {
+  eventStreamFrames,
+  type Frame,
+  ndjsonFrames,
+  splitJoinedData,
+  sseFrames,
+} from "../wire/framing/mod.ts";
 import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mod.ts";
 import type { RequestTiming } from "./request_timing.ts";
 import type { StreamTally } from "./stream_meter.ts";
@@ -27,7 +33,9 @@ function utf8Steps(): StageSteps<Uint8Array, string> {
  * Upstream bytes → frames in the upstream codec's framing, as one synchronous step. An event or line
  * longer than `maxEventChars` (`limits.max_stream_event_chars`) throws a 502 GatewayError.
  */
-export function frameSteps(codec: Codec, maxEventChars?: number): StageSteps<Uint8Array, Frame> {
+export function frameSteps(codec: UpstreamCodec, maxEventChars?: number): StageSteps<Uint8Array, Frame> {
+  // Binary event-stream messages are bounded in bytes by their own decoder (and checksummed).
+  if (codec.framing === "eventstream") return eventStreamFrames().steps;
   const options = { maxEventChars };
   const framing = codec.framing === "ndjson" ? ndjsonFrames(options) : sseFrames(options);
   return chainSteps(chainSteps(utf8Steps(), framing.steps), splitJoinedData().steps);

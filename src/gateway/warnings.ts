@@ -1,4 +1,4 @@
-import type { NeutralRequest, WireFormat } from "../model/mod.ts";
+import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
 
 /** Something a translation could not express: a short stable code and the codec's own sentence. */
 export interface GatewayWarning {
@@ -74,7 +74,7 @@ export function warningCodes(message: string): string[] {
  * Request-level fields the client's format kept verbatim (`extra`) reach only an upstream of the same
  * format; every other encoder leaves them out, so they are reported here for all targets alike.
  */
-export function droppedExtraWarnings(request: NeutralRequest, target: WireFormat): GatewayWarning[] {
+export function droppedExtraWarnings(request: NeutralRequest, target: UpstreamFormat): GatewayWarning[] {
   const extra = request.extra;
   if (extra === undefined || extra.format === target) return [];
   return Object.keys(extra.fields).map((name) => ({

@@ -1,10 +1,9 @@
-import { estimateRequestTokens, loadTokenizer } from "../accounting/mod.ts";
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import { serveCompaction } from "../gateway/compaction.ts";
 import type { Dispatcher, DispatchInput } from "../gateway/dispatch.ts";
 import type { RequestTiming } from "../gateway/request_timing.ts";
 import { GatewayError, type WireFormat } from "../model/mod.ts";
-import { codecFor, type DecodeContext, hasCompactionTrigger, quoteValue } from "../wire/mod.ts";
+import { type DecodeContext, hasCompactionTrigger, quoteValue } from "../wire/mod.ts";
 import { authenticate } from "./auth.ts";
 import { errorResponse } from "./errors.ts";
 import { readJsonBody } from "./read_body.ts";
@@ -81,10 +80,13 @@ async function serveRoute(
   const identity = authenticate(deps.control, request);
   if (route.kind === "count_tokens") {
     const body = await readJsonBody(request);
-    const decoded = codecFor("messages").decodeRequest(withMaxTokens(body), {});
-    await loadTokenizer();
-    // Counted in slices between other requests' work when large (see countTextTokens).
-    return Response.json({ input_tokens: await estimateRequestTokens(decoded) });
+    const inputTokens = await deps.dispatcher.countTokens({
+      body,
+      identity,
+      clientHeaders: request.headers,
+      clientSignal: () => request.signal,
+    });
+    return Response.json({ input_tokens: inputTokens });
   }
   const decode = route.kind === "generate"
     ? generateContext(route.target)
@@ -151,10 +153,4 @@ export function surfaceForPath(p: string): WireFormat | "utility" {
   if (p.startsWith("/v1beta/") || (p.startsWith("/v1/models/") && p.includes(":"))) return "generate_content";
   if (p.startsWith("/api/")) return "local_runner";
   return "utility";
-}
-
-/** count_tokens bodies have no max_tokens; the decoder requires one, and it does not affect the count. */
-function withMaxTokens(body: unknown): unknown {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-  return { max_tokens: 1, ...(body as Record<string, unknown>) };
 }

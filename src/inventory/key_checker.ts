@@ -23,6 +23,7 @@ export interface CheckTarget {
   /** The key, or a canonical OAuth blob (JSON). */
   readonly value: string;
   readonly blob: boolean;
+  readonly keyId: string;
   readonly providerId: string;
   readonly apiType: ApiType;
   readonly baseUrl: string;
@@ -30,10 +31,13 @@ export interface CheckTarget {
 }
 
 /**
- * Refreshes an OAuth credential (the credential core's job): the new blob, or null when it could not be
- * refreshed. Absent, blobs are judged by their access token and expiry alone.
+ * Refreshes an OAuth credential through the credential core (which writes a rotated blob back itself):
+ * the current blob, or null when it could not be refreshed. Absent, blobs are judged by their access token
+ * and expiry alone.
  */
-export type CredentialRefresh = (providerId: string, blob: string) => Promise<string | null>;
+export type CredentialRefresh = (
+  target: { readonly keyId: string; readonly apiType: ApiType; readonly value: string },
+) => Promise<string | null>;
 
 /** The checker's outside world. */
 export interface CheckerDeps {
@@ -220,7 +224,8 @@ async function checkBlob(target: CheckTarget, deps: CheckerDeps): Promise<CheckO
   const base = { models: null, rateLimits: { rpm: null, tpm: null, rpd: null }, credits: null, error: "" };
   const expired = blob.expiresAt !== undefined && blob.expiresAt * 1000 <= deps.now();
   if (blob.refreshToken !== undefined && deps.refresh !== undefined) {
-    const fresh = await deps.refresh(target.providerId, target.value).catch(() => null);
+    const fresh = await deps.refresh({ keyId: target.keyId, apiType: target.apiType, value: target.value })
+      .catch(() => null);
     if (fresh !== null) {
       return {
         ...base,

@@ -159,6 +159,7 @@ export class InventoryChecks {
     );
     const apiType: ApiType = row?.apiType ?? catalog?.apiType ?? "chat_compat";
     return {
+      keyId: key.id,
       value: key.value,
       blob: looksLikeBlob(key.value),
       providerId: key.providerId,

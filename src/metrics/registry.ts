@@ -167,11 +167,10 @@ export class MetricsRegistry {
     return this.#add(new CollectedGauge(name, help, labelNames, collect));
   }
 
-  /** The exposition text of every family. */
-  render(): string {
-    const lines: string[] = [];
-    for (const family of this.#families) {
-      lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
+  /** Every family with its sample lines rendered (constant labels included). */
+  snapshot(): FamilyText[] {
+    return this.#families.map((family) => {
+      const lines: string[] = [];
       if (family instanceof Counter) {
         for (const { labels, value } of family.entries()) {
           lines.push(`${family.name}${this.#labels(family.labelNames, labels)} ${num(value.n)}`);
@@ -183,8 +182,13 @@ export class MetricsRegistry {
           lines.push(`${family.name}${this.#labels(family.labelNames, labels)} ${num(value)}`);
         }
       }
-    }
-    return lines.join("\n") + "\n";
+      return { name: family.name, help: family.help, type: family.type, lines };
+    });
+  }
+
+  /** The exposition text of every family. */
+  render(): string {
+    return exposition(this.snapshot());
   }
 
   #renderHistogram(family: Histogram, lines: string[]): void {
@@ -220,6 +224,35 @@ export class MetricsRegistry {
     this.#families.push(family);
     return family;
   }
+}
+
+/** One family as text: what a process shares with the other workers of its instance. */
+export interface FamilyText {
+  readonly name: string;
+  readonly help: string;
+  readonly type: MetricType;
+  readonly lines: readonly string[];
+}
+
+/**
+ * The exposition text of `families`, with the sample lines of the same families from `others` (other
+ * processes' snapshots, whose series differ by their `worker` label) inside each family's block: the
+ * format wants every family's samples together, under one HELP and TYPE.
+ */
+export function exposition(
+  families: readonly FamilyText[],
+  others: readonly (readonly FamilyText[])[] = [],
+): string {
+  const out: string[] = [];
+  for (const family of families) {
+    out.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
+    out.push(...family.lines);
+    for (const other of others) {
+      const same = other.find((f) => f.name === family.name && f.type === family.type);
+      if (same !== undefined) out.push(...same.lines);
+    }
+  }
+  return out.join("\n") + "\n";
 }
 
 /** A sample value as the text format writes it. */

@@ -1,3 +1,5 @@
+import { hashApiKey } from "../security/api_key.ts";
+import type { CredentialSlot } from "./credentials_repo.ts";
 import type { Database } from "./database.ts";
 import {
   countKeys,
@@ -53,10 +55,19 @@ export interface RoutableKey {
 export class InventoryRepo {
   readonly #db: Database;
   readonly #box: SecretBox;
+  /**
+   * Opened values by sealed text: routing is rebuilt after every batch of checks, and opening a thousand
+   * keys each time would hold the event loop for a noticeable while. Rebuilt from the routable keys.
+   */
+  #opened = new Map<string, string>();
 
   constructor(db: Database, box: SecretBox) {
     this.#db = db;
     this.#box = box;
+  }
+
+  #open(sealed: string): string {
+    return this.#opened.get(sealed) ?? this.#box.open(sealed);
   }
 
   /** Creates the provider row when missing. */
@@ -201,10 +212,11 @@ export class InventoryRepo {
          rate_limit_rpd FROM upstream_keys WHERE ${ROUTABLE}
        ORDER BY priority DESC, credits_remaining IS NULL, credits_remaining DESC, created_at, id`,
     ).all() as Record<string, unknown>[];
-    return rows.map((r) => ({
+    const opened = new Map<string, string>();
+    const keys = rows.map((r) => ({
       id: String(r.id),
       providerId: String(r.provider_id),
-      value: this.#box.open(String(r.key_value)),
+      value: this.#open(String(r.key_value)),
       hash: String(r.key_hash),
       baseUrl: String(r.custom_base_url),
       priority: Number(r.priority),
@@ -212,6 +224,9 @@ export class InventoryRepo {
       rateLimitRpm: num(r.rate_limit_rpm),
       rateLimitRpd: num(r.rate_limit_rpd),
     }));
+    rows.forEach((r, i) => opened.set(String(r.key_value), keys[i].value));
+    this.#opened = opened;
+    return keys;
   }
 
   /** Hashes of keys that must not route, even as a provider's own key (invalid, archived, revoked…). */
@@ -227,7 +242,23 @@ export class InventoryRepo {
     const rows = this.#db.prepare("SELECT key_value FROM upstream_keys").all() as unknown as {
       key_value: string;
     }[];
-    return rows.map((r) => this.#box.open(r.key_value));
+    return rows.map((r) => this.#open(r.key_value));
+  }
+
+  /**
+   * The credential core's slot for an OAuth key ("inventory:<id>"): a refresh that rotates the blob writes
+   * it back here, with its new hash and mask, in the credential core's transaction.
+   */
+  credentialSlot(id: string, mask: (value: string) => string): CredentialSlot {
+    const db = this.#db, box = this.#box;
+    return {
+      id: `inventory:${id}`,
+      read: () => this.value(id) ?? undefined,
+      write(plain) {
+        db.prepare("UPDATE upstream_keys SET key_value = ?, key_hash = ?, key_masked = ? WHERE id = ?")
+          .run(box.seal(plain), hashApiKey(plain), mask(plain), id);
+      },
+    };
   }
 
   /** One key's value, opened (export after confirmation, checks). */

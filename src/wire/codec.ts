@@ -1,4 +1,11 @@
-import type { GatewayError, NeutralRequest, NeutralResponse, StreamEvent, WireFormat } from "../model/mod.ts";
+import type {
+  GatewayError,
+  NeutralRequest,
+  NeutralResponse,
+  StreamEvent,
+  UpstreamFormat,
+  WireFormat,
+} from "../model/mod.ts";
 import type { Frame } from "./framing/frame.ts";
 import type { StreamStage } from "./shared/stream_stage.ts";
 
@@ -36,6 +43,27 @@ export interface EncodedError {
 
 /** How a format frames its streams on the wire. */
 export type Framing = "sse" | "ndjson";
+
+/** How an upstream frames its streams: a client framing, or binary AWS event-stream messages. */
+export type UpstreamFraming = Framing | "eventstream";
+
+/**
+ * The upstream half of a format: what the gateway needs to call an upstream that speaks it. Every client
+ * codec is one; formats only upstreams speak (the cloud assistant) have only this half.
+ */
+export interface UpstreamCodec {
+  readonly format: UpstreamFormat;
+  readonly framing: UpstreamFraming;
+  /** Neutral → upstream body for `upstreamModel`. */
+  encodeRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest;
+  /**
+   * Upstream non-stream body → neutral; throws GatewayError(502, upstream) when it is not this format.
+   * Absent for upstreams that always stream (their answers are collected from the stream).
+   */
+  decodeResponse?(body: unknown): NeutralResponse;
+  /** Upstream frames → neutral events. */
+  decodeStream(): StreamStage<Frame, StreamEvent>;
+}
 
 /**
  * One wire format around the neutral model. Translation is always decode → neutral → encode.

@@ -1,6 +1,7 @@
 /** The codec registry: one codec per wire format. */
-import type { WireFormat } from "../model/mod.ts";
-import type { Codec } from "./codec.ts";
+import type { UpstreamFormat, WireFormat } from "../model/mod.ts";
+import type { Codec, UpstreamCodec } from "./codec.ts";
+import { cloudAssistantCodec } from "./kiro/mod.ts";
 import { chatCompletionsCodec } from "./chat_completions/mod.ts";
 import { generateContentCodec } from "./generate_content/mod.ts";
 import { localRunnerCodec } from "./local_runner/mod.ts";
@@ -8,9 +9,26 @@ import { messagesCodec } from "./messages/mod.ts";
 import { responsesCodec } from "./responses/mod.ts";
 import { withinLimits } from "./shared/limits.ts";
 
-export type { Codec, DecodeContext, EncodeContext, EncodedError, EncodedRequest, Framing } from "./codec.ts";
+export type {
+  Codec,
+  DecodeContext,
+  EncodeContext,
+  EncodedError,
+  EncodedRequest,
+  Framing,
+  UpstreamCodec,
+  UpstreamFraming,
+} from "./codec.ts";
+export { cloudAssistantCodec } from "./kiro/mod.ts";
+export {
+  type CloudCodeClient,
+  unwrapCloudCodeFrames,
+  unwrapCloudCodeResponse,
+  wrapCloudCodeRequest,
+} from "./cloud_code/mod.ts";
 export { chatCompletionsPassthrough, type PassthroughObserver } from "./chat_completions/mod.ts";
 export { showBody, tagsBody, versionBody } from "./local_runner/mod.ts";
+export { type CountableInput, countableInput } from "./messages/mod.ts";
 
 export {
   checkJsonShape,
@@ -41,4 +59,9 @@ const CODECS: Readonly<Record<WireFormat, Codec>> = {
 /** The codec of a wire format. */
 export function codecFor(format: WireFormat): Codec {
   return CODECS[format];
+}
+
+/** The upstream half of a format: a client codec, or the codec of a format only upstreams speak. */
+export function upstreamCodecFor(format: UpstreamFormat): UpstreamCodec {
+  return format === "cloud_assistant" ? cloudAssistantCodec : CODECS[format];
 }

@@ -9,7 +9,8 @@ import { codecFor } from "../../src/wire/mod.ts";
 import { type Frame, ndjsonFrames, sseFrames } from "../../src/wire/framing/mod.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { collect } from "../helpers/collect.ts";
-import { formatOfPath, startFormatUpstream } from "../helpers/format_upstream.ts";
+import { startFormatUpstream, type UpstreamLabel, upstreamLabelOf } from "../helpers/format_upstream.ts";
+import { kiroToolPairs } from "../helpers/kiro_wire.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import {
   type ScenarioName,
@@ -30,6 +31,9 @@ const UPSTREAMS = [
   { prefix: "up_messages", format: "messages", apiType: "messages_native", path: "" },
   { prefix: "up_generate", format: "generate_content", apiType: "generate_native", path: "" },
   { prefix: "up_responses", format: "responses", apiType: "responses_native", path: "/v1" },
+  // Generate-content inside Google's v1internal envelope, and the cloud assistant's own format.
+  { prefix: "up_cloudcode", format: "cloud_code", apiType: "cli_oauth", path: "" },
+  { prefix: "up_kiro", format: "cloud_assistant", apiType: "cloud_assistant_oauth", path: "" },
 ] as const;
 const FIXED_NOW = 1_763_700_000_000;
 const GOLDEN_DIR = new URL("../fixtures/golden/", import.meta.url);
@@ -133,6 +137,21 @@ function checkAnswer(client: WireFormat, scenario: ScenarioName, got: NeutralRes
   }
 }
 
+/** The cloud assistant's request: system text leads the current message, tools and results sit beside it. */
+function checkKiroRequest(scenario: ScenarioName, body: Record<string, unknown>, path: string) {
+  const text = JSON.stringify(body);
+  const state = body.conversationState as { currentMessage: { userInputMessage: { content: string } } };
+  assert(state.currentMessage.userInputMessage.content.startsWith("You are terse."), `${path}: system text`);
+  if (scenario === "tool_round_trip") {
+    const pairs = kiroToolPairs(body);
+    assertEquals(pairs.map(([call]) => JSON.parse(call).city), ["Paris", "Rome"], `${path}: tool calls`);
+    assert(text.includes('"toolSpecification":{"name":"get_weather"'), `${path}: tool spec`);
+  }
+  if (scenario === "image") {
+    assert(text.includes('"images":[{"format":"png"'), `${path}: image reached the upstream`);
+  }
+}
+
 /**
  * Every model name in a client's bytes (`"model"` and Gemini's `"modelVersion"` members; tool arguments
  * are escaped JSON strings and never match).
@@ -152,11 +171,14 @@ function checkModelNames(route: string, text: string, got: NeutralResponse, labe
 }
 
 function checkUpstreamRequest(
-  upstream: WireFormat,
+  label: UpstreamLabel,
   scenario: ScenarioName,
-  body: Record<string, unknown>,
+  wire: Record<string, unknown>,
   path: string,
 ) {
+  if (label === "cloud_assistant") return checkKiroRequest(scenario, wire, path);
+  const upstream = label === "cloud_code" ? "generate_content" : label;
+  const body = label === "cloud_code" ? wire.request as Record<string, unknown> : wire;
   const decoded = codecFor(upstream).decodeRequest(body, { pathModel: `x/${scenario}`, endpoint: "chat" });
   const parts = decoded.messages.flatMap((m) => m.parts);
   if (scenario === "tool_round_trip") {
@@ -175,7 +197,7 @@ function checkUpstreamRequest(
   assertEquals(decoded.system.map((s) => s.text).join(""), "You are terse.");
 }
 
-Deno.test("conformance matrix: 5 client surfaces × 4 upstream formats × stream/non-stream × scenarios", async (t) => {
+Deno.test("conformance matrix: 5 client surfaces × 6 upstream kinds × stream/non-stream × scenarios", async (t) => {
   const mock = await startFormatUpstream((scenario) => {
     if (scenario === "error_before") return { kind: "fail", status: 500 };
     if (scenario === "error_after") return { kind: "break_after_text", text: "Partial ans" };
@@ -199,7 +221,7 @@ Deno.test("conformance matrix: 5 client surfaces × 4 upstream formats × stream
               );
               assertEquals(status, 200, `${label}: ${text.slice(0, 300)}`);
               const upstreamRequest = mock.requests[before];
-              assertEquals(formatOfPath(upstreamRequest.path), upstream.format);
+              assertEquals(upstreamLabelOf(upstreamRequest.path), upstream.format);
               checkUpstreamRequest(upstream.format, scenario, upstreamRequest.body, label);
               const got = await decodeClient(client, stream, text);
               checkAnswer(client, scenario, got);

@@ -3,9 +3,15 @@
  * format (the path names the format, the model field names the scenario). Tests script neutral answers
  * per scenario; the codecs turn them into each upstream's own bytes.
  */
-import type { NeutralResponse, Part, Usage, WireFormat } from "../../src/model/mod.ts";
+import type { NeutralResponse, Part, Usage } from "../../src/model/mod.ts";
 import type { RecordedRequest } from "../helpers/mock_upstream.ts";
-import { formatOfPath, scenarioOf, startFormatUpstream } from "../helpers/format_upstream.ts";
+import {
+  scenarioOf,
+  startFormatUpstream,
+  type UpstreamLabel,
+  upstreamLabelOf,
+} from "../helpers/format_upstream.ts";
+import { kiroToolPairs } from "../helpers/kiro_wire.ts";
 import { codecFor } from "../../src/wire/mod.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
@@ -15,6 +21,8 @@ export const UPSTREAMS = [
   { prefix: "up_messages", format: "messages", apiType: "messages_native", path: "" },
   { prefix: "up_generate", format: "generate_content", apiType: "generate_native", path: "" },
   { prefix: "up_responses", format: "responses", apiType: "responses_native", path: "/v1" },
+  { prefix: "up_cloudcode", format: "cloud_code", apiType: "cli_oauth", path: "" },
+  { prefix: "up_kiro", format: "cloud_assistant", apiType: "cloud_assistant_oauth", path: "" },
 ] as const;
 
 /** A provider prefix of the harness. */
@@ -36,7 +44,7 @@ export interface E2E {
   /** Every request the mock upstream received. */
   readonly requests: RecordedRequest[];
   /** The wire format of the last upstream request (proves which upstream served the answer). */
-  lastUpstreamFormat(): WireFormat | undefined;
+  lastUpstreamFormat(): UpstreamLabel | undefined;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -89,7 +97,13 @@ export function twoCityAnswer(request: RecordedRequest): NeutralResponse {
  * Generate-content wraps a text result as `{"result": text}` (its results are objects); that is unwrapped.
  */
 export function upstreamToolPairs(request: RecordedRequest): [string, string][] {
-  const decoded = codecFor(formatOfPath(request.path)).decodeRequest(request.body, {
+  const label = upstreamLabelOf(request.path);
+  if (label === "cloud_assistant") {
+    return kiroToolPairs(request.body).map(([call, result]) => [call, unwrapResult(result)]);
+  }
+  const format = label === "cloud_code" ? "generate_content" : label;
+  const body = label === "cloud_code" ? request.body.request as Record<string, unknown> : request.body;
+  const decoded = codecFor(format).decodeRequest(body, {
     pathModel: `x/${scenarioOf(request)}`,
     endpoint: "chat",
   });
@@ -150,7 +164,7 @@ export async function startE2E(answers: Record<string, Answer>, extraYaml = ""):
     requests: mock.requests,
     lastUpstreamFormat() {
       const last = mock.requests.at(-1);
-      return last === undefined ? undefined : formatOfPath(last.path);
+      return last === undefined ? undefined : upstreamLabelOf(last.path);
     },
     async [Symbol.asyncDispose]() {
       await gw.stop();

@@ -1,6 +1,6 @@
 /** Dashboard contract, managing side: providers, combos, routing, savers, budgets, keys, tools, pricing, settings. */
 import type { ApiType } from "../../config/api_types.ts";
-import type { WireFormat } from "../../model/wire_format.ts";
+import type { UpstreamFormat } from "../../model/wire_format.ts";
 import type { CooldownKind } from "../../routing/cooldown_policy.ts";
 import type { BudgetView, CooldownView } from "./usage.ts";
 import type { AccountQuotaState } from "./quota.ts";
@@ -18,17 +18,34 @@ export interface ProviderView {
   readonly enabled: boolean;
   /** False for kinds this build cannot call yet (their requests fail with 501). */
   readonly callable: boolean;
-  readonly format: WireFormat | null;
+  readonly format: UpstreamFormat | null;
   readonly cooldown: CooldownView | null;
+  /** Subscription kinds: the stored credential's non-secret status (null for API-key kinds). */
+  readonly credential?: CredentialView | null;
   /** Sign-in flows the Connect button offers (subscription kinds), preferred first; empty for API keys. */
   readonly signin_flows: readonly SigninFlow[];
+}
+
+/** What the dashboard shows of a subscription credential (never a token). */
+export interface CredentialView {
+  readonly kind: "bare_token" | "oauth_blob" | "unreadable";
+  /** Unix seconds, when known. */
+  readonly expires_at: number | null;
+  /** A refresh token is stored: the gateway renews the access token itself. */
+  readonly refreshable: boolean;
+  readonly account: string | null;
+  /** Epoch ms of the last refresh this gateway made. */
+  readonly last_refresh_at: number | null;
+  /** The last refresh failure (re-sign-in needed when it says so). */
+  readonly last_error: string | null;
+  readonly last_error_at: number | null;
 }
 
 /** One provider kind and whether this build can call it: the provider form offers these. */
 export interface ApiTypeOption {
   readonly api_type: ApiType;
   readonly callable: boolean;
-  readonly format: WireFormat | null;
+  readonly format: UpstreamFormat | null;
 }
 
 /** Answer of Test Connection (`POST /dashboard/api/providers/{id}/test`). */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { API_TYPES, type ProviderConfig } from "../../config/mod.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { fetchUpstreamModels, probeProvider } from "../../dashboard/provider_probe.ts";
+import { isSubscriptionKind } from "../../executors/oauth/mod.ts";
 import { providerView } from "../../dashboard/views.ts";
 import { invalidField } from "../../management/mod.ts";
 import { GatewayError } from "../../model/mod.ts";
@@ -50,6 +51,17 @@ const fetchSchema = z.object({
   api_key: apiKey.optional(),
 });
 
+/** The stand-in provider of a Fetch Models for a subscription credential that is not stored yet. */
+const UNSAVED: ProviderConfig = {
+  id: "(unsaved)",
+  prefix: "unsaved",
+  apiType: "chat_compat",
+  baseUrl: "",
+  apiKey: "",
+  models: [],
+  enabled: false,
+};
+
 /**
  * Providers: create, update (blank api_key keeps the stored one), enable/disable, delete, Fetch Models and
  * Test Connection. Changes go through the provider service, which reloads the gateway.
@@ -78,11 +90,18 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
     };
     if (!target.apiType) throw invalidField("api_type", "is required (or give provider_id)");
     if (!target.baseUrl) throw invalidField("base_url", "is required (or give provider_id)");
-    const result = await fetchUpstreamModels({
-      apiType: target.apiType,
-      baseUrl: target.baseUrl,
-      apiKey: target.apiKey,
-    });
+    const result = isSubscriptionKind(target.apiType)
+      // An unsaved subscription credential is used as is: a refresh would spend a token nothing stores.
+      ? await ctx.subscriptions.fetchModels(
+        ownTarget && given === ""
+          ? stored
+          : { ...UNSAVED, apiType: target.apiType, baseUrl: target.baseUrl, apiKey: target.apiKey },
+      )
+      : await fetchUpstreamModels({
+        apiType: target.apiType,
+        baseUrl: target.baseUrl,
+        apiKey: target.apiKey,
+      });
     if (!result.ok) {
       const message = ctx.state.redactor.redact(result.message);
       throw new GatewayError(502, "upstream", `Fetching models from ${result.url} failed: ${message}`);
@@ -137,7 +156,9 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
     const model = body.model ?? provider.models[0];
     if (!model) throw invalidField("model", "is required: the provider lists no models");
     // Upstream error text can repeat the key it was sent; the dashboard shows it without.
-    const probed = await probeProvider(provider, model, ctx.now);
+    const probed = isSubscriptionKind(provider.apiType)
+      ? await ctx.subscriptions.probe(provider, model)
+      : await probeProvider(provider, model, ctx.now);
     return c.json({ ...probed, message: ctx.state.redactor.redact(probed.message) });
   });
   return app;

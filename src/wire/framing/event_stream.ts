@@ -71,6 +71,8 @@ export function decodeEventStream(
         size = rest.length;
         expected = 0;
       }
+      // A reader may reuse a chunk's memory for the next read: what is kept of it must be a copy.
+      if (size > 0) chunks = chunks.map((c) => c.buffer === chunk.buffer ? c.slice() : c);
     },
     flush() {
       if (size > 0) {

@@ -31,3 +31,4 @@ export const messagesCodec: Codec = {
 };
 
 export { DEFAULT_MAX_TOKENS, EFFORT_BUDGETS, MIN_THINKING_BUDGET } from "./thinking.ts";
+export { type CountableInput, countableInput } from "./count_input.ts";

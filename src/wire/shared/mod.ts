@@ -14,3 +14,4 @@ export {
 } from "./zod_issues.ts";
 export { frameWithModel, type ModelSlot } from "./frame_model.ts";
 export { type BlockLabels, BlockTracker, type Emit } from "./block_tracker.ts";
+export { type CollectedError, EventCollector } from "./collect_events.ts";

@@ -159,3 +159,17 @@ Deno.test("stringHeader() reads Kiro's :event-type and ignores headers of other 
   assertEquals(stringHeader(message, ":event-type"), "metricsEvent");
   assertEquals(stringHeader(message, ":missing"), undefined);
 });
+
+Deno.test("decodeEventStream() keeps a copy of a partial message: the reader may reuse a chunk's memory", () => {
+  const wire = kiroEvent("assistantResponseEvent", { content: "reused buffers" });
+  const buffer = new Uint8Array(8);
+  const out: EventStreamMessage[] = [];
+  const steps = decodeEventStream().steps;
+  for (let at = 0; at < wire.length; at += 8) {
+    const piece = wire.subarray(at, at + 8);
+    buffer.set(piece);
+    steps.transform(buffer.subarray(0, piece.length), { enqueue: (m) => out.push(m) });
+  }
+  assertEquals(out.length, 1);
+  assertEquals(new TextDecoder().decode(out[0].payload), '{"content":"reused buffers"}');
+});

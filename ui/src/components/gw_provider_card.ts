@@ -1,5 +1,5 @@
 import { css, html, LitElement, nothing } from "lit";
-import type { ProviderView } from "../../../src/dashboard/contract/mod.ts";
+import type { CredentialView, ProviderView } from "../../../src/dashboard/contract/mod.ts";
 import { apiTypeLabel } from "../lib/api_types.ts";
 import { type ProviderAction, ProviderActionEvent } from "../lib/events.ts";
 import { icon } from "../lib/icons.ts";
@@ -98,6 +98,12 @@ export class GwProviderCard extends LitElement {
               html`<span class="faint">default</span>`}</dd>
             <dt>Key</dt><dd class="mono small">${p.api_key_masked || html`<span class="faint">–</span>`}</dd>
             <dt>Models</dt><dd>${this.models(p.models)}</dd>
+            ${p.credential
+              ? html`
+                <dt>Sign-in</dt>
+                <dd class="small">${this.credential(p.credential)}</dd>
+              `
+              : nothing}
           </dl>
           ${test === "running"
             ? html`<div class="result muted">Testing connection…</div>`
@@ -121,6 +127,20 @@ export class GwProviderCard extends LitElement {
         </div>
       </div>
     `;
+  }
+
+  /** A subscription credential's status: account, expiry and refresh, and the last refresh error. */
+  private credential(c: CredentialView) {
+    const when = (ms: number) => new Date(ms).toLocaleString();
+    const facts = [
+      c.account ?? (c.kind === "unreadable" ? "unreadable credential" : "account not named"),
+      c.expires_at !== null ? `expires ${when(c.expires_at * 1000)}` : c.refreshable ? "" : "no expiry",
+      c.refreshable ? "refreshed automatically" : "no refresh token",
+      c.last_refresh_at !== null ? `last refresh ${when(c.last_refresh_at)}` : "",
+    ].filter((f) => f !== "");
+    return html`<span data-credential>${facts.join(" · ")}</span>${
+      c.last_error ? html`<div class="result bad" role="alert">${c.last_error}</div>` : nothing
+    }`;
   }
 
   private models(models: readonly string[]) {

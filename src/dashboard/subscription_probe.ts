@@ -1,0 +1,120 @@
+import type { ProviderConfig } from "../config/mod.ts";
+import { oauthKind } from "../credentials/mod.ts";
+import { DEFAULT_ANTHROPIC_VERSION } from "../executors/presets.ts";
+import { collectResponsesSse, type SubscriptionCall, type Subscriptions } from "../executors/oauth/mod.ts";
+import type { NeutralRequest } from "../model/mod.ts";
+import { codecFor } from "../wire/mod.ts";
+import {
+  type FetchModelsResult,
+  modelIds,
+  PROBE_TIMEOUT_MS,
+  probeFetch,
+  type ProbeResult,
+  readModelList,
+  summarize,
+} from "./provider_probe.ts";
+
+/** Fetch Models and Test Connection for subscription kinds, through the same credential path as requests. */
+export interface SubscriptionConsole {
+  fetchModels(provider: ProviderConfig): Promise<FetchModelsResult>;
+  probe(provider: ProviderConfig, model: string): Promise<ProbeResult>;
+}
+
+const NO_CLIENT = { hasImages: false, agentTurn: false, clientHeaders: new Headers() };
+
+/** The console over the runtime's subscriptions (the composition root builds it). */
+export function subscriptionConsole(
+  subscriptions: Subscriptions,
+  now: () => number,
+  fetcher: typeof fetch = fetch,
+): SubscriptionConsole {
+  return {
+    async fetchModels(provider) {
+      let url = "";
+      try {
+        if (provider.apiType === "device_oauth_assistant") {
+          const models = await subscriptions.copilotModels.list(
+            provider,
+            oauthKind(provider.apiType)!.defaultBaseUrl,
+          );
+          return { ok: true, models: [...models.keys()].sort(), url: "copilot /models" };
+        }
+        const call = await subscriptions.call(provider, { ...NO_CLIENT, model: provider.models[0] ?? "" });
+        const base = provider.baseUrl.replace(/\/+$/, "");
+        url = provider.apiType === "messages_oauth"
+          ? `${base}/v1/models`
+          : `${base}/models?client_version=1.0.0`;
+        return await readModelList(url, callHeaders(call), subscriptionModelIds, fetcher);
+      } catch (error) {
+        return { ok: false, message: (error as Error).message.split("\n")[0].slice(0, 300), url };
+      }
+    },
+
+    async probe(provider, model) {
+      const started = now();
+      const result = (ok: boolean, status: number, message: string): ProbeResult => ({
+        ok,
+        status,
+        latency_ms: Math.max(0, Math.round(now() - started)),
+        message,
+        model,
+      });
+      try {
+        const call = await subscriptions.call(provider, { ...NO_CLIENT, model });
+        const request: NeutralRequest = {
+          model,
+          system: [],
+          messages: [{ role: "user", parts: [{ kind: "text", text: "ping" }] }],
+          tools: [],
+          params: { maxTokens: 1 },
+          stream: call.alwaysStream,
+          source: call.format,
+        };
+        let body = codecFor(call.format).encodeRequest(request, model).body;
+        if (call.rewriteBody) body = call.rewriteBody(body).body;
+        const response = await probeFetch(call.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...callHeaders(call) },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+        }, fetcher);
+        const text = await response.text();
+        if (!response.ok) {
+          return result(false, response.status, `HTTP ${response.status}: ${summarize(text)}`);
+        }
+        if (call.alwaysStream) {
+          const collected = collectResponsesSse(text);
+          if (collected.kind === "error") return result(false, 502, `stream error: ${collected.message}`);
+        }
+        const done = result(true, response.status, "");
+        return { ...done, message: `Connected: HTTP ${response.status} in ${done.latency_ms} ms` };
+      } catch (error) {
+        return result(false, 0, (error as Error).message.split("\n")[0].slice(0, 300));
+      }
+    },
+  };
+}
+
+/** A subscription call's headers for a direct request (the messages kinds need the version and betas). */
+function callHeaders(call: SubscriptionCall): Record<string, string> {
+  if (call.format !== "messages") return call.headers;
+  return {
+    ...call.headers,
+    "anthropic-version": DEFAULT_ANTHROPIC_VERSION,
+    ...(call.betas.length > 0 ? { "anthropic-beta": call.betas.join(",") } : {}),
+  };
+}
+
+/** Model ids of the list shapes: OpenAI/Anthropic `data[].id`, the ChatGPT backend's `models[].slug`. */
+function subscriptionModelIds(body: unknown): string[] {
+  const models = (body as { models?: unknown })?.models;
+  if (Array.isArray(models) && models.some((m) => typeof (m as { slug?: unknown })?.slug === "string")) {
+    return [
+      ...new Set(
+        models.map((m) => (m as { slug?: unknown }).slug).filter((s): s is string => typeof s === "string"),
+      ),
+    ]
+      .sort();
+  }
+  return modelIds(body);
+}

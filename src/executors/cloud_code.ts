@@ -1,0 +1,84 @@
+/**
+ * Google Cloud Code `v1internal` (api_type `cli_oauth` = Gemini CLI, `cli_oauth_alt` = Antigravity): one
+ * executor, two identities. The body is the generate-content codec's inside an envelope; answers are
+ * unwrapped from `{response: …}` before that codec reads them.
+ */
+import type { NeutralResponse, StreamEvent } from "../model/mod.ts";
+import {
+  type CloudCodeClient,
+  codecFor,
+  unwrapCloudCodeFrames,
+  unwrapCloudCodeResponse,
+  type UpstreamCodec,
+  wrapCloudCodeRequest,
+} from "../wire/mod.ts";
+import type { Frame } from "../wire/framing/mod.ts";
+import { chainSteps, StreamStage } from "../wire/shared/mod.ts";
+import { type CallShaper, extraString, type ShapedCall, type ShapeInput } from "./call_shape.ts";
+
+/** Default API base of both identities (Antigravity also has daily hosts; base_url picks one). */
+export const CLOUD_CODE_BASE_URL = "https://cloudcode-pa.googleapis.com";
+
+const generate = codecFor("generate_content");
+
+/** The generate-content codec with the `{response}` wrapper removed from every answer. */
+export const cloudCodeCodec: UpstreamCodec = {
+  format: "generate_content",
+  framing: "sse",
+  encodeRequest: (request, model) => generate.encodeRequest(request, model),
+  decodeResponse: (body): NeutralResponse => generate.decodeResponse(unwrapCloudCodeResponse(body)),
+  decodeStream: () =>
+    new StreamStage<Frame, StreamEvent>(
+      chainSteps(unwrapCloudCodeFrames().steps, generate.decodeStream().steps),
+    ),
+};
+
+/** The project a credential was onboarded to (stored by project discovery, or by an imported blob). */
+export function cloudCodeProject(extra: Readonly<Record<string, unknown>>): string | undefined {
+  return extraString(extra, "project_id", "projectId", "project", "cloudaicompanionProject");
+}
+
+/** `{base}/v1internal:<method>` (`?alt=sse` for streams). */
+export function cloudCodeUrl(baseUrl: string, method: string, stream = false): string {
+  return `${baseUrl}/v1internal:${method}${stream ? "?alt=sse" : ""}`;
+}
+
+/** Headers of every Cloud Code call: the bearer token and the identity's user agent. */
+export function cloudCodeHeaders(
+  client: CloudCodeClient,
+  accessToken: string,
+  model = "",
+): Record<string, string> {
+  return {
+    authorization: `Bearer ${accessToken}`,
+    "user-agent": client === "antigravity" ? "antigravity/1.0 gateway" : `GeminiCLI/1.0/${model} (gateway)`,
+  };
+}
+
+function shaper(client: CloudCodeClient): CallShaper {
+  return {
+    shape(input: ShapeInput): readonly ShapedCall[] {
+      const method = input.stream ? "streamGenerateContent" : "generateContent";
+      const id = input.newId();
+      const envelope = wrapCloudCodeRequest(input.body, {
+        client,
+        model: input.model,
+        project: cloudCodeProject(input.extra),
+        requestId: client === "antigravity" ? `agent-${id}` : id,
+        sessionId: extraString(input.extra, "session_id") ?? id,
+      });
+      return [{
+        url: cloudCodeUrl(input.baseUrl, method, input.stream),
+        headers: cloudCodeHeaders(client, input.accessToken, input.model),
+        body: JSON.stringify(envelope),
+      }];
+    },
+    // One host: the account's answer is the attempt's answer.
+    failover: () => false,
+  };
+}
+
+/** The Gemini CLI identity (`cli_oauth`). */
+export const GEMINI_CLI_SHAPER = shaper("gemini-cli");
+/** The Antigravity identity (`cli_oauth_alt`). */
+export const ANTIGRAVITY_SHAPER = shaper("antigravity");

@@ -1,0 +1,21 @@
+/** Subscription upstreams: credential refresh and rotation, Copilot sessions, per-kind call shapes. */
+export {
+  CredentialManager,
+  type CredentialManagerDeps,
+  type CredentialTarget,
+} from "./credential_manager.ts";
+export {
+  oauth2Refresh,
+  REFRESH_STRATEGIES,
+  RefreshError,
+  type RefreshStrategy,
+} from "./refresh_strategies.ts";
+export {
+  type CallShape,
+  codexAccountId,
+  isSubscriptionKind,
+  type SubscriptionCall,
+  Subscriptions,
+} from "./subscriptions.ts";
+export { collectResponsesSse } from "./responses_collect.ts";
+export { copilotBase, copilotHeaders, type CopilotModel } from "./copilot_models.ts";

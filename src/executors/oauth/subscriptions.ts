@@ -1,0 +1,225 @@
+import type { ApiType, ProviderConfig } from "../../config/mod.ts";
+import { chatGptAccount, type CredentialBlob, oauthKind, resolveOAuthKind } from "../../credentials/mod.ts";
+import type { WireFormat } from "../../model/mod.ts";
+import { copilotBase, copilotHeaders, CopilotModels } from "./copilot_models.ts";
+import { COPILOT_EDITOR_HEADERS, CopilotSessions } from "./copilot_session.ts";
+import { copilotQuotaWindows } from "./copilot_quota.ts";
+import { getJson } from "./token_endpoint.ts";
+import { normalizeCodexBody } from "./codex_body.ts";
+import { CredentialManager, type CredentialManagerDeps } from "./credential_manager.ts";
+
+/** What a subscription call needs to know about the request. */
+export interface CallShape {
+  readonly model: string;
+  readonly hasImages: boolean;
+  /** The turn continues a tool loop (Copilot bills it as the agent's, not a new premium request). */
+  readonly agentTurn: boolean;
+  readonly clientHeaders: Headers;
+}
+
+/** How to call one subscription account for one request. */
+export interface SubscriptionCall {
+  readonly format: WireFormat;
+  readonly url: string;
+  /** Authentication and the kind's required headers. */
+  readonly headers: Record<string, string>;
+  /** `anthropic-beta` flags the kind requires, merged with the client's. */
+  readonly betas: readonly string[];
+  /** The upstream only streams: a non-stream client gets the stream buffered into one answer. */
+  readonly alwaysStream: boolean;
+  /** The body as this upstream takes it, and the fields dropped on the way. */
+  readonly rewriteBody?: (
+    body: Record<string, unknown>,
+  ) => { body: Record<string, unknown>; dropped: string[] };
+  /** The upstream takes only inline images (it cannot fetch URLs). */
+  readonly inlineImagesOnly: boolean;
+}
+
+/** Client headers the Codex backend reads, passed through when the client sent them. */
+const CODEX_PASSTHROUGH = [
+  "version",
+  "x-codex-turn-metadata",
+  "x-codex-window-id",
+  "x-client-request-id",
+  "x-codex-beta-features",
+  "thread-id",
+  "session-id",
+  "session_id",
+];
+
+/** The subscription kinds this build calls. */
+const SUBSCRIPTION_KINDS = new Set<ApiType>(["responses_oauth", "messages_oauth", "device_oauth_assistant"]);
+
+/** Whether an api_type authenticates with a stored OAuth credential handled here. */
+export function isSubscriptionKind(apiType: ApiType): boolean {
+  return SUBSCRIPTION_KINDS.has(apiType);
+}
+
+/**
+ * The subscription upstreams: for each call, the credential (refreshed when due), the URL and the
+ * headers its kind requires. Requests, Fetch Models and Test Connection all come through here.
+ */
+export class Subscriptions {
+  readonly credentials: CredentialManager;
+  readonly copilot: CopilotSessions;
+  readonly copilotModels: CopilotModels;
+  readonly #deps: CredentialManagerDeps;
+  /** When each Copilot provider's quota was last read (epoch ms). */
+  readonly #quotaReadAt = new Map<string, number>();
+
+  constructor(deps: CredentialManagerDeps) {
+    this.#deps = deps;
+    this.credentials = new CredentialManager(deps);
+    this.copilot = new CopilotSessions(this.credentials, deps.fetcher, deps.now, deps.onNewSecret);
+    this.copilotModels = new CopilotModels(this.copilot, deps.fetcher, deps.now);
+  }
+
+  /** The call for one request to one subscription account; a promise only when a token must be fetched. */
+  call(provider: ProviderConfig, shape: CallShape): SubscriptionCall | Promise<SubscriptionCall> {
+    switch (provider.apiType) {
+      case "responses_oauth":
+        return then(this.credentials.forProvider(provider), (blob) => codexCall(provider, blob, shape));
+      case "messages_oauth":
+        return then(this.credentials.forProvider(provider), (blob) => claudeCall(provider, blob));
+      case "device_oauth_assistant":
+        return this.#copilotCall(provider, shape);
+      default:
+        throw new Error(`api_type "${provider.apiType}" is not a subscription kind`);
+    }
+  }
+
+  /** An upstream answered 401: the next call refreshes the credential (and Copilot's session) first. */
+  rejected(provider: ProviderConfig): void {
+    if (!isSubscriptionKind(provider.apiType)) return;
+    this.credentials.invalidate(`provider:${provider.id}`);
+    this.copilot.forget(provider.id);
+  }
+
+  /** Reads Copilot's quota for routing, at most every ten minutes, off the request path. */
+  #readQuotaSoon(provider: ProviderConfig): void {
+    const onQuota = this.#deps.onQuota;
+    const url = resolveOAuthKind(provider.apiType, provider.oauth)?.usageUrl;
+    const now = this.#deps.now();
+    if (!onQuota || !url || now - (this.#quotaReadAt.get(provider.id) ?? -Infinity) < QUOTA_READ_EVERY_MS) {
+      return;
+    }
+    this.#quotaReadAt.set(provider.id, now);
+    (async () => {
+      const github = await this.credentials.forProvider(provider);
+      const answer = await getJson(this.#deps.fetcher, url, {
+        authorization: `token ${github.accessToken}`,
+        ...COPILOT_EDITOR_HEADERS,
+      });
+      if (answer.status === 200) onQuota(provider.id, copilotQuotaWindows(answer.json));
+    })().catch(() => {/* quota is advisory: routing works without it */});
+  }
+
+  /**
+   * Whether a failed call was Copilot saying the model is not served on chat completions; the model is
+   * then remembered as a /responses one, so the caller may call it again.
+   */
+  wrongEndpoint(provider: ProviderConfig, model: string, message: string): boolean {
+    if (provider.apiType !== "device_oauth_assistant") return false;
+    if (this.copilotModels.endpointFor(provider.id, model) !== "/chat/completions") return false;
+    const lower = message.toLowerCase();
+    if (
+      !lower.includes("not accessible via the /chat/completions endpoint") &&
+      !lower.includes("the requested model is not supported")
+    ) return false;
+    this.copilotModels.learnNotChat(provider.id, model);
+    return true;
+  }
+
+  /** Session tokens alive in memory (stored tokens are known to the control plane already). */
+  liveSecrets(): string[] {
+    return this.copilot.secrets();
+  }
+
+  async #copilotCall(provider: ProviderConfig, shape: CallShape): Promise<SubscriptionCall> {
+    const defaultBase = oauthKind("device_oauth_assistant")!.defaultBaseUrl;
+    if (this.copilotModels.stale(provider.id)) {
+      // Without the list every model is tried on chat completions; a 400 then teaches the endpoint.
+      await this.copilotModels.list(provider, defaultBase).catch(() => undefined);
+    }
+    this.#readQuotaSoon(provider);
+    const session = await this.copilot.get(provider);
+    const base = copilotBase(provider, session, defaultBase);
+    const endpoint = this.copilotModels.endpointFor(provider.id, shape.model);
+    const headers: Record<string, string> = {
+      ...copilotHeaders(session),
+      "x-request-id": crypto.randomUUID(),
+      "x-initiator": shape.agentTurn ? "agent" : "user",
+      ...(shape.hasImages ? { "copilot-vision-request": "true" } : {}),
+    };
+    const common = { betas: [], alwaysStream: false, inlineImagesOnly: false };
+    if (endpoint === "/v1/messages") {
+      return {
+        ...common,
+        format: "messages",
+        url: `${base}/v1/messages`,
+        headers: {
+          ...headers,
+          "openai-intent": "messages-proxy",
+          "x-interaction-type": "messages-proxy",
+          "x-github-api-version": "2026-06-01",
+        },
+      };
+    }
+    return {
+      ...common,
+      format: endpoint === "/responses" ? "responses" : "chat_completions",
+      url: `${base}${endpoint}`,
+      headers: { ...headers, "openai-intent": "conversation-panel" },
+    };
+  }
+}
+
+/** How often a Copilot provider's quota is read again while it is used. */
+const QUOTA_READ_EVERY_MS = 10 * 60_000;
+
+function codexCall(provider: ProviderConfig, blob: CredentialBlob, shape: CallShape): SubscriptionCall {
+  const base = provider.baseUrl.replace(/\/+$/, "").replace(/\/responses$/, "");
+  const accountId = codexAccountId(blob);
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${blob.accessToken}`,
+    originator: "codex_cli_rs",
+    ...(accountId ? { "chatgpt-account-id": accountId } : {}),
+  };
+  for (const name of CODEX_PASSTHROUGH) {
+    const value = shape.clientHeaders.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return {
+    format: "responses",
+    url: `${base}/responses`,
+    headers,
+    betas: [],
+    alwaysStream: true,
+    rewriteBody: normalizeCodexBody,
+    inlineImagesOnly: true,
+  };
+}
+
+/** The ChatGPT account id: stored beside the tokens by a sign-in, else read from the tokens' claims. */
+export function codexAccountId(blob: CredentialBlob): string | undefined {
+  for (const key of ["account_id", "chatgpt_account_id", "accountId", "workspaceId"]) {
+    const value = blob.extra[key];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return chatGptAccount(blob.idToken, blob.accessToken).accountId;
+}
+
+function claudeCall(provider: ProviderConfig, blob: CredentialBlob): SubscriptionCall {
+  return {
+    format: "messages",
+    url: `${provider.baseUrl.replace(/\/+$/, "")}/v1/messages?beta=true`,
+    headers: { authorization: `Bearer ${blob.accessToken}` },
+    betas: ["oauth-2025-04-20"],
+    alwaysStream: false,
+    inlineImagesOnly: false,
+  };
+}
+
+function then<T, U>(value: T | Promise<T>, next: (value: T) => U): U | Promise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}

@@ -1,0 +1,76 @@
+import type { ProviderConfig } from "../../src/config/mod.ts";
+import { CredentialManager, RefreshError } from "../../src/executors/oauth/mod.ts";
+import { openDatabase, SecretBox, Store } from "../../src/storage/mod.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
+
+const NOW_MS = 1_800_000_000_000;
+
+function setup(answer: (body: URLSearchParams) => Response) {
+  const store = new Store(openDatabase(":memory:"), new SecretBox(new Uint8Array(32).fill(9)));
+  const provider: ProviderConfig = {
+    id: "codex-1",
+    prefix: "codex",
+    apiType: "responses_oauth",
+    baseUrl: "http://127.0.0.1:1/backend-api/codex",
+    apiKey: JSON.stringify({ access_token: "a1", refresh_token: "r1", expires_at: NOW_MS / 1000 + 60 }),
+    models: [],
+    enabled: true,
+    oauth: { tokenUrl: "http://127.0.0.1:1/oauth/token" },
+  };
+  store.providers.upsert(provider, 0);
+  let clock = NOW_MS;
+  const calls: URLSearchParams[] = [];
+  const fetcher = ((_url: string, init: RequestInit) => {
+    const body = new URLSearchParams(String(init.body));
+    calls.push(body);
+    return Promise.resolve(answer(body));
+  }) as typeof fetch;
+  const manager = new CredentialManager({ repo: store.credentials, fetcher, now: () => clock });
+  return { store, provider, manager, calls, advance: (ms: number) => (clock += ms) };
+}
+
+Deno.test("CredentialManager: a token endpoint's 429 blocks refreshes of that credential until its Retry-After", async () => {
+  const t = setup(() =>
+    Response.json({ error: "rate_limited" }, { status: 429, headers: { "retry-after": "30" } })
+  );
+  for (let i = 0; i < 3; i++) {
+    const error = await Promise.resolve(t.manager.forProvider(t.provider)).then(() => null, (e) => e);
+    assert(error instanceof RefreshError, String(error));
+  }
+  assertEquals(t.calls.length, 1, "asked once, then blocked");
+  t.advance(31_000);
+  await Promise.resolve(t.manager.forProvider(t.provider)).catch(() => {});
+  assertEquals(t.calls.length, 2, "asked again after Retry-After");
+  assert(t.store.credentials.states().get("provider:codex-1")?.lastError?.includes("HTTP 429"));
+});
+
+Deno.test("CredentialManager: a refresh sends the kind's client id and scope, and a credential rotated elsewhere is adopted", async () => {
+  const t = setup(() => Response.json({ access_token: "a2", refresh_token: "r2", expires_in: 864_000 }));
+  const first = await t.manager.forProvider(t.provider);
+  assertEquals(first.accessToken, "a2");
+  assertEquals(t.calls[0].get("client_id"), "app_EMoamEEZ73f0CkXaXp7hrann");
+  assertEquals(t.calls[0].get("scope"), "openid profile email");
+  assertEquals(t.calls[0].get("refresh_token"), "r1");
+  // A second manager (another process) still holds the expiring a1/r1 copy: it finds a2 stored and uses it.
+  const other = new CredentialManager({
+    repo: t.store.credentials,
+    fetcher: (() => Promise.reject(new Error("must not refresh"))) as typeof fetch,
+    now: () => NOW_MS,
+  });
+  const adopted = await other.forProvider(t.provider);
+  assertEquals(adopted.accessToken, "a2", "the stored, rotated credential is used");
+  assertEquals(t.calls.length, 1);
+});
+
+Deno.test("CredentialManager: a bare token and a blob without a refresh token are never refreshed", () => {
+  const t = setup(() => new Response("no", { status: 500 }));
+  const bare = t.manager.forProvider({ ...t.provider, apiKey: "sk-ant-oat01-longlived" });
+  assert(!(bare instanceof Promise));
+  assertEquals(bare.accessToken, "sk-ant-oat01-longlived");
+  const expired = t.manager.forProvider({
+    ...t.provider,
+    apiKey: JSON.stringify({ access_token: "x", expires_at: 1 }),
+  });
+  assert(!(expired instanceof Promise));
+  assertEquals(t.calls.length, 0);
+});
