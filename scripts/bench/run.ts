@@ -6,9 +6,11 @@
  * npm can install it) and the ratios, added p50/p99 latency at a fixed 500 requests/s, gateway CPU per
  * streamed chunk when a stream arrives in one write (passthrough and translate), and the CPU one more
  * chunk costs when each chunk arrives in its own write, against a JS pass-through floor and the bare
- * proxy's native pipe. Bounded in time: about five minutes.
+ * proxy's native pipe, and the routing decision alone with 1,000 accounts under one prefix
+ * (`routing_resolve.ts`). Bounded in time: about five minutes.
  */
 import { join } from "node:path";
+import { benchRoutingResolve } from "./routing_resolve.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const PORTS = {
@@ -488,6 +490,8 @@ async function main() {
     } µs/chunk beyond the JS floor (rounds: ${beyondFloor.map((v) => v.toFixed(1)).join(", ")})`,
   );
   await Deno.remove(home, { recursive: true });
+  // The routing decision alone, in this process: 1,000 accounts under one prefix.
+  benchRoutingResolve(1000, 20_000);
 }
 
 try {

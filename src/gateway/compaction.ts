@@ -2,8 +2,10 @@ import { GatewayError } from "../model/mod.ts";
 import {
   compactedResponse,
   compactionItem,
+  compactionOfStream,
   compactionResponseObject,
   compactionStream,
+  nativeCompactionBody,
   outputTextOf,
   retainedUserMessages,
   summaryRequestBody,
@@ -21,9 +23,36 @@ export type CompactionKind =
   | "inline";
 
 /**
- * Serves a Codex compaction. Inline compaction routed to a Responses upstream passes through (the
- * upstream compacts natively); otherwise the routed model writes a handoff summary through the normal
- * dispatch (routing, fallback, usage, logs) and the gateway returns it as exactly one compaction item.
+ * `/v1/responses/compact` for a Responses upstream: the upstream compacts natively (the same input with a
+ * `compaction_trigger` item, through the normal dispatch). Null when it did not answer with exactly one
+ * compaction item, so the routed model writes the summary instead.
+ */
+async function nativeCompaction(
+  dispatcher: Dispatcher,
+  input: DispatchInput,
+  body: Record<string, unknown>,
+): Promise<Response | null> {
+  let answer: Response;
+  try {
+    answer = await dispatcher.handle({ ...input, body: nativeCompactionBody(body) });
+  } catch {
+    return null;
+  }
+  if (!answer.ok) {
+    await answer.body?.cancel();
+    return null;
+  }
+  const native = compactionOfStream(await answer.text());
+  if (native === null) return null;
+  const meta = { ...native.answer, model: String(body.model) };
+  return Response.json(compactedResponse(meta, [...retainedUserMessages(body), native.item]));
+}
+
+/**
+ * Serves a Codex compaction. Routed to a Responses upstream, the upstream compacts natively (inline
+ * compaction passes through; the compact endpoint becomes an inline one). Otherwise, or when it cannot,
+ * the routed model writes a handoff summary through the normal dispatch (routing, fallback, usage, logs)
+ * and the gateway returns it as exactly one compaction item.
  * A model that answers with no text cannot compact: a 501 in the Responses error format says so.
  */
 export async function serveCompaction(
@@ -34,8 +63,11 @@ export async function serveCompaction(
   const body = input.body;
   // Malformed bodies get the Responses decoder's own 400 through the ordinary path.
   if (!isRecord(body) || typeof body.model !== "string") return dispatcher.handle(input);
-  if (kind === "inline" && dispatcher.firstUpstreamFormat(body.model) === "responses") {
-    return dispatcher.handle(input);
+  const native = dispatcher.firstUpstreamFormat(body.model) === "responses";
+  if (kind === "inline" && native) return dispatcher.handle(input);
+  if (native) {
+    const compacted = await nativeCompaction(dispatcher, input, body);
+    if (compacted !== null) return compacted;
   }
   const summarised = await dispatcher.handle({ ...input, body: summaryRequestBody(body) });
   if (!summarised.ok) return summarised;

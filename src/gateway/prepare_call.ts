@@ -100,6 +100,8 @@ function subscriptionTarget(target: CallTarget, sub: SubscriptionCall): CallTarg
     preset: {
       format: sub.format,
       codec: upstreamCodecFor(sub.format),
+      // An upstream that only streams (Codex): a non-stream client's answer is collected from the stream.
+      alwaysStream: sub.alwaysStream,
       url: () => sub.url,
       authHeaders: () => sub.headers,
       modelsUrl: base.modelsUrl,
@@ -118,7 +120,7 @@ function build(
   const request = adjusted.request;
   const codec = preset.codec;
   // An upstream that only streams is asked for a stream; a non-stream client gets it buffered.
-  const upstreamStream = request.stream || sub?.alwaysStream === true || preset.alwaysStream === true;
+  const upstreamStream = request.stream || preset.alwaysStream === true;
   const encoded = codec.encodeRequest(
     upstreamStream ? { ...request, stream: true } : request,
     attempt.upstreamModel,

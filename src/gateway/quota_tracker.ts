@@ -3,6 +3,7 @@ import {
   assessHeadroom,
   type HeaderLookup,
   type Headroom,
+  isSpent,
   type LimitWindow,
   type LocalCounts,
   type ObservedLimits,
@@ -23,6 +24,7 @@ interface AccountTrack {
 }
 
 const MINUTE_MS = 60_000;
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * Per-account limits as upstream answers report them and as configured (rpm, rpd, subscription quota
@@ -33,11 +35,69 @@ const MINUTE_MS = 60_000;
 export class QuotaTracker {
   readonly #tracks = new Map<string, AccountTrack>();
   #limits: ReadonlyMap<string, AccountLimits> = new Map();
+  /**
+   * Accounts that were spent when last assessed, with the instant that assessment expires. Kept up to
+   * date on every change, so ordering a request reads this (usually empty) map instead of assessing
+   * every account of the prefix.
+   */
+  readonly #spent = new Map<string, number>();
+  /** `spentNow()`'s answer, reused until an assessment expires or changes. */
+  #spentView: { set: ReadonlySet<string>; until: number } | null = null;
 
   /** Replaces the configured limits (at load and on every reload). */
-  setLimits(limits: ReadonlyMap<string, AccountLimits>): void {
+  setLimits(limits: ReadonlyMap<string, AccountLimits>, now: number): void {
     this.#limits = limits;
     for (const track of this.#tracks.values()) track.cached = undefined;
+    this.#spent.clear();
+    this.#spentView = null;
+    for (const accountId of this.accounts()) this.#reassess(accountId, now);
+  }
+
+  /**
+   * Starts the configured windows of every limited account from stored usage (at start: the counts are
+   * otherwise in memory only). `since(accountId, start)` answers the attempts and tokens since `start`.
+   * The rolling minute starts empty; an rpd counts today's attempts.
+   */
+  seed(since: (accountId: string, start: number) => { requests: number; tokens: number }, now: number): void {
+    for (const [accountId, limits] of this.#limits) {
+      const track = this.#track(accountId, now);
+      if (limits.rpd !== undefined && limits.rpd > 0) track.day = since(accountId, track.dayStart).requests;
+      for (const rule of limits.quotas ?? []) {
+        const start = windowBounds(rule.window, now).start;
+        const totals = since(accountId, start);
+        track.quotas.set(`${rule.window}:${rule.metric}`, {
+          start,
+          used: rule.metric === "tokens" ? totals.tokens : totals.requests,
+        });
+      }
+      track.cached = undefined;
+      this.#reassess(accountId, now);
+    }
+  }
+
+  /** The accounts whose tightest window is empty at `now`. */
+  spentNow(now: number): ReadonlySet<string> {
+    if (this.#spent.size === 0) return NONE;
+    if (this.#spentView !== null && this.#spentView.until > now) return this.#spentView.set;
+    // Assessments past their validity are redone: a window may have refilled.
+    for (const [accountId, until] of [...this.#spent]) if (until <= now) this.#reassess(accountId, now);
+    let until = Infinity;
+    for (const value of this.#spent.values()) until = Math.min(until, value);
+    const set = new Set(this.#spent.keys());
+    this.#spentView = { set, until };
+    return set;
+  }
+
+  /** Assesses an account again and files it as spent or not; true when it is spent. */
+  #reassess(accountId: string, now: number): boolean {
+    const headroom = this.headroom(accountId, now);
+    const spent = isSpent(headroom);
+    const was = this.#spent.get(accountId);
+    if (spent && was !== headroom!.validUntil) this.#spent.set(accountId, headroom!.validUntil);
+    else if (!spent && was !== undefined) this.#spent.delete(accountId);
+    else return spent;
+    this.#spentView = null;
+    return spent;
   }
 
   /** Records what an upstream answer's headers say about the account's windows. */
@@ -57,6 +117,7 @@ export class QuotaTracker {
     const kept = (track.observed?.windows ?? []).filter((w) => !ids.has(w.id) && (w.resetAtMs ?? 0) > now);
     track.observed = { windows: [...kept, ...windows], observedAt: now };
     track.cached = undefined;
+    this.#reassess(accountId, now);
   }
 
   /** Counts one attempt sent to the account (only accounts with configured limits are counted). */
@@ -72,6 +133,7 @@ export class QuotaTracker {
     track.day += 1;
     this.#bump(track, limits, "requests", 1, now);
     track.cached = undefined;
+    this.#reassess(accountId, now);
   }
 
   /** Counts the tokens (input + output) of a successful answer against token quotas. */
@@ -79,7 +141,9 @@ export class QuotaTracker {
     const limits = this.#limits.get(accountId);
     if (limits === undefined || tokens <= 0) return;
     const track = this.#track(accountId, now);
-    if (this.#bump(track, limits, "tokens", tokens, now)) track.cached = undefined;
+    if (!this.#bump(track, limits, "tokens", tokens, now)) return;
+    track.cached = undefined;
+    this.#reassess(accountId, now);
   }
 
   /** The account's headroom now, or undefined when nothing is known or configured about its limits. */

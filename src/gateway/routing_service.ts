@@ -122,7 +122,12 @@ export class RoutingService {
     cacheKey: string | null | undefined,
   ): readonly Attempt[] {
     const headroomOf = (accountId: string) => this.quota.headroom(accountId, now);
-    let out = orderByHeadroom(attempts, headroomOf, settings.server_account_strategy === "quota_aware");
+    let out = orderByHeadroom(
+      attempts,
+      headroomOf,
+      settings.server_account_strategy === "quota_aware",
+      this.quota.spentNow(now),
+    );
     if (cacheKey && settings.server_cache_affinity && out.length > 1) {
       const prefix = out[0].account.prefix;
       const bound = this.affinity.lookup(CacheAffinity.hash(prefix, cacheKey), now);

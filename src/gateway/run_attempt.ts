@@ -1,5 +1,5 @@
 import { BodyTooLargeError, callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
-import { collectResponsesSse, RefreshError } from "../executors/oauth/mod.ts";
+import { RefreshError } from "../executors/oauth/mod.ts";
 import { GatewayError, type NeutralRequest, type NeutralResponse } from "../model/mod.ts";
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import type { AttemptDeps, AttemptOutcome, CallerContext } from "./attempt_context.ts";
@@ -114,9 +114,7 @@ export async function runAttempt(
   if (!prepared.request.stream || jsonAnswer) {
     const text = await caller.timing.waitFor(readAnswer(outcome, deps.limits.maxAnswerBytes, record));
     if (outcome.clientGone()) throw clientLeft();
-    const decoded = contentType.includes("event-stream")
-      ? decodeBufferedStream(prepared, text)
-      : decodeAnswer(prepared, prepared.codec.format, text);
+    const decoded = decodeAnswer(prepared, prepared.codec.format, text);
     if (!("parts" in decoded)) return fail(decoded);
     record.answered(decoded);
     deps.turnTokens.capture(decoded.parts);
@@ -185,22 +183,6 @@ function decodeAnswer(prepared: PreparedCall, format: string, text: string): Neu
     return badGateway(message, text);
   }
   return isEmptyAnswer(response) ? badGateway("upstream returned an empty answer", "") : response;
-}
-
-/**
- * A stream the upstream sent to a non-stream request (an upstream that only streams), buffered into one
- * answer. An error event instead of a response is a failure classified by its text (overload and rate
- * limits fall back like their statuses).
- */
-function decodeBufferedStream(prepared: PreparedCall, text: string): NeutralResponse | Failure {
-  if (prepared.codec.format !== "responses") {
-    return badGateway(`upstream streamed an answer to a non-stream ${prepared.codec.format} request`, "");
-  }
-  const collected = collectResponsesSse(text);
-  if (collected.kind === "error") {
-    return badGateway(`upstream stream error: ${collected.message}`, collected.raw);
-  }
-  return decodeAnswer(prepared, "responses", JSON.stringify(collected.body));
 }
 
 /** A 502 failure classified like an upstream 502 with this body. */

@@ -83,6 +83,7 @@ export class GatewayRuntime {
     this.savers = new SaverService(store, this.writer, options.fetch ?? fetch);
     this.recorder = new UsageRecorder(store, this.writer, this.budgets, this.control.pricing);
     this.#rebuild();
+    this.routing.quota.seed((accountId, since) => store.usage.accountSince(accountId, since), this.now());
     this.control.onReload(() => this.#rebuild());
     this.dispatcher = new Dispatcher({
       control: this.control,
@@ -154,6 +155,7 @@ export class GatewayRuntime {
         const limits = accountLimits(a);
         return limits === null ? [] : [[a.id, limits] as const];
       })),
+      this.now(),
     );
     this.recorder?.setOverrides(this.control.pricing);
     this.clients.retain(new Set(accounts.filter((p) => p.enabled).map((p) => p.clientId)));

@@ -1,7 +1,7 @@
 import type { NeutralRequest } from "../model/mod.ts";
 
 /** Only this much of a conversation's opening is hashed; enough to tell conversations apart. */
-const MAX_PREFIX_CHARS = 16_384;
+const MAX_PREFIX_CHARS = 4096;
 const SESSION_IN_USER_ID = /session_([A-Za-z0-9-]{8,})/;
 
 /**

@@ -40,7 +40,13 @@ export {
   type ObservedLimits,
   type QuotaWindowView,
 } from "./headroom.ts";
-export { type HeadroomLookup, orderByHeadroom, preferAccount } from "./headroom_order.ts";
+export {
+  type HeadroomLookup,
+  isSpent,
+  orderByHeadroom,
+  preferAccount,
+  RANKED_AHEAD,
+} from "./headroom_order.ts";
 export { cacheAffinityKey } from "./cache_affinity_key.ts";
 export { hasRateLimitMarker, RATE_LIMIT_MARKERS } from "./body_markers.ts";
 export {

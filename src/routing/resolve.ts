@@ -61,8 +61,21 @@ export function resolveAttempts(
   };
 }
 
+/** Model strings remembered per table; clients can send any string, so the memo is bounded. */
+const MAX_MEMO_ENTRIES = 4096;
+
 /** Expands one `<prefix>/<model>` string to one attempt per enabled account of its (canonical) prefix. */
 export function expandModel(table: RoutingTable, model: string): Expansion {
+  const memo = table.expansions.get(model);
+  if (memo !== undefined) return { kind: "ok", attempts: memo };
+  const expansion = expandUncached(table, model);
+  if (expansion.kind === "ok" && table.expansions.size < MAX_MEMO_ENTRIES) {
+    table.expansions.set(model, expansion.attempts);
+  }
+  return expansion;
+}
+
+function expandUncached(table: RoutingTable, model: string): Expansion {
   const ref = parseModelRef(model);
   if (ref === null) return { kind: "unknown", message: bareModelMessage(model) };
   const prefix = canonicalPrefix(table, ref.prefix);
@@ -133,6 +146,15 @@ function withoutSkipped(
   now: number,
   cooldownsEnabled: boolean,
 ): readonly Attempt[] {
+  // Cooldowns are few and candidates can be a thousand: look at the cooldowns first.
+  let anyActive = false;
+  for (const id in state.cooldowns) {
+    if (state.cooldowns[id].untilMs > now) {
+      anyActive = true;
+      break;
+    }
+  }
+  if (!anyActive) return candidates;
   for (let i = 0; i < candidates.length; i++) {
     if (!isSkipped(state, candidates[i].account.id, now, cooldownsEnabled)) continue;
     // Only now is a shorter list needed.

@@ -1,5 +1,5 @@
 import { parseModelRef } from "./model_ref.ts";
-import type { Account, Combo } from "./types.ts";
+import type { Account, Attempt, Combo } from "./types.ts";
 
 /** Everything routing needs, precomputed at load and on every reload. */
 export interface RoutingTable {
@@ -11,6 +11,12 @@ export interface RoutingTable {
   readonly combos: ReadonlyMap<string, readonly string[]>;
   /** Alias prefix → canonical prefix (`mimo` → `xiaomi`). */
   readonly aliases: Readonly<Record<string, string>>;
+  /**
+   * Memo of `<prefix>/<model>` → its attempts, filled by resolution. The table is rebuilt on every
+   * reload, so entries never go stale; with a thousand accounts on a prefix this saves building a
+   * thousand attempts per request.
+   */
+  readonly expansions: Map<string, readonly Attempt[]>;
 }
 
 /** Builds the routing table once from the configured accounts, combos and prefix aliases. */
@@ -30,7 +36,13 @@ export function buildRoutingTable(
   }
   const comboMap = new Map<string, readonly string[]>();
   for (const combo of combos) comboMap.set(combo.name, [...combo.models]);
-  return { accountsByPrefix, knownPrefixes, combos: comboMap, aliases: { ...aliases } };
+  return {
+    accountsByPrefix,
+    knownPrefixes,
+    combos: comboMap,
+    aliases: { ...aliases },
+    expansions: new Map(),
+  };
 }
 
 /** The canonical prefix for a prefix or alias, or null when neither is registered. */

@@ -13,15 +13,24 @@ import {
   postOAuth,
   stringField,
 } from "./oauth_http.ts";
+import { pollOpenAiDevice, requestOpenAiDeviceCode } from "./openai_device.ts";
 import { readTokenAnswer, type SignedInCredential } from "./token_answer.ts";
 
 /** Where and as whom one device sign-in talks. */
 export interface DeviceFlowEndpoints {
+  /** RFC 8628 (GitHub), or OpenAI's device-auth protocol (Codex). */
+  readonly protocol: "rfc8628" | "openai_deviceauth";
   readonly deviceUrl: string;
   readonly tokenUrl: string;
   readonly clientId: string;
   readonly scope: string;
   readonly encoding: BodyEncoding;
+  /** Where the user enters the code, for servers that do not say (OpenAI). */
+  readonly verificationUri?: string;
+  /** OpenAI: the code the poll returns is exchanged here, on this redirect URI. */
+  readonly exchangeUrl?: string;
+  readonly exchangeEncoding?: BodyEncoding;
+  readonly redirectUri?: string;
 }
 
 /** What the device endpoint granted: the code the user types and where, and how often to poll. */
@@ -51,6 +60,7 @@ export async function requestDeviceCode(
   endpoints: DeviceFlowEndpoints,
   nowMs: number,
 ): Promise<DeviceGrant> {
+  if (endpoints.protocol === "openai_deviceauth") return requestOpenAiDeviceCode(fetcher, endpoints, nowMs);
   const fields: Record<string, string> = { client_id: endpoints.clientId };
   if (endpoints.scope) fields.scope = endpoints.scope;
   const answer = await postOAuth(fetcher, endpoints.deviceUrl, fields, endpoints.encoding);
@@ -101,6 +111,9 @@ export async function pollDeviceToken(
   nowMs: number,
   signal?: AbortSignal,
 ): Promise<DevicePoll> {
+  if (endpoints.protocol === "openai_deviceauth") {
+    return pollOpenAiDevice(fetcher, endpoints, grant, nowMs, signal);
+  }
   const answer = await postOAuth(
     fetcher,
     endpoints.tokenUrl,

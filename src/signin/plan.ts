@@ -3,30 +3,14 @@
  * credential core's table with the provider's overrides applied), so every URL stays the provider's to set.
  */
 import type { DeviceFlowEndpoints } from "./device_flow.ts";
-import type { BodyEncoding } from "./oauth_http.ts";
+import type { OAuthKindFacts } from "../credentials/mod.ts";
 import type { PkceFlowEndpoints } from "./pkce_flow.ts";
 
-/** The part of a kind's OAuth facts the sign-in flows read (`OAuthKindFacts` of src/credentials). */
-export interface SigninFacts {
-  readonly label: string;
-  readonly clientId: string;
-  readonly tokenUrl: string | null;
-  readonly tokenBody: BodyEncoding;
-  readonly authorize?: {
-    readonly url: string;
-    readonly redirectUri: string;
-    readonly scopes: string;
-    readonly params?: Readonly<Record<string, string>>;
-  };
-  readonly device?: {
-    readonly codeUrl: string;
-    readonly tokenUrl: string;
-    readonly verificationUrl: string;
-    readonly scopes?: string;
-    readonly protocol: "rfc8628" | "openai_deviceauth";
-    readonly redirectUri?: string;
-  };
-}
+/** The part of a kind's OAuth facts (the credential core's table) the sign-in flows read. */
+export type SigninFacts = Pick<
+  OAuthKindFacts,
+  "label" | "clientId" | "tokenUrl" | "tokenBody" | "authorize" | "device"
+>;
 
 /** The two ways to sign in. */
 export type SigninFlow = "device" | "pkce";
@@ -36,11 +20,17 @@ export type SigninPlan =
   | { readonly flow: "device"; readonly label: string; readonly endpoints: DeviceFlowEndpoints }
   | { readonly flow: "pkce"; readonly label: string; readonly endpoints: PkceFlowEndpoints };
 
-/** The flows a kind offers, the preferred one first (a device code needs no pasting, so it leads). */
+/**
+ * The flows a kind offers, the preferred one first: an RFC 8628 device code needs no pasting, so it leads;
+ * Codex's browser sign-in leads its own device sign-in, which the account must first allow in its settings.
+ */
 export function flowsOffered(facts: SigninFacts): SigninFlow[] {
   const flows: SigninFlow[] = [];
   if (facts.device?.protocol === "rfc8628") flows.push("device");
   if (facts.authorize && facts.tokenUrl) flows.push("pkce");
+  if (facts.device?.protocol === "openai_deviceauth" && facts.tokenUrl && facts.device.redirectUri) {
+    flows.push("device");
+  }
   return flows;
 }
 
@@ -59,12 +49,21 @@ export function signinPlan(facts: SigninFacts, flow?: SigninFlow): SigninPlan | 
       flow: "device",
       label: facts.label,
       endpoints: {
+        protocol: device.protocol,
         deviceUrl: device.codeUrl,
         tokenUrl: device.tokenUrl,
         clientId: facts.clientId,
         scope: device.scopes ?? "",
-        // GitHub reads form bodies; RFC 8628 says form too.
+        // GitHub reads form bodies; RFC 8628 says form too (OpenAI's device endpoints take JSON themselves).
         encoding: "form",
+        verificationUri: device.verificationUrl,
+        ...(device.protocol === "openai_deviceauth"
+          ? {
+            exchangeUrl: facts.tokenUrl!,
+            exchangeEncoding: facts.tokenBody,
+            redirectUri: device.redirectUri,
+          }
+          : {}),
       },
     };
   }

@@ -175,6 +175,15 @@ export class UsageRepo {
     return { total, byKey };
   }
 
+  /** Attempts and their tokens (input + output) of one account since `sinceMs` (quota counts at start). */
+  accountSince(accountId: string, sinceMs: number): { requests: number; tokens: number } {
+    const row = this.#db.prepare(
+      `SELECT count(*) AS n, coalesce(sum(input_tokens + output_tokens), 0) AS t FROM usage
+       WHERE ts >= ? AND provider_id = ?`,
+    ).get(sinceMs, accountId) as { n: number; t: number };
+    return { requests: Number(row.n), tokens: Number(row.t) };
+  }
+
   /** Number of rows (tests and overview). */
   count(): number {
     return Number((this.#db.prepare("SELECT count(*) AS n FROM usage").get() as { n: number }).n);

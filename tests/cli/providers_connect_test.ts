@@ -27,7 +27,7 @@ ${mock.overridesYaml("    ")}  - id: codex
     prefix: cx
     api_type: responses_oauth
     base_url: http://127.0.0.1:9
-${mock.overridesYaml("    ")}`,
+${mock.overridesYaml("    ", "openai")}`,
   );
   return home;
 }
@@ -35,11 +35,11 @@ ${mock.overridesYaml("    ")}`,
 /** Runs `providers connect <id>`; `answer` sees each stdout chunk and may write to the child's stdin. */
 async function connect(
   home: string,
-  id: string,
+  id: string | string[],
   answer?: (printed: string, stdin: WritableStreamDefaultWriter<Uint8Array>) => Promise<void>,
 ) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "providers", "connect", id],
+    args: ["run", "-A", MAIN, "providers", "connect", ...[id].flat()],
     env: { GATEWAY_HOME: home, NO_COLOR: "1" },
     stdin: "piped",
     stdout: "piped",
@@ -152,6 +152,21 @@ Deno.test("providers connect: a PKCE sign-in with nothing on standard input give
     });
     assertEquals(run.code, 2);
     assertStringIncludes(run.err, "no redirect address on standard input");
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("providers connect --flow device: Codex's own device sign-in prints its code and stores the exchanged tokens", async () => {
+  await using mock = await startMockOAuth();
+  mock.deviceSteps("authorization_pending", "ok");
+  const home = writeHome(mock);
+  try {
+    const run = await connect(home, ["codex", "--flow", "device"]);
+    assertEquals(run.code, 0, run.err);
+    assertStringIncludes(run.out, "CODX-1234");
+    assertStringIncludes(run.out, "Connected codex");
+    assertEquals(JSON.parse(storedKey(home, "codex")).refresh_token, MOCK_REFRESH_TOKEN);
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

@@ -121,11 +121,16 @@ Deno.test("state API: every section answers {section, alerts, data, meta} with n
   assertEquals((tools.cards as Json[]).map((c) => c.id), [
     "claude-code",
     "codex-cli",
-    "cursor",
-    "cline",
     "gemini-cli",
+    "qwen-code",
     "opencode",
-    "ollama",
+    "aider",
+    "cline",
+    "cursor",
+    "openai-sdk",
+    "anthropic-sdk",
+    "genai-sdk",
+    "ollama-sdk",
     "curl",
   ]);
 });

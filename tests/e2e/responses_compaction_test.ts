@@ -2,9 +2,12 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { startE2E, textAnswer, toolAnswer } from "./harness.ts";
 import {
   COMPACTION_PROMPT,
+  compactionStream,
   GATEWAY_COMPACTION_PREFIX,
   SUMMARY_HEADING,
 } from "../../src/wire/responses/compaction.ts";
+import { startTestGateway } from "../helpers/gateway.ts";
+import { startMockUpstream } from "../helpers/mock_upstream.ts";
 
 const HISTORY = [
   { role: "user", content: "Fix the failing parser test" },
@@ -97,4 +100,44 @@ Deno.test("compaction answers 501 responses_compact_not_supported when the model
   const invalid = await post(e2e.url, "/v1/responses/compact", { input: HISTORY });
   assertEquals(invalid.status, 400);
   assertStringIncludes((await invalid.json()).error.message, "model");
+});
+
+Deno.test("POST /v1/responses/compact routed to a Responses upstream lets it compact natively, and falls back to a summary when it cannot", async () => {
+  await using mock = { ...(await startMockUpstream()), [Symbol.asyncDispose]: () => mock.close() };
+  mock.script({
+    handler: () => {
+      const item = { id: "cmp_native", type: "compaction", encrypted_content: "opaque-native-state" };
+      const meta = { id: "resp_native", model: "m", createdAt: 1_700_000_123, usage: { input_tokens: 40 } };
+      return new Response(compactionStream(meta, item), { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  const gw = await startTestGateway(
+    `providers:\n  - id: r-1\n    prefix: r\n    api_type: responses_native\n    base_url: ${mock.url}/v1\n` +
+      `    api_key: k\n    models: [m]\n`,
+  );
+  try {
+    const res = await post(gw.url, "/v1/responses/compact", { model: "r/m", input: HISTORY });
+    assertEquals(res.status, 200);
+    const body = await res.json();
+    assertEquals(body.output.at(-1), {
+      id: "cmp_native",
+      type: "compaction",
+      encrypted_content: "opaque-native-state",
+    });
+    assertEquals(body.created_at, 1_700_000_123);
+    assertStringIncludes(JSON.stringify(mock.requests.at(-1)!.body), "compaction_trigger");
+  } finally {
+    await gw.stop();
+  }
+
+  // The harness's Responses upstream answers the trigger with plain text: the gateway then writes the summary.
+  await using e2e = await startE2E({ summary: textAnswer("SUMMARY: fallback") });
+  const res = await post(e2e.url, "/v1/responses/compact", { model: "up_responses/summary", input: HISTORY });
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  const item = body.output.at(-1);
+  assertEquals(item.type, "compaction");
+  assert(item.encrypted_content.startsWith(GATEWAY_COMPACTION_PREFIX));
+  assertEquals(e2e.requests.length, 2);
+  assertStringIncludes(JSON.stringify(e2e.requests[1].body), COMPACTION_PROMPT.slice(0, 40));
 });

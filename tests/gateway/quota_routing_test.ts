@@ -130,3 +130,33 @@ Deno.test("a configured daily token quota counts answer tokens and deprioritises
   // Each answer reports 10 prompt + 5 completion tokens.
   assertEquals([await t.send(), await t.send(), await t.send()], ["a1", "a1", "a2"]);
 });
+
+Deno.test("a configured rpd counts today's stored attempts after a restart", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "gateway-quota-seed-" });
+  const mocks = [await startMockUpstream(), await startMockUpstream()];
+  mocks.forEach((m, i) => m.script({ json: chatCompletion(`a${i + 1}`) }));
+  const yaml = "providers:\n" +
+    mocks.map((m, i) =>
+      `  - id: a${i + 1}\n    prefix: p\n    api_type: chat_compat\n    base_url: ${m.url}/v1\n` +
+      `    api_key: upstream-key-a${i + 1}\n    models: [m1]\n${i === 0 ? "    quota: { rpd: 2 }\n" : ""}`
+    ).join("");
+  const send = async (url: string) => {
+    const response = await post(`${url}/v1/chat/completions`, ask);
+    return (await response.json()).choices[0].message.content;
+  };
+  try {
+    const first = await startTestGateway(yaml, { dir });
+    assertEquals(await send(first.url), "a1");
+    await first.stop();
+    const second = await startTestGateway(yaml, { dir });
+    try {
+      // One attempt is stored from before the restart: one more fits, then a1 goes last.
+      assertEquals([await send(second.url), await send(second.url)], ["a1", "a2"]);
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    for (const m of mocks) await m.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -9,6 +9,9 @@ import { join } from "node:path";
 /** The Codex CLI version the e2e tests run (pinned so a new release cannot change them silently). */
 export const CODEX_PACKAGE = "@openai/codex@0.169.0";
 
+/** The Gemini CLI version the Tools-card e2e test feeds its printed setup to. */
+export const GEMINI_CLI_PACKAGE = "@google/gemini-cli@0.61.0";
+
 /** The scratch prefix the CLIs live in. */
 export function cliPrefix(): string {
   return Deno.env.get("GATEWAY_CLI_PREFIX") ?? join(Deno.env.get("TMPDIR") ?? "/tmp", "gateway-cli-clients");

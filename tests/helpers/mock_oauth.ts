@@ -18,6 +18,10 @@ export type DeviceStep = "authorization_pending" | "slow_down" | "access_denied"
 /** Tokens the mock issues (tests assert they never show up where they must not). */
 export const MOCK_ACCESS_TOKEN = "gho_mockAccessTokenSecret123456";
 export const MOCK_REFRESH_TOKEN = "mock-refresh-token-secret-abcdef";
+/** OpenAI's device-callback redirect URI (the kind table's default; not overridable, no request goes there). */
+export const OPENAI_DEVICE_REDIRECT = "https://auth.openai.com/deviceauth/callback";
+/** The Copilot session token the mock trades for the GitHub token. */
+export const MOCK_SESSION_TOKEN = "tid=mock-copilot-session-secret";
 
 /** A running mock OAuth server. */
 export interface MockOAuth extends AsyncDisposable {
@@ -28,8 +32,10 @@ export interface MockOAuth extends AsyncDisposable {
   deviceSteps(...steps: DeviceStep[]): void;
   /** The interval the device endpoint announces (seconds). */
   interval: number;
-  /** YAML `oauth:` overrides pointing a provider at this mock. */
-  overridesYaml(indent: string): string;
+  /** The chat API base the Copilot session-token exchange names (`endpoints.api`). */
+  copilotApi: string;
+  /** YAML `oauth:` overrides pointing a provider at this mock (`openai`: OpenAI's device-auth paths). */
+  overridesYaml(indent: string, device?: "github" | "openai"): string;
   close(): Promise<void>;
 }
 
@@ -46,21 +52,27 @@ export function startMockOAuth(): Promise<MockOAuth> {
       requests,
       userCode,
       interval: 1,
+      copilotApi: "http://127.0.0.1:9",
       deviceSteps(...next) {
         steps = next;
         polls = 0;
       },
-      overridesYaml(indent) {
+      overridesYaml(indent, device = "github") {
         const u = mock.url;
         return [
           "oauth:",
-          `  device_code_url: ${u}/login/device/code`,
-          `  device_token_url: ${u}/login/oauth/access_token`,
+          device === "github"
+            ? `  device_code_url: ${u}/login/device/code`
+            : `  device_code_url: ${u}/api/accounts/deviceauth/usercode`,
+          device === "github"
+            ? `  device_token_url: ${u}/login/oauth/access_token`
+            : `  device_token_url: ${u}/api/accounts/deviceauth/token`,
           `  verification_url: ${u}/login/device`,
           `  authorize_url: ${u}/oauth/authorize`,
           `  token_url: ${u}/oauth/token`,
           `  redirect_uri: ${u}/callback`,
           `  client_id: mock-client`,
+          `  session_token_url: ${u}/copilot_internal/v2/token`,
         ].map((line) => indent + line).join("\n") + "\n";
       },
       close: async () => {
@@ -125,6 +137,43 @@ export function startMockOAuth(): Promise<MockOAuth> {
           back.searchParams.set("state", url.searchParams.get("state") ?? "");
           return new Response(null, { status: 302, headers: { location: back.toString() } });
         }
+        case "/api/accounts/deviceauth/usercode":
+          if (fields.client_id !== "mock-client" || !contentType.includes("json")) {
+            return json({ error: { message: "bad client", type: "invalid_request_error" } }, 400);
+          }
+          return json({
+            device_auth_id: "mock-device-code-secret",
+            user_code: "CODX-1234",
+            interval: String(mock.interval),
+          });
+        case "/api/accounts/deviceauth/token": {
+          if (fields.device_auth_id !== "mock-device-code-secret" || fields.user_code !== "CODX-1234") {
+            return json({ error: { message: "unknown device auth" } }, 400);
+          }
+          const step = steps[Math.min(polls++, steps.length - 1)];
+          if (step === "authorization_pending" || step === "slow_down") {
+            return json({ error: { message: "pending" } }, 403);
+          }
+          if (step !== "ok") return json({ error: { message: `mock says ${step}`, code: step } }, 400);
+          // OpenAI generates the PKCE pair itself and hands both halves over once the user approves.
+          const verifier = `openai-verifier-${crypto.randomUUID()}`;
+          const code = `device-code-${crypto.randomUUID()}`;
+          const challenge = await s256(verifier);
+          codes.set(code, { challenge, redirectUri: OPENAI_DEVICE_REDIRECT, clientId: "mock-client" });
+          return json({ authorization_code: code, code_challenge: challenge, code_verifier: verifier });
+        }
+        case "/copilot_internal/v2/token": {
+          if (request.headers.get("authorization") !== `token ${MOCK_ACCESS_TOKEN}`) {
+            return json({ message: "Bad credentials" }, 401);
+          }
+          const now = Math.floor(Date.now() / 1000);
+          return json({
+            token: MOCK_SESSION_TOKEN,
+            expires_at: now + 1800,
+            refresh_in: 1500,
+            endpoints: { api: mock.copilotApi },
+          });
+        }
         case "/callback":
           return new Response(
             "<html><body><p>Signed in. Copy this page's address back into the gateway.</p></body></html>",
@@ -150,7 +199,8 @@ export function startMockOAuth(): Promise<MockOAuth> {
           return json({
             access_token: MOCK_ACCESS_TOKEN,
             refresh_token: MOCK_REFRESH_TOKEN,
-            expires_in: 3600,
+            // Ten days: past every kind's refresh lead time, so a fresh sign-in is used, not refreshed at once.
+            expires_in: 864_000,
             token_type: "Bearer",
           });
         }

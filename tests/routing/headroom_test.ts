@@ -3,10 +3,13 @@ import {
   assessHeadroom,
   type Attempt,
   type Headroom,
+  type HeadroomLookup,
+  isSpent,
   type LimitWindow,
   OBSERVED_TTL_MS,
   orderByHeadroom,
   preferAccount,
+  RANKED_AHEAD,
   windowBounds,
 } from "../../src/routing/mod.ts";
 
@@ -114,19 +117,24 @@ const room = (fraction: number | null, resetAtMs: number | null = null): Headroo
   windows: [],
   validUntil: Infinity,
 });
+/** orderByHeadroom() with the spent set the tracker would keep for these headrooms. */
+function order(list: readonly Attempt[], lookup: HeadroomLookup, quotaAware: boolean): readonly Attempt[] {
+  const spent = new Set(list.filter((a) => isSpent(lookup(a.account.id))).map((a) => a.account.id));
+  return orderByHeadroom(list, lookup, quotaAware, spent);
+}
 const ids = (attempts: readonly Attempt[]) => attempts.map((a) => a.account.id).join("");
 
-Deno.test("orderByHeadroom() sinks spent accounts in order, per route, and returns the input when none is", () => {
+Deno.test("order() sinks spent accounts in order, per route, and returns the input when none is", () => {
   const list = [acct("a"), acct("b"), acct("c"), acct("d", "q/m"), acct("e", "q/m")];
   const table: Record<string, Headroom> = { a: room(0), c: room(0), d: room(0) };
-  assertEquals(ids(orderByHeadroom(list, (id) => table[id], false)), "baced");
+  assertEquals(ids(order(list, (id) => table[id], false)), "baced");
   const fine = [acct("x"), acct("y")];
-  assert(orderByHeadroom(fine, () => room(0.5), false) === fine);
+  assert(order(fine, () => room(0.5), false) === fine);
   // All spent: nothing moves, nothing is dropped.
-  assertEquals(ids(orderByHeadroom(list, () => room(0), false)), "abcde");
+  assertEquals(ids(order(list, () => room(0), false)), "abcde");
 });
 
-Deno.test("orderByHeadroom() under quota_aware ranks by headroom, then earliest reset, then strategy order", () => {
+Deno.test("order() under quota_aware ranks by headroom, then earliest reset, then strategy order", () => {
   const list = [acct("a"), acct("b"), acct("c"), acct("d")];
   const table: Record<string, Headroom> = {
     a: room(0.2, NOW + 10),
@@ -134,7 +142,7 @@ Deno.test("orderByHeadroom() under quota_aware ranks by headroom, then earliest 
     c: room(0.8, NOW + 100),
   };
   // d is unknown: counted as full, so it is tried and learns its limits.
-  assertEquals(ids(orderByHeadroom(list, (id) => table[id], true)), "dcba");
+  assertEquals(ids(order(list, (id) => table[id], true)), "dcba");
 });
 
 Deno.test("preferAccount() moves a healthy bound account to the front of its run only", () => {
@@ -144,4 +152,18 @@ Deno.test("preferAccount() moves a healthy bound account to the front of its run
   assertEquals(ids(preferAccount(list, "zz", () => undefined)), "abc");
   const mixed = [acct("a", "x/m"), acct("b"), acct("c")];
   assertEquals(ids(preferAccount(mixed, "c", () => undefined)), "acb");
+});
+
+Deno.test("order() under quota_aware ranks the best RANKED_AHEAD; the rest keep order, spent last", () => {
+  const list = Array.from({ length: 40 }, (_, i) => acct(`a${i}`));
+  // a39..a20 have rising headroom; a0..a19 are spent except a5.
+  const fraction = (i: number) => (i >= 20 ? i / 100 : i === 5 ? 0.01 : 0);
+  const ordered = order(list, (id) => room(fraction(Number(id.slice(1)))), true).map((a) => a.account.id);
+  assertEquals(ordered.length, 40);
+  assertEquals(ordered.slice(0, RANKED_AHEAD), Array.from({ length: RANKED_AHEAD }, (_, k) => `a${39 - k}`));
+  const rest = ordered.slice(RANKED_AHEAD);
+  // Behind the ranked ones: the unranked fit accounts in config order, then every spent one.
+  assertEquals(rest.slice(0, 5), ["a5", "a20", "a21", "a22", "a23"]);
+  assert(rest.slice(5).every((id) => fraction(Number(id.slice(1))) === 0 || Number(id.slice(1)) >= 20));
+  assertEquals(new Set(ordered).size, 40);
 });

@@ -6,10 +6,17 @@ import {
   runDeviceFlow,
 } from "../../src/signin/device_flow.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
-import { MOCK_ACCESS_TOKEN, type MockOAuth, startMockOAuth } from "../helpers/mock_oauth.ts";
+import {
+  MOCK_ACCESS_TOKEN,
+  MOCK_REFRESH_TOKEN,
+  type MockOAuth,
+  OPENAI_DEVICE_REDIRECT,
+  startMockOAuth,
+} from "../helpers/mock_oauth.ts";
 
 function endpoints(mock: MockOAuth, clientId = "mock-client"): DeviceFlowEndpoints {
   return {
+    protocol: "rfc8628",
     deviceUrl: `${mock.url}/login/device/code`,
     tokenUrl: `${mock.url}/login/oauth/access_token`,
     clientId,
@@ -115,4 +122,41 @@ Deno.test("runDeviceFlow() cancelled by its signal ends as cancelled and polls n
   const { result } = await run(mock, { abortAfterPolls: 2 });
   assertEquals(result.kind, "cancelled");
   assertEquals(mock.requests.filter((r) => r.path === "/login/oauth/access_token").length, 2);
+});
+
+Deno.test("OpenAI's device sign-in: 403 polls are pending, then the returned code and verifier are exchanged for tokens", async () => {
+  await using mock = await startMockOAuth();
+  mock.deviceSteps("authorization_pending", "authorization_pending", "ok");
+  const openai: DeviceFlowEndpoints = {
+    protocol: "openai_deviceauth",
+    deviceUrl: `${mock.url}/api/accounts/deviceauth/usercode`,
+    tokenUrl: `${mock.url}/api/accounts/deviceauth/token`,
+    clientId: "mock-client",
+    scope: "",
+    encoding: "form",
+    verificationUri: `${mock.url}/codex/device`,
+    exchangeUrl: `${mock.url}/oauth/token`,
+    exchangeEncoding: "form",
+    redirectUri: OPENAI_DEVICE_REDIRECT,
+  };
+  let clock = 0;
+  const grant = await requestDeviceCode(fetch, openai, clock);
+  assertEquals(grant.userCode, "CODX-1234");
+  assertEquals(grant.verificationUri, `${mock.url}/codex/device`);
+  const result = await runDeviceFlow(
+    {
+      fetch,
+      now: () => clock,
+      sleep: (ms) => Promise.resolve(void (clock += ms)),
+    },
+    openai,
+    grant,
+    new AbortController().signal,
+  );
+  assert(result.kind === "done", JSON.stringify(result));
+  assertEquals(result.credential.refresh_token, MOCK_REFRESH_TOKEN);
+  const exchange = mock.requests.find((r) => r.path === "/oauth/token")!;
+  assertEquals(exchange.fields.redirect_uri, OPENAI_DEVICE_REDIRECT);
+  assertMatch(exchange.fields.code_verifier, /^openai-verifier-/);
+  assertMatch(mock.requests[0].contentType, /json/, "OpenAI's device endpoints take JSON");
 });

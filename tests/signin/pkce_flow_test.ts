@@ -60,7 +60,7 @@ Deno.test("a pasted redirect URL is exchanged with the verifier the token endpoi
   assertEquals(credential, {
     access_token: MOCK_ACCESS_TOKEN,
     refresh_token: MOCK_REFRESH_TOKEN,
-    expires_at: 1_700_003_600,
+    expires_at: 1_700_864_000,
   });
   const exchange = mock.requests.find((r) => r.path === "/oauth/token")!;
   assertEquals(exchange.fields.grant_type, "authorization_code");

@@ -74,3 +74,15 @@ Deno.test("CredentialManager: a bare token and a blob without a refresh token ar
   assert(!(expired instanceof Promise));
   assertEquals(t.calls.length, 0);
 });
+
+Deno.test("CredentialManager: a provider added without a credential is an auth failure that says to sign in", () => {
+  const t = setup(() => new Response("no", { status: 500 }));
+  let error: unknown = null;
+  try {
+    t.manager.forProvider({ ...t.provider, apiKey: "" });
+  } catch (e) {
+    error = e;
+  }
+  assert(error instanceof RefreshError && error.message.includes("sign in first"), String(error));
+  assertEquals(t.calls.length, 0);
+});

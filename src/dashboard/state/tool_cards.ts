@@ -1,22 +1,24 @@
 import type { ToolCard } from "../contract/mod.ts";
+import { sdkCards } from "./sdk_cards.ts";
+import type { ToolCardInput } from "./tool_card_input.ts";
 
 export type { ToolCard };
 
-/** Inputs of the cards: the server's origin, whether keys are required, and a model to show. */
-export interface ToolCardInput {
-  readonly origin: string;
-  readonly requireKey: boolean;
-  readonly model: string;
-}
+export type { ToolCardInput };
+
+const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
 
 /**
- * Exact setup for the clients people point at the gateway. Base URL forms follow each client: Claude
- * Code, Gemini CLI and Ollama tools take the host root; OpenAI-style clients take `/v1`.
+ * Exact setup for the clients people point at the gateway, coding assistants first, then the SDKs.
+ * Base URL forms follow each client: Claude Code, Gemini CLI and the Anthropic, Gen AI and Ollama SDKs
+ * take the host root; OpenAI-style clients take `/v1`. Model names are gateway ids (`prefix/model` or a
+ * combo), in the form each client passes them on (aider's LiteLLM wants `openai/` in front).
  */
-export function toolCards({ origin, requireKey, model }: ToolCardInput): ToolCard[] {
+export function toolCards(input: ToolCardInput): ToolCard[] {
+  const { origin, requireKey, model } = input;
   const v1 = `${origin}/v1`;
   const key = requireKey ? "sk-gateway-…" : "none";
-  const keyEnv = (name: string) => (requireKey ? [{ name, value: "sk-gateway-…" }] : []);
+  const anyKey = key === "none" ? "any text" : key;
   return [
     {
       id: "claude-code",
@@ -31,20 +33,17 @@ export function toolCards({ origin, requireKey, model }: ToolCardInput): ToolCar
       snippet: {
         language: "json",
         path: "~/.claude/settings.json",
-        content: JSON.stringify(
-          {
-            env: {
-              ANTHROPIC_BASE_URL: origin,
-              ANTHROPIC_AUTH_TOKEN: key,
-              ANTHROPIC_API_KEY: "",
-              ANTHROPIC_MODEL: model,
-              ANTHROPIC_DEFAULT_SONNET_MODEL: model,
-              ANTHROPIC_DEFAULT_HAIKU_MODEL: model,
-            },
+        content: json({
+          env: {
+            ANTHROPIC_BASE_URL: origin,
+            ANTHROPIC_AUTH_TOKEN: key,
+            ANTHROPIC_API_KEY: "",
+            ANTHROPIC_MODEL: model,
+            ANTHROPIC_DEFAULT_OPUS_MODEL: model,
+            ANTHROPIC_DEFAULT_SONNET_MODEL: model,
+            ANTHROPIC_DEFAULT_HAIKU_MODEL: model,
           },
-          null,
-          2,
-        ),
+        }),
       },
       notes: [
         "Use the host root as base URL: Claude Code appends /v1/messages itself.",
@@ -64,31 +63,10 @@ export function toolCards({ origin, requireKey, model }: ToolCardInput): ToolCar
           `model = "${model}"\nmodel_provider = "gateway"\n\n[model_providers.gateway]\nname = "Gateway"\n` +
           `base_url = "${v1}"\nwire_api = "responses"\nenv_key = "GATEWAY_API_KEY"\n`,
       },
-      notes: ["Codex speaks only the Responses API; the base URL must end in /v1."],
-    },
-    {
-      id: "cursor",
-      title: "Cursor",
-      protocol: "chat_completions",
-      env: [],
-      snippet: null,
       notes: [
-        `Settings → Models: set the OpenAI API key to ${
-          key === "none" ? "any text" : key
-        } and "Override OpenAI Base URL" to ${v1}.`,
-        `Add the model name ${model} as a custom model.`,
-        "Cursor calls from its own servers: the gateway must be reachable on a public HTTPS URL (tunnel).",
-      ],
-    },
-    {
-      id: "cline",
-      title: "Cline",
-      protocol: "chat_completions",
-      env: [],
-      snippet: null,
-      notes: [
-        `API Provider "OpenAI Compatible", Base URL ${v1}, API key ${key === "none" ? "any text" : key}.`,
-        `Model ID ${model} (a concrete id; Cline needs one).`,
+        'Codex speaks only the Responses API; the base URL must end in /v1. Run it with codex exec "…".',
+        "Optional: supports_websockets = true under [model_providers.gateway] uses the gateway's WebSocket " +
+        "transport. Codex's remote compaction works through any upstream.",
       ],
     },
     {
@@ -99,61 +77,121 @@ export function toolCards({ origin, requireKey, model }: ToolCardInput): ToolCar
         { name: "GOOGLE_GEMINI_BASE_URL", value: origin },
         { name: "GEMINI_API_KEY", value: key },
         { name: "GEMINI_MODEL", value: model },
+        { name: "GEMINI_CLI_TRUST_WORKSPACE", value: "true" },
       ],
       snippet: {
-        language: "shell",
-        path: "~/.gemini/.env",
-        content: `GOOGLE_GEMINI_BASE_URL=${origin}\nGEMINI_API_KEY=${key}\nGEMINI_MODEL=${model}\n`,
+        language: "json",
+        path: "~/.gemini/settings.json",
+        content: json({ security: { auth: { selectedType: "gemini-api-key" } } }),
       },
-      notes: ["Host root, no /v1. Remote gateways need HTTPS; localhost works over HTTP."],
+      notes: [
+        'The settings file selects API-key auth; without it gemini -p stops with "Invalid auth method selected".',
+        "GEMINI_CLI_TRUST_WORKSPACE=true (or --skip-trust) lets non-interactive runs start in any folder.",
+        "Export the variables in your shell: Gemini CLI ignores .env files in folders it does not trust.",
+        "Host root, no /v1. Remote gateways need HTTPS; localhost works over HTTP.",
+      ],
+    },
+    {
+      id: "qwen-code",
+      title: "Qwen Code",
+      protocol: "chat_completions",
+      env: [{ name: "GATEWAY_API_KEY", value: key }],
+      snippet: {
+        language: "json",
+        path: "~/.qwen/settings.json",
+        content: json({
+          modelProviders: {
+            openai: [{ id: model, name: `${model} (OpenAI mode)`, baseUrl: v1, envKey: "GATEWAY_API_KEY" }],
+            anthropic: [{
+              id: model,
+              name: `${model} (Anthropic mode)`,
+              baseUrl: origin,
+              envKey: "GATEWAY_API_KEY",
+            }],
+            gemini: [{
+              id: model,
+              name: `${model} (Gemini mode)`,
+              baseUrl: origin,
+              envKey: "GATEWAY_API_KEY",
+            }],
+          },
+          security: { auth: { selectedType: "openai" } },
+          model: { name: model },
+        }),
+      },
+      notes: [
+        "All three modes go through the gateway: openai (chat completions, /v1), anthropic (messages, host " +
+        "root) and gemini (generate-content, host root).",
+        'Switch with /model, or set security.auth.selectedType to "anthropic" or "gemini" for qwen -p runs.',
+      ],
     },
     {
       id: "opencode",
       title: "OpenCode",
       protocol: "chat_completions",
-      env: keyEnv("GATEWAY_API_KEY"),
+      env: requireKey ? [{ name: "GATEWAY_API_KEY", value: key }] : [],
       snippet: {
         language: "json",
         path: "~/.config/opencode/opencode.json",
-        content: JSON.stringify(
-          {
-            $schema: "https://opencode.ai/config.json",
-            provider: {
-              gateway: {
-                npm: "@ai-sdk/openai-compatible",
-                name: "Gateway",
-                options: { baseURL: v1, apiKey: requireKey ? "{env:GATEWAY_API_KEY}" : "none" },
-                models: { [model]: { name: model } },
-              },
+        content: json({
+          $schema: "https://opencode.ai/config.json",
+          provider: {
+            gateway: {
+              npm: "@ai-sdk/openai-compatible",
+              name: "Gateway",
+              options: { baseURL: v1, apiKey: requireKey ? "{env:GATEWAY_API_KEY}" : "none" },
+              models: { [model]: { name: model } },
             },
-            model: `gateway/${model}`,
           },
-          null,
-          2,
-        ),
+          model: `gateway/${model}`,
+        }),
       },
-      notes: ["List models explicitly; OpenCode does not always discover them."],
+      notes: [
+        "OpenCode names models <provider>/<model>: gateway/ in front of the gateway id. List them explicitly.",
+      ],
     },
     {
-      id: "ollama",
-      title: "Ollama clients",
-      protocol: "local_runner",
-      env: [{ name: "OLLAMA_HOST", value: origin }, ...keyEnv("OLLAMA_API_KEY")],
-      snippet: null,
-      notes: ["Tools that speak the Ollama API (/api/chat, /api/tags) use the host root."],
+      id: "aider",
+      title: "aider",
+      protocol: "chat_completions",
+      env: [{ name: "OPENAI_API_BASE", value: v1 }, { name: "OPENAI_API_KEY", value: key }],
+      snippet: {
+        language: "yaml",
+        path: "~/.aider.conf.yml",
+        content: `openai-api-base: ${v1}\nopenai-api-key: ${key}\nmodel: openai/${model}\n`,
+      },
+      notes: [
+        `aider reaches OpenAI-compatible servers through LiteLLM: openai/${model} selects that route and the ` +
+        `gateway receives ${model}.`,
+      ],
     },
     {
-      id: "curl",
-      title: "curl",
+      id: "cline",
+      title: "Cline",
       protocol: "chat_completions",
       env: [],
       snippet: {
-        language: "shell",
-        path: null,
-        content: `curl ${v1}/chat/completions \\\n  -H "Authorization: Bearer ${key}" \\\n` +
-          `  -H "Content-Type: application/json" \\\n  -d '{"model": "${model}", "messages": [{"role": "user", "content": "Hello"}]}'\n`,
+        language: "text",
+        path: "Cline → Settings → API Configuration",
+        content: `API Provider: OpenAI Compatible\nBase URL: ${v1}\nAPI Key: ${anyKey}\nModel ID: ${model}\n`,
       },
-      notes: [],
+      notes: ["Cline needs a concrete model id (a gateway id or a combo name)."],
     },
+    {
+      id: "cursor",
+      title: "Cursor",
+      protocol: "chat_completions",
+      env: [],
+      snippet: {
+        language: "text",
+        path: "Cursor → Settings → Models",
+        content: `OpenAI API Key: ${anyKey}\nOverride OpenAI Base URL: ${v1}\nCustom model: ${model}\n`,
+      },
+      notes: [
+        "Cursor calls from its own servers: the gateway must be reachable on a public HTTPS URL (tunnel).",
+        "A custom model name that matches a built-in Cursor model is routed to Cursor instead.",
+      ],
+    },
+    ...sdkCards(input),
   ];
 }

@@ -108,6 +108,12 @@ export class CredentialManager {
   #entry(target: CredentialTarget): CacheEntry {
     const cached = this.#cache.get(target.slot.id);
     if (cached !== undefined && cached.seen === target.value) return cached;
+    if (target.value.trim() === "") {
+      throw new RefreshError(
+        "no credential is stored yet: sign in first (Connect on the Providers screen)",
+        true,
+      );
+    }
     let blob: CredentialBlob;
     try {
       blob = parseCredential(target.value, this.#nowS());

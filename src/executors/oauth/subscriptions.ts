@@ -6,6 +6,7 @@ import { COPILOT_EDITOR_HEADERS, CopilotSessions } from "./copilot_session.ts";
 import { copilotQuotaWindows } from "./copilot_quota.ts";
 import { getJson } from "./token_endpoint.ts";
 import { normalizeCodexBody } from "./codex_body.ts";
+import { normalizeCopilotChatBody } from "./copilot_body.ts";
 import { CredentialManager, type CredentialManagerDeps } from "./credential_manager.ts";
 
 /** What a subscription call needs to know about the request. */
@@ -170,6 +171,7 @@ export class Subscriptions {
       format: endpoint === "/responses" ? "responses" : "chat_completions",
       url: `${base}${endpoint}`,
       headers: { ...headers, "openai-intent": "conversation-panel" },
+      ...(endpoint === "/chat/completions" ? { rewriteBody: normalizeCopilotChatBody } : {}),
     };
   }
 }

@@ -161,3 +161,47 @@ export function compactionStream(answer: CompactionAnswer, item: WireObject): st
   )
     .join("");
 }
+
+/** The request that asks a Responses upstream to compact natively: the same input plus the trigger item. */
+export function nativeCompactionBody(body: Record<string, unknown>): Record<string, unknown> {
+  const input = typeof body.input === "string"
+    ? [{ role: "user", content: body.input }]
+    : Array.isArray(body.input)
+    ? body.input
+    : [];
+  return { ...body, input: [...input, { type: "compaction_trigger" }], stream: true, store: false };
+}
+
+/**
+ * The one compaction item and the usage of a native compaction's SSE answer, or null when the answer
+ * did not complete with exactly one compaction item (the upstream cannot compact).
+ */
+export function compactionOfStream(
+  text: string,
+): { item: WireObject; answer: Omit<CompactionAnswer, "model"> } | null {
+  for (const block of text.split(/\r?\n\r?\n/)) {
+    const data = block.split(/\r?\n/).filter((line) => line.startsWith("data:")).map((line) =>
+      line.slice(5).trimStart()
+    ).join("\n");
+    if (!data.includes('"response.completed"')) continue;
+    try {
+      const event: unknown = JSON.parse(data);
+      if (!isRecord(event) || event.type !== "response.completed" || !isRecord(event.response)) continue;
+      const output = Array.isArray(event.response.output) ? event.response.output : [];
+      const items = output.filter((item): item is WireObject => isRecord(item) && item.type === "compaction");
+      const { id, created_at: createdAt, usage } = event.response;
+      if (items.length !== 1) return null;
+      return {
+        item: items[0],
+        answer: {
+          id: typeof id === "string" ? id : "resp_compaction",
+          createdAt: typeof createdAt === "number" ? createdAt : 0,
+          usage,
+        },
+      };
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
