@@ -44,6 +44,10 @@ Deno.test("a pushed key is checked, becomes routable and carries traffic under i
     for (let i = 0; i < 3; i++) assertEquals(await chat(gw), 200);
     assertEquals(upstream.chatCallsWith(GOOD), probes + 3);
     assertEquals(upstream.chatCallsWith("upstream-key-acct-a"), 0, "the invalid own key is out of routing");
+    const routing = (await dashboard(gw, "/dashboard/api/v2/state/routing")).body.data as Json;
+    const shown = (routing.prefixes as { prefix: string; accounts: { id: string }[] }[])
+      .find((p) => p.prefix === "p")!.accounts.map((a) => a.id);
+    assert(shown.includes(`acct-a::${id}`), "the Routing screen lists the key's account");
     gw.runtime.writer.flush();
     const rows = gw.runtime.control.store.db.prepare(
       "SELECT provider_id, account_id, status FROM usage ORDER BY id",
