@@ -14,11 +14,21 @@ import { parseArgs } from "node:util";
 /** The program's entry point. */
 export const ENTRY = "main.ts";
 
-/** Folders the binary reads at runtime (through `new URL(…, import.meta.url)`), relative to the repository. */
-export const INCLUDES = ["migrations/", "ui/dist/"] as const;
+/** What the binary reads or starts at runtime (through `new URL(…, import.meta.url)`), relative to the repository. */
+export const INCLUDES = [
+  "migrations/",
+  "ui/dist/",
+  "src/storage/postgres/bridge_worker.ts",
+  "src/gateway/token_count_worker.ts",
+] as const;
 
 /** Files that must exist inside the includes for the binary to work. */
-export const REQUIRED_FILES = ["migrations/0001_init.sql", "ui/dist/index.html", "ui/dist/app.js"] as const;
+export const REQUIRED_FILES = [
+  "migrations/0001_init.sql",
+  "migrations/postgres/0001_schema.sql",
+  "ui/dist/index.html",
+  "ui/dist/app.js",
+] as const;
 
 /** Release targets: archive name suffix → Rust target triple `deno compile --target` takes. */
 export const TARGETS: Readonly<Record<string, string>> = {
@@ -30,7 +40,9 @@ export const TARGETS: Readonly<Record<string, string>> = {
 
 /** The `deno` arguments that compile for `triple` (the host when undefined) into `output`. */
 export function compileArgs(triple: string | undefined, output: string): string[] {
-  const args = ["compile", "-A"];
+  // --unstable-net: `serve --workers` listens with SO_REUSEPORT. Worker modules (the PostgreSQL bridge,
+  // the token counter) are started by URL, so they are included by path.
+  const args = ["compile", "-A", "--unstable-net"];
   for (const include of INCLUDES) args.push("--include", include);
   if (triple !== undefined) args.push("--target", triple);
   args.push("--output", output, ENTRY);

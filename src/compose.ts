@@ -60,10 +60,15 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
   // One process checks inventory keys (the only one, or worker 1); the others forward check requests.
   const checksHere = options.processLabel === undefined || options.processLabel === "worker-1";
-  const checkRequests = runtime.cluster.channel<{ ids?: readonly string[] }>(
+  const checkRequests = runtime.cluster.channel<{ ids?: readonly string[]; identify?: boolean }>(
     "inventory-checks",
     (requests) => {
-      if (checksHere) { for (const r of requests) management.inventory.checks.schedule(r.ids); }
+      if (!checksHere) return;
+      const checks = management.inventory.checks;
+      for (const r of requests) {
+        if (r.identify && r.ids) checks.identify(r.ids);
+        else checks.schedule(r.ids);
+      }
     },
   );
   // OAuth keys are refreshed by the credential core during checks; a rotated blob is written back to the key.
@@ -77,7 +82,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     )
   );
   if (checksHere) management.inventory.start();
-  else management.inventory.checks.forwardTo((ids) => checkRequests.publishNow({ ids }));
+  else management.inventory.checks.forwardTo((ids, identify) => checkRequests.publishNow({ ids, identify }));
   const hub = new LiveHub(now);
   const signin = new SigninService({
     fetch: (input, init) => fetch(input, init),

@@ -1,6 +1,7 @@
 import {
   type Config,
   ConfigError,
+  databaseLocation,
   DEFAULT_CONFIG_YAML,
   fileExists,
   loadConfig,
@@ -24,7 +25,11 @@ export function configForCommand(configFlag: string | undefined, io: CliIo): Con
 /** Opens the store beside the config. */
 export function openStore(config: Config, io: CliIo): Store {
   Deno.mkdirSync(config.paths.home, { recursive: true, mode: 0o700 });
-  return Store.openWithSecret(config.paths.dbPath, config.paths.secretKeyPath, io.env("GATEWAY_SECRET_KEY"));
+  return Store.openWithSecret(
+    databaseLocation(config),
+    config.paths.secretKeyPath,
+    io.env("GATEWAY_SECRET_KEY"),
+  );
 }
 
 /** Runs `work` with an open store, closing it afterwards. */

@@ -1,4 +1,12 @@
-import { type Config, fileExists, loadConfig, resolveHomePaths, writeDefaultConfig } from "../config/mod.ts";
+import {
+  type Config,
+  databaseLabel,
+  databaseLocation,
+  fileExists,
+  loadConfig,
+  resolveHomePaths,
+  writeDefaultConfig,
+} from "../config/mod.ts";
 import { type ComposedGateway, composeGateway } from "../compose.ts";
 import type { UpstreamTimeouts } from "../gateway/dispatch.ts";
 import { SecretKeyError, seedFromConfig, Store } from "../storage/mod.ts";
@@ -58,7 +66,7 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
   const env = options.env ?? ((name: string) => Deno.env.get(name));
   Deno.mkdirSync(config.paths.home, { recursive: true, mode: 0o700 });
   const store = Store.openWithSecret(
-    config.paths.dbPath,
+    databaseLocation(config),
     config.paths.secretKeyPath,
     env("GATEWAY_SECRET_KEY"),
   );
@@ -181,7 +189,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   io.out(`  API (OpenAI, Anthropic, Responses): ${gateway.url}/v1`);
   io.out(`  API (Gemini, Ollama):                ${gateway.url}`);
   io.out(`  Dashboard:                           ${gateway.url}/dashboard`);
-  io.out(`  Config: ${config.paths.configPath}   Database: ${config.paths.dbPath}`);
+  io.out(`  Config: ${config.paths.configPath}   Database: ${databaseLabel(config)}`);
   return await untilSignal(gateway, io, drainSeconds);
 }
 
@@ -267,7 +275,7 @@ function startFailure(error: unknown, config: Config, host: string, port: number
   if (error instanceof SecretKeyError) return error.message;
   // node:sqlite errors: a locked, read-only or corrupt database file.
   if (error instanceof Error && (error as { code?: unknown }).code === "ERR_SQLITE_ERROR") {
-    return `cannot open the database ${config.paths.dbPath}: ${error.message}`;
+    return `cannot open the database ${databaseLabel(config)}: ${error.message}`;
   }
   return null;
 }

@@ -56,6 +56,8 @@ export interface ProviderConfig {
  */
 export interface OAuthOverrides {
   readonly clientId?: string;
+  /** Installed-app client secret (Google's kinds), from configuration or the environment via ${VAR}. */
+  readonly clientSecret?: string;
   readonly tokenUrl?: string;
   readonly authorizeUrl?: string;
   readonly redirectUri?: string;
@@ -149,6 +151,8 @@ export interface Config {
   };
   readonly limits: UpstreamLimitsConfig;
   readonly inventory: InventoryConfig;
+  /** Where the tables live: the SQLite file under home (url null), or PostgreSQL (YAML or GATEWAY_DATABASE_URL). */
+  readonly storage: { readonly url: string | null };
   readonly apiKeys: readonly StaticKeyConfig[];
   readonly providers: readonly ProviderConfig[];
   readonly combos: readonly ComboConfig[];
@@ -162,4 +166,15 @@ export interface Config {
     /** The instance label; empty: the host name. */
     readonly instance: string;
   };
+}
+
+/** Where the database is: the PostgreSQL URL when one is configured, else the SQLite file. */
+export function databaseLocation(config: Pick<Config, "storage" | "paths">): string {
+  return config.storage.url ?? config.paths.dbPath;
+}
+
+/** The database location fit for logs and screens: a PostgreSQL URL without its password. */
+export function databaseLabel(config: Pick<Config, "storage" | "paths">): string {
+  const location = databaseLocation(config);
+  return config.storage.url === null ? location : location.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
 }

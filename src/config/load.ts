@@ -31,7 +31,14 @@ export function parseConfig(
   const parsed = configFileSchema.safeParse(doc.toJS() ?? {});
   if (!parsed.success) throw new ConfigError(describeIssue(parsed.error.issues[0], doc, lines, file));
   checkUniqueness(parsed.data, doc, lines, file);
-  return toConfig(parsed.data, paths);
+  const config = toConfig(parsed.data, paths);
+  // The environment wins over the file, so one config can serve a laptop (SQLite) and a fleet (PostgreSQL).
+  const databaseUrl = env("GATEWAY_DATABASE_URL");
+  if (!databaseUrl) return config;
+  if (!/^postgres(ql)?:\/\/\S+$/.test(databaseUrl)) {
+    throw new ConfigError("GATEWAY_DATABASE_URL must be a postgres:// or postgresql:// URL");
+  }
+  return { ...config, storage: { url: databaseUrl } };
 }
 
 function resolveVariables(
@@ -138,6 +145,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       pushRateLimit: data.inventory.push_rate_limit,
       pushRateWindowMs: data.inventory.push_rate_window_s * 1000,
     },
+    storage: { url: data.storage.url ?? null },
     apiKeys: data.api_keys.map((k, i) => ({
       key: k.key,
       label: k.client_key_label ?? `static-key-${i + 1}`,

@@ -16,6 +16,7 @@ export type {
 export { API_TYPES, type ApiType } from "./api_types.ts";
 export { OAUTH_OVERRIDE_FIELDS } from "./schema.ts";
 export { ConfigError } from "./errors.ts";
+export { databaseLabel, databaseLocation } from "./config.ts";
 export { parseConfig } from "./load.ts";
 export { fileExists, loadConfig, writeDefaultConfig } from "./files.ts";
 export { type HomePaths, resolveHomePaths } from "./paths.ts";

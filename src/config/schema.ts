@@ -39,6 +39,7 @@ export const providerQuotaSchema = z.strictObject({
 /** YAML names of the OAuth overrides → OAuthOverrides fields. */
 export const OAUTH_OVERRIDE_FIELDS = {
   client_id: "clientId",
+  client_secret: "clientSecret",
   token_url: "tokenUrl",
   authorize_url: "authorizeUrl",
   redirect_uri: "redirectUri",
@@ -54,6 +55,8 @@ const oauthUrl = z.url({ protocol: /^https?$/ });
 /** Overrides of a subscription kind's OAuth endpoints (YAML `providers[].oauth`; docs/subscriptions.md). */
 export const oauthOverridesSchema = z.strictObject({
   client_id: z.string().min(1).optional(),
+  // Google's installed-app secret: configuration (e.g. ${GOOGLE_OAUTH_CLIENT_SECRET}), never shipped in code.
+  client_secret: z.string().min(1).optional(),
   token_url: oauthUrl.optional(),
   authorize_url: oauthUrl.optional(),
   redirect_uri: z.string().min(1).optional(),
@@ -103,6 +106,13 @@ export const configFileSchema = z.strictObject({
         z.string().refine((v) => parseIpRange(v) !== null, "must be an IP address or CIDR range"),
       ).default([]),
       allow_private_image_urls: z.boolean().default(false),
+    }),
+  ),
+  storage: z.preprocess(
+    (v) => v ?? {},
+    z.strictObject({
+      url: z.string().regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// URL")
+        .optional(),
     }),
   ),
   limits: z.preprocess(

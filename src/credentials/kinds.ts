@@ -14,6 +14,8 @@ export interface OAuthKindFacts {
   readonly defaultBaseUrl: string;
   /** The public OAuth client id of the official client. */
   readonly clientId: string;
+  /** Installed-app client secret (Google's kinds); configuration only, never a default in code. */
+  readonly clientSecret?: string;
   /** Where refresh tokens (and authorization codes) are exchanged; null when the kind never refreshes. */
   readonly tokenUrl: string | null;
   /** How the token endpoint wants its body. */
@@ -113,7 +115,47 @@ export const OAUTH_KINDS: Readonly<Partial<Record<ApiType, OAuthKindFacts>>> = {
     sessionTokenUrl: "https://api.github.com/copilot_internal/v2/token",
     usageUrl: "https://api.github.com/copilot_internal/user",
   },
+  // Google's installed-app client id and secret are not shipped: set providers[].oauth.client_id and
+  // client_secret (e.g. from ${VAR}); docs/subscriptions.md says where they come from.
+  cli_oauth: googleCloudCode("Gemini CLI (Cloud Code)", "http://localhost:8085/oauth2callback", []),
+  cli_oauth_alt: googleCloudCode("Antigravity (Cloud Code)", "http://localhost:51121/oauth-callback", [
+    "https://www.googleapis.com/auth/cclog",
+    "https://www.googleapis.com/auth/experimentsandconfigs",
+  ]),
+  cloud_assistant_oauth: {
+    label: "Kiro / CodeWhisperer",
+    defaultBaseUrl: "https://runtime.us-east-1.kiro.dev",
+    // Builder ID / Identity Center credentials carry their own registered client id and secret.
+    clientId: "",
+    // Social sign-ins refresh here; OIDC ones at https://oidc.<region>.amazonaws.com/token (a token_url
+    // override sends both to one place).
+    tokenUrl: "https://prod.us-east-1.auth.desktop.kiro.dev/refreshToken",
+    tokenBody: "json",
+    refreshLeadS: 300,
+  },
 };
+
+function googleCloudCode(label: string, redirectUri: string, extraScopes: string[]): OAuthKindFacts {
+  return {
+    label,
+    defaultBaseUrl: "https://cloudcode-pa.googleapis.com",
+    clientId: "",
+    tokenUrl: "https://oauth2.googleapis.com/token",
+    tokenBody: "form",
+    refreshLeadS: 300,
+    authorize: {
+      url: "https://accounts.google.com/o/oauth2/v2/auth",
+      redirectUri,
+      scopes: [
+        "https://www.googleapis.com/auth/cloud-platform",
+        "https://www.googleapis.com/auth/userinfo.email",
+        "https://www.googleapis.com/auth/userinfo.profile",
+        ...extraScopes,
+      ].join(" "),
+      params: { access_type: "offline", prompt: "consent" },
+    },
+  };
+}
 
 /** The facts of a subscription kind, or null for API-key kinds. */
 export function oauthKind(apiType: ApiType): OAuthKindFacts | null {
@@ -131,6 +173,7 @@ export function resolveOAuthKind(
   return {
     ...base,
     clientId: o.clientId ?? base.clientId,
+    ...(o.clientSecret ?? base.clientSecret ? { clientSecret: o.clientSecret ?? base.clientSecret } : {}),
     tokenUrl: o.tokenUrl ?? base.tokenUrl,
     ...(base.authorize
       ? {

@@ -40,6 +40,23 @@ export async function probeFetch(url: string, init: RequestInit, fetcher: typeof
   }
 }
 
+/** The one-token request Test Connection sends. */
+export function pingRequest(
+  model: string,
+  stream: boolean,
+  source: NeutralRequest["source"],
+): NeutralRequest {
+  return {
+    model,
+    system: [],
+    messages: [{ role: "user", parts: [{ kind: "text", text: "ping" }] }],
+    tools: [],
+    params: { maxTokens: 1 },
+    stream,
+    source,
+  };
+}
+
 /** Result of Test Connection (its shape is part of the dashboard contract). */
 export type ProbeResult = ContractProbeResult;
 
@@ -122,15 +139,11 @@ export async function probeProvider(
       model,
     };
   }
-  const request: NeutralRequest = {
+  const request = pingRequest(
     model,
-    system: [],
-    messages: [{ role: "user", parts: [{ kind: "text", text: "ping" }] }],
-    tools: [],
-    params: { maxTokens: 1 },
-    stream: false,
-    source: preset.format === "cloud_assistant" ? "chat_completions" : preset.format,
-  };
+    false,
+    preset.format === "cloud_assistant" ? "chat_completions" : preset.format,
+  );
   const body = preset.codec.encodeRequest(request, model).body;
   const started = now();
   try {

@@ -2,11 +2,11 @@ import type { ProviderConfig } from "../config/mod.ts";
 import { oauthKind } from "../credentials/mod.ts";
 import { DEFAULT_ANTHROPIC_VERSION } from "../executors/presets.ts";
 import { collectResponsesSse, type SubscriptionCall, type Subscriptions } from "../executors/oauth/mod.ts";
-import type { NeutralRequest } from "../model/mod.ts";
 import { codecFor } from "../wire/mod.ts";
 import {
   type FetchModelsResult,
   modelIds,
+  pingRequest,
   PROBE_TIMEOUT_MS,
   probeFetch,
   type ProbeResult,
@@ -61,15 +61,7 @@ export function subscriptionConsole(
       });
       try {
         const call = await subscriptions.call(provider, { ...NO_CLIENT, model });
-        const request: NeutralRequest = {
-          model,
-          system: [],
-          messages: [{ role: "user", parts: [{ kind: "text", text: "ping" }] }],
-          tools: [],
-          params: { maxTokens: 1 },
-          stream: call.alwaysStream,
-          source: call.format,
-        };
+        const request = pingRequest(model, call.alwaysStream, call.format);
         let body = codecFor(call.format).encodeRequest(request, model).body;
         if (call.rewriteBody) body = call.rewriteBody(body).body;
         const response = await probeFetch(call.url, {

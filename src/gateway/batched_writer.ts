@@ -26,9 +26,9 @@ export class BatchedWriter {
   /** Queues one write; it runs inside the next batch's transaction. */
   enqueue(write: () => void): void {
     this.#queue.push(write);
-    if (this.#queue.length >= FLUSH_BATCH_SIZE) this.flush();
+    if (this.#queue.length >= FLUSH_BATCH_SIZE) this.#commit();
     else if (this.#timer === undefined) {
-      this.#timer = setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
+      this.#timer = setTimeout(() => this.#commit(), FLUSH_INTERVAL_MS);
     }
   }
 
@@ -55,8 +55,17 @@ export class BatchedWriter {
     this.#afterFlush.push(listener);
   }
 
-  /** Writes pending work now. */
+  /** Writes pending work now; when it returns, the rows are in the database (readers see them). */
   flush(): void {
+    this.#commit();
+    this.#store.settleWrites();
+  }
+
+  /**
+   * Commits the queue in one transaction. On SQLite that happens here; on PostgreSQL the batch goes to
+   * the bridge worker and commits while requests go on (the request path never waits on the network).
+   */
+  #commit(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#queue.length === 0) return;
@@ -64,7 +73,7 @@ export class BatchedWriter {
     this.#queue = [];
     this.#lists = new Map();
     try {
-      this.#store.transaction(() => {
+      this.#store.writeBatch(() => {
         for (const write of batch) write();
       });
     } catch (error) {

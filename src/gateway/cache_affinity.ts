@@ -8,6 +8,8 @@ export const AFFINITY_TTL_MS = 60 * 60_000;
 export const AFFINITY_MAX_ENTRIES = 100_000;
 /** A binding still in use is written back at most this often, so busy sessions cost no write each. */
 const TOUCH_WRITE_MS = 5 * 60_000;
+/** After this many new bindings the table drops rows unused for the TTL, so it cannot grow without end. */
+const PRUNE_EVERY_BINDINGS = 10_000;
 
 interface Binding {
   accountId: string;
@@ -26,6 +28,7 @@ export class CacheAffinity {
   readonly #store: Store;
   readonly #writer: BatchedWriter;
   readonly #write = (records: AffinityRecord[]) => this.#store.cacheAffinity.upsert(records);
+  #newSincePrune = 0;
 
   constructor(store: Store, writer: BatchedWriter, now: number) {
     this.#store = store;
@@ -64,6 +67,10 @@ export class CacheAffinity {
       this.#bindings.delete(this.#bindings.keys().next().value!);
     }
     if (due) this.#writer.collect(this.#write, { keyHash, accountId, usedAt: now });
+    if (previous === undefined && ++this.#newSincePrune >= PRUNE_EVERY_BINDINGS) {
+      this.#newSincePrune = 0;
+      this.#writer.enqueue(() => this.#store.cacheAffinity.prune(now - AFFINITY_TTL_MS));
+    }
   }
 
   /** How many live bindings each account holds (Routing screen). */

@@ -44,10 +44,14 @@ export class ClusterSync {
   /** Optional channels this process listens to now. */
   readonly #wants = new Set<string>();
   #lastBeat = 0;
+  /** The database's change signal when it has one (PostgreSQL NOTIFY): no news, no read. */
+  readonly #signal: () => number | null;
+  #lastSignal: number | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(repo: ClusterRepo, label: string, now: () => number) {
+  constructor(repo: ClusterRepo, label: string, now: () => number, signal: () => number | null = () => null) {
     this.#repo = repo;
+    this.#signal = signal;
     this.#label = label;
     this.#now = now;
     this.origin = `${label}:${crypto.randomUUID().slice(0, 8)}`;
@@ -146,6 +150,9 @@ export class ClusterSync {
   }
 
   #receive(): void {
+    const signal = this.#signal();
+    if (signal !== null && signal === this.#lastSignal) return;
+    this.#lastSignal = signal;
     for (;;) {
       const events = this.#repo.eventsAfter(this.#lastId, this.origin);
       for (const event of events) {

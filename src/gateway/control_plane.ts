@@ -97,7 +97,7 @@ export class ControlPlane {
         ...this.#providers.flatMap((p) => [p.apiKey, ...secretsOf(p.apiKey)]),
         ...this.#secretSources.flatMap((source) => source()),
         ...this.config.apiKeys.map((k) => k.key),
-        ...this.#inventorySecrets(),
+        ...this.#inventorySecrets().flatMap((s) => [s, ...secretsOf(s)]),
       ],
       upstreamUrls: this.#providers.map((p) => p.baseUrl),
     });
@@ -140,8 +140,13 @@ export class ControlPlane {
   /** Starts polling for changes made by other processes (default every 250 ms: one indexed read). */
   watch(intervalMs = 250): void {
     if (this.#timer !== undefined) return;
+    let lastSignal: number | null = null;
     const timer = setInterval(() => {
       try {
+        // On PostgreSQL a NOTIFY says when to look; SQLite has no such signal, so it is read every time.
+        const signal = this.store.changeSignal();
+        if (signal !== null && signal === lastSignal) return;
+        lastSignal = signal;
         if (this.store.cluster.configGeneration() !== this.#generation) this.reload("external");
       } catch (error) {
         log("error", `reloading state failed: ${(error as Error).message}`);

@@ -14,7 +14,7 @@ import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
 import type { Attempt } from "../routing/mod.ts";
 import { upstreamCodecFor } from "../wire/mod.ts";
 import type { UpstreamCodec } from "../wire/codec.ts";
-import { credentialFor } from "../executors/call_credential.ts";
+import type { CredentialBlob } from "../credentials/mod.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
 import { addWarnings, droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
@@ -57,6 +57,18 @@ export function prepareCall(
   attempt: Attempt,
   target: CallTarget,
 ): PreparedCall | Promise<PreparedCall> {
+  if (target.preset.shaper) {
+    // Calls shaped from the credential: refreshed first when due (single-flight, written back), and for
+    // Cloud Code with its project found on first use.
+    const go = (b: CredentialBlob) => prepareFor(deps, caller, original, attempt, target, undefined, b);
+    const withProject = (b: CredentialBlob) =>
+      target.preset.format === "generate_content"
+        ? deps.subscriptions.cloudProjects.ensure(target.provider, b)
+        : b;
+    const blob = deps.subscriptions.credentials.forProvider(target.provider);
+    const ready = blob instanceof Promise ? blob.then(withProject) : withProject(blob);
+    return ready instanceof Promise ? ready.then(go) : go(ready);
+  }
   if (!isSubscriptionKind(target.provider.apiType)) {
     return prepareFor(deps, caller, original, attempt, target);
   }
@@ -84,12 +96,13 @@ function prepareFor(
   attempt: Attempt,
   target: CallTarget,
   sub?: SubscriptionCall,
+  credential?: CredentialBlob,
 ): PreparedCall | Promise<PreparedCall> {
   const adjusting = adjustForTarget(deps, caller, original, attempt, target, sub?.inlineImagesOnly ?? false);
   if (adjusting instanceof Promise) {
-    return adjusting.then((adjusted) => build(deps, caller, attempt, target, adjusted, sub));
+    return adjusting.then((adjusted) => build(deps, caller, attempt, target, adjusted, sub, credential));
   }
-  return build(deps, caller, attempt, target, adjusting, sub);
+  return build(deps, caller, attempt, target, adjusting, sub, credential);
 }
 
 /** The target of a subscription call: its format (Copilot's depends on the model) and URL. */
@@ -116,6 +129,7 @@ function build(
   { provider, preset }: CallTarget,
   adjusted: AdjustedRequest,
   sub?: SubscriptionCall,
+  credential?: CredentialBlob,
 ): PreparedCall {
   const request = adjusted.request;
   const codec = preset.codec;
@@ -155,8 +169,7 @@ function build(
     firstContentTimeoutMs: streamLimits ? deps.limits.firstContentMs : undefined,
     maxStreamDurationMs: streamLimits ? deps.limits.maxStreamDurationMs : undefined,
   };
-  if (preset.shaper) {
-    const credential = credentialFor(provider, deps.now());
+  if (preset.shaper && credential) {
     const [call, ...nextHosts] = preset.shaper.shape({
       baseUrl: provider.baseUrl.replace(/\/+$/, ""),
       accessToken: credential.accessToken,

@@ -77,7 +77,12 @@ export class GatewayRuntime {
     });
     this.control.addSecretSource(() => this.subscriptions.liveSecrets());
     this.writer = new BatchedWriter(store);
-    this.cluster = new ClusterSync(store.cluster, options.processLabel ?? "main", this.now);
+    this.cluster = new ClusterSync(
+      store.cluster,
+      options.processLabel ?? "main",
+      this.now,
+      () => store.changeSignal(),
+    );
     this.routing = new RoutingService(store, this.writer, this.now(), this.cluster);
     this.budgets = new BudgetGuard(this.control, store, this.now(), this.cluster);
     this.savers = new SaverService(store, this.writer, options.fetch ?? fetch);

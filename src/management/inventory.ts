@@ -86,10 +86,26 @@ export class InventoryService {
     return { summary: summarize(results), results };
   }
 
-  /** Add Keys: one key per line, with an optional provider, base URL and label for all of them. */
-  addText(text: string, options: { provider?: string; baseUrl?: string; label?: string }): IngestReport {
+  /**
+   * Add Keys: one key per line, with an optional provider, base URL and label for all of them. `identify`
+   * (the user asked for it) tries keys whose provider cannot be told against the configured providers.
+   */
+  addText(
+    text: string,
+    options: { provider?: string; baseUrl?: string; label?: string; identify?: boolean },
+  ): IngestReport {
+    const { identify, ...common } = options;
     const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
-    return this.ingest(lines.map((key) => ({ key, ...options })));
+    const report = this.ingest(lines.map((key) => ({ key, ...common })));
+    if (identify) this.identify(report.results.filter((r) => r.status === "unidentified").map((r) => r.id!));
+    return report;
+  }
+
+  /** Tries unidentified keys against the configured providers (each is sent to them), in the background. */
+  identify(ids: readonly string[]): { queued: number } {
+    for (const id of ids) if (this.#deps.store.inventory.key(id) === null) throw this.#missing(id);
+    this.checks.identify(ids);
+    return { queued: ids.length };
   }
 
   /** Import JSON: the origin's export and common peer shapes. */

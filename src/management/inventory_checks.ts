@@ -8,6 +8,7 @@ import { hashApiKey } from "../security/api_key.ts";
 import type { CheckRecord, KeyToCheck } from "../storage/mod.ts";
 import { log } from "../log.ts";
 import type { ManagementDeps } from "./deps.ts";
+import { identifyKey } from "./inventory_identify.ts";
 
 /** Reloads are batched: a burst of finished checks rebuilds routing once, not once per key. */
 const RELOAD_DEBOUNCE_MS = 250;
@@ -34,7 +35,9 @@ export class InventoryChecks {
   /** The credential core's refresh, once it is wired (seam: see setCredentialRefresh). */
   #refresh: CredentialRefresh | undefined;
   /** Set in a process that does not check (one worker of several): requests go to the one that does. */
-  #forward: ((ids?: readonly string[]) => void) | undefined;
+  #forward: ((ids?: readonly string[], identify?: boolean) => void) | undefined;
+  /** Keys to identify (tried against the configured providers) before their check, at the user's request. */
+  readonly #identify = new Set<string>();
 
   constructor(deps: ManagementDeps, fetchImpl?: typeof fetch) {
     this.#deps = deps;
@@ -58,7 +61,7 @@ export class InventoryChecks {
    * Makes this process hand check requests to the process that checks (several workers share one
    * database: one checker keeps the concurrency bound and checks every key once).
    */
-  forwardTo(forward: (ids?: readonly string[]) => void): void {
+  forwardTo(forward: (ids?: readonly string[], identify?: boolean) => void): void {
     this.#forward = forward;
   }
 
@@ -86,6 +89,14 @@ export class InventoryChecks {
       this.#queue.push(id);
     }
     this.#pump();
+  }
+
+  /** Queues unidentified keys to be tried against the configured providers, then checked where one accepts them. */
+  identify(ids: readonly string[]): void {
+    if (this.#closed || ids.length === 0) return;
+    if (this.#forward !== undefined) return this.#forward(ids, true);
+    for (const id of ids) this.#identify.add(id);
+    this.schedule(ids);
   }
 
   /** Resolves once the queue is empty and routing reflects every result (tests, the dashboard). */
@@ -127,6 +138,10 @@ export class InventoryChecks {
   }
 
   async #run(id: string): Promise<void> {
+    if (this.#identify.delete(id)) {
+      const found = await identifyKey(this.#deps, this.#fetch, id).catch(() => null);
+      if (found === null) return;
+    }
     const key = this.#deps.store.inventoryChecks.due([id])[0];
     if (key === undefined) return;
     let outcome: CheckOutcome;

@@ -61,16 +61,20 @@ export function resolveAttempts(
   };
 }
 
-/** Model strings remembered per table; clients can send any string, so the memo is bounded. */
-const MAX_MEMO_ENTRIES = 4096;
+/**
+ * Attempts remembered per table. Clients can send any model string for a known prefix, and each one
+ * expands to an attempt per account, so the bound is on attempts (memory), not on strings.
+ */
+const MAX_MEMO_ATTEMPTS = 65_536;
 
 /** Expands one `<prefix>/<model>` string to one attempt per enabled account of its (canonical) prefix. */
 export function expandModel(table: RoutingTable, model: string): Expansion {
-  const memo = table.expansions.get(model);
+  const memo = table.expansions.byModel.get(model);
   if (memo !== undefined) return { kind: "ok", attempts: memo };
   const expansion = expandUncached(table, model);
-  if (expansion.kind === "ok" && table.expansions.size < MAX_MEMO_ENTRIES) {
-    table.expansions.set(model, expansion.attempts);
+  if (expansion.kind === "ok" && table.expansions.attempts + expansion.attempts.length <= MAX_MEMO_ATTEMPTS) {
+    table.expansions.byModel.set(model, expansion.attempts);
+    table.expansions.attempts += expansion.attempts.length;
   }
   return expansion;
 }

@@ -16,7 +16,13 @@ export interface RoutingTable {
    * reload, so entries never go stale; with a thousand accounts on a prefix this saves building a
    * thousand attempts per request.
    */
-  readonly expansions: Map<string, readonly Attempt[]>;
+  readonly expansions: ExpansionMemo;
+}
+
+/** Remembered expansions and how many attempts they hold together (the memo's memory bound). */
+export interface ExpansionMemo {
+  readonly byModel: Map<string, readonly Attempt[]>;
+  attempts: number;
 }
 
 /** Builds the routing table once from the configured accounts, combos and prefix aliases. */
@@ -41,7 +47,7 @@ export function buildRoutingTable(
     knownPrefixes,
     combos: comboMap,
     aliases: { ...aliases },
-    expansions: new Map(),
+    expansions: { byModel: new Map(), attempts: 0 },
   };
 }
 

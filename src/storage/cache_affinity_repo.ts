@@ -20,7 +20,7 @@ export class CacheAffinityRepo {
     const rows = this.#db.prepare(
       `SELECT key_hash, account_id, used_at FROM (
          SELECT * FROM cache_affinity WHERE used_at >= ? ORDER BY used_at DESC LIMIT ?
-       ) ORDER BY used_at`,
+       ) AS latest ORDER BY used_at`,
     ).all(since, limit) as unknown as { key_hash: string; account_id: string; used_at: number }[];
     return rows.map((r) => ({ keyHash: r.key_hash, accountId: r.account_id, usedAt: Number(r.used_at) }));
   }

@@ -54,6 +54,6 @@ export class CooldownsRepo {
 
   /** Removes every cooldown. */
   clear(): void {
-    this.#db.exec("DELETE FROM cooldowns");
+    this.#db.prepare("DELETE FROM cooldowns").run();
   }
 }

@@ -1,15 +1,16 @@
 import { DatabaseSync } from "node:sqlite";
 import { dirname } from "node:path";
 import { migrate } from "./migrate.ts";
+import type { SqlDatabase } from "./sql.ts";
 
-/** The database handle type used by every repository. */
-export type Database = DatabaseSync;
+/** The database handle type used by every repository (SQLite, or PostgreSQL through its bridge). */
+export type Database = SqlDatabase;
 
 /**
  * Opens (creating if needed) the SQLite database, applies pragmas and runs migrations. The handle is
  * passed to repositories; nothing opens the database at import time.
  */
-export function openDatabase(path: string): Database {
+export function openDatabase(path: string): DatabaseSync {
   if (path !== ":memory:") Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new DatabaseSync(path);
   // First, so that every later statement (switching to WAL and migrating included) waits for a lock

@@ -100,10 +100,12 @@ export function listKeys(
     args.push(filter.status);
   }
   if (filter.search) {
+    // LIKE over lower-cased text: the same in SQLite and PostgreSQL (instr/strpos are not).
     where.push(
-      "(instr(lower(key_label), ?) OR instr(lower(key_masked), ?) OR instr(id, ?) OR instr(provider_id, ?))",
+      "(lower(key_label) LIKE ? ESCAPE '\\' OR lower(key_masked) LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' " +
+        "OR provider_id LIKE ? ESCAPE '\\')",
     );
-    const s = filter.search.toLowerCase();
+    const s = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     args.push(s, s, s, s);
   }
   const clause = `WHERE ${where.join(" AND ")}`;

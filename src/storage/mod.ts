@@ -19,6 +19,8 @@ import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
 import { TurnTokensRepo } from "./turn_tokens_repo.ts";
 import { ClusterRepo } from "./cluster_repo.ts";
+import { PgDatabase } from "./postgres/pg_database.ts";
+import { migratePostgres } from "./postgres/pg_migrate.ts";
 
 export type { ApiKeyChanges, ApiKeyRecord, KeyRole } from "./api_keys_repo.ts";
 export type { BudgetRecord } from "./budgets_repo.ts";
@@ -56,9 +58,27 @@ export {
   seedFromConfig,
   type SeedReport,
 } from "./seed.ts";
+export { PostgresError } from "./postgres/pg_database.ts";
+export type { SqlDatabase } from "./sql.ts";
 export { loadMigrations, migrate } from "./migrate.ts";
 export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";
 export { type CredentialSlot, CredentialsRepo, type CredentialStateRecord } from "./credentials_repo.ts";
+
+/** Whether a storage location is a PostgreSQL URL rather than a SQLite file path. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//.test(location);
+}
+
+function openPostgres(url: string): PgDatabase {
+  const db = PgDatabase.connect(url);
+  try {
+    migratePostgres(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
 
 /** Every repository over one database handle. */
 export class Store {
@@ -117,9 +137,10 @@ export class Store {
   /**
    * Opens the database and its secret key together: the key is checked against a credential the database
    * already holds, and a missing key file is created only for a database with nothing sealed in it.
+   * `path` is the SQLite file, or a `postgres://` URL (migrated on open, like the file).
    */
   static openWithSecret(path: string, keyPath: string, envKey: string | undefined): Store {
-    const db = openDatabase(path);
+    const db: Database = isPostgresUrl(path) ? openPostgres(path) : openDatabase(path);
     try {
       return new Store(db, loadSecretBox(keyPath, envKey, sealedSample(db)));
     } catch (error) {
@@ -133,8 +154,32 @@ export class Store {
     return transaction(this.db, work);
   }
 
-  /** Closes the handle. */
+  /**
+   * Runs batched writes (usage rows, cooldowns, logs) in one transaction. On PostgreSQL the batch is
+   * handed to the bridge worker and committed while the caller goes on; `settleWrites` waits for it.
+   */
+  writeBatch(work: () => void): void {
+    if (this.db instanceof PgDatabase) this.db.deferWrites(work);
+    else transaction(this.db, work);
+  }
+
+  /** Waits until every batch handed off by writeBatch is committed (no-op on SQLite, which commits inline). */
+  settleWrites(): void {
+    if (this.db instanceof PgDatabase) this.db.drain();
+  }
+
+  /**
+   * A number that changes when another process may have changed something (PostgreSQL's NOTIFY), or
+   * null when there is no such signal (SQLite): then callers poll.
+   */
+  changeSignal(): number | null {
+    return this.db instanceof PgDatabase ? this.db.news : null;
+  }
+
+  /** Closes the handle (after committing handed-off batches). */
   close(): void {
-    if (this.db.isOpen) this.db.close();
+    if (!this.db.isOpen) return;
+    this.settleWrites();
+    this.db.close();
   }
 }

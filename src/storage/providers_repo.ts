@@ -68,9 +68,9 @@ export class ProvidersRepo {
          base_url = excluded.base_url, models = excluded.models,
          enabled = excluded.enabled, updated_at = excluded.updated_at, capabilities = excluded.capabilities,
          oauth = excluded.oauth, quota = excluded.quota,
-         api_key = CASE WHEN ?14 IS NOT NULL AND EXISTS (
+         api_key = CASE WHEN CAST(?14 AS TEXT) IS NOT NULL AND EXISTS (
              SELECT 1 FROM credential_state s, json_each(s.spent) j
-             WHERE s.credential_id = 'provider:' || excluded.id AND j.value = ?14)
+             WHERE s.credential_id = 'provider:' || excluded.id AND j.value = CAST(?14 AS TEXT))
            THEN providers.api_key ELSE excluded.api_key END`,
     ).run(
       provider.id,

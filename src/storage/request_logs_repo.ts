@@ -69,7 +69,7 @@ interface Row {
 }
 
 const SUMMARY_COLUMNS =
-  "id, ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, user, error, warnings";
+  `id, ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, "user", error, warnings`;
 
 /** The request_logs table: captured requests, pruned to the retention setting. */
 export class RequestLogsRepo {
@@ -83,7 +83,7 @@ export class RequestLogsRepo {
   insert(logs: readonly RequestLogInput[]): void {
     const statement = this.#db.prepare(
       `INSERT INTO request_logs (ts, client_format, model, provider_id, account_id, status, latency_ms, streamed,
-         user, request_body, response_body, error, request_truncated, response_truncated, warnings)
+         "user", request_body, response_body, error, request_truncated, response_truncated, warnings)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const log of logs) {
@@ -107,12 +107,11 @@ export class RequestLogsRepo {
     }
   }
 
-  /** Deletes all but the newest `keep` rows; returns how many went. */
-  prune(keep: number): number {
-    const result = this.#db.prepare(
+  /** Deletes all but the newest `keep` rows (inside a batch of the batched writer, so it reports nothing). */
+  prune(keep: number): void {
+    this.#db.prepare(
       "DELETE FROM request_logs WHERE id <= (SELECT id FROM request_logs ORDER BY id DESC LIMIT 1 OFFSET ?)",
     ).run(keep);
-    return Number(result.changes);
   }
 
   /** A page of summaries, newest first. */

@@ -39,9 +39,9 @@ export class SaverStatsRepo {
   add(saver: string, requests: number, bytesBefore: number, bytesAfter: number, errors: number): void {
     this.#db.prepare(
       `INSERT INTO saver_stats (saver, requests, bytes_before, bytes_after, errors) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (saver) DO UPDATE SET requests = requests + excluded.requests,
-         bytes_before = bytes_before + excluded.bytes_before, bytes_after = bytes_after + excluded.bytes_after,
-         errors = errors + excluded.errors`,
+       ON CONFLICT (saver) DO UPDATE SET requests = saver_stats.requests + excluded.requests,
+         bytes_before = saver_stats.bytes_before + excluded.bytes_before, bytes_after = saver_stats.bytes_after + excluded.bytes_after,
+         errors = saver_stats.errors + excluded.errors`,
     ).run(saver, requests, bytesBefore, bytesAfter, errors);
   }
 }

@@ -1,5 +1,5 @@
-import type { StatementSync } from "node:sqlite";
 import type { Database } from "./database.ts";
+import type { SqlStatement } from "./sql.ts";
 
 /** One usage row: one attempt outcome (success or failure). */
 export interface UsageRow {
@@ -45,8 +45,8 @@ interface DailyGroup {
 /** The usage table. Writes come in batches from the usage writer. */
 export class UsageRepo {
   readonly #db: Database;
-  #insertStatement: StatementSync | undefined;
-  #rollupStatement: StatementSync | undefined;
+  #insertStatement: SqlStatement | undefined;
+  #rollupStatement: SqlStatement | undefined;
 
   constructor(db: Database) {
     this.#db = db;
@@ -136,13 +136,13 @@ export class UsageRepo {
          cache_creation_tokens, cost, unpriced_requests)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (day, model, provider_id, account_id, client_key_id, client_key_label) DO UPDATE SET
-         requests = requests + excluded.requests, ok_requests = ok_requests + excluded.ok_requests,
-         client_errors = client_errors + excluded.client_errors,
-         server_errors = server_errors + excluded.server_errors,
-         input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens,
-         cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
-         cache_creation_tokens = cache_creation_tokens + excluded.cache_creation_tokens,
-         cost = cost + excluded.cost, unpriced_requests = unpriced_requests + excluded.unpriced_requests`,
+         requests = usage_daily.requests + excluded.requests, ok_requests = usage_daily.ok_requests + excluded.ok_requests,
+         client_errors = usage_daily.client_errors + excluded.client_errors,
+         server_errors = usage_daily.server_errors + excluded.server_errors,
+         input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens,
+         cache_read_tokens = usage_daily.cache_read_tokens + excluded.cache_read_tokens,
+         cache_creation_tokens = usage_daily.cache_creation_tokens + excluded.cache_creation_tokens,
+         cost = usage_daily.cost + excluded.cost, unpriced_requests = usage_daily.unpriced_requests + excluded.unpriced_requests`,
     );
     for (const g of groups.values()) {
       statement.run(

@@ -101,8 +101,9 @@ export class UsageStatsRepo {
   /** Totals of raw usage rows with `ts >= sinceMs` (today in the reporting zone). */
   totalsSince(sinceMs: number): UsageTotals {
     const row = this.#db.prepare(
-      `SELECT count(*) AS requests, coalesce(sum(status BETWEEN 200 AND 299), 0) AS ok,
-         coalesce(sum(status BETWEEN 400 AND 499), 0) AS c4, coalesce(sum(status >= 500 OR status < 200), 0) AS c5,
+      `SELECT count(*) AS requests, coalesce(sum(CASE WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END), 0) AS ok,
+         coalesce(sum(CASE WHEN status BETWEEN 400 AND 499 THEN 1 ELSE 0 END), 0) AS c4,
+         coalesce(sum(CASE WHEN status >= 500 OR status < 200 THEN 1 ELSE 0 END), 0) AS c5,
          coalesce(sum(input_tokens), 0) AS inp, coalesce(sum(output_tokens), 0) AS outp,
          coalesce(sum(cache_read_tokens), 0) AS cr, coalesce(sum(cache_creation_tokens), 0) AS cc,
          coalesce(sum(cost), 0) AS cost FROM usage WHERE ts >= ?`,

@@ -118,9 +118,7 @@ Deno.test({
     await dialog.locator("button[type=submit]").click();
     await page.locator("gw-providers-screen [data-provider='acct-new']").waitFor();
     await d.shot("providers.created");
-    const stored = d.gw.runtime.control.store.db.prepare("SELECT id, prefix FROM providers WHERE id = ?").get(
-      "acct-new",
-    );
+    const stored = d.gw.runtime.control.store.providers.get("acct-new");
     assertEquals(stored?.prefix, "q");
     // Test connection against the mock upstream.
     await page.locator("[data-provider='acct-a'] button", { hasText: "Test" }).click();

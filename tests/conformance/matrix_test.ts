@@ -11,6 +11,7 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { collect } from "../helpers/collect.ts";
 import { startFormatUpstream, type UpstreamLabel, upstreamLabelOf } from "../helpers/format_upstream.ts";
 import { kiroToolPairs } from "../helpers/kiro_wire.ts";
+import { apiKeyFor } from "../e2e/harness.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import {
   type ScenarioName,
@@ -42,7 +43,9 @@ const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";
 function yamlFor(mockUrl: string): string {
   return "providers:\n" +
     UPSTREAMS.map((u) =>
-      `  - id: ${u.prefix}-1\n    prefix: ${u.prefix}\n    api_type: ${u.apiType}\n    base_url: ${mockUrl}${u.path}\n    api_key: k\n    models: [text]\n`
+      `  - id: ${u.prefix}-1\n    prefix: ${u.prefix}\n    api_type: ${u.apiType}\n    base_url: ${mockUrl}${u.path}\n    api_key: '${
+        apiKeyFor(u.prefix)
+      }'\n    models: [text]\n`
     ).join("");
 }
 

@@ -131,6 +131,13 @@ function unwrapResult(text: string): string {
   return text;
 }
 
+/** The stored credential of a harness provider; Cloud Code's carries its project (no discovery needed). */
+export function apiKeyFor(prefix: string): string {
+  return prefix === "up_cloudcode"
+    ? JSON.stringify({ access_token: `k-${prefix}`, extra: { project_id: "e2e-project" } })
+    : `k-${prefix}`;
+}
+
 /**
  * Starts the mock and a gateway with one provider per upstream format serving every scenario;
  * `extraYaml` (top-level sections) is appended to the config.
@@ -155,7 +162,7 @@ export async function startE2E(answers: Record<string, Answer>, extraYaml = ""):
   const yaml = "providers:\n" +
     UPSTREAMS.map((u) =>
       `  - id: ${u.prefix}-1\n    prefix: ${u.prefix}\n    api_type: ${u.apiType}\n` +
-      `    base_url: ${mock.url}${u.path}\n    api_key: k-${u.prefix}\n    models: [${models}]\n`
+      `    base_url: ${mock.url}${u.path}\n    api_key: '${apiKeyFor(u.prefix)}'\n    models: [${models}]\n`
     ).join("") + extraYaml;
   const gw = await startTestGateway(yaml);
   return {

@@ -2,7 +2,13 @@ import { createKey, revokeKey } from "../../src/management/keys.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
 import { cli } from "../helpers/cli.ts";
-import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import {
+  chatProvidersYaml,
+  homeDatabaseEnv,
+  openHomeStore,
+  startTestGateway,
+  type TestGateway,
+} from "../helpers/gateway.ts";
 import { type MockUpstream, startMockUpstream } from "../helpers/mock_upstream.ts";
 
 const ask = { messages: [{ role: "user", content: "hi" }] };
@@ -159,7 +165,11 @@ Deno.test("GET /v1/models lists provider models and combos, filtered by the key'
 
 Deno.test("a running gateway picks up keys and settings changed by the CLI within 2 seconds", async () => {
   await using t = await env();
-  const created = await cli(["keys", "create", "--name", "late", "--json", "--config", t.gw.configPath]);
+  const dbEnv = homeDatabaseEnv(t.gw.dir);
+  const created = await cli(
+    ["keys", "create", "--name", "late", "--json", "--config", t.gw.configPath],
+    dbEnv,
+  );
   const key = JSON.parse(created.out[0]).key;
   const started = Date.now();
   let status = 0;
@@ -173,7 +183,7 @@ Deno.test("a running gateway picks up keys and settings changed by the CLI withi
     await new Promise((r) => setTimeout(r, 100));
   }
   assertEquals(status, 200);
-  await cli(["settings", "set", "server_require_api_key", "false", "--config", t.gw.configPath]);
+  await cli(["settings", "set", "server_require_api_key", "false", "--config", t.gw.configPath], dbEnv);
   await new Promise((r) => setTimeout(r, 1500));
   const anonymous = await post(`${t.gw.url}/v1/chat/completions`, { model: "p/m1", ...ask });
   assertEquals(anonymous.status, 200);
@@ -197,10 +207,9 @@ Deno.test("graceful shutdown lets an in-flight request finish and flushes its us
     const response = await inFlight;
     assertEquals((await response.json()).choices[0].message.content, "slow but fine");
     await closing;
-    const { DatabaseSync } = await import("node:sqlite");
-    const db = new DatabaseSync(`${dir}/gateway.db`);
-    assertEquals((db.prepare("SELECT count(*) AS n FROM usage").get() as { n: number }).n, 1);
-    db.close();
+    const store = openHomeStore(dir);
+    assertEquals(Number((store.db.prepare("SELECT count(*) AS n FROM usage").get() as { n: number }).n), 1);
+    store.close();
   } finally {
     Deno.removeSync(dir, { recursive: true });
     await mock.close();

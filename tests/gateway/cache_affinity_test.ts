@@ -100,3 +100,25 @@ Deno.test("the prompt-cache mapping survives a restart", async () => {
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("the openai SDK's Responses prompt_cache_key keeps a conversation on one account", async () => {
+  const { default: OpenAI } = await import("openai");
+  await using t = await threeAccounts();
+  const client = new OpenAI({ baseURL: `${t.gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+  const served: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const response = await client.responses.create({
+      model: "p/m1",
+      input: `turn ${i}`,
+      prompt_cache_key: "codex-session-42",
+    });
+    served.push(response.output_text);
+  }
+  assertEquals(new Set(served).size, 1, served.join());
+  // Without the key the same calls rotate over all three accounts.
+  const rotating = new Set<string>();
+  for (let i = 0; i < 3; i++) {
+    rotating.add((await client.responses.create({ model: "p/m1", input: "x" })).output_text);
+  }
+  assertEquals(rotating.size, 3);
+});

@@ -1,8 +1,7 @@
 /** Shutdown with a stream that never ends: the drain deadline is honoured and no usage row is lost. */
-import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatChunk } from "../helpers/chat_fixtures.ts";
-import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
+import { chatProvidersYaml, openHomeStore, startTestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 
 Deno.test("shutdown: past the drain deadline a never-ending stream is ended and its usage row is written", async () => {
@@ -47,9 +46,9 @@ Deno.test("shutdown: past the drain deadline a never-ending stream is ended and 
     await gw.stop();
     await clientEnded;
     assert(upstreamCancelled, "the upstream call was ended, not left open");
-    const db = new DatabaseSync(`${dir}/gateway.db`);
+    const store = openHomeStore(dir);
     try {
-      const rows = db.prepare("SELECT request_model, streamed, output_tokens FROM usage").all() as {
+      const rows = store.db.prepare("SELECT request_model, streamed, output_tokens FROM usage").all() as {
         request_model: string;
         streamed: number;
         output_tokens: number;
@@ -57,7 +56,7 @@ Deno.test("shutdown: past the drain deadline a never-ending stream is ended and 
       assertEquals(rows.length, 1, "the stream's usage row was written before the process stopped");
       assertEquals([rows[0].request_model, rows[0].streamed], ["p/m1", 1]);
     } finally {
-      db.close();
+      store.close();
     }
   } finally {
     await mock.close();

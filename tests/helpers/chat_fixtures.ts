@@ -35,7 +35,7 @@ export async function usageRows(
     runtime: {
       recorder: { settled(): Promise<void> };
       writer: { flush(): void };
-      control: { store: { db: import("node:sqlite").DatabaseSync } };
+      control: { store: { db: import("../../src/storage/mod.ts").SqlDatabase } };
     };
   },
 ) {

@@ -1,6 +1,16 @@
 import { parseConfig, resolveHomePaths } from "../../src/config/mod.ts";
 import { type RunningGateway, startGateway } from "../../src/cli/serve.ts";
 import type { UpstreamTimeouts } from "../../src/gateway/dispatch.ts";
+import { testPostgres } from "./postgres.ts";
+import { Store } from "../../src/storage/mod.ts";
+
+/**
+ * `GATEWAY_TEST_STORAGE=postgres` runs every in-process test gateway on PostgreSQL instead of SQLite
+ * (`deno task test:postgres`): the same tests hold the repositories to the same contract on both.
+ */
+const ON_POSTGRES = Deno.env.get("GATEWAY_TEST_STORAGE") === "postgres";
+/** Test homes whose gateway already has a PostgreSQL database (a second gateway on a home shares it). */
+const databases = new Map<string, string>();
 
 /** A gateway running in-process on a free loopback port with its own temp home. */
 export interface TestGateway extends RunningGateway {
@@ -24,7 +34,15 @@ export async function startTestGateway(
   const dir = options.dir ?? Deno.makeTempDirSync({ prefix: "gateway-test-" });
   const configPath = `${dir}/config.yaml`;
   Deno.writeTextFileSync(configPath, yaml);
-  const config = parseConfig(yaml, resolveHomePaths(configPath, {}), (n) => options.env?.[n]);
+  let config = parseConfig(yaml, resolveHomePaths(configPath, {}), (n) => options.env?.[n]);
+  if (ON_POSTGRES && config.storage.url === null) {
+    let url = databases.get(dir);
+    if (url === undefined) {
+      url = await (await testPostgres()).newDatabase();
+      databases.set(dir, url);
+    }
+    config = { ...config, storage: { url } };
+  }
   const running = await startGateway({
     config,
     port: 0,
@@ -62,4 +80,18 @@ export function chatProvidersYaml(
     }\n    api_key: upstream-key-${p.id}\n    models: [${(p.models ?? ["m1"]).join(", ")}]\n`
   ).join("");
   return `providers:\n${entries}${extra}`;
+}
+
+/**
+ * Opens the database of a test home the way another process would (after its gateway stopped, or
+ * beside it): the SQLite file, or the home's PostgreSQL database under `GATEWAY_TEST_STORAGE=postgres`.
+ */
+export function openHomeStore(dir: string): Store {
+  return Store.openWithSecret(databases.get(dir) ?? `${dir}/gateway.db`, `${dir}/secret.key`, undefined);
+}
+
+/** Environment for a CLI child process working on a test home's database. */
+export function homeDatabaseEnv(dir: string): Record<string, string> {
+  const url = databases.get(dir);
+  return url === undefined ? {} : { GATEWAY_DATABASE_URL: url };
 }

@@ -169,3 +169,28 @@ Deno.test("push: a key whose provider cannot be told is rejected; submissions ar
     await upstream.close();
   }
 });
+
+Deno.test("Add Keys with identify: a key no prefix tells is tried against the configured providers and filed where it works", async () => {
+  const unknown = "zq8-unknown-shape-key-55555555";
+  const upstream = await startKeyAwareUpstream([unknown]);
+  const gw = await startInventoryGateway(inventoryYaml(upstream.url));
+  try {
+    const plain = await dashboard(gw, "/dashboard/api/inventory/keys", {
+      method: "POST",
+      body: { text: unknown },
+    });
+    assertEquals((plain.body.results as Json[])[0].status, "unidentified");
+    await gw.management.inventory.checks.idle();
+    assertEquals(upstream.calls.filter((c) => c.endsWith(unknown)).length, 0, "never sent anywhere unasked");
+    const id = (plain.body.results as Json[])[0].id as string;
+    const asked = await dashboard(gw, `/dashboard/api/inventory/keys/${id}/identify`, { method: "POST" });
+    assertEquals(asked.status, 200);
+    await gw.management.inventory.checks.idle();
+    const detail = await dashboard(gw, `/dashboard/api/inventory/keys/${id}`);
+    const key = detail.body.key as Json;
+    assertEquals([key.provider_id, key.status, key.routable], ["p", "active", true]);
+  } finally {
+    await gw.stop();
+    await upstream.close();
+  }
+});

@@ -1,4 +1,4 @@
-import { assertEquals } from "../helpers/assert.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
 import {
   type Account,
   allCoolingMessage,
@@ -7,6 +7,7 @@ import {
   classifyUpstreamFailure,
   emptyRoutingState,
   exhaustedMessage,
+  expandModel,
   parseModelRef,
   type Resolution,
   resolveAttempts,
@@ -242,4 +243,23 @@ Deno.test("allCoolingMessage() and exhaustedMessage() match the spec's 503 detai
     "All accounts for 'openai/gpt-4o' are cooling down; retry after 42s",
   );
   assertEquals(exhaustedMessage("oa-2", "HTTP 500"), "All providers exhausted: oa-2: HTTP 500");
+});
+
+Deno.test("expandModel() remembers expansions per table, bounded by the attempts they hold", () => {
+  const accounts = Array.from({ length: 1000 }, (_, i) => ({
+    id: `a${i}`,
+    prefix: "big",
+    apiType: "chat_compat",
+    models: [],
+    enabled: true,
+  }));
+  const table = buildRoutingTable(accounts, []);
+  const first = expandModel(table, "big/m1");
+  const again = expandModel(table, "big/m1");
+  assert(first.kind === "ok" && again.kind === "ok" && first.attempts === again.attempts);
+  // A client sending endless distinct model names cannot grow the memo past its bound.
+  for (let i = 0; i < 200; i++) expandModel(table, `big/m-${i}`);
+  assert(table.expansions.attempts <= 65_536, String(table.expansions.attempts));
+  const late = expandModel(table, "big/m-199");
+  assert(late.kind === "ok" && late.attempts.length === 1000 && late.attempts[0].upstreamModel === "m-199");
 });

@@ -54,6 +54,9 @@ for (const stream of [false, true]) {
         text = answer.content.map((b) => (b.type === "text" ? b.text : "")).join("");
       }
       assertEquals(text, "claude says hi (claude-sonnet-4-5)");
+      // The unified rate-limit headers reached quota-aware routing.
+      const headroom = gw.runtime.routing.quota.headroom("claude-1", Date.now());
+      assert(headroom !== undefined && JSON.stringify(headroom).includes("5h"), JSON.stringify(headroom));
       assertEquals(mock.ledger.refreshes, 1);
       const call = mock.calls.find((c) => c.path === "/v1/messages")!;
       assert(call.headers.get("authorization")?.startsWith("Bearer at-"));

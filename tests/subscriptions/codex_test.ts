@@ -62,6 +62,9 @@ Deno.test("responses_oauth: the openai SDK gets a non-stream answer buffered fro
     assertEquals(call.body.max_output_tokens, undefined);
     assert(Array.isArray(call.body.include) && call.body.include.includes("reasoning.encrypted_content"));
     assertEquals(mock.ledger.refreshes, 0, "a fresh token is not refreshed");
+    // The x-codex-* rate-limit headers reached quota-aware routing.
+    const headroom = gw.runtime.routing.quota.headroom("codex-1", Date.now());
+    assert(headroom !== undefined && JSON.stringify(headroom).includes("primary"), JSON.stringify(headroom));
   } finally {
     await gw.stop();
     await mock.close();

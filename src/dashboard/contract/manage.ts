@@ -48,6 +48,14 @@ export interface ApiTypeOption {
   readonly format: UpstreamFormat | null;
 }
 
+/** One free-tier preset as the provider form offers it. */
+export interface FreeTierPresetView {
+  readonly id: string;
+  readonly label: string;
+  readonly base_url: string;
+  readonly models: readonly string[];
+}
+
 /** Answer of Test Connection (`POST /dashboard/api/providers/{id}/test`). */
 export interface ProbeResult {
   readonly ok: boolean;
@@ -68,6 +76,8 @@ export interface FetchedModels {
 export interface ProvidersSection {
   readonly providers: readonly ProviderView[];
   readonly api_types: readonly ApiTypeOption[];
+  /** Free hosted providers (api_type free_tier): picking one fills the base URL and models. */
+  readonly free_tier_presets?: readonly FreeTierPresetView[];
 }
 
 /** A combo with the members no enabled provider serves. */

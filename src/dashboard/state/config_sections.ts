@@ -1,5 +1,5 @@
 import { BUILTIN_PRICES } from "../../accounting/mod.ts";
-import { API_TYPES } from "../../config/mod.ts";
+import { API_TYPES, databaseLabel } from "../../config/mod.ts";
 import {
   describeSetting,
   resolveSettings,
@@ -8,6 +8,7 @@ import {
   type SettingKey,
 } from "../../config/runtime_settings.ts";
 import { presetFor } from "../../executors/presets.ts";
+import { FREE_TIER_PRESETS } from "../../executors/free_tier_presets.ts";
 import type {
   BudgetsSection,
   CombosSection,
@@ -32,6 +33,12 @@ export function providersSection({ gateway }: SectionInput): ProvidersSection {
       api_type: t,
       callable: presetFor(t) !== null,
       format: presetFor(t)?.format ?? null,
+    })),
+    free_tier_presets: FREE_TIER_PRESETS.map((p) => ({
+      id: p.id,
+      label: p.label,
+      base_url: p.baseUrl,
+      models: p.models,
     })),
   };
 }
@@ -204,7 +211,7 @@ export function settingsSection(
       host: config.server.host,
       port: config.server.port,
       config_path: config.paths.configPath,
-      db_path: config.paths.dbPath,
+      db_path: databaseLabel(config),
       started_at: startedAt,
       uptime_s: Math.max(0, Math.round((gateway.now() - startedAt) / 1000)),
     },

@@ -8,7 +8,8 @@ import {
 } from "../../credentials/mod.ts";
 import type { LimitWindow } from "../../routing/mod.ts";
 import type { CredentialSlot, CredentialsRepo } from "../../storage/mod.ts";
-import { REFRESH_STRATEGIES, RefreshError, type RefreshStrategy } from "./refresh_strategies.ts";
+import { REFRESH_STRATEGIES } from "./refresh_registry.ts";
+import { RefreshError, type RefreshStrategy } from "./refresh_strategies.ts";
 
 /** A refresh lease outlives the slowest token call (30 s) so that it never lapses mid-refresh. */
 const LEASE_TTL_MS = 60_000;
@@ -89,6 +90,19 @@ export class CredentialManager {
     const entry = this.#entry(target);
     if (!this.#due(entry, facts)) return entry.blob;
     return this.#refreshOnce(target, facts);
+  }
+
+  /**
+   * Stores non-secret facts found after sign-in beside a provider's tokens (the Cloud Code project), so
+   * the next request and the next process need not find them again. The tokens are not touched.
+   */
+  saveExtra(provider: ProviderConfig, blob: CredentialBlob, extra: Record<string, unknown>): CredentialBlob {
+    const slot = this.#deps.repo.providerSlot(provider.id);
+    const next = { ...blob, extra: { ...blob.extra, ...extra }, bare: false };
+    this.#deps.repo.saveRotated(slot, serializeCredential(next), undefined, this.#deps.now());
+    this.#cache.set(slot.id, { seen: provider.apiKey, blob: next });
+    this.#deps.onRotated?.(slot.id);
+    return next;
   }
 
   /** Forces the next access to refresh (an upstream rejected the access token with 401). */

@@ -4,12 +4,8 @@ export {
   type CredentialManagerDeps,
   type CredentialTarget,
 } from "./credential_manager.ts";
-export {
-  oauth2Refresh,
-  REFRESH_STRATEGIES,
-  RefreshError,
-  type RefreshStrategy,
-} from "./refresh_strategies.ts";
+export { oauth2Refresh, RefreshError, type RefreshStrategy } from "./refresh_strategies.ts";
+export { REFRESH_STRATEGIES } from "./refresh_registry.ts";
 export {
   type CallShape,
   codexAccountId,

@@ -1,4 +1,3 @@
-import type { ApiType } from "../../config/mod.ts";
 import { type CredentialBlob, mergeTokenResponse, type OAuthKindFacts } from "../../credentials/mod.ts";
 import { oauthErrorCode, postToken } from "./token_endpoint.ts";
 
@@ -47,6 +46,7 @@ export const oauth2Refresh: RefreshStrategy = {
       client_id: facts.clientId,
     };
     if (facts.refreshScope) fields.scope = facts.refreshScope;
+    if (facts.clientSecret) fields.client_secret = facts.clientSecret;
     let answer;
     try {
       answer = await postToken(fetcher, facts.tokenUrl, fields, facts.tokenBody);
@@ -70,11 +70,4 @@ export const oauth2Refresh: RefreshStrategy = {
       Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null,
     );
   },
-};
-
-/** The refresh strategy of each subscription kind; kinds without one never refresh. */
-export const REFRESH_STRATEGIES: Readonly<Partial<Record<ApiType, RefreshStrategy>>> = {
-  responses_oauth: oauth2Refresh,
-  messages_oauth: oauth2Refresh,
-  device_oauth_assistant: oauth2Refresh,
 };

@@ -8,6 +8,7 @@ import { getJson } from "./token_endpoint.ts";
 import { normalizeCodexBody } from "./codex_body.ts";
 import { normalizeCopilotChatBody } from "./copilot_body.ts";
 import { CredentialManager, type CredentialManagerDeps } from "./credential_manager.ts";
+import { CloudCodeProjects } from "./cloud_code_project.ts";
 
 /** What a subscription call needs to know about the request. */
 export interface CallShape {
@@ -64,6 +65,8 @@ export class Subscriptions {
   readonly credentials: CredentialManager;
   readonly copilot: CopilotSessions;
   readonly copilotModels: CopilotModels;
+  /** Cloud Code projects found on first use. */
+  readonly cloudProjects: CloudCodeProjects;
   readonly #deps: CredentialManagerDeps;
   /** When each Copilot provider's quota was last read (epoch ms). */
   readonly #quotaReadAt = new Map<string, number>();
@@ -73,6 +76,11 @@ export class Subscriptions {
     this.credentials = new CredentialManager(deps);
     this.copilot = new CopilotSessions(this.credentials, deps.fetcher, deps.now, deps.onNewSecret);
     this.copilotModels = new CopilotModels(this.copilot, deps.fetcher, deps.now);
+    this.cloudProjects = new CloudCodeProjects({
+      credentials: this.credentials,
+      fetcher: deps.fetcher,
+      sleep: deps.sleep,
+    });
   }
 
   /** The call for one request to one subscription account; a promise only when a token must be fetched. */
@@ -91,7 +99,7 @@ export class Subscriptions {
 
   /** An upstream answered 401: the next call refreshes the credential (and Copilot's session) first. */
   rejected(provider: ProviderConfig): void {
-    if (!isSubscriptionKind(provider.apiType)) return;
+    if (oauthKind(provider.apiType) === null) return;
     this.credentials.invalidate(`provider:${provider.id}`);
     this.copilot.forget(provider.id);
   }

@@ -17,6 +17,7 @@ const addSchema = z.object({
   provider: z.string().trim().max(100, "is too long").optional(),
   base_url: z.string().trim().max(2000, "is too long").optional(),
   label: z.string().trim().max(200, "is too long").optional(),
+  identify: z.boolean({ error: "must be true or false" }).optional(),
 });
 
 /** Dashboard inventory actions: Add Keys, Import JSON, export, recheck, archive/restore, delete, key detail. */
@@ -34,6 +35,7 @@ export function inventoryManageRoutes(ctx: DashboardContext): Hono<AppEnv> {
       provider: input.provider || undefined,
       baseUrl: input.base_url || undefined,
       label: input.label || undefined,
+      identify: input.identify === true,
     };
     return ingestAnswer(c, inventory.addText(input.text, options));
   });
@@ -90,6 +92,10 @@ export function inventoryManageRoutes(ctx: DashboardContext): Hono<AppEnv> {
   app.post(
     "/dashboard/api/inventory/keys/:id/recheck",
     (c) => c.json({ ok: true, ...inventory.recheck(c.req.param("id")) }),
+  );
+  app.post(
+    "/dashboard/api/inventory/keys/:id/identify",
+    (c) => c.json({ ok: true, ...inventory.identify([c.req.param("id")]) }),
   );
   app.post("/dashboard/api/inventory/recheck", (c) => c.json({ ok: true, ...inventory.recheck() }));
   app.post("/dashboard/api/inventory/keys/:id/archive", (c) => {

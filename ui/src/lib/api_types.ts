@@ -9,6 +9,10 @@ import type { ApiType } from "../../../src/dashboard/contract/mod.ts";
 export interface ApiTypeWording {
   readonly label: string;
   readonly url: string;
+  /** What the base URL field means for this kind, when it is not the plain API base. */
+  readonly urlLabel?: string;
+  /** A sentence the form shows under the type: what this kind needs. */
+  readonly note?: string;
 }
 
 /** Wording of every provider kind. */
@@ -17,13 +21,38 @@ export const API_TYPE_WORDING: Readonly<Record<ApiType, ApiTypeWording>> = {
   messages_native: { label: "Messages API (API key)", url: "https://api.anthropic.com" },
   generate_native: { label: "Generate-content API", url: "https://generativelanguage.googleapis.com" },
   responses_native: { label: "Responses API (API key)", url: "https://api.openai.com/v1" },
-  free_tier: { label: "Free-tier hosted", url: "" },
+  free_tier: {
+    label: "Free tier (no key)",
+    url: "https://opencode.ai/zen/v1",
+    note: "A free hosted provider: pick a preset to fill the base URL and models; no API key is needed.",
+  },
   device_oauth_assistant: { label: "Code assistant (device OAuth)", url: "" },
   responses_oauth: { label: "Responses API (OAuth)", url: "" },
-  cloud_assistant_oauth: { label: "Cloud code assistant (OAuth)", url: "" },
-  subscription_shell: { label: "Subscription editor", url: "" },
-  cli_oauth: { label: "CLI assistant (OAuth)", url: "" },
-  cli_oauth_alt: { label: "CLI assistant (OAuth, alt)", url: "" },
+  cloud_assistant_oauth: {
+    label: "Kiro / CodeWhisperer (OAuth)",
+    url: "https://runtime.us-east-1.kiro.dev",
+    note: "Paste the Kiro credential JSON as the API key; its region and profile ARN travel inside it " +
+      '(e.g. "region": "eu-central-1").',
+  },
+  subscription_shell: {
+    label: "Cursor via an OpenAI-compatible bridge",
+    url: "http://127.0.0.1:8080/v1",
+    urlLabel: "Bridge URL",
+    note: "Cursor has no public subscription API: the gateway calls a bridge that speaks chat completions " +
+      "at this URL, with the API key below. No reverse-engineered protocol.",
+  },
+  cli_oauth: {
+    label: "Google Cloud Code: Gemini CLI (OAuth)",
+    url: "https://cloudcode-pa.googleapis.com",
+    note: "Individual Gemini CLI sign-in was shut down by Google (2026-06-18); Code Assist Standard and " +
+      'Enterprise accounts work. The Cloud project travels in the credential ("extra": {"project_id": …}).',
+  },
+  cli_oauth_alt: {
+    label: "Google Cloud Code: Antigravity (OAuth)",
+    url: "https://cloudcode-pa.googleapis.com",
+    note: 'The Cloud project travels in the credential ("extra": {"project_id": …}); refresh needs ' +
+      "oauth.client_id and client_secret in the configuration.",
+  },
   messages_oauth: { label: "Messages API (subscription OAuth)", url: "" },
 };
 

@@ -12,11 +12,13 @@ export class GwInventoryAddScreen extends IngestScreen {
     provider: { state: true },
     baseUrl: { state: true },
     label: { state: true },
+    identify: { state: true },
   };
   declare text: string;
   declare provider: string;
   declare baseUrl: string;
   declare label: string;
+  declare identify: boolean;
   private state = new StateController(this, "inventory");
 
   constructor() {
@@ -25,6 +27,7 @@ export class GwInventoryAddScreen extends IngestScreen {
     this.provider = "";
     this.baseUrl = "";
     this.label = "";
+    this.identify = false;
   }
 
   override render() {
@@ -59,6 +62,11 @@ export class GwInventoryAddScreen extends IngestScreen {
               e: Event,
             ) => (this.label = value(e))}>
           </gw-field>
+          <label class="check"><input type="checkbox" name="identify" .checked=${this.identify}
+            @change=${(
+              e: Event,
+            ) => (this.identify = (e.target as HTMLInputElement).checked)}>Try keys whose provider
+            cannot be told against the configured providers (sends each such key to them)</label>
           <div><button class="primary" type="submit" ?disabled=${this.busy || this.text.trim() === ""}>${icon(
             "plus",
           )}Add keys</button></div>
@@ -75,6 +83,7 @@ export class GwInventoryAddScreen extends IngestScreen {
       ...(this.provider ? { provider: this.provider } : {}),
       ...(this.baseUrl.trim() ? { base_url: this.baseUrl.trim() } : {}),
       ...(this.label.trim() ? { label: this.label.trim() } : {}),
+      ...(this.identify ? { identify: true } : {}),
     });
     if (accepted) this.text = "";
   };

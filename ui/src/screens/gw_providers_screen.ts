@@ -10,6 +10,7 @@ import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ProviderTest } from "../components/gw_provider_card.ts";
 import { API_TYPE_WORDING } from "../lib/api_types.ts";
+import { kindFields } from "./provider_kind_fields.ts";
 import type { ModelsPickedEvent, ProviderActionEvent } from "../lib/events.ts";
 import { inputValue, splitList } from "../lib/form.ts";
 import { formatLatency } from "../lib/format.ts";
@@ -146,13 +147,18 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
         }
               </select>
             </gw-field>
-            <gw-field label="Base URL" .error=${this.fieldError("base_url")} hint=${
+            ${
+          kindFields(f.apiType, this.state.data?.free_tier_presets ?? [], (p) =>
+            this.patch({ baseUrl: p.base_url, models: p.models.join("\n") }))
+        }
+            <gw-field label=${type?.urlLabel ?? "Base URL"} .error=${this.fieldError("base_url")} hint=${
           type?.url ? `e.g. ${type.url}` : "Leave empty for the provider's default"
         }>
               <input name="base_url" type="url" .value=${f.baseUrl} placeholder=${
           type?.url ?? ""
         } aria-invalid=${this.invalid("base_url")}
-                @input=${(e: Event) => this.patch({ baseUrl: inputValue(e) })}>
+                @input=${(e: Event) =>
+          this.patch({ baseUrl: inputValue(e) })}>
             </gw-field>
             <gw-field class="full" label="API key" .error=${this.fieldError("api_key")}
               hint=${
@@ -163,7 +169,8 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
               <input name="api_key" type="password" autocomplete="off" .value=${f.apiKey} aria-invalid=${
           this.invalid("api_key")
         }
-                @input=${(e: Event) => this.patch({ apiKey: inputValue(e) })}>
+                @input=${(e: Event) =>
+          this.patch({ apiKey: inputValue(e) })}>
             </gw-field>
             <gw-field class="full" label="Models" .error=${
           this.fieldError("models")

@@ -1,0 +1,156 @@
+import {
+  type BoundStatement,
+  type BridgeAnswer,
+  type BridgeRequest,
+  CELL,
+  HEADER_BYTES,
+  INITIAL_BYTES,
+  MAX_BYTES,
+} from "./bridge_protocol.ts";
+import { toPostgres } from "./pg_dialect.ts";
+import type { RunResult, SqlDatabase, SqlStatement, SqlValue } from "../sql.ts";
+
+/** A deferred write has not run yet, so it has no result: reading one is a bug, not a zero. */
+const DEFERRED_RESULT: RunResult = {
+  get changes(): never {
+    throw new Error("a deferred write has no result yet");
+  },
+  get lastInsertRowid(): never {
+    throw new Error("a deferred write has no result yet");
+  },
+};
+
+/** An error PostgreSQL reported, with its SQLSTATE code. */
+export class PostgresError extends Error {
+  readonly code: string | undefined;
+  constructor(message: string, code: string | undefined) {
+    super(message);
+    this.name = "PostgresError";
+    this.code = code;
+  }
+}
+
+/**
+ * A PostgreSQL database behind the same synchronous interface the repositories use with node:sqlite.
+ * Each call waits for the bridge worker (a loopback round trip); the request path does not make calls:
+ * it reads configuration from memory and writes through `deferWrites`, which sends a whole batch to the
+ * worker and returns at once (the worker commits it while requests go on).
+ */
+export class PgDatabase implements SqlDatabase {
+  readonly #worker: Worker;
+  readonly #shared: SharedArrayBuffer;
+  readonly #cells: Int32Array;
+  readonly #translated = new Map<string, string>();
+  #open = true;
+  /** While set, `run` collects statements instead of running them (see deferWrites). */
+  #deferred: BoundStatement[] | null = null;
+
+  private constructor(worker: Worker, shared: SharedArrayBuffer) {
+    this.#worker = worker;
+    this.#shared = shared;
+    this.#cells = new Int32Array(shared, 0, HEADER_BYTES / 4);
+  }
+
+  /** Connects (throws a PostgresError naming the reason when the server cannot be reached). */
+  static connect(url: string): PgDatabase {
+    const shared = new SharedArrayBuffer(INITIAL_BYTES, { maxByteLength: MAX_BYTES });
+    const worker = new Worker(new URL("./bridge_worker.ts", import.meta.url).href, { type: "module" });
+    worker.postMessage({ shared });
+    const db = new PgDatabase(worker, shared);
+    try {
+      db.#call({ op: "connect", url });
+    } catch (error) {
+      worker.terminate();
+      db.#open = false;
+      throw error;
+    }
+    return db;
+  }
+
+  get isOpen(): boolean {
+    return this.#open;
+  }
+
+  /** A counter the worker bumps on every NOTIFY from the gateway's triggers: compare to see news. */
+  get news(): number {
+    return Atomics.load(this.#cells, CELL.news);
+  }
+
+  prepare(sql: string): SqlStatement {
+    let text = this.#translated.get(sql);
+    if (text === undefined) {
+      text = toPostgres(sql);
+      this.#translated.set(sql, text);
+    }
+    const pgSql = text;
+    return {
+      run: (...params: SqlValue[]): RunResult => {
+        if (this.#deferred !== null) {
+          this.#deferred.push({ sql: pgSql, params });
+          return DEFERRED_RESULT;
+        }
+        const answer = this.#call({ op: "query", sql: pgSql, params });
+        return { changes: answer.changes, lastInsertRowid: 0 };
+      },
+      get: (...params: SqlValue[]) => this.#read(pgSql, params)[0],
+      all: (...params: SqlValue[]) => this.#read(pgSql, params),
+      iterate: (...params: SqlValue[]) => this.#read(pgSql, params),
+    };
+  }
+
+  exec(sql: string): void {
+    if (this.#deferred !== null) throw new Error("exec inside deferred writes");
+    this.#call({ op: "exec", sql: toPostgres(sql) });
+  }
+
+  /**
+   * Runs `work`, collecting the statements it runs, and sends them to the worker as one transaction
+   * without waiting. Reads inside `work` are refused: a deferred write cannot depend on a result.
+   */
+  deferWrites(work: () => void): void {
+    this.#deferred = [];
+    let statements: BoundStatement[];
+    try {
+      work();
+    } finally {
+      statements = this.#deferred;
+      this.#deferred = null;
+    }
+    if (statements.length === 0) return;
+    // Counted here, before the worker sees it, so a drain right after cannot miss it.
+    Atomics.add(this.#cells, CELL.pendingBatches, 1);
+    this.#worker.postMessage({ op: "batch", statements } satisfies BridgeRequest);
+  }
+
+  /** Waits until every deferred batch is committed (before reads that must see them, and on close). */
+  drain(): void {
+    if (Atomics.load(this.#cells, CELL.pendingBatches) > 0) this.#call({ op: "drain" });
+  }
+
+  close(): void {
+    if (!this.#open) return;
+    try {
+      this.#call({ op: "close" });
+    } finally {
+      this.#open = false;
+      this.#worker.terminate();
+    }
+  }
+
+  #read(sql: string, params: unknown[]): Record<string, unknown>[] {
+    if (this.#deferred !== null) throw new Error("a read inside deferred writes");
+    return this.#call({ op: "query", sql, params }).rows;
+  }
+
+  #call(request: BridgeRequest): { rows: Record<string, unknown>[]; changes: number } {
+    if (!this.#open) throw new Error("the database is closed");
+    Atomics.store(this.#cells, CELL.state, 0);
+    this.#worker.postMessage(request);
+    Atomics.wait(this.#cells, CELL.state, 0);
+    const length = Atomics.load(this.#cells, CELL.length);
+    const text = new TextDecoder().decode(new Uint8Array(this.#shared, HEADER_BYTES, length).slice());
+    const answer = JSON.parse(text) as BridgeAnswer;
+    if ("error" in answer) throw new PostgresError(answer.error, answer.code);
+    return answer;
+  }
+}
