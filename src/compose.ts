@@ -91,7 +91,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     provider: (id) => management.providers.get(id),
     facts: providerSigninFacts,
     // Through the provider service: sealed, and routing reloads so the provider is callable at once.
-    save: (id, credential) => void management.providers.update(id, { apiKey: JSON.stringify(credential) }),
+    save: (id, credential) => {
+      management.providers.update(id, { apiKey: JSON.stringify(credential) });
+      // A new credential answers the auth failure that cooled the account (a dead token): use it now, not
+      // in five minutes. Rate-limit and quota cooldowns stay: signing in again does not refill a window.
+      const cooling = runtime.routing.active(now()).find((c) => c.accountId === id);
+      if (cooling?.kind === "auth") runtime.routing.succeed(id);
+    },
   });
   runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
   runtime.recorder.onRecord((row) => hub.recorded(row));

@@ -136,6 +136,13 @@ export function estimateRequestTokens(
   request: NeutralRequest,
   pacer: Pacer = timePacer(),
 ): number | Promise<number> {
+  const { texts, fixed } = requestTexts(request);
+  const counted = countTextTokens(texts, pacer);
+  return typeof counted === "number" ? fixed + counted : counted.then((tokens) => fixed + tokens);
+}
+
+/** What a request's input estimate counts: its texts, and the tokens fixed without counting (overheads, images). */
+export function requestTexts(request: NeutralRequest): { texts: string[]; fixed: number } {
   const texts: string[] = [];
   let fixed = REPLY_PRIMING_TOKENS;
   for (const block of request.system) texts.push(block.text);
@@ -148,8 +155,7 @@ export function estimateRequestTokens(
       JSON.stringify({ name: tool.name, description: tool.description ?? "", parameters: tool.parameters }),
     );
   }
-  const counted = countTextTokens(texts, pacer);
-  return typeof counted === "number" ? fixed + counted : counted.then((tokens) => fixed + tokens);
+  return { texts, fixed };
 }
 
 /** Pushes the texts of `parts` to count and returns their fixed tokens (images). */

@@ -19,6 +19,7 @@ export {
   loadTokenizer,
   MESSAGE_OVERHEAD_TOKENS,
   REPLY_PRIMING_TOKENS,
+  requestTexts,
   tokenizerLoaded,
 } from "./estimate.ts";
 export { nextTurn, type Pacer, SLICE_MS, timePacer } from "./pacer.ts";

@@ -3,6 +3,8 @@ import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../ex
 import type { NeutralRequest } from "../model/mod.ts";
 import { credentialFor } from "../executors/call_credential.ts";
 import type { ShapedCall } from "../executors/call_shape.ts";
+import { cloudCodeHeaders, cloudCodeProject } from "../executors/cloud_code.ts";
+import { parseCredential } from "../credentials/mod.ts";
 import type { ProbeResult as ContractProbeResult } from "./contract/mod.ts";
 
 /** Upstream probes give up after this long. */
@@ -82,7 +84,48 @@ export async function fetchUpstreamModels(
     return { ok: false, message: `api_type "${provider.apiType}" cannot be called by this build`, url: "" };
   }
   const url = preset.modelsUrl(provider.baseUrl.replace(/\/+$/, ""));
+  if (preset.shaper && preset.format === "generate_content") {
+    return await cloudCodeModels(provider, url, fetcher);
+  }
   return await readModelList(url, headersFor(preset, provider.apiKey), modelIds, fetcher);
+}
+
+/**
+ * Cloud Code's model list: `POST v1internal:fetchAvailableModels {project}` answers `models` as an object
+ * keyed by model id (internal ones skipped), with each model's remaining quota beside it.
+ */
+async function cloudCodeModels(
+  provider: Pick<ProviderConfig, "apiType" | "baseUrl" | "apiKey">,
+  url: string,
+  fetcher: typeof fetch,
+): Promise<FetchModelsResult> {
+  try {
+    const blob = parseCredential(provider.apiKey, Math.floor(Date.now() / 1000));
+    const project = cloudCodeProject(blob.extra);
+    const response = await probeFetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...cloudCodeHeaders(
+          provider.apiType === "cli_oauth_alt" ? "antigravity" : "gemini-cli",
+          blob.accessToken,
+        ),
+      },
+      body: JSON.stringify(project ? { project } : {}),
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    }, fetcher);
+    const text = await response.text();
+    if (!response.ok) return { ok: false, message: `HTTP ${response.status}: ${summarize(text)}`, url };
+    const models = (JSON.parse(text) as { models?: unknown }).models;
+    if (Array.isArray(models)) return { ok: true, models: modelIds({ models }), url };
+    const entries = Object.entries(models && typeof models === "object" ? models : {});
+    const ids = entries.filter(([, m]) => !(m as { isInternal?: unknown } | null)?.isInternal).map(([id]) =>
+      id
+    );
+    return { ok: true, models: ids.sort(), url };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message.split("\n")[0].slice(0, 300), url };
+  }
 }
 
 /** GETs a model list with these credentials and reads its ids; never throws. */

@@ -78,6 +78,30 @@ function shaper(client: CloudCodeClient): CallShaper {
   };
 }
 
+/**
+ * The token-counting call: `v1internal:countTokens` takes the envelope without a project (the upstream
+ * refuses one there), so counting works before the project is known.
+ */
+export function cloudCodeCountCall(
+  apiType: string,
+  baseUrl: string,
+  accessToken: string,
+  body: Record<string, unknown>,
+  model: string,
+  requestId: string,
+): ShapedCall {
+  const client: CloudCodeClient = apiType === "cli_oauth_alt" ? "antigravity" : "gemini-cli";
+  const envelope = wrapCloudCodeRequest(
+    { contents: body.contents ?? [] },
+    { client, model, requestId: client === "antigravity" ? `agent-${requestId}` : requestId },
+  );
+  return {
+    url: cloudCodeUrl(baseUrl.replace(/\/+$/, ""), "countTokens"),
+    headers: { "content-type": "application/json", ...cloudCodeHeaders(client, accessToken, model) },
+    body: JSON.stringify(envelope),
+  };
+}
+
 /** The Gemini CLI identity (`cli_oauth`). */
 export const GEMINI_CLI_SHAPER = shaper("gemini-cli");
 /** The Antigravity identity (`cli_oauth_alt`). */

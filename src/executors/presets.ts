@@ -82,6 +82,7 @@ function cloudCode(shaper: CallShaper): ProtocolPreset {
       cloudCodeUrl(base, stream ? "streamGenerateContent" : "generateContent", stream),
     authHeaders: bearer,
     modelsUrl: (base) => cloudCodeUrl(base, "fetchAvailableModels"),
+    countUrl: (base) => cloudCodeUrl(base, "countTokens"),
   };
 }
 

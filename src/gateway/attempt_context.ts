@@ -9,6 +9,7 @@ import type { RequestTiming } from "./request_timing.ts";
 import type { RoutingService } from "./routing_service.ts";
 import type { StreamSummary } from "./stream_meter.ts";
 import type { TurnTokenStore } from "./turn_token_store.ts";
+import type { TokenCounter } from "./token_counter.ts";
 import type { UsageRecorder } from "./usage_recorder.ts";
 import type { GatewayWarning } from "./warnings.ts";
 
@@ -47,6 +48,8 @@ export interface AttemptDeps {
   readonly limits: AnswerLimits;
   /** Opaque upstream tokens of tool calls: captured from answers, restored into replayed history. */
   readonly turnTokens: TurnTokenStore;
+  /** Counts tokens off the serving thread (count_tokens, stream input estimates). */
+  readonly counter: TokenCounter;
 }
 
 /**

@@ -3,18 +3,14 @@ import { callUpstream } from "../executors/call_upstream.ts";
 import { presetFor } from "../executors/presets.ts";
 import { GatewayError, type NeutralRequest } from "../model/mod.ts";
 import type { Attempt } from "../routing/mod.ts";
-import { codecFor, countableInput } from "../wire/mod.ts";
+import { codecFor, countableInput, unwrapCloudCodeResponse } from "../wire/mod.ts";
+import { credentialFor } from "../executors/call_credential.ts";
+import { cloudCodeCountCall } from "../executors/cloud_code.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import type { AttemptDeps } from "./attempt_context.ts";
-import type { TokenCounter } from "./token_counter.ts";
 
 /** Upstream count answers are tiny; anything bigger is not one. */
 const COUNT_ANSWER_LIMIT = 64 * 1024;
-
-/** What counting needs: an upstream to ask, and the local counter. */
-export interface CountDeps extends AttemptDeps {
-  readonly counter: TokenCounter;
-}
 
 /**
  * `POST /v1/messages/count_tokens`: the upstream's own count where the model's first account has a
@@ -23,7 +19,7 @@ export interface CountDeps extends AttemptDeps {
  * never a zero: a zero makes Claude Code believe its context is empty and never compact.
  */
 export async function countMessageTokens(
-  deps: CountDeps,
+  deps: AttemptDeps,
   body: unknown,
   attempt: Attempt | undefined,
   clientHeaders: Headers,
@@ -55,7 +51,7 @@ export async function countMessageTokens(
  * count is then the answer; a count is an estimate the client plans with, not a bill).
  */
 async function upstreamCount(
-  deps: CountDeps,
+  deps: AttemptDeps,
   raw: Record<string, unknown>,
   request: NeutralRequest,
   attempt: Attempt,
@@ -76,6 +72,24 @@ async function upstreamCount(
     headers["anthropic-version"] = clientHeaders.get("anthropic-version") ?? "2023-06-01";
     const beta = clientHeaders.get("anthropic-beta");
     if (beta) headers["anthropic-beta"] = beta;
+  } else if (preset.format === "generate_content" && preset.shaper) {
+    let call;
+    try {
+      const credential = credentialFor(provider, deps.now());
+      const encoded = codecFor("generate_content").encodeRequest({ ...request, stream: false }, model).body;
+      call = cloudCodeCountCall(
+        provider.apiType,
+        provider.baseUrl,
+        credential.accessToken,
+        encoded,
+        model,
+        deps.newId(),
+      );
+    } catch {
+      return null;
+    }
+    Object.assign(headers, call.headers);
+    body = JSON.parse(call.body);
   } else if (preset.format === "generate_content") {
     const encoded = codecFor("generate_content").encodeRequest({ ...request, stream: false }, model).body;
     body = { generateContentRequest: { ...encoded, model: `models/${model}` } };
@@ -101,6 +115,7 @@ async function upstreamCount(
   } catch {
     return null;
   }
+  answer = unwrapCloudCodeResponse(answer);
   if (!isRecord(answer)) return null;
   const tokens = preset.format === "messages" ? answer.input_tokens : answer.totalTokens;
   return typeof tokens === "number" && Number.isFinite(tokens) && tokens >= 0 ? tokens : null;

@@ -15,7 +15,6 @@ import { isRecord } from "../wire/shared/mod.ts";
 import type { AttemptDeps, CallerContext, RouteSuccess } from "./attempt_context.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
 import { countMessageTokens } from "./count_tokens.ts";
-import type { TokenCounter } from "./token_counter.ts";
 import { type FusionSettings, runFusion } from "./fusion.ts";
 import { identityRoutingKey } from "./identity.ts";
 import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./request_lifecycle.ts";
@@ -32,8 +31,6 @@ export interface DispatchDeps extends AttemptDeps {
   readonly budgets: BudgetGuard;
   readonly savers: SaverService;
   readonly observers: readonly DispatchObserver[];
-  /** Counts tokens off the serving thread (count_tokens). */
-  readonly counter: TokenCounter;
 }
 
 /** A count_tokens request: its body and who sent it. */

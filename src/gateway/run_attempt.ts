@@ -1,6 +1,12 @@
 import { BodyTooLargeError, callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
 import { RefreshError } from "../executors/oauth/mod.ts";
-import { GatewayError, type NeutralRequest, type NeutralResponse } from "../model/mod.ts";
+import {
+  GatewayError,
+  type NeutralRequest,
+  type NeutralResponse,
+  type UpstreamFormat,
+} from "../model/mod.ts";
+import { requestTexts } from "../accounting/mod.ts";
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import type { AttemptDeps, AttemptOutcome, CallerContext } from "./attempt_context.ts";
 import { AttemptRecord } from "./attempt_record.ts";
@@ -67,6 +73,8 @@ export async function runAttempt(
     return fail({ status: 401, message: error.message, classification });
   }
   deps.routing.quota.attempted(target.provider.id, deps.now());
+  // Counted in the worker while the upstream starts answering (see streamInputTokens).
+  const inputCount = streamInputTokens(deps, caller, prepared, target.preset.format);
   const outcome = await caller.timing.waitFor(callHosts(prepared));
   if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const clientLeft = () => {
@@ -121,11 +129,31 @@ export async function runAttempt(
     caller.listener.warned(prepared.warnings);
     return { kind: "answer", response: decoded };
   }
-  const ctx = encodeContext(original, caller.endpoint, deps.now());
+  // Usually settled already: the worker counts while the upstream works on its first token.
+  const inputTokens = await inputCount;
+  const ctx = { ...encodeContext(original, caller.endpoint, deps.now()), inputTokens };
   const started = await streamAttempt(deps, caller, prepared.codec, ctx, outcome.body(), record);
   if (started.kind === "failed") return fail(badGateway(started.message, started.message));
   caller.listener.warned(prepared.warnings);
   return { kind: "stream", body: started.body };
+}
+
+/**
+ * The request's input tokens, for a messages client's stream from an upstream that reports usage only at
+ * its end: message_start names the input before that, and Claude Code reads it there. Undefined for any
+ * other stream (the upstream's own count comes first) and when the count fails (the usage row still gets
+ * the upstream's figure).
+ */
+function streamInputTokens(
+  deps: AttemptDeps,
+  caller: CallerContext,
+  prepared: PreparedCall,
+  upstream: UpstreamFormat,
+): Promise<number | undefined> | undefined {
+  if (caller.surface !== "messages" || !prepared.request.stream) return undefined;
+  if (upstream === "messages" || upstream === "generate_content") return undefined;
+  const { texts, fixed } = requestTexts(prepared.request);
+  return deps.counter.count(texts).then((tokens) => fixed + tokens, () => undefined);
 }
 
 /**

@@ -27,6 +27,11 @@ export interface EncodeContext {
   readonly endpoint?: string;
   /** Unix seconds, passed in so encoders stay pure. */
   readonly now: number;
+  /**
+   * The request's input tokens as the gateway counted them, for a stream that must name them before an
+   * upstream reporting usage only at its end has (messages' message_start). The upstream's count wins.
+   */
+  readonly inputTokens?: number;
 }
 
 /** An upstream request body plus what could not be expressed in the target format. */

@@ -4,6 +4,7 @@
  */
 import { resolveHomePaths } from "../../src/config/mod.ts";
 import { Store } from "../../src/storage/mod.ts";
+import { startTestGateway } from "../helpers/gateway.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import {
   MOCK_ACCESS_TOKEN,
@@ -168,6 +169,30 @@ Deno.test("providers connect --flow device: Codex's own device sign-in prints it
     assertStringIncludes(run.out, "Connected codex");
     assertEquals(JSON.parse(storedKey(home, "codex")).refresh_token, MOCK_REFRESH_TOKEN);
   } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("providers connect: a gateway already serving that database picks the credential up without a restart", async () => {
+  await using mock = await startMockOAuth();
+  mock.deviceSteps("ok");
+  const home = writeHome(mock);
+  const gw = await startTestGateway(Deno.readTextFileSync(`${home}/config.yaml`), {
+    dir: home,
+    watchIntervalMs: 100,
+  });
+  try {
+    assertEquals(gw.runtime.control.providers.find((p) => p.id === "copilot")?.apiKey, "");
+    const run = await connect(home, "copilot");
+    assertEquals(run.code, 0, run.err);
+    let seen = "";
+    for (let i = 0; i < 100 && seen === ""; i++) {
+      seen = gw.runtime.control.providers.find((p) => p.id === "copilot")?.apiKey ?? "";
+      if (seen === "") await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assertEquals(JSON.parse(seen).access_token, MOCK_ACCESS_TOKEN);
+  } finally {
+    await gw.stop();
     Deno.removeSync(home, { recursive: true });
   }
 });

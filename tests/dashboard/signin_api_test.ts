@@ -23,7 +23,11 @@ ${mock.overridesYaml("    ")}  - id: claude
     api_type: messages_oauth
     base_url: http://127.0.0.1:9
     models: [claude-sonnet]
-${mock.overridesYaml("    ")}  - id: plain
+${mock.overridesYaml("    ")}  - id: codex
+    prefix: cx
+    api_type: responses_oauth
+    base_url: http://127.0.0.1:9
+${mock.overridesYaml("    ", "openai")}  - id: plain
     prefix: pl
     api_type: chat_compat
     base_url: http://127.0.0.1:9/v1
@@ -193,4 +197,60 @@ Deno.test("dashboard API: a pasted credential blob is validated for subscription
   });
   assertEquals(good.status, 200);
   assertEquals((await api("PUT", "/providers/plain", { api_key: "{not json but an API key}" })).status, 200);
+});
+
+Deno.test("dashboard API: signing in again lifts the auth cooldown a dead token caused, but not a rate-limit one", async () => {
+  await using mock = await startMockOAuth();
+  await using gw = await setup(mock);
+  const api = client(gw, []);
+  const routing = gw.runtime.routing;
+  const settings = gw.runtime.control.settings;
+  const failure = (kind: "auth" | "rate_limit") => ({
+    fallback: true,
+    cooldownKind: kind,
+    retryAfterMs: null,
+  });
+  const signIn = async (id: string) => {
+    const started = await api("POST", `/providers/${id}/connect`, { flow: "pkce" });
+    const visit = await fetch(started.body.pkce.authorize_url, { redirect: "manual" });
+    await visit.body?.cancel();
+    const done = await api("POST", `/providers/${id}/connect/${started.body.id}/redirect`, {
+      redirect_url: visit.headers.get("location"),
+    });
+    assertEquals(done.body.status, "succeeded");
+  };
+  const cooling = () => routing.active(Date.now()).map((c) => `${c.accountId}:${c.kind}`);
+  routing.fail("claude", failure("auth"), "refresh token dead", settings, Date.now());
+  assertEquals(cooling(), ["claude:auth"]);
+  await signIn("claude");
+  assertEquals(cooling(), []);
+  routing.fail("claude", failure("rate_limit"), "429", settings, Date.now());
+  await signIn("claude");
+  assertEquals(cooling(), ["claude:rate_limit"]);
+});
+
+Deno.test("dashboard API: Codex offers the browser sign-in first and its own device sign-in second", async () => {
+  await using mock = await startMockOAuth();
+  mock.deviceSteps("authorization_pending", "ok");
+  await using gw = await setup(mock);
+  const seen: string[] = [];
+  const api = client(gw, seen);
+  const state = await api("GET", "/v2/state/providers");
+  const flows = Object.fromEntries(
+    (state.body.data.providers as { id: string; signin_flows: string[] }[]).map((
+      p,
+    ) => [p.id, p.signin_flows]),
+  );
+  assertEquals(flows, { copilot: ["device"], claude: ["pkce"], codex: ["pkce", "device"], plain: [] });
+  assertEquals((await api("POST", "/providers/codex/connect")).body.flow, "pkce");
+  const started = await api("POST", "/providers/codex/connect", { flow: "device" });
+  assertEquals(started.body.device.user_code, "CODX-1234");
+  const ended = await until(
+    () => api("GET", `/providers/codex/connect/${started.body.id}`),
+    (r) => r.body.status !== "pending",
+  );
+  assertEquals(ended.body.status, "succeeded");
+  const stored = JSON.parse(gw.runtime.control.providers.find((p) => p.id === "codex")!.apiKey);
+  assertEquals(stored.refresh_token, MOCK_REFRESH_TOKEN);
+  for (const text of seen) assert(!text.includes(MOCK_REFRESH_TOKEN) && !text.includes(MOCK_ACCESS_TOKEN));
 });

@@ -223,3 +223,25 @@ Deno.test("cli_oauth: loadCodeAssist naming the project needs no onboarding", as
     await upstream.close();
   }
 });
+
+Deno.test("cli_oauth: token counting asks v1internal:countTokens without a project", async () => {
+  const upstream = await startMockUpstream();
+  upstream.script({ json: { totalTokens: 42 } });
+  const blob = { access_token: "goog-access", extra: { project_id: "p1" } };
+  const gw = await startTestGateway(yaml("cli_oauth", upstream.url, blob, "{}"));
+  try {
+    const response = await post(`${gw.url}/v1/messages/count_tokens`, {
+      model: "p/m1",
+      messages: [{ role: "user", content: "count me" }],
+    }, { "anthropic-version": "2023-06-01" });
+    assertEquals(await response.json(), { input_tokens: 42 });
+    const sent = upstream.requests[0];
+    assertEquals(sent.path, "/v1internal:countTokens");
+    assertEquals(sent.body.project, undefined);
+    assertEquals(sent.body.model, "m1");
+    assertEquals(sent.headers.get("authorization"), "Bearer goog-access");
+  } finally {
+    await gw.stop();
+    await upstream.close();
+  }
+});

@@ -167,3 +167,38 @@ Deno.test("order() under quota_aware ranks the best RANKED_AHEAD; the rest keep 
   assert(rest.slice(5).every((id) => fraction(Number(id.slice(1))) === 0 || Number(id.slice(1)) >= 20));
   assertEquals(new Set(ordered).size, 40);
 });
+
+Deno.test("orderByHeadroom() property: a permutation that never drops an account; spent last; best first", () => {
+  let seed = 7;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  for (let trial = 0; trial < 300; trial++) {
+    const n = 1 + Math.floor(rand() * 40);
+    const list = Array.from({ length: n }, (_, i) => acct(`a${i}`));
+    const table: Record<string, Headroom | undefined> = {};
+    for (const a of list) {
+      const r = rand();
+      // A mix of unknown, spent and partly used accounts with a few distinct resets.
+      table[a.account.id] = r < 0.2
+        ? undefined
+        : room(r < 0.45 ? 0 : Math.round(r * 10) / 10, NOW + Math.floor(rand() * 3) * 1000);
+    }
+    const lookup = (id: string) => table[id];
+    for (const quotaAware of [false, true]) {
+      const out = order(list, lookup, quotaAware);
+      assertEquals([...out].map((a) => a.account.id).sort(), list.map((a) => a.account.id).sort());
+      const spentAt = out.map((a) => isSpent(lookup(a.account.id)));
+      const firstSpent = spentAt.indexOf(true);
+      if (firstSpent >= 0 && spentAt.some((s) => !s)) {
+        // Fit accounts all come before spent ones (unless every account is spent).
+        assert(spentAt.slice(firstSpent).every((s) => s), `trial ${trial} ${quotaAware}`);
+      }
+      if (quotaAware) {
+        const best = Math.max(...list.map((a) => lookup(a.account.id)?.fraction ?? 1));
+        assertEquals(lookup(out[0].account.id)?.fraction ?? 1, best);
+      }
+    }
+  }
+});

@@ -86,3 +86,28 @@ Deno.test("CredentialManager: a provider added without a credential is an auth f
   assert(error instanceof RefreshError && error.message.includes("sign in first"), String(error));
   assertEquals(t.calls.length, 0);
 });
+
+Deno.test("CredentialManager: a token that lives shorter than the lead is not refreshed again on every request after the reload", async () => {
+  // Codex's lead is 5 days; this server issues one-hour tokens.
+  const t = setup(() => Response.json({ access_token: "a2", refresh_token: "r2", expires_in: 3600 }));
+  await t.manager.forProvider(t.provider);
+  assertEquals(t.calls.length, 1);
+  // The control plane reloads and hands the manager the stored (rotated) value.
+  const stored = t.store.providers.get("codex-1")!;
+  const again = t.manager.forProvider(stored);
+  assert(!(again instanceof Promise), "no second refresh");
+  assertEquals(again.accessToken, "a2");
+  // Another process that reads the stored value does not refresh it either.
+  const other = new CredentialManager({
+    repo: t.store.credentials,
+    fetcher: (() => Promise.reject(new Error("must not refresh"))) as typeof fetch,
+    now: () => NOW_MS,
+  });
+  assert(!(other.forProvider(stored) instanceof Promise));
+  t.advance(29 * 60_000);
+  await t.manager.forProvider(stored);
+  assertEquals(t.calls.length, 1, "still fresh before half its life");
+  t.advance(2 * 60_000);
+  await t.manager.forProvider(stored);
+  assertEquals(t.calls.length, 2, "refreshed past half its life");
+});

@@ -51,9 +51,13 @@ interface CacheEntry {
   /** The configured value this entry was derived from. */
   readonly seen: string;
   readonly blob: CredentialBlob;
-  /** When this process refreshed it (Unix s), so a short-lived token is not refreshed on every request. */
-  readonly refreshedAtS?: number;
 }
+
+/**
+ * Stored beside the tokens by a refresh (Unix s): a token that lives shorter than the kind's lead is then
+ * refreshed at half its life, not on every request (in this process, after a reload, or in another one).
+ */
+export const OBTAINED_AT = "obtained_at";
 
 /**
  * Owns the lifecycle of subscription credentials: parse, refresh ahead of expiry, rotate, persist. A
@@ -134,7 +138,7 @@ export class CredentialManager {
     } catch (error) {
       throw new RefreshError(`the stored credential cannot be used: ${(error as Error).message}`, true);
     }
-    const entry = { seen: target.value, blob };
+    const entry: CacheEntry = { seen: target.value, blob };
     this.#cache.set(target.slot.id, entry);
     return entry;
   }
@@ -147,7 +151,8 @@ export class CredentialManager {
     if (blob.expiresAt === undefined) return false;
     let lead = facts.refreshLeadS;
     // A token that lives shorter than the lead would be refreshed on every request: half its life then.
-    if (entry.refreshedAtS !== undefined) lead = Math.min(lead, (blob.expiresAt - entry.refreshedAtS) / 2);
+    const obtainedAt = blob.extra[OBTAINED_AT];
+    if (typeof obtainedAt === "number") lead = Math.min(lead, (blob.expiresAt - obtainedAt) / 2);
     return this.#nowS() >= blob.expiresAt - lead;
   }
 
@@ -202,17 +207,18 @@ export class CredentialManager {
     const strategy = (this.#deps.strategies ?? REFRESH_STRATEGIES)[target.apiType];
     try {
       if (strategy === undefined) throw new RefreshError(`${facts.label}: no refresh for this kind`, true);
-      const next = await strategy.refresh(stored.blob, {
+      const refreshed = await strategy.refresh(stored.blob, {
         facts,
         fetcher: this.#deps.fetcher,
         nowS: () => this.#nowS(),
       });
+      const next = { ...refreshed, extra: { ...refreshed.extra, [OBTAINED_AT]: this.#nowS() } };
       // Written back (and the spent token remembered) before anyone uses the new access token.
       repo.saveRotated(target.slot, serializeCredential(next), stored.blob.refreshToken, this.#deps.now(), {
         name: lease,
         holder: this.#holder,
       });
-      this.#cache.set(id, { seen: stored.seen, blob: next, refreshedAtS: this.#nowS() });
+      this.#cache.set(id, { seen: stored.seen, blob: next });
       this.#deps.onRotated?.(id);
       return next;
     } catch (error) {

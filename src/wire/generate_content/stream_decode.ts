@@ -50,8 +50,10 @@ export function decodeStream(): StreamStage<Frame, StreamEvent> {
       emit({ type: "start", id: chunk.responseId ?? "", model: chunk.modelVersion ?? "" });
     }
     const candidate = chunk.candidates?.[0];
-    if (!finished) { for (const part of candidate?.content?.parts ?? []) onPart(part, emit); }
+    // Usage first: Gemini reports the prompt's tokens from the first chunk on, and clients that name them
+    // at the start of their stream (messages' message_start) then get the real count.
     if (chunk.usageMetadata) emit({ type: "usage", usage: decodeUsage(chunk.usageMetadata) });
+    if (!finished) { for (const part of candidate?.content?.parts ?? []) onPart(part, emit); }
     if (finished) return;
     if (candidate?.finishReason !== undefined) {
       close(emit);

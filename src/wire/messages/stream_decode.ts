@@ -12,13 +12,15 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
-/** Field-wise max: upstreams repeat cumulative counts, and some only report input late. */
-function maxBuckets(a: UsageBuckets, b: UsageBuckets): UsageBuckets {
+/** Merges two usage reports: upstreams repeat cumulative counts, and some only report input late. */
+function laterBuckets(a: UsageBuckets, b: UsageBuckets): UsageBuckets {
+  // The later report wins where it names a count (message_delta's totals are final, and a gateway's
+  // message_start may carry an estimate); a 0 or absent field keeps what was reported before.
   return {
-    input: Math.max(a.input, b.input),
-    cacheCreation: Math.max(a.cacheCreation, b.cacheCreation),
-    cacheRead: Math.max(a.cacheRead, b.cacheRead),
-    output: Math.max(a.output, b.output),
+    input: b.input || a.input,
+    cacheCreation: b.cacheCreation || a.cacheCreation,
+    cacheRead: b.cacheRead || a.cacheRead,
+    output: b.output || a.output,
   };
 }
 
@@ -35,7 +37,7 @@ export function decodeStream(): StreamStage<Frame, StreamEvent> {
 
   const usage = (raw: unknown, emit: Emit) => {
     if (!isRecord(raw)) return;
-    buckets = maxBuckets(buckets, readBuckets(raw));
+    buckets = laterBuckets(buckets, readBuckets(raw));
     emit({ type: "usage", usage: foldUsage(buckets) });
   };
 

@@ -57,7 +57,11 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: unfoldUsage(usage),
+        usage: unfoldUsage(
+          usage.inputTotal === 0 && ctx.inputTokens !== undefined
+            ? { ...usage, inputTotal: ctx.inputTokens }
+            : usage,
+        ),
       },
     });
   };

@@ -63,21 +63,22 @@ Deno.test("decodeStream() synthesises reasoning, text and tool-call blocks from 
   const usage = { inputTotal: 12, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
   assertEquals(events, [
     { type: "start", id: "rid-9", model: "gemini-2.5-flash" },
+    // A chunk's usage comes before its parts, so a client naming input at its start gets it.
+    { type: "usage", usage },
     { type: "blockStart", index: 0, kind: "reasoning", family: "google" },
     { type: "textDelta", index: 0, text: "Plan: " },
-    { type: "usage", usage },
     { type: "textDelta", index: 0, text: "check weather" },
     { type: "signatureDelta", index: 0, signature: "th-sig" },
     { type: "blockEnd", index: 0 },
     { type: "blockStart", index: 1, kind: "text" },
     { type: "textDelta", index: 1, text: "Sure, " },
     { type: "textDelta", index: 1, text: "checking." },
+    { type: "usage", usage: { inputTotal: 12, cacheRead: 4, cacheWrite: 0, output: 29, reasoning: 20 } },
     { type: "blockEnd", index: 1 },
     { type: "blockStart", index: 2, kind: "toolCall", id, name: "weather", family: "google" },
     { type: "signatureDelta", index: 2, signature: "fc-sig" },
     { type: "argumentsDelta", index: 2, json: '{"city":"Oslo"}' },
     { type: "blockEnd", index: 2 },
-    { type: "usage", usage: { inputTotal: 12, cacheRead: 4, cacheWrite: 0, output: 29, reasoning: 20 } },
     { type: "finish", finish: { unified: "tool_calls", raw: "STOP" } },
   ]);
 });
