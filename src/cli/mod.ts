@@ -7,6 +7,7 @@ import { doctorCommand } from "./doctor.ts";
 import { serviceIo } from "./service_io.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
 import { budgetsCommand } from "./budgets.ts";
+import { dbCommand } from "./db.ts";
 import { keysCommand } from "./keys.ts";
 import { providersCommand } from "./providers.ts";
 import { serveCommand } from "./serve.ts";
@@ -26,6 +27,7 @@ Commands:
   settings      read and change runtime settings
   budgets       set, list and delete daily spend limits
   doctor        check the config, home, database, port and upstreams; print what to fix
+  db            copy the SQLite database into PostgreSQL (migrate-to-postgres)
   providers     connect (sign in) a subscription provider: device code or pasted redirect URL
 
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
@@ -50,6 +52,8 @@ export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<num
         return settingsCommand(rest, io);
       case "budgets":
         return budgetsCommand(rest, io);
+      case "db":
+        return dbCommand(rest, io);
       case "doctor":
         return await doctorCommand(rest, io);
       case "providers":

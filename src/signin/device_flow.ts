@@ -5,7 +5,6 @@
  */
 import { GatewayError } from "../model/mod.ts";
 import {
-  type BodyEncoding,
   endpointName,
   numberField,
   oauthError,
@@ -15,35 +14,9 @@ import {
 } from "./oauth_http.ts";
 import { pollOpenAiDevice, requestOpenAiDeviceCode } from "./openai_device.ts";
 import { readTokenAnswer, type SignedInCredential } from "./token_answer.ts";
+import type { DeviceFlowEndpoints, DeviceGrant, DevicePoll } from "./device_types.ts";
 
-/** Where and as whom one device sign-in talks. */
-export interface DeviceFlowEndpoints {
-  /** RFC 8628 (GitHub), or OpenAI's device-auth protocol (Codex). */
-  readonly protocol: "rfc8628" | "openai_deviceauth";
-  readonly deviceUrl: string;
-  readonly tokenUrl: string;
-  readonly clientId: string;
-  readonly scope: string;
-  readonly encoding: BodyEncoding;
-  /** Where the user enters the code, for servers that do not say (OpenAI). */
-  readonly verificationUri?: string;
-  /** OpenAI: the code the poll returns is exchanged here, on this redirect URI. */
-  readonly exchangeUrl?: string;
-  readonly exchangeEncoding?: BodyEncoding;
-  readonly redirectUri?: string;
-}
-
-/** What the device endpoint granted: the code the user types and where, and how often to poll. */
-export interface DeviceGrant {
-  /** Secret to the flow: it is what the poll trades for a token, so it never leaves the server. */
-  readonly deviceCode: string;
-  readonly userCode: string;
-  readonly verificationUri: string;
-  readonly verificationUriComplete?: string;
-  readonly intervalS: number;
-  /** Epoch ms after which the code is dead. */
-  readonly expiresAt: number;
-}
+export type { DeviceFlowEndpoints, DeviceGrant, DevicePoll };
 
 /** RFC 8628 §3.5: each `slow_down` adds five seconds to the interval, for good. */
 export const SLOW_DOWN_STEP_S = 5;
@@ -95,13 +68,6 @@ export async function requestDeviceCode(
     expiresAt: nowMs + Math.max(1, expiresIn) * 1000,
   };
 }
-
-/** One poll's meaning. */
-export type DevicePoll =
-  | { readonly kind: "pending" }
-  | { readonly kind: "slow_down"; readonly intervalS?: number }
-  | { readonly kind: "done"; readonly credential: SignedInCredential }
-  | { readonly kind: "denied" | "expired" | "failed"; readonly message: string };
 
 /** Polls the token endpoint once. */
 export async function pollDeviceToken(

@@ -5,7 +5,7 @@
  * sign-in (on OpenAI's device-callback redirect URI).
  */
 import { GatewayError } from "../model/mod.ts";
-import type { DeviceFlowEndpoints, DeviceGrant, DevicePoll } from "./device_flow.ts";
+import type { DeviceFlowEndpoints, DeviceGrant, DevicePoll } from "./device_types.ts";
 import {
   endpointName,
   numberField,

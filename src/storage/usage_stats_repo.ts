@@ -124,7 +124,7 @@ export class UsageStatsRepo {
     const column = dimensionColumn(dimension);
     const rows = this.#db.prepare(
       `SELECT ${column} AS k, ${SUMS} FROM usage_daily WHERE day >= ? GROUP BY ${column}
-       ORDER BY cost DESC, requests DESC LIMIT ?`,
+       ORDER BY cost DESC, requests DESC, k LIMIT ?`,
     ).all(fromDay, limit) as unknown as SumRow[];
     return rows.map((r) => ({ key: String(r.k), ...totalsOf(r) }));
   }
@@ -133,7 +133,7 @@ export class UsageStatsRepo {
   byClient(fromDay: number): ClientTotals[] {
     const rows = this.#db.prepare(
       `SELECT client_key_id AS kid, client_key_label AS label, ${SUMS} FROM usage_daily WHERE day >= ?
-       GROUP BY client_key_id, client_key_label`,
+       GROUP BY client_key_id, client_key_label ORDER BY client_key_id, client_key_label`,
     ).all(fromDay) as unknown as SumRow[];
     return rows.map((r) => ({ keyId: Number(r.kid), label: String(r.label), ...totalsOf(r) }));
   }
@@ -142,7 +142,7 @@ export class UsageStatsRepo {
   unpriced(fromDay: number): UnpricedModel[] {
     const rows = this.#db.prepare(
       `SELECT model, sum(unpriced_requests) AS n, sum(input_tokens) AS inp, sum(output_tokens) AS outp
-       FROM usage_daily WHERE day >= ? AND unpriced_requests > 0 GROUP BY model ORDER BY n DESC`,
+       FROM usage_daily WHERE day >= ? AND unpriced_requests > 0 GROUP BY model ORDER BY n DESC, model`,
     ).all(fromDay) as unknown as SumRow[];
     return rows.map((r) => ({
       model: String(r.model),

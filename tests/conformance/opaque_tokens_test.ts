@@ -286,3 +286,48 @@ Deno.test("when a token is truly lost, the gateway adjusts the request instead o
     assertEquals(mock.rejections, []);
   });
 });
+
+Deno.test("a Responses client carries signed thinking itself (wrapped encrypted_content): another gateway with no store continues the tool loop", async (t) => {
+  const mock = await startSigningUpstream();
+  try {
+    for (const stream of [false, true]) {
+      await t.step(stream ? "stream" : "non-stream", async () => {
+        const route = "up_claude/claude-sonnet-4-5";
+        const first = await startTestGateway(yamlFor(mock.url));
+        let turnOne;
+        try {
+          turnOne = await send(first, "responses", neutral([{ role: "user", parts: [USER] }], stream), route);
+        } finally {
+          await first.stop();
+        }
+        assertEquals(turnOne.status, 200, turnOne.text.slice(0, 300));
+        assert(
+          turnOne.text.includes('"encrypted_content":"gwr1.'),
+          "the signed thinking travels to the client",
+        );
+        const answer = await decodeClient("responses", stream, turnOne.text);
+        const call = answer.parts.find((p) => p.kind === "toolCall") as Extract<Part, { kind: "toolCall" }>;
+        const history: NeutralRequest["messages"] = [
+          { role: "user", parts: [USER] },
+          { role: "assistant", parts: answer.parts },
+          {
+            role: "tool",
+            parts: [{ kind: "toolResult", callId: call.id, content: [{ kind: "text", text: "18" }] }],
+          },
+        ];
+        const other = await startTestGateway(yamlFor(mock.url));
+        try {
+          const before = mock.requests.length;
+          const second = await send(other, "responses", neutral(history, stream), route);
+          assertEquals(second.status, 200, second.text.slice(0, 300));
+          assertEquals((mock.requests[before].body.thinking as { type?: string })?.type, "enabled");
+        } finally {
+          await other.stop();
+        }
+      });
+    }
+    assertEquals(mock.rejections, []);
+  } finally {
+    await mock.close();
+  }
+});

@@ -109,7 +109,12 @@ export interface RoutingAccount {
   readonly quota: AccountQuotaState | null;
   /** Conversations whose prompt cache this account holds (prompt-cache affinity). */
   readonly cache_sessions: number;
+  /** Subscription accounts: whether the stored credential can carry traffic (null for API-key kinds). */
+  readonly credential_state?: CredentialState | null;
 }
+
+/** A subscription credential as the Routing screen shows it. */
+export type CredentialState = "valid" | "expiring" | "refresh_failed" | "needs_sign_in";
 
 /** Answer of `POST /dashboard/api/routing/clear-cooldowns`. */
 export interface ClearedCooldowns {

@@ -24,6 +24,7 @@ import type {
 import { budgetView, comboView, keyView, priceView, providerView, round } from "../views.ts";
 import { type SectionInput, windowStart } from "./common.ts";
 import { quotaView } from "./routing_quota.ts";
+import { credentialState } from "./credential_state.ts";
 
 /** Providers with masked credentials, and the api_types this build can call. */
 export function providersSection({ gateway }: SectionInput): ProvidersSection {
@@ -85,6 +86,7 @@ export function routingSection({ gateway }: SectionInput): RoutingSection {
         : null,
       quota: quotaView(gateway.quota.headroom(p.id, now)),
       cache_sessions: sessions.get(p.id) ?? 0,
+      credential_state: credentialState(p, gateway),
     });
     prefixes.set(p.prefix, accounts);
   }

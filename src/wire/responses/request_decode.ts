@@ -14,6 +14,7 @@ import { invalidAt, isRecord, parseAt, quoteValue } from "../shared/mod.ts";
 import { always, Conversation } from "./conversation.ts";
 import { decodeContentPart } from "./parts_decode.ts";
 import { restOf } from "./rest_of.ts";
+import { unwrapForeignReasoning } from "./foreign_reasoning.ts";
 import {
   FunctionCallItemSchema,
   FunctionCallOutputItemSchema,
@@ -108,11 +109,15 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
       const item = parseAt(ReasoningItemSchema, value, path);
       const text = (item.summary ?? []).map((s) => s.text).join("\n\n");
       const extra = restOf(item, "type", "encrypted_content");
+      // Another family's signed reasoning the gateway handed this client comes back as that family's.
+      const foreign = item.encrypted_content ? unwrapForeignReasoning(item.encrypted_content) : undefined;
       convo.assistantParts(onlyReasoning).push({
         kind: "reasoning",
         text,
-        family: "openai",
-        ...(item.encrypted_content ? { redactedData: item.encrypted_content } : {}),
+        ...(foreign ?? {
+          family: "openai" as const,
+          ...(item.encrypted_content ? { redactedData: item.encrypted_content } : {}),
+        }),
         ...(extra ? { extra } : {}),
       });
       return;

@@ -1,6 +1,7 @@
 import type { Part } from "../../model/mod.ts";
 import { itemIdFor } from "./ids.ts";
 import type { WireUsage } from "./usage.ts";
+import { wrapForeignReasoning } from "./foreign_reasoning.ts";
 
 /** One output item or response object, as plain JSON. */
 export type WireObject = Record<string, unknown>;
@@ -63,7 +64,9 @@ export function outputItemsFor(parts: readonly Part[], responseId: string): Wire
         }
         break;
       case "reasoning": {
-        const encrypted = part.family === "openai" ? part.redactedData ?? part.signature : undefined;
+        const encrypted = part.family === "openai"
+          ? part.redactedData ?? part.signature
+          : wrapForeignReasoning(part.family, part.signature, part.redactedData);
         if (part.text === "" && !encrypted) break;
         items.push(reasoningItem(itemIdFor("rs", responseId, items.length), part.text, encrypted));
         break;

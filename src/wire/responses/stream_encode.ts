@@ -17,6 +17,7 @@ import {
 } from "./response_object.ts";
 import { usageToWire } from "./usage.ts";
 import { type StageOutput, StreamStage } from "../shared/stream_stage.ts";
+import { wrapForeignReasoning } from "./foreign_reasoning.ts";
 
 /** What the encoder remembers about one neutral block. */
 interface Block {
@@ -26,6 +27,8 @@ interface Block {
   readonly family?: ProviderFamily;
   /** Encrypted reasoning so far: blockStart's redactedData plus any signature deltas. */
   encrypted: string;
+  /** Another family's redacted reasoning, carried in a wrapped encrypted_content (foreign_reasoning.ts). */
+  foreignRedacted?: string;
   text: string;
   /** Set once the output item is announced; blocks with nothing to show are never announced. */
   outputIndex?: number;
@@ -137,6 +140,7 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
       name: event?.name ?? "",
       family: event?.family,
       encrypted: event?.family === "openai" ? event.redactedData ?? "" : "",
+      foreignRedacted: event?.family === "openai" ? undefined : event?.redactedData,
       text: "",
       itemId: "",
       closed: false,
@@ -184,7 +188,9 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
         finishItem(block, functionCallItem(block.itemId, block.callId, block.name, block.text, true));
         return;
       case "reasoning": {
-        const encrypted = block.encrypted || undefined;
+        const encrypted = block.family === "openai"
+          ? block.encrypted || undefined
+          : wrapForeignReasoning(block.family, block.encrypted, block.foreignRedacted);
         if (block.outputIndex === undefined) {
           if (!encrypted) return;
           openReasoning(block, false);
@@ -229,9 +235,8 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
       }
       case "signatureDelta": {
         const block = blocks.get(event.index);
-        if (block && block.kind === "reasoning" && block.family === "openai") {
-          block.encrypted += event.signature;
-        }
+        // OpenAI's encrypted reasoning as it is; another family's signature is wrapped when the item ends.
+        if (block && block.kind === "reasoning") block.encrypted += event.signature;
         return;
       }
       case "blockEnd": {

@@ -1,6 +1,6 @@
-import { assertEquals, assertThrows } from "../../helpers/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../helpers/assert.ts";
 import { GatewayError, type NeutralResponse } from "../../../src/model/mod.ts";
-import { decodeResponse, encodeResponse } from "../../../src/wire/responses/mod.ts";
+import { decodeRequest, decodeResponse, encodeResponse } from "../../../src/wire/responses/mod.ts";
 import { sdkCreate } from "./sdk.ts";
 
 const CTX = { requestModel: "oa/gpt-5", now: 1_700_000_000 };
@@ -175,16 +175,26 @@ Deno.test("encodeResponse() reports length as incomplete with max_output_tokens"
   assertEquals(body.incomplete_details, { reason: "max_output_tokens" });
 });
 
-Deno.test("encodeResponse() leaves other families' reasoning data out of encrypted_content", () => {
-  const body = encodeResponse({
-    ...NEUTRAL,
-    parts: [
-      { kind: "reasoning", text: "hm", signature: "anthropic-sig", family: "anthropic" },
-      { kind: "reasoning", text: "", redactedData: "anthropic-redacted", family: "anthropic" },
-    ],
-  }, CTX) as { output: Record<string, unknown>[] };
-  assertEquals(body.output.length, 1);
-  assertEquals(body.output[0].encrypted_content, undefined);
+Deno.test("encodeResponse() wraps other families' signed reasoning in encrypted_content, and the request decoder unwraps it", () => {
+  const parts = [
+    { kind: "reasoning", text: "hm", signature: "anthropic-sig", family: "anthropic" },
+    { kind: "reasoning", text: "", redactedData: "anthropic-redacted", family: "anthropic" },
+  ] as const;
+  const body = encodeResponse({ ...NEUTRAL, parts }, CTX) as { output: Record<string, unknown>[] };
+  assertEquals(body.output.length, 2);
+  for (const item of body.output) {
+    // Never another family's raw token: OpenAI would reject it as its own encrypted reasoning.
+    assert(String(item.encrypted_content).startsWith("gwr1."), String(item.encrypted_content));
+  }
+  const replayed = decodeRequest(
+    { model: "m", input: [{ role: "user", content: "hi" }, ...body.output] },
+    {},
+  );
+  const reasoning = replayed.messages.flatMap((m) => m.parts).filter((p) => p.kind === "reasoning");
+  assertEquals(reasoning.map((r) => [r.family, r.signature, r.redactedData]), [
+    ["anthropic", "anthropic-sig", undefined],
+    ["anthropic", undefined, "anthropic-redacted"],
+  ]);
 });
 
 Deno.test("decodeResponse() → encodeResponse() keeps usage, items and same-format extra fields", () => {

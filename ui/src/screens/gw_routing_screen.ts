@@ -1,5 +1,9 @@
 import { css, html, nothing } from "lit";
-import type { ClearedCooldowns, RoutingSection } from "../../../src/dashboard/contract/mod.ts";
+import type {
+  ClearedCooldowns,
+  RoutingAccount,
+  RoutingSection,
+} from "../../../src/dashboard/contract/mod.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { icon } from "../lib/icons.ts";
@@ -150,7 +154,7 @@ export class GwRoutingScreen extends ScreenBase {
                               : a.ready
                               ? html`<span class="badge ok">ready</span>`
                               : html`<span class="badge danger">not ready</span>`
-                          }${
+                          }${credentialBadge(a.credential_state)}${
                             a.cache_sessions > 0
                               ? html`<span class="badge" title="conversations whose prompt cache this account holds">${a.cache_sessions} cached</span>`
                               : nothing
@@ -179,3 +183,19 @@ export class GwRoutingScreen extends ScreenBase {
   };
 }
 customElements.define("gw-routing-screen", GwRoutingScreen);
+
+/** The credential state of a subscription account, worded for the Routing screen. */
+function credentialBadge(state: RoutingAccount["credential_state"]) {
+  switch (state) {
+    case "valid":
+      return html`<span class="badge ok" data-credential="valid">credential valid</span>`;
+    case "expiring":
+      return html`<span class="badge warn" data-credential="expiring">credential expiring</span>`;
+    case "refresh_failed":
+      return html`<span class="badge danger" data-credential="refresh_failed">refresh failed</span>`;
+    case "needs_sign_in":
+      return html`<span class="badge danger" data-credential="needs_sign_in">needs sign-in</span>`;
+    default:
+      return nothing;
+  }
+}
