@@ -492,6 +492,13 @@ async function main() {
   await Deno.remove(home, { recursive: true });
   // The routing decision alone, in this process: 1,000 accounts under one prefix.
   benchRoutingResolve(1000, 20_000);
+  // Scale-out: 1 vs N workers, SQLite vs PostgreSQL (its own servers on its own ports).
+  await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "scripts/bench/workers.ts", String(navigator.hardwareConcurrency || 2)],
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
 }
 
 try {

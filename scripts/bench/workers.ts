@@ -1,11 +1,13 @@
 /**
- * `serve --workers N` against one worker, side by side in one run: requests per second (wrk, 50
- * connections) and the server's CPU per request, all worker processes summed. On a machine whose cores
- * are not free (wrk and the mock upstream share them here), requests per second cannot show the scaling;
- * CPU per request can: if N workers spend the same CPU per request as one, N free cores give N times the
- * throughput. Usage: deno run -A scripts/bench/workers.ts [workers=2] [seconds=5]
+ * Scale-out side by side in one run: `serve --workers N` against one worker, and one worker on PostgreSQL
+ * against one on SQLite: requests per second (wrk, 50 connections) and the server's CPU per request, all
+ * worker processes summed. On a machine whose cores are not free (wrk and the mock upstream share them
+ * here), requests per second cannot show the scaling; CPU per request can: if N workers spend the same CPU
+ * per request as one, N free cores give N times the throughput.
+ * Usage: deno run -A scripts/bench/workers.ts [workers=2] [seconds=5]
  */
 import { join } from "node:path";
+import { postgresUnavailable, testPostgres } from "../../tests/helpers/postgres.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const WORKERS = Number(Deno.args[0] ?? 2);
@@ -68,7 +70,7 @@ async function waitReady(url: string): Promise<void> {
   throw new Error(`${url} did not start`);
 }
 
-async function measure(workers: number, config: string) {
+async function measure(workers: number, config: string, env: Record<string, string> = {}) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -85,7 +87,7 @@ async function measure(workers: number, config: string) {
     cwd: ROOT,
     stdout: "null",
     stderr: "inherit",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
   }).spawn();
   const url = `http://127.0.0.1:${GATEWAY_PORT}/v1/chat/completions`;
   try {
@@ -129,6 +131,17 @@ try {
     } per worker); ` +
       `CPU per request ${(many.cpuUs / one.cpuUs).toFixed(2)}× one worker's`,
   );
+  if (postgresUnavailable() === null) {
+    const pg = await testPostgres();
+    const onPg = await measure(1, config, { GATEWAY_DATABASE_URL: await pg.newDatabase() });
+    await pg.stop();
+    console.log(
+      `  1 worker on PostgreSQL: ${onPg.rps.toFixed(0)} req/s, ${onPg.cpuUs.toFixed(0)} µs CPU per request ` +
+        `(${(onPg.rps / one.rps).toFixed(2)}× SQLite's req/s, ${
+          (onPg.cpuUs / one.cpuUs).toFixed(2)
+        }× its CPU per request)`,
+    );
+  } else console.log(`  PostgreSQL skipped: ${postgresUnavailable()}`);
 } finally {
   mock.kill("SIGTERM");
   await mock.status;

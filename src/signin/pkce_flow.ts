@@ -13,6 +13,8 @@ export interface PkceFlowEndpoints {
   readonly authorizeUrl: string;
   readonly tokenUrl: string;
   readonly clientId: string;
+  /** Installed-app secret Google's token endpoint requires in the exchange (configuration only). */
+  readonly clientSecret?: string;
   readonly scope: string;
   /** The registered redirect; the browser lands there (often nothing listens) and the user copies it. */
   readonly redirectUri: string;
@@ -118,6 +120,7 @@ export async function exchangeCode(
     code_verifier: pair.verifier,
   };
   if (endpoints.stateInExchange) fields.state = pair.state;
+  if (endpoints.clientSecret) fields.client_secret = endpoints.clientSecret;
   const answer = await postOAuth(fetcher, endpoints.tokenUrl, fields, endpoints.encoding);
   const outcome = readTokenAnswer(answer, nowMs);
   if (!outcome.ok) {

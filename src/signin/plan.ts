@@ -9,7 +9,7 @@ import type { PkceFlowEndpoints } from "./pkce_flow.ts";
 /** The part of a kind's OAuth facts (the credential core's table) the sign-in flows read. */
 export type SigninFacts = Pick<
   OAuthKindFacts,
-  "label" | "clientId" | "tokenUrl" | "tokenBody" | "authorize" | "device"
+  "label" | "clientId" | "clientSecret" | "tokenUrl" | "tokenBody" | "authorize" | "device"
 >;
 
 /** The two ways to sign in. */
@@ -68,6 +68,10 @@ export function signinPlan(facts: SigninFacts, flow?: SigninFlow): SigninPlan | 
     };
   }
   const authorize = facts.authorize!;
+  // Google's kinds ship no client: the configuration names it (providers[].oauth.client_id, client_secret).
+  if (facts.clientId === "") {
+    return `${facts.label} needs providers[].oauth.client_id and client_secret (the installed-app client) to sign in`;
+  }
   return {
     flow: "pkce",
     label: facts.label,
@@ -75,6 +79,7 @@ export function signinPlan(facts: SigninFacts, flow?: SigninFlow): SigninPlan | 
       authorizeUrl: authorize.url,
       tokenUrl: facts.tokenUrl!,
       clientId: facts.clientId,
+      ...(facts.clientSecret ? { clientSecret: facts.clientSecret } : {}),
       scope: authorize.scopes,
       redirectUri: authorize.redirectUri,
       encoding: facts.tokenBody,

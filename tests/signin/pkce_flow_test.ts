@@ -1,4 +1,6 @@
 import { GatewayError } from "../../src/model/mod.ts";
+import { signinPlan } from "../../src/signin/plan.ts";
+import { resolveOAuthKind } from "../../src/credentials/mod.ts";
 import {
   authorizeUrl,
   createPkcePair,
@@ -125,4 +127,25 @@ Deno.test("readPastedRedirect() turns a provider's error redirect, a URL without
   );
   assertThrows(() => readPastedRedirect("   ", "s"), GatewayError, "is required");
   assertThrows(() => readPastedRedirect("two words", "s"), GatewayError, "neither a URL nor a code");
+});
+
+Deno.test("signinPlan() for Google Cloud Code needs the configured client and sends its secret in the code exchange", async () => {
+  assertEquals(
+    typeof signinPlan(resolveOAuthKind("cli_oauth", undefined)!),
+    "string",
+    "without a configured client there is no plan, only the reason",
+  );
+  const plan = signinPlan(resolveOAuthKind("cli_oauth", { clientId: "app-id", clientSecret: "app-secret" })!);
+  assert(typeof plan !== "string" && plan.flow === "pkce", "a PKCE plan");
+  const forms: URLSearchParams[] = [];
+  const fetcher = (_url: string, init: RequestInit) => {
+    forms.push(new URLSearchParams(String(init.body)));
+    return Promise.resolve(
+      Response.json({ access_token: "ya29.x", refresh_token: "1//r", expires_in: 3599 }),
+    );
+  };
+  const pair = { verifier: "v".repeat(43), challenge: "c", state: "s" };
+  await exchangeCode(fetcher, plan.endpoints, "code-1", pair, 0);
+  assertEquals(forms[0].get("client_secret"), "app-secret");
+  assertEquals(forms[0].get("client_id"), "app-id");
 });

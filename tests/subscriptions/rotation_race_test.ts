@@ -5,6 +5,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import { startSubscriptionMock, type SubscriptionMock } from "../helpers/subscription_mock.ts";
+import { postgresUnavailable, testPostgres } from "../helpers/postgres.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -27,10 +28,10 @@ function freePort(): number {
   return port;
 }
 
-async function serve(home: string, port: number) {
+async function serve(home: string, port: number, env: Record<string, string> = {}) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "serve", "--port", String(port)],
-    env: { GATEWAY_HOME: home, NO_COLOR: "1" },
+    env: { GATEWAY_HOME: home, NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -66,13 +67,23 @@ async function ask(url: string): Promise<number> {
   return response.status;
 }
 
-Deno.test("two gateway processes on one database never spend the same refresh token twice", async () => {
+Deno.test("two gateway processes on one database never spend the same refresh token twice", () => race({}));
+
+Deno.test({
+  name: "two gateway instances on one PostgreSQL database never spend the same refresh token twice",
+  ignore: postgresUnavailable() !== null,
+  async fn() {
+    await race({ GATEWAY_DATABASE_URL: await (await testPostgres()).newDatabase() });
+  },
+});
+
+async function race(env: Record<string, string>) {
   const mock = await startSubscriptionMock({ refreshDelayMs: 300 });
   const home = await Deno.makeTempDir({ prefix: "gateway-rotation-" });
   const pair = mock.issue(30);
   Deno.writeTextFileSync(`${home}/config.yaml`, yaml(mock, JSON.stringify(pair)));
-  const first = await serve(home, freePort());
-  const second = await serve(home, freePort());
+  const first = await serve(home, freePort(), env);
+  const second = await serve(home, freePort(), env);
   let logs = "";
   try {
     const statuses = await Promise.all(
@@ -90,7 +101,7 @@ Deno.test("two gateway processes on one database never spend the same refresh to
     assert(!logs.includes(secret), "a token was logged");
   }
   await Deno.remove(home, { recursive: true });
-});
+}
 
 Deno.test("a restart between the refresh and the next use keeps the rotated token (the YAML still holds the old one)", async () => {
   const mock = await startSubscriptionMock();
