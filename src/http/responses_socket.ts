@@ -22,6 +22,7 @@ export function isResponsesUpgrade(path: string, request: Request): boolean {
 export function serveResponsesSocket(deps: SurfaceDeps, request: Request, clock: () => number): Response {
   let identity;
   try {
+    refuseOtherSites(request);
     identity = authenticate(deps.control, request);
   } catch (error) {
     return errorResponse(error, "responses");
@@ -49,6 +50,29 @@ export function serveResponsesSocket(deps: SurfaceDeps, request: Request, clock:
     );
   };
   return response;
+}
+
+/**
+ * Browsers let any web page open a WebSocket to any host (no CORS), sending its own Origin. Coding
+ * assistants send none; a page of another site must not drive the gateway's upstream accounts.
+ */
+function refuseOtherSites(request: Request): void {
+  const origin = request.headers.get("origin");
+  if (origin === null) return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = "";
+  }
+  const own = [request.headers.get("host"), request.headers.get("x-forwarded-host")?.split(",")[0].trim()];
+  if (host === "" || !own.includes(host)) {
+    throw new GatewayError(
+      403,
+      "permission",
+      "WebSocket connections from web pages of other sites are refused",
+    );
+  }
 }
 
 function send(socket: WebSocket, data: string): void {

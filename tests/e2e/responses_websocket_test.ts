@@ -101,6 +101,24 @@ Deno.test("the Responses WebSocket answers warm-ups without an upstream call and
   assert(typeof failed.at(-1)!.status === "number");
 });
 
+Deno.test("the Responses WebSocket refuses a web page of another site and takes one of its own", async () => {
+  const gw = await startTestGateway("server:\n  require_api_key: false\n");
+  try {
+    const upgrade = { upgrade: "websocket", connection: "upgrade", "sec-websocket-version": "13" };
+    const key = { "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" };
+    const foreign = await fetch(`${gw.url}/v1/responses`, {
+      headers: { ...upgrade, ...key, origin: "https://evil.example" },
+    });
+    assertEquals(foreign.status, 403);
+    assertEquals((await foreign.json()).error.type, "permission_error");
+    const own = await fetch(`${gw.url}/v1/responses`, { headers: { ...upgrade, ...key, origin: gw.url } });
+    assert(own.status !== 403, `own origin refused with ${own.status}`);
+    await own.body?.cancel();
+  } finally {
+    await gw.stop();
+  }
+});
+
 Deno.test("the Responses WebSocket checks the API key before upgrading", async () => {
   const gw = await startTestGateway("server:\n  require_api_key: true\n");
   try {

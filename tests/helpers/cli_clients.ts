@@ -12,6 +12,12 @@ export const CODEX_PACKAGE = "@openai/codex@0.169.0";
 /** The Gemini CLI version the Tools-card e2e test feeds its printed setup to. */
 export const GEMINI_CLI_PACKAGE = "@google/gemini-cli@0.61.0";
 
+/** The Claude Code version the Tools-card e2e test feeds its printed settings to. */
+export const CLAUDE_CODE_PACKAGE = "@anthropic-ai/claude-code@2.1.197";
+
+/** The Qwen Code version the Tools-card e2e test runs in all three of its modes. */
+export const QWEN_CODE_PACKAGE = "@qwen-code/qwen-code@0.15.10";
+
 /** The scratch prefix the CLIs live in. */
 export function cliPrefix(): string {
   return Deno.env.get("GATEWAY_CLI_PREFIX") ?? join(Deno.env.get("TMPDIR") ?? "/tmp", "gateway-cli-clients");
