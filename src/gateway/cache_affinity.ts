@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { AffinityRecord, Store } from "../storage/mod.ts";
 import type { BatchedWriter } from "./batched_writer.ts";
+import type { ClusterChannel, ClusterSync } from "./cluster_sync.ts";
 
 /** A binding unused this long is forgotten (upstream prompt caches live minutes to an hour). */
 export const AFFINITY_TTL_MS = 60 * 60_000;
@@ -30,9 +31,15 @@ export class CacheAffinity {
   readonly #write = (records: AffinityRecord[]) => this.#store.cacheAffinity.upsert(records);
   #newSincePrune = 0;
 
-  constructor(store: Store, writer: BatchedWriter, now: number) {
+  /** Other processes on the database (workers, instances): a binding made or moved here is told to them. */
+  readonly #peers: ClusterChannel<AffinityRecord> | null;
+
+  constructor(store: Store, writer: BatchedWriter, now: number, cluster?: ClusterSync) {
     this.#store = store;
     this.#writer = writer;
+    this.#peers = cluster?.channel<AffinityRecord>("affinity", (records) => {
+      for (const r of records) this.#adopt(r);
+    }) ?? null;
     store.cacheAffinity.prune(now - AFFINITY_TTL_MS);
     for (const r of store.cacheAffinity.recent(now - AFFINITY_TTL_MS, AFFINITY_MAX_ENTRIES)) {
       this.#bindings.set(r.keyHash, { accountId: r.accountId, usedAt: r.usedAt, writtenAt: r.usedAt });
@@ -67,9 +74,25 @@ export class CacheAffinity {
       this.#bindings.delete(this.#bindings.keys().next().value!);
     }
     if (due) this.#writer.collect(this.#write, { keyHash, accountId, usedAt: now });
+    if (moved) this.#peers?.publish({ keyHash, accountId, usedAt: now });
     if (previous === undefined && ++this.#newSincePrune >= PRUNE_EVERY_BINDINGS) {
       this.#newSincePrune = 0;
       this.#writer.enqueue(() => this.#store.cacheAffinity.prune(now - AFFINITY_TTL_MS));
+    }
+  }
+
+  /** A binding another process made: taken over unless this process has used the key since. */
+  #adopt(record: AffinityRecord): void {
+    const current = this.#bindings.get(record.keyHash);
+    if (current !== undefined && current.usedAt > record.usedAt) return;
+    this.#bindings.delete(record.keyHash);
+    this.#bindings.set(record.keyHash, {
+      accountId: record.accountId,
+      usedAt: record.usedAt,
+      writtenAt: record.usedAt,
+    });
+    if (this.#bindings.size > AFFINITY_MAX_ENTRIES) {
+      this.#bindings.delete(this.#bindings.keys().next().value!);
     }
   }
 

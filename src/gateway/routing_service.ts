@@ -53,7 +53,7 @@ export class RoutingService {
   constructor(store: Store, writer: BatchedWriter, now: number, cluster?: ClusterSync) {
     this.#store = store;
     this.#writer = writer;
-    this.affinity = new CacheAffinity(store, writer, now);
+    this.affinity = new CacheAffinity(store, writer, now, cluster);
     const records = store.cooldowns.all().map((r) => ({ accountId: r.accountId, untilMs: r.expiresAt }));
     this.#state = restoreCooldowns(this.#state, records, now);
     this.#peers = cluster?.channel<CooldownMessage>("cooldown", (messages) => this.#adopt(messages)) ?? null;

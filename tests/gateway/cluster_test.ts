@@ -164,3 +164,19 @@ test("each gateway's live stream shows the other's requests", async (backend) =>
     await upstream.close();
   }
 });
+
+test("a prompt-cache binding one gateway makes is used by the other", async (backend) => {
+  await using t = await pair(
+    chatProvidersYaml([{ id: "a", prefix: "p", url: "http://127.0.0.1:9" }, {
+      id: "b",
+      prefix: "p",
+      url: "http://127.0.0.1:9",
+    }]),
+    backend,
+  );
+  const key = "conversation-hash-1";
+  t.first.runtime.routing.affinity.bind(key, "b", Date.now());
+  await waitFor(() => t.second.runtime.routing.affinity.lookup(key, Date.now()) === "b", 3_000);
+  t.second.runtime.routing.affinity.bind(key, "a", Date.now() + 5);
+  await waitFor(() => t.first.runtime.routing.affinity.lookup(key, Date.now()) === "a", 3_000);
+});
