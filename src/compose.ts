@@ -3,6 +3,8 @@
  * the management services, the dashboard's context and the HTTP handler, and closes each part once.
  */
 import type { Config } from "./config/mod.ts";
+import { serializeCredential } from "./credentials/mod.ts";
+import { maskKey } from "./inventory/key_text.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
 import { subscriptionConsole } from "./dashboard/subscription_probe.ts";
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
@@ -56,6 +58,31 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     processLabel: options.processLabel,
   });
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
+  // One process checks inventory keys (the only one, or worker 1); the others forward check requests.
+  const checksHere = options.processLabel === undefined || options.processLabel === "worker-1";
+  const checkRequests = runtime.cluster.channel<{ ids?: readonly string[]; identify?: boolean }>(
+    "inventory-checks",
+    (requests) => {
+      if (!checksHere) return;
+      const checks = management.inventory.checks;
+      for (const r of requests) {
+        if (r.identify && r.ids) checks.identify(r.ids);
+        else checks.schedule(r.ids);
+      }
+    },
+  );
+  // OAuth keys are refreshed by the credential core during checks; a rotated blob is written back to the key.
+  management.inventory.checks.setCredentialRefresh(async ({ keyId, apiType, value }) =>
+    serializeCredential(
+      await runtime.subscriptions.credentials.access({
+        slot: store.inventory.credentialSlot(keyId, maskKey),
+        apiType,
+        value,
+      }),
+    )
+  );
+  if (checksHere) management.inventory.start();
+  else management.inventory.checks.forwardTo((ids, identify) => checkRequests.publishNow({ ids, identify }));
   const hub = new LiveHub(now);
   const signin = new SigninService({
     fetch: (input, init) => fetch(input, init),
@@ -130,7 +157,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     close() {
       signin.close();
       stopMetrics();
-      closed ??= runtime.close();
+      closed ??= management.close().then(() => runtime.close());
       return closed;
     },
   };

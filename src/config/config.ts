@@ -118,6 +118,23 @@ export interface UpstreamLimitsConfig {
   readonly poolWaitTimeoutMs: number;
 }
 
+/** How inventory keys are checked and pushed (YAML `inventory:`); times in ms. */
+export interface InventoryConfig {
+  /** Every key is re-checked this often; 0 = only on add, push and demand. */
+  readonly checkIntervalMs: number;
+  /** Checks running at once. */
+  readonly checkConcurrency: number;
+  /** Longest one upstream call of a check may take. */
+  readonly checkTimeoutMs: number;
+  /** Send a 1-token request to learn whether a valid key can actually be used. */
+  readonly usabilityProbe: boolean;
+  /** Checks may reach private, loopback and link-local addresses (off: public only). */
+  readonly allowPrivateTargets: boolean;
+  /** Keys one client may submit per window (push, Add Keys, import). */
+  readonly pushRateLimit: number;
+  readonly pushRateWindowMs: number;
+}
+
 /** The resolved, readonly configuration: built once at the edge from the YAML file. */
 export interface Config {
   readonly paths: HomePaths;
@@ -133,6 +150,7 @@ export interface Config {
     readonly allowPrivateImageUrls: boolean;
   };
   readonly limits: UpstreamLimitsConfig;
+  readonly inventory: InventoryConfig;
   /** Where the tables live: the SQLite file under home (url null), or PostgreSQL (YAML or GATEWAY_DATABASE_URL). */
   readonly storage: { readonly url: string | null };
   readonly apiKeys: readonly StaticKeyConfig[];

@@ -136,6 +136,15 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       maxConnections: data.limits.max_connections,
       poolWaitTimeoutMs: data.limits.pool_wait_timeout_s * 1000,
     },
+    inventory: {
+      checkIntervalMs: data.inventory.check_interval_hours * 3_600_000,
+      checkConcurrency: data.inventory.check_concurrency,
+      checkTimeoutMs: data.inventory.check_timeout_s * 1000,
+      usabilityProbe: data.inventory.usability_probe,
+      allowPrivateTargets: data.inventory.allow_private_targets,
+      pushRateLimit: data.inventory.push_rate_limit,
+      pushRateWindowMs: data.inventory.push_rate_window_s * 1000,
+    },
     storage: { url: data.storage.url ?? null },
     apiKeys: data.api_keys.map((k, i) => ({
       key: k.key,

@@ -3,6 +3,7 @@ export type {
   CapabilityOverride,
   ComboConfig,
   Config,
+  InventoryConfig,
   OAuthOverrides,
   PriceConfig,
   ProviderConfig,

@@ -147,6 +147,18 @@ export const configFileSchema = z.strictObject({
     }),
   ),
   pricing: z.record(z.string().min(1), priceSchema).nullish().transform((v) => v ?? {}),
+  inventory: z.preprocess(
+    (v) => v ?? {},
+    z.strictObject({
+      check_interval_hours: z.number().min(0).max(24 * 365).default(12),
+      check_concurrency: z.number().int().min(1).max(64).default(8),
+      check_timeout_s: z.number().positive().max(600).default(15),
+      usability_probe: z.boolean().default(true),
+      allow_private_targets: z.boolean().default(false),
+      push_rate_limit: z.number().int().min(1).default(300),
+      push_rate_window_s: z.number().positive().default(60),
+    }),
+  ),
   metrics: z.preprocess(
     (v) => v ?? {},
     z.strictObject({

@@ -9,13 +9,22 @@ import type { SubscriptionConsole } from "./subscription_probe.ts";
 /** The gateway's configuration in force, as the dashboard reads it (in memory, refreshed on reload). */
 export type GatewayState = Pick<
   ControlPlane,
-  "config" | "settings" | "providers" | "combos" | "pricing" | "budgets" | "keys" | "identify" | "redactor"
+  | "config"
+  | "settings"
+  | "providers"
+  | "accounts"
+  | "combos"
+  | "pricing"
+  | "budgets"
+  | "keys"
+  | "identify"
+  | "redactor"
 >;
 
 /** Stored statistics, request logs, the inventory and sign-in sessions, for reading. */
 export type DashboardReads = Pick<
   Store,
-  "usageStats" | "saverStats" | "requestLogs" | "inventory" | "sessions" | "credentials"
+  "usageStats" | "saverStats" | "requestLogs" | "inventory" | "inventoryChecks" | "sessions" | "credentials"
 >;
 
 /**

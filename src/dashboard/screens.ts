@@ -64,6 +64,27 @@ export const SCREENS = [
     keywords: "key inventory upstream keys credits",
   },
   {
+    id: "inventory-keys",
+    title: "All Keys",
+    group: "Route",
+    description: "Every inventory key: search, filter, recheck, archive.",
+    keywords: "inventory keys list search filter recheck archive",
+  },
+  {
+    id: "inventory-add",
+    title: "Add Keys",
+    group: "Route",
+    description: "Paste upstream keys, one per line.",
+    keywords: "inventory add paste keys bulk",
+  },
+  {
+    id: "inventory-import",
+    title: "Import JSON",
+    group: "Route",
+    description: "Import keys from an inventory export or a peer's file.",
+    keywords: "inventory import json migrate oauth",
+  },
+  {
     id: "providers",
     title: "Providers",
     group: "Route",

@@ -1,8 +1,8 @@
-import type { ProviderConfig } from "../config/mod.ts";
 import type { NeutralRequest, NeutralResponse, Usage } from "../model/mod.ts";
 import type { Attempt } from "../routing/mod.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import { identityRoutingKey } from "./identity.ts";
+import type { AccountConfig } from "./inventory_accounts.ts";
 import { streamEndStatus, type StreamSummary } from "./stream_meter.ts";
 
 /**
@@ -14,7 +14,7 @@ export class AttemptRecord {
   readonly #caller: CallerContext;
   readonly #request: NeutralRequest;
   readonly #attempt: Attempt;
-  readonly #provider: ProviderConfig;
+  readonly #provider: AccountConfig;
   readonly #started: number;
 
   constructor(
@@ -22,7 +22,7 @@ export class AttemptRecord {
     caller: CallerContext,
     request: NeutralRequest,
     attempt: Attempt,
-    provider: ProviderConfig,
+    provider: AccountConfig,
   ) {
     this.#deps = deps;
     this.#caller = caller;
@@ -67,7 +67,8 @@ export class AttemptRecord {
       request: this.#request,
       routeModel: this.#attempt.routeModel,
       upstreamModel: this.#attempt.upstreamModel,
-      providerId: this.#provider.id,
+      providerId: this.#provider.rowId,
+      accountId: this.#provider.id,
       status,
       usage,
       outputText,

@@ -1,10 +1,11 @@
 import type { Config, PriceConfig, ProviderConfig } from "../config/mod.ts";
 import { resolveSettings, type RuntimeSettings } from "../config/runtime_settings.ts";
-import { digestsEqual, hashApiKey } from "../security/api_key.ts";
 import { secretsOf } from "../credentials/mod.ts";
+import { digestsEqual, hashApiKey } from "../security/api_key.ts";
 import { Redactor } from "../security/redact.ts";
 import type { ApiKeyRecord, BudgetRecord, ComboRecord, Store } from "../storage/mod.ts";
 import { type ClientIdentity, keyIdentity } from "./identity.ts";
+import { type AccountConfig, expandAccounts } from "./inventory_accounts.ts";
 import { log } from "../log.ts";
 
 /** What changed in a reload, so listeners rebuild only what they must. */
@@ -27,6 +28,8 @@ export class ControlPlane {
   #keysById = new Map<number, ApiKeyRecord>();
   #staticKeys = new Map<string, string>();
   #providers: readonly ProviderConfig[] = [];
+  #accounts: readonly AccountConfig[] = [];
+  #accountsById = new Map<string, AccountConfig>();
   #combos: readonly ComboRecord[] = [];
   #pricing: Readonly<Record<string, PriceConfig>> = {};
   #budgets: readonly BudgetRecord[] = [];
@@ -51,6 +54,16 @@ export class ControlPlane {
   /** Every configured provider account (enabled or not), in routing order. */
   get providers(): readonly ProviderConfig[] {
     return this.#providers;
+  }
+
+  /** Every account in routing order: provider rows and the inventory keys they expand into. */
+  get accounts(): readonly AccountConfig[] {
+    return this.#accounts;
+  }
+
+  /** The account with this id (a map lookup: the request path calls it once per attempt). */
+  account(id: string): AccountConfig | undefined {
+    return this.#accountsById.get(id);
   }
 
   /** Every combo. */
@@ -151,11 +164,25 @@ export class ControlPlane {
 
   #inventorySecrets(): string[] {
     try {
-      return this.store.inventory.secretValues();
+      return this.store.inventory.secretValues().flatMap((value) => [value, ...secretsOf(value)]);
     } catch (error) {
       // The shapes still catch most keys; a damaged inventory must not stop an error from being answered.
       log("warn", `inventory keys could not be read for redaction: ${(error as Error).message}`);
       return [];
+    }
+  }
+
+  #expand(): AccountConfig[] {
+    try {
+      return expandAccounts(
+        this.#providers,
+        this.store.inventory.routable(),
+        this.store.inventory.blockedHashes(),
+      );
+    } catch (error) {
+      // An unreadable inventory must not stop the configured providers from routing.
+      log("warn", `inventory keys could not be expanded into accounts: ${(error as Error).message}`);
+      return expandAccounts(this.#providers, [], new Set());
     }
   }
 
@@ -167,6 +194,8 @@ export class ControlPlane {
     this.#keysByHash = new Map(keys.map((k) => [k.keyHash, k]));
     this.#keysById = new Map(keys.map((k) => [k.id, k]));
     this.#providers = this.store.providers.list();
+    this.#accounts = this.#expand();
+    this.#accountsById = new Map(this.#accounts.map((a) => [a.id, a]));
     this.#combos = this.store.combos.list();
     this.#pricing = this.store.pricing.all();
     this.#budgets = this.store.budgets.list();

@@ -16,11 +16,12 @@ import { upstreamCodecFor } from "../wire/mod.ts";
 import type { UpstreamCodec } from "../wire/codec.ts";
 import type { CredentialBlob } from "../credentials/mod.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
+import type { AccountConfig } from "./inventory_accounts.ts";
 import { addWarnings, droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
 
 /** The account an attempt calls and how to reach it. */
 export interface CallTarget {
-  readonly provider: ProviderConfig;
+  readonly provider: AccountConfig;
   readonly preset: ProtocolPreset;
 }
 
@@ -40,7 +41,7 @@ export interface PreparedCall {
 
 /** The account of an attempt, or null when this build cannot call its api_type (or it is gone). */
 export function callTarget(deps: AttemptDeps, attempt: Attempt): CallTarget | null {
-  const provider = deps.control.providers.find((p) => p.id === attempt.account.id);
+  const provider = deps.control.account(attempt.account.id);
   const preset = provider ? presetFor(provider.apiType) : null;
   return provider && preset ? { provider, preset } : null;
 }
@@ -161,7 +162,7 @@ function build(
   const collect = preset.alwaysStream === true && !request.stream;
   const streamLimits = request.stream || collect;
   const base = {
-    client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
+    client: deps.clients.get(provider.clientId, `${provider.baseUrl}|${provider.apiType}`),
     clientSignal: caller.clientSignal,
     headersTimeoutMs: deps.timeouts.headersMs,
     idleTimeoutMs: deps.timeouts.idleMs,

@@ -9,6 +9,7 @@ import { TokenCounter } from "./token_counter.ts";
 import { BudgetGuard } from "./budget_guard.ts";
 import { ClusterSync } from "./cluster_sync.ts";
 import { ControlPlane } from "./control_plane.ts";
+import type { AccountConfig } from "./inventory_accounts.ts";
 import { Dispatcher, type DispatchObserver, type UpstreamTimeouts } from "./dispatch.ts";
 import type { ClientIdentity } from "./identity.ts";
 import { type CatalogEntry, modelCatalog } from "./model_catalog.ts";
@@ -142,8 +143,9 @@ export class GatewayRuntime {
 
   #rebuild(): void {
     const providers = this.control.providers;
+    const accounts = this.control.accounts;
     this.#table = buildRoutingTable(
-      providers.map((p) => ({
+      accounts.map((p) => ({
         id: p.id,
         prefix: p.prefix,
         apiType: p.apiType,
@@ -154,15 +156,25 @@ export class GatewayRuntime {
     );
     this.#catalog = modelCatalog(providers, this.control.combos);
     this.routing.quota.setLimits(
-      new Map(providers.filter((p) => p.quota).map((p) => [p.id, quotaLimits(p.quota!)])),
+      new Map(accounts.flatMap((a) => {
+        const limits = accountLimits(a);
+        return limits === null ? [] : [[a.id, limits] as const];
+      })),
       this.now(),
     );
     this.recorder?.setOverrides(this.control.pricing);
-    this.clients.retain(new Set(providers.filter((p) => p.enabled).map((p) => p.id)));
+    this.clients.retain(new Set(accounts.filter((p) => p.enabled).map((p) => p.clientId)));
   }
 }
 
-/** A provider's configured quota as routing's account limits. */
-function quotaLimits(quota: ProviderQuota): AccountLimits {
-  return { rpm: quota.rpm, rpd: quota.rpd, quotas: quota.windows };
+/**
+ * An account's limits for routing: the provider's configured quota, with the rpm/rpd an inventory key's
+ * check read from its upstream's headers taking precedence for that key's account.
+ */
+function accountLimits(account: AccountConfig): AccountLimits | null {
+  const quota: ProviderQuota | undefined = account.quota;
+  const rpm = account.rateLimitRpm ?? quota?.rpm;
+  const rpd = account.rateLimitRpd ?? quota?.rpd;
+  if (quota === undefined && rpm === undefined && rpd === undefined) return null;
+  return { rpm, rpd, quotas: quota?.windows ?? [] };
 }

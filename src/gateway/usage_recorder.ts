@@ -29,7 +29,10 @@ export interface AttemptRecord {
   /** `<prefix>/<model>` as routed. */
   readonly routeModel: string;
   readonly upstreamModel: string;
+  /** The provider row (an inventory account is filed under its row). */
   readonly providerId: string;
+  /** The account that answered; the provider row's id when absent. */
+  readonly accountId?: string;
   readonly status: number;
   readonly usage: Usage | null;
   /** Output text seen, for an estimate when the upstream reported no usage. */
@@ -153,7 +156,7 @@ export class UsageRecorder {
       requestModel: attempt.request.model,
       model: attempt.routeModel,
       providerId: attempt.providerId,
-      accountId: attempt.providerId,
+      accountId: attempt.accountId ?? attempt.providerId,
       clientKeyId: identityKeyId(attempt.identity),
       clientKeyLabel: identityLabel(attempt.identity),
       status: attempt.status,

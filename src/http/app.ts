@@ -79,7 +79,7 @@ export function createHandler(
       if (handled !== null) return handled.then((response) => withOverhead(response, timing));
     }
     const peer = info?.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "";
-    const response = app.fetch(request, { trustedProxy: isTrustedProxy(peer) });
+    const response = app.fetch(request, { trustedProxy: isTrustedProxy(peer), peer });
     return response instanceof Promise
       ? response.then((r) => withOverhead(r, timing))
       : withOverhead(response, timing);

@@ -12,6 +12,8 @@ export interface AppVariables {
 export interface AppBindings {
   /** The peer is a configured trusted proxy, so its X-Forwarded-* headers are believed. */
   readonly trustedProxy?: boolean;
+  /** The connecting peer's address (per-client limits). */
+  readonly peer?: string;
 }
 
 /** The Hono environment of the app. */

@@ -114,6 +114,7 @@ async function serveMessage(
   { identity, headers, signal, chain, clock }: SocketContext,
 ): Promise<void> {
   const body = requestOf(data);
+  if (body === null) return;
   if (typeof body === "string") {
     sendError(socket, 400, { type: "invalid_request_error", code: "invalid_request", message: body });
     return;
@@ -162,8 +163,8 @@ async function serveMessage(
     : { id: output.id, items: [...inputItems(body.input), ...output.items] };
 }
 
-/** The request fields of a `response.create` message, or what is wrong with the message. */
-function requestOf(data: unknown): Record<string, unknown> | string {
+/** The request fields of a `response.create` message, null for one to ignore, or what is wrong with it. */
+function requestOf(data: unknown): Record<string, unknown> | string | null {
   if (typeof data !== "string") return "WebSocket messages must be JSON text";
   let message: unknown;
   try {
@@ -171,6 +172,9 @@ function requestOf(data: unknown): Record<string, unknown> | string {
   } catch {
     return "WebSocket message is not valid JSON";
   }
+  // Codex acknowledges a finished response; nothing is owed back, and an answer would be read as the
+  // start of its next request's stream.
+  if (isRecord(message) && message.type === "response.processed") return null;
   if (!isRecord(message) || message.type !== "response.create") {
     return 'Unsupported WebSocket message: send {"type":"response.create", …request fields}';
   }

@@ -37,6 +37,15 @@ export class ConfigFileService {
         allow_private_image_urls: config.server.allowPrivateImageUrls,
       },
       limits: exportLimits(config.limits),
+      inventory: {
+        check_interval_hours: config.inventory.checkIntervalMs / 3_600_000,
+        check_concurrency: config.inventory.checkConcurrency,
+        check_timeout_s: config.inventory.checkTimeoutMs / 1000,
+        usability_probe: config.inventory.usabilityProbe,
+        allow_private_targets: config.inventory.allowPrivateTargets,
+        push_rate_limit: config.inventory.pushRateLimit,
+        push_rate_window_s: config.inventory.pushRateWindowMs / 1000,
+      },
       providers: store.providers.list().map((p) => ({
         id: p.id,
         prefix: p.prefix,

@@ -1,58 +1,288 @@
+import { CATALOG, detectProvider, inventoryIdForPrefix, UNIDENTIFIED } from "../inventory/catalog.ts";
+import { type ImportedKey, parseImport } from "../inventory/import_shapes.ts";
+import { cleanKey, maskKey } from "../inventory/key_text.ts";
 import { hashApiKey } from "../security/api_key.ts";
-import { maskSecret } from "../security/mask.ts";
+import type { UpstreamKeyView } from "../storage/mod.ts";
 import type { ManagementDeps } from "./deps.ts";
+import { invalidField, notFound } from "./field_error.ts";
+import type { InventoryChecks } from "./inventory_checks.ts";
+import { syncProviderMirrors } from "./inventory_mirror.ts";
 
-/** One upstream key as a push delivers it. */
-export interface PushedKey {
-  readonly provider: string;
-  readonly key: string;
-  readonly label?: string;
-}
+/** A key as submitted (Add Keys, push, import): the key text plus what the submitter knows about it. */
+export type SubmittedKey = ImportedKey;
 
-/** What became of one pushed key (never the key itself). */
-export interface PushResult {
-  readonly id: string;
-  readonly provider: string;
+/** What became of one submitted key. */
+export type IngestStatus = "registered" | "exists" | "updated" | "rejected" | "unidentified";
+
+/** One result item (never the key itself). */
+export interface IngestResult {
+  readonly id?: string;
+  readonly key_masked: string;
   readonly label: string;
-  readonly masked: string;
-  readonly status: string;
-  readonly duplicate: boolean;
+  readonly provider_id?: string;
+  readonly provider_display_name?: string;
+  readonly status: IngestStatus;
+  readonly error?: string;
 }
 
-/** The upstream key inventory: keys pushed in, stored sealed and deduplicated by hash. */
+/** Results of one submission with counts. */
+export interface IngestReport {
+  readonly summary: {
+    registered: number;
+    updated: number;
+    existed: number;
+    rejected: number;
+    unidentified: number;
+    total: number;
+  };
+  readonly results: readonly IngestResult[];
+}
+
+/** Most keys one submission may carry. */
+export const MAX_BATCH = 200;
+
+/**
+ * The upstream key inventory: keys come in (Add Keys, push, import; deduplicated by hash), are checked in
+ * the background, and go out (archive, delete, confirmed export). Every change that can alter routing
+ * reloads the gateway, so a key enters or leaves routing at once.
+ */
 export class InventoryService {
   readonly #deps: ManagementDeps;
+  readonly checks: InventoryChecks;
 
-  constructor(deps: ManagementDeps) {
+  constructor(deps: ManagementDeps, checks: InventoryChecks) {
     this.#deps = deps;
+    this.checks = checks;
   }
 
-  /** Adds pushed keys in one transaction; a key already stored is reported as a duplicate. */
-  push(keys: readonly PushedKey[]): PushResult[] {
+  /** Starts background checks and mirrors the providers' own keys (the running gateway only). */
+  start(): void {
+    this.syncMirrors();
+    this.checks.start();
+  }
+
+  /** Mirrors every provider's own key into the inventory, so it is checked like any other. */
+  syncMirrors(): void {
+    const ids = syncProviderMirrors(this.#deps.store, this.#deps.now());
+    if (ids.length > 0) this.checks.schedule(ids);
+  }
+
+  /**
+   * Registers keys. `requireProvider` (push) rejects keys whose provider cannot be told from their shape
+   * instead of filing them as unidentified. Keys that were registered or re-filed are checked next.
+   */
+  ingest(items: readonly SubmittedKey[], requireProvider = false): IngestReport {
+    if (items.length === 0) throw invalidField("keys", "needs at least one key");
+    if (items.length > MAX_BATCH) throw invalidField("keys", `at most ${MAX_BATCH} keys per submission`, 413);
     const { store } = this.#deps;
     const now = this.#deps.now();
-    return store.transaction(() =>
-      keys.map((entry) => {
-        store.inventory.ensureProvider(entry.provider, now);
-        const hash = hashApiKey(entry.key);
-        const masked = maskSecret(entry.key);
-        const stored = store.inventory.addKey({
-          id: `uk_${hash.slice(0, 16)}`,
-          providerId: entry.provider,
-          label: entry.label ?? "",
-          value: entry.key,
-          hash,
-          masked,
-        }, now);
-        return {
-          id: stored.id,
-          provider: stored.providerId,
-          label: stored.label,
-          masked,
-          status: stored.status,
-          duplicate: !stored.added,
-        };
-      })
+    const known = this.#knownProviders();
+    const results = store.transaction(() =>
+      items.map((item) => this.#ingestOne(item, known, requireProvider, now))
     );
+    const toCheck = results.filter((r) => r.status === "registered" || r.status === "updated")
+      .map((r) => r.id!);
+    if (toCheck.length > 0) this.checks.schedule(toCheck);
+    return { summary: summarize(results), results };
+  }
+
+  /**
+   * Add Keys: one key per line, with an optional provider, base URL and label for all of them. `identify`
+   * (the user asked for it) tries keys whose provider cannot be told against the configured providers.
+   */
+  addText(
+    text: string,
+    options: { provider?: string; baseUrl?: string; label?: string; identify?: boolean },
+  ): IngestReport {
+    const { identify, ...common } = options;
+    const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
+    const report = this.ingest(lines.map((key) => ({ key, ...common })));
+    if (identify) this.identify(report.results.filter((r) => r.status === "unidentified").map((r) => r.id!));
+    return report;
+  }
+
+  /** Tries unidentified keys against the configured providers (each is sent to them), in the background. */
+  identify(ids: readonly string[]): { queued: number } {
+    for (const id of ids) if (this.#deps.store.inventory.key(id) === null) throw this.#missing(id);
+    this.checks.identify(ids);
+    return { queued: ids.length };
+  }
+
+  /** Import JSON: the origin's export and common peer shapes. */
+  importJson(doc: unknown): IngestReport {
+    const parsed = parseImport(doc);
+    if ("error" in parsed) throw invalidField("file", parsed.error);
+    return this.ingest(parsed.keys);
+  }
+
+  /** Archives or restores a key; either takes effect in routing at once. */
+  archive(id: string, archived: boolean): UpstreamKeyView {
+    if (!this.#deps.store.inventory.setArchived(id, archived, this.#deps.now())) throw this.#missing(id);
+    this.#deps.reload();
+    if (!archived) this.checks.schedule([id]);
+    return this.#deps.store.inventory.key(id)!;
+  }
+
+  /** Deletes a key, its models and history. */
+  delete(id: string): void {
+    if (!this.#deps.store.inventory.delete(id)) throw this.#missing(id);
+    this.#deps.reload();
+  }
+
+  /** Queues checks: of one key, or of every checkable key. */
+  recheck(id?: string): { queued: number } {
+    if (id !== undefined) {
+      if (this.#deps.store.inventory.key(id) === null) throw this.#missing(id);
+      this.checks.schedule([id]);
+      return { queued: 1 };
+    }
+    const before = this.checks.pending;
+    this.checks.schedule();
+    return { queued: this.checks.pending - before };
+  }
+
+  /** The export document with every key's plaintext value (callers confirm first). */
+  exportJson(providerId?: string): Record<string, unknown> {
+    const rows = this.#deps.store.inventory.exportRows(providerId);
+    return {
+      exported_at: new Date(this.#deps.now()).toISOString(),
+      count: rows.length,
+      keys: rows.map((r) => ({
+        id: r.id,
+        provider_id: r.providerId,
+        provider_display_name: CATALOG.get(r.providerId)?.name ?? r.providerId,
+        key_label: r.label,
+        key_value: r.value,
+        key_masked: r.masked,
+        custom_base_url: r.baseUrl,
+        status: r.status,
+        is_valid: r.isValid,
+        is_usable: r.isUsable,
+        usability_status: r.usability,
+        health_status: r.health,
+        credits_remaining: r.creditsRemaining,
+        credits_total: r.creditsTotal,
+        priority: r.priority,
+        source_node: r.sourceNode,
+        is_archived: r.archived,
+        metadata: parseObject(r.metadata),
+        last_checked_at: r.lastCheckedAt === null ? null : new Date(r.lastCheckedAt).toISOString(),
+        last_error: r.lastError,
+      })),
+    };
+  }
+
+  #missing(id: string) {
+    return notFound(`Inventory key "${id}" does not exist`);
+  }
+
+  /** Provider ids a key may be filed under: the catalog's and those of configured prefixes. */
+  #knownProviders(): Set<string> {
+    const ids = new Set(CATALOG.keys());
+    for (const p of this.#deps.store.providers.list()) ids.add(inventoryIdForPrefix(p.prefix));
+    return ids;
+  }
+
+  #ingestOne(item: SubmittedKey, known: Set<string>, requireProvider: boolean, now: number): IngestResult {
+    const { store } = this.#deps;
+    const label = item.label ?? "";
+    const cleaned = cleanKey(item.key, Math.floor(now / 1000));
+    if ("error" in cleaned) {
+      return { key_masked: maskKey(item.key.trim()), label, status: "rejected", error: cleaned.error };
+    }
+    const masked = maskKey(cleaned.value);
+    const reject = (error: string): IngestResult => ({
+      key_masked: masked,
+      label,
+      status: "rejected",
+      error,
+    });
+    const baseUrl = item.baseUrl?.replace(/\/+$/, "") ?? "";
+    if (baseUrl !== "" && !/^https?:\/\/[^\s/]+/i.test(baseUrl)) {
+      return reject("base_url must be an http(s) URL");
+    }
+    let provider = item.provider?.trim().toLowerCase();
+    if (provider !== undefined && provider !== "") {
+      if (!known.has(provider)) return reject(`unknown provider "${provider}"`);
+      if (provider === "custom" && baseUrl === "") return reject("provider custom needs a base_url");
+    } else {
+      provider = detectProvider(cleaned.value) ?? (baseUrl !== "" ? "custom" : UNIDENTIFIED);
+      if (provider === UNIDENTIFIED && requireProvider) {
+        return reject("Cannot detect provider. Pass provider field.");
+      }
+    }
+    const display = CATALOG.get(provider)?.name ?? provider;
+    const hash = hashApiKey(cleaned.value);
+    const existing = store.inventory.byHash(hash);
+    if (existing !== null) {
+      if (existing.status === UNIDENTIFIED && provider !== UNIDENTIFIED) {
+        store.inventory.ensureProvider(provider, now, display);
+        store.inventory.reassign(existing.id, provider, baseUrl, now);
+        return {
+          id: existing.id,
+          key_masked: masked,
+          label: existing.label,
+          provider_id: provider,
+          provider_display_name: display,
+          status: "updated",
+        };
+      }
+      return {
+        id: existing.id,
+        key_masked: masked,
+        label: existing.label,
+        provider_id: existing.providerId,
+        provider_display_name: CATALOG.get(existing.providerId)?.name ?? existing.providerId,
+        status: "exists",
+      };
+    }
+    const unidentified = provider === UNIDENTIFIED;
+    const id = `uk_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
+    store.inventory.ensureProvider(provider, now, display);
+    store.inventory.insert({
+      id,
+      providerId: provider,
+      label,
+      value: cleaned.value,
+      hash,
+      masked,
+      baseUrl,
+      sourceNode: item.sourceNode ?? "",
+      priority: Math.trunc(item.priority ?? 0),
+      status: unidentified ? UNIDENTIFIED : "pending_validation",
+      lastError: unidentified ? "Provider not auto-detected: needs manual review" : "",
+      metadata: JSON.stringify(item.metadata ?? {}),
+      note: item.state ? "imported" : "added",
+    }, now);
+    if (item.state && !unidentified) store.inventory.copyState(id, item.state);
+    return {
+      id,
+      key_masked: masked,
+      label,
+      provider_id: provider,
+      provider_display_name: display,
+      status: unidentified ? "unidentified" : "registered",
+    };
+  }
+}
+
+function summarize(results: readonly IngestResult[]): IngestReport["summary"] {
+  const count = (s: IngestStatus) => results.filter((r) => r.status === s).length;
+  return {
+    registered: count("registered"),
+    updated: count("updated"),
+    existed: count("exists"),
+    rejected: count("rejected"),
+    unidentified: count("unidentified"),
+    total: results.length,
+  };
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(text);
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
   }
 }

@@ -8,6 +8,7 @@ import { ComboService } from "./combos.ts";
 import { ConfigFileService } from "./config_file.ts";
 import type { ManagementDeps } from "./deps.ts";
 import { InventoryService } from "./inventory.ts";
+import { InventoryChecks } from "./inventory_checks.ts";
 import { KeyService } from "./keys.ts";
 import { PricingService } from "./pricing.ts";
 import { ProviderService } from "./providers.ts";
@@ -18,7 +19,8 @@ export type { ManagementDeps } from "./deps.ts";
 export { type BudgetReport, budgetReport, type SpendToday } from "./budgets.ts";
 export type { ProviderChanges, ProviderInput } from "./providers.ts";
 export type { SettingsChange } from "./settings.ts";
-export type { PushedKey, PushResult } from "./inventory.ts";
+export { type IngestReport, type IngestResult, MAX_BATCH, type SubmittedKey } from "./inventory.ts";
+export { SubmitLimiter } from "./submit_limiter.ts";
 export {
   type CreatedKey,
   createKey,
@@ -41,15 +43,22 @@ export class Management {
   readonly requestLogs: RequestLogService;
   readonly configFile: ConfigFileService;
 
-  constructor(deps: ManagementDeps) {
-    this.providers = new ProviderService(deps);
+  constructor(deps: ManagementDeps, options: { fetch?: typeof fetch } = {}) {
+    this.inventory = new InventoryService(deps, new InventoryChecks(deps, options.fetch));
+    // A provider's own key is mirrored into the inventory whenever providers change.
+    const mirrored = { ...deps, reload: () => (this.inventory.syncMirrors(), deps.reload()) };
+    this.providers = new ProviderService(mirrored);
     this.combos = new ComboService(deps);
     this.budgets = new BudgetService(deps);
     this.pricing = new PricingService(deps);
     this.settings = new SettingsService(deps);
     this.keys = new KeyService(deps);
-    this.inventory = new InventoryService(deps);
     this.requestLogs = new RequestLogService(deps);
-    this.configFile = new ConfigFileService(deps);
+    this.configFile = new ConfigFileService(mirrored);
+  }
+
+  /** Stops background work (key checks). */
+  close(): Promise<void> {
+    return this.inventory.checks.close();
   }
 }

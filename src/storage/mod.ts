@@ -14,6 +14,7 @@ import { UsageRepo } from "./usage_repo.ts";
 import { RequestLogsRepo } from "./request_logs_repo.ts";
 import { DashboardSessionsRepo } from "./dashboard_sessions_repo.ts";
 import { InventoryRepo } from "./inventory_repo.ts";
+import { InventoryChecksRepo } from "./inventory_checks_repo.ts";
 import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
 import { TurnTokensRepo } from "./turn_tokens_repo.ts";
@@ -29,7 +30,14 @@ export type { AffinityRecord, CacheAffinityRepo } from "./cache_affinity_repo.ts
 export type { UsageRow } from "./usage_repo.ts";
 export type { RequestLogInput, RequestLogRecord, RequestLogSummary } from "./request_logs_repo.ts";
 export type { DashboardSession } from "./dashboard_sessions_repo.ts";
-export type { InventoryProviderView, InventorySummary, UpstreamKeyView } from "./inventory_repo.ts";
+export type {
+  InventoryCount,
+  KeyFilter,
+  NewUpstreamKey,
+  RoutableKey,
+  UpstreamKeyView,
+} from "./inventory_repo.ts";
+export type { CheckRecord, KeyHistoryRow, KeyToCheck } from "./inventory_checks_repo.ts";
 export {
   type ClientTotals,
   type DailyTotals,
@@ -87,6 +95,7 @@ export class Store {
   readonly requestLogs: RequestLogsRepo;
   readonly sessions: DashboardSessionsRepo;
   readonly inventory: InventoryRepo;
+  readonly inventoryChecks: InventoryChecksRepo;
   readonly usageStats: UsageStatsRepo;
   readonly saverStats: SaverStatsRepo;
   /** Opaque upstream tokens of tool calls, restored into replayed history. */
@@ -111,6 +120,7 @@ export class Store {
     this.requestLogs = new RequestLogsRepo(db);
     this.sessions = new DashboardSessionsRepo(db);
     this.inventory = new InventoryRepo(db, box);
+    this.inventoryChecks = new InventoryChecksRepo(db, box);
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
     this.turnTokens = new TurnTokensRepo(db);

@@ -329,14 +329,26 @@ Deno.test("inventory push: needs its own token, dedupes by hash and only shows m
         headers: { authorization: "Bearer push-token-abc", "content-type": "application/json" },
         body: JSON.stringify(value),
       });
-    const first = await (await push(payload)).json();
-    assertEquals([first.added, first.duplicates, first.keys[0].masked], [1, 0, "sk-…0111"]);
+    const firstResponse = await push(payload);
+    const first = await firstResponse.json();
+    assertEquals(firstResponse.status, 201);
+    assertEquals([first.summary.registered, first.summary.existed, first.results[0].key_masked], [
+      1,
+      0,
+      "sk-…0111",
+    ]);
     assert(!JSON.stringify(first).includes("sk-pushed-secret-000111"));
-    const second = await (await push(payload)).json();
-    assertEquals([second.added, second.duplicates], [0, 1]);
+    const secondResponse = await push(payload);
+    const second = await secondResponse.json();
+    assertEquals([secondResponse.status, second.summary.registered, second.summary.existed], [200, 0, 1]);
+    assertEquals(second.results[0].status, "exists");
     const bad = await push({ keys: [{ provider: "openai", key: "x" }] });
-    assertEquals([bad.status, (await bad.json()).error.field], [400, "keys.0.key"]);
-    const state = await t.json("/dashboard/api/v2/state/inventory-keys");
+    const rejected = await bad.json();
+    assertEquals([bad.status, rejected.results[0].status], [200, "rejected"]);
+    assertEquals(rejected.results[0].error, "key is shorter than 16 characters");
+    const empty = await push({ keys: [] });
+    assertEquals([empty.status, (await empty.json()).error.field], [400, "keys"]);
+    const state = await t.json("/dashboard/api/v2/state/inventory-keys?provider=openai");
     assertEquals((state.body.data as Json).total, 1);
     assert(!JSON.stringify(state.body).includes("sk-pushed-secret-000111"));
     const stored = t.gw.runtime.control.store.db.prepare("SELECT key_value FROM upstream_keys").get() as {

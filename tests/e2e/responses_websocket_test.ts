@@ -19,10 +19,10 @@ async function connect(url: string) {
   });
   return {
     frames,
-    /** Sends one message and returns the frames up to response.completed / response.failed / error. */
+    /** Sends one message (or several) and returns the frames up to response.completed / response.failed / error. */
     async request(message: unknown): Promise<Frame[]> {
       const from = frames.length;
-      socket.send(JSON.stringify(message));
+      for (const one of Array.isArray(message) ? message : [message]) socket.send(JSON.stringify(one));
       const done = () =>
         frames.slice(from).some((f) => /^(response\.completed|response\.failed|error)$/.test(f.type));
       while (!done()) await new Promise<void>((resolve) => (wake = resolve));
@@ -86,6 +86,12 @@ Deno.test("the Responses WebSocket answers warm-ups without an upstream call and
     input: [{ role: "user", content: "and now?" }],
   });
   assertEquals(chained.at(-1)!.type, "response.completed");
+  // An acknowledgement gets no answer: the next request's frames are its own.
+  const acknowledged = await ws.request([
+    { type: "response.processed", response_id: (chained.at(-1)!.response as { id: string }).id },
+    { type: "response.create", model: "up_chat/agent", input: "again" },
+  ]);
+  assertEquals(acknowledged[0].type, "response.created");
   const bad = await ws.request({ type: "session.update" });
   assertEquals(bad[0].type, "error");
   assertEquals(bad[0].status, 400);

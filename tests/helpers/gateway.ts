@@ -50,6 +50,8 @@ export async function startTestGateway(
     timeouts: options.timeouts,
     now: options.now,
     watchIntervalMs: options.watchIntervalMs ?? 200,
+    // Variables the test gives win over the process environment (INVENTORY_PUSH_TOKEN, …).
+    env: options.env ? (n) => options.env?.[n] ?? Deno.env.get(n) : undefined,
   });
   let stopped = false;
   return {

@@ -69,7 +69,8 @@ export function routingSection({ gateway }: SectionInput): RoutingSection {
   const sessions = gateway.quota.cacheSessions(now);
   const byAccount = new Map(cooldowns.map((c) => [c.accountId, c]));
   const prefixes = new Map<string, RoutingAccount[]>();
-  for (const p of gateway.state.providers) {
+  // Every account: provider rows and the inventory keys they expand into (their own cooldowns and quota).
+  for (const p of gateway.state.accounts) {
     const accounts = prefixes.get(p.prefix) ?? [];
     const cooling = settings.server_cooldowns_enabled ? byAccount.get(p.id) : undefined;
     const callable = presetFor(p.apiType) !== null;

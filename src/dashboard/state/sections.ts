@@ -12,7 +12,8 @@ import {
   saversSection,
   settingsSection,
 } from "./config_sections.ts";
-import { inventoryKeysSection, inventorySection, requestLogsSection } from "./misc_sections.ts";
+import { inventoryKeysSection, inventorySection } from "./inventory_sections.ts";
+import { requestLogsSection } from "./misc_sections.ts";
 import { toolCards } from "./tool_cards.ts";
 import { analyticsSection, leaderboardSection, overviewSection, usageSection } from "./usage_sections.ts";
 

@@ -69,7 +69,8 @@ export function dashboardAccess(
  * Reads that show what only administrators may see: plaintext credentials, other users' prompts, and
  * provider sign-ins in progress.
  */
-const ADMIN_READS = /^\/dashboard\/api\/(?:export|request-logs\/|providers\/[^/]+\/connect)/;
+const ADMIN_READS =
+  /^\/dashboard\/api\/(?:export|request-logs\/|providers\/[^/]+\/connect|inventory\/export)/;
 
 /**
  * Least privilege: a viewer may look at the dashboard but change nothing, export nothing and read no

@@ -1,26 +1,66 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
+import type { InventoryIngestReport } from "../../dashboard/contract/mod.ts";
+import {
+  type IngestReport,
+  invalidField,
+  MAX_BATCH,
+  SubmitLimiter,
+  type SubmittedKey,
+} from "../../management/mod.ts";
 import { GatewayError } from "../../model/mod.ts";
 import { digestsEqual, hashApiKey } from "../../security/api_key.ts";
 import type { AppEnv } from "../env.ts";
 import { jsonObject, parseInput } from "./validation.ts";
 
-const schema = z.object({
-  keys: z.array(z.object({
-    provider: z.string({ error: "must be a string" }).trim().min(1, "is required").max(100, "is too long")
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only"),
-    key: z.string({ error: "must be a string" }).trim().min(8, "is too short").max(20_000, "is too long"),
-    label: z.string().trim().max(200, "is too long").optional(),
-  })).min(1, "needs at least one key").max(1000, "at most 1000 keys per push"),
+const text = (max: number) => z.string({ error: "must be a string" }).max(max, "is too long");
+const pushedKey = z.object({
+  key: text(20_000).min(1, "is required"),
+  provider: text(100).optional(),
+  label: text(200).optional(),
+  base_url: text(2000).optional(),
 });
+const schema = z.union([
+  z.object({ keys: z.array(pushedKey).min(1, "needs at least one key"), node_id: text(200).optional() }),
+  pushedKey.extend({ node_id: text(200).optional() }),
+]);
+
+/** The client a submission is counted against: the peer, or the first forwarded address behind a trusted proxy. */
+export function submitter(c: Context<AppEnv>): string {
+  const forwarded = c.env?.trustedProxy ? c.req.header("x-forwarded-for")?.split(",")[0].trim() : undefined;
+  return forwarded || c.env?.peer || "unknown";
+}
+
+/** Counts a submission against the client's window; a 429 with Retry-After past the limit. */
+export function limitSubmission(limiter: SubmitLimiter, c: Context<AppEnv>, keys: number, now: number): void {
+  const taken = limiter.take(submitter(c), keys, now);
+  if (!taken.ok) {
+    const detail = `Too many keys submitted; try again in ${taken.retryAfterS} s`;
+    throw new GatewayError(429, "rate_limit", detail, {
+      fixedBody: { detail },
+      headers: { "retry-after": String(taken.retryAfterS) },
+    });
+  }
+}
+
+/** The response of a submission: 201 when something new was registered. */
+export function ingestAnswer(c: Context<AppEnv>, report: IngestReport): Response {
+  // The contract's shape is what the UI reads: the management report must keep fitting it.
+  const answer: InventoryIngestReport = report;
+  const created = report.summary.registered + report.summary.updated > 0;
+  return c.json(answer, created ? 201 : 200);
+}
 
 /**
  * Programmatic key ingestion. It has its own bearer token (INVENTORY_PUSH_TOKEN), compared in constant
- * time; dashboard sign-in is neither needed nor sufficient.
+ * time; dashboard sign-in is neither needed nor sufficient. Keys whose provider cannot be told from their
+ * shape are rejected rather than filed as unidentified (a script can always say which provider).
  */
 export function inventoryRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const inventory = ctx.state.config.inventory;
+  const limiter = new SubmitLimiter(inventory.pushRateLimit, inventory.pushRateWindowMs);
 
   app.post("/dashboard/api/inventory/push", async (c) => {
     const token = ctx.pushToken();
@@ -35,9 +75,18 @@ export function inventoryRoutes(ctx: DashboardContext): Hono<AppEnv> {
       });
     }
     const input = parseInput(schema, await jsonObject(c));
-    const results = ctx.manage.inventory.push(input.keys);
-    const added = results.filter((r) => !r.duplicate).length;
-    return c.json({ ok: true, added, duplicates: results.length - added, keys: results });
+    const node = input.node_id;
+    const list = "keys" in input ? input.keys : [input];
+    if (list.length > MAX_BATCH) throw invalidField("keys", `at most ${MAX_BATCH} keys per push`, 413);
+    limitSubmission(limiter, c, list.length, ctx.now());
+    const keys: SubmittedKey[] = list.map((k) => ({
+      key: k.key,
+      provider: k.provider,
+      label: k.label,
+      baseUrl: k.base_url,
+      sourceNode: node,
+    }));
+    return ingestAnswer(c, ctx.manage.inventory.ingest(keys, true));
   });
   return app;
 }

@@ -8,6 +8,7 @@ import { adminOnlyChanges, dashboardAccess, sameOriginMutations } from "./access
 import { budgetsRoutes } from "./budgets_routes.ts";
 import { combosRoutes } from "./combos_routes.ts";
 import { configRoutes } from "./config_routes.ts";
+import { inventoryManageRoutes } from "./inventory_manage_routes.ts";
 import { inventoryRoutes } from "./inventory_routes.ts";
 import { keysRoutes } from "./keys_routes.ts";
 import { liveRoutes } from "./live_routes.ts";
@@ -65,5 +66,6 @@ export function dashboardRoutes(
   app.route("/", requestLogsRoutes(ctx));
   app.route("/", pricingRoutes(ctx));
   app.route("/", routingRoutes(ctx));
+  app.route("/", inventoryManageRoutes(ctx));
   return app;
 }

@@ -13,7 +13,7 @@ import type {
 } from "../../model/mod.ts";
 import { extraFieldsFor } from "../../model/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
-import { isRecord } from "../shared/mod.ts";
+import { isRecord, requiresThoughtSignatures, SKIP_THOUGHT_SIGNATURE } from "../shared/mod.ts";
 import { mergeExtraFields } from "./extra_fields.ts";
 import { cacheHint, encodeContent, type Encoding, withExtra } from "./parts_encode.ts";
 
@@ -181,7 +181,7 @@ function encodeAssistant(message: Message, enc: Encoding): Json {
         texts.push(part);
         break;
       case "toolCall":
-        calls.push(encodeToolCall(part, enc));
+        calls.push(encodeToolCall(part, enc, calls.length === 0));
         break;
       case "reasoning":
         reasoning += part.text;
@@ -209,7 +209,7 @@ function encodeAssistant(message: Message, enc: Encoding): Json {
   return withExtra(out, message.extra);
 }
 
-function encodeToolCall(part: ToolCallPart, enc: Encoding): Json {
+function encodeToolCall(part: ToolCallPart, enc: Encoding, first: boolean): Json {
   const out: Json = {
     id: part.id,
     type: "function",
@@ -224,6 +224,12 @@ function encodeToolCall(part: ToolCallPart, enc: Encoding): Json {
         `tool call signature of "${part.name}" cannot be expressed for this upstream; dropped`,
       );
     }
+  } else if (first && requiresThoughtSignatures(enc.upstreamModel)) {
+    // Gemini 3's OpenAI-compatible endpoint rejects a step's first call without one, like its native API.
+    out.extra_content = { google: { thought_signature: SKIP_THOUGHT_SIGNATURE } };
+    enc.warnings.push(
+      `tool call "${part.name}" has no thought signature to send back; sent Gemini's skip value`,
+    );
   }
   return withExtra(out, part.extra);
 }

@@ -25,7 +25,20 @@ export function corruptEventStream(reason: string): GatewayError {
 // fatal: a header name or string that is not UTF-8 is corruption, not text to patch up with U+FFFD.
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** Short ASCII (every header name and type Kiro sends) is read byte by byte: a TextDecoder call costs more. */
+function asciiOrUndefined(bytes: Uint8Array): string | undefined {
+  if (bytes.length > 64) return undefined;
+  let out = "";
+  for (const b of bytes) {
+    if (b >= 0x80) return undefined;
+    out += String.fromCharCode(b);
+  }
+  return out;
+}
+
 function text(bytes: Uint8Array, what: string): string {
+  const ascii = asciiOrUndefined(bytes);
+  if (ascii !== undefined) return ascii;
   try {
     return utf8.decode(bytes);
   } catch {

@@ -6,7 +6,7 @@ import type {
   ToolResultPart,
 } from "../../model/mod.ts";
 import { extraFieldsFor, partsText } from "../../model/mod.ts";
-import { isRecord, tryParseJson } from "../shared/mod.ts";
+import { isRecord, requiresThoughtSignatures, SKIP_THOUGHT_SIGNATURE, tryParseJson } from "../shared/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
 import { mergeUnder } from "./merge.ts";
 import { encodePart, type WirePart } from "./parts_encode.ts";
@@ -28,7 +28,7 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
   }
 
   const contents = encodeContents(request.messages, warnings);
-  if (REQUIRES_SIGNATURES.test(upstreamModel)) signActiveLoop(contents, warnings);
+  if (requiresThoughtSignatures(upstreamModel)) signActiveLoop(contents, warnings);
   const body: Record<string, unknown> = { contents };
   if (request.system.length > 0) {
     body.systemInstruction = { parts: request.system.map((p) => ({ text: p.text })) };
@@ -65,11 +65,6 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
   return { body: mergeUnder(body, ownRest), warnings: warnings.list() };
 }
 
-/** Gemini 3 and later reject a current-turn functionCall without its thought signature. */
-const REQUIRES_SIGNATURES = /(?:^|[/-])gemini-(?:[3-9]|\d{2,})(?:[.-]|$)/i;
-/** Google's documented value for a function call whose real signature is lost (validation is skipped). */
-export const SKIP_SIGNATURE = "skip_thought_signature_validator";
-
 /**
  * Gemini 3 validates the signatures of the current turn: the model steps since the last user content
  * that is not only function responses. A step whose first functionCall has none (the client could not
@@ -85,7 +80,7 @@ function signActiveLoop(contents: Record<string, unknown>[], warnings: Warnings)
     if (content.role !== "model") continue;
     const call = (content.parts as WirePart[]).find((p) => p.functionCall !== undefined);
     if (call === undefined || typeof call.thoughtSignature === "string") continue;
-    call.thoughtSignature = SKIP_SIGNATURE;
+    call.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
     const name = (call.functionCall as { name?: unknown }).name;
     warnings.add(
       `tool call "${String(name)}" has no thought signature to send back; sent Gemini's skip value`,

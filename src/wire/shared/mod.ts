@@ -13,5 +13,6 @@ export {
   zodProblem,
 } from "./zod_issues.ts";
 export { frameWithModel, type ModelSlot } from "./frame_model.ts";
+export { requiresThoughtSignatures, SKIP_THOUGHT_SIGNATURE } from "./thought_signatures.ts";
 export { type BlockLabels, BlockTracker, type Emit } from "./block_tracker.ts";
 export { type CollectedError, EventCollector } from "./collect_events.ts";

@@ -194,3 +194,41 @@ Deno.test("decodeRequest() → encodeRequest() round-trips images, parallel tool
   };
   assertEquals(codec.encodeRequest(decode(body), "m").body, body);
 });
+
+Deno.test("encodeRequest() gives a Gemini 3 step's first call without a signature Google's skip value, with a warning", () => {
+  const request: NeutralRequest = {
+    model: "m",
+    system: [],
+    messages: [
+      { role: "user", parts: [{ kind: "text", text: "weather?" }] },
+      {
+        role: "assistant",
+        parts: [
+          { kind: "toolCall", id: "c1", name: "get_weather", arguments: '{"city":"Paris"}' },
+          { kind: "toolCall", id: "c2", name: "get_weather", arguments: '{"city":"Rome"}' },
+        ],
+      },
+      {
+        role: "tool",
+        parts: [
+          { kind: "toolResult", callId: "c1", content: [{ kind: "text", text: "18" }] },
+          { kind: "toolResult", callId: "c2", content: [{ kind: "text", text: "21" }] },
+        ],
+      },
+    ],
+    tools: [],
+    params: {},
+    stream: false,
+    source: "messages",
+  };
+  const gemini = codec.encodeRequest(request, "gemini-3-flash-preview");
+  const calls = (gemini.body.messages as { tool_calls?: Record<string, unknown>[] }[])[1].tool_calls!;
+  assertEquals(calls.map((c) => c.extra_content), [
+    { google: { thought_signature: "skip_thought_signature_validator" } },
+    undefined,
+  ]);
+  assertEquals(gemini.warnings.length, 1);
+  const other = codec.encodeRequest(request, "gemini-2.5-flash");
+  const plain = (other.body.messages as { tool_calls?: Record<string, unknown>[] }[])[1].tool_calls!;
+  assertEquals(plain.map((c) => c.extra_content), [undefined, undefined]);
+});

@@ -32,6 +32,9 @@ const paths: Record<IconName, string> = {
   leaderboard: "M8 21V11H3v10zM15 21V4H9v17zM21 21v-7h-6v7z",
   "request-logs": "M4 5h16M4 10h16M4 15h10M4 20h7",
   inventory: "M3 7l9-4 9 4-9 4zM3 12l9 4 9-4M3 17l9 4 9-4",
+  "inventory-keys": "M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01",
+  "inventory-add": "M12 5v14M5 12h14M4 4h16v16H4z",
+  "inventory-import": "M12 3v12M7 10l5 5 5-5M4 15v5h16v-5",
   providers:
     "M4 6a8 3 0 1 0 16 0a8 3 0 1 0-16 0M4 6v6c0 1.7 3.6 3 8 3s8-1.3 8-3V6M4 12v6c0 1.7 3.6 3 8 3s8-1.3 8-3v-6",
   combos: "M6 3v12M6 15a3 3 0 1 0 0 6a3 3 0 1 0 0-6M18 3a3 3 0 1 0 0 6a3 3 0 1 0 0-6M18 9c0 6-12 3-12 9",

@@ -46,13 +46,6 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
         word-break: break-all;
         font-size: var(--gw-text-sm);
       }
-      .warn-box {
-        padding: 10px 12px;
-        border-radius: var(--gw-radius-sm);
-        background: var(--gw-warn-soft);
-        color: var(--gw-warn);
-        font-size: var(--gw-text-sm);
-      }
     `,
   ];
   declare created: { key: string; name: string } | null;

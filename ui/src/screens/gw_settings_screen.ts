@@ -46,13 +46,6 @@ export class GwSettingsScreen extends ScreenBase {
       .danger-zone {
         border-color: color-mix(in srgb, var(--gw-danger) 35%, var(--gw-border));
       }
-      .warn-box {
-        padding: 10px 12px;
-        border-radius: var(--gw-radius-sm);
-        background: var(--gw-warn-soft);
-        color: var(--gw-warn);
-        font-size: var(--gw-text-sm);
-      }
       .stored {
         font-size: 10px;
       }

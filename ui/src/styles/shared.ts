@@ -115,6 +115,14 @@ const baseStyles = css`
     gap: var(--gw-space-4);
     grid-template-columns: repeat(auto-fit, minmax(min(100%, 380px), 1fr));
   }
+  /* A plaintext-credential warning (exports). */
+  .warn-box {
+    padding: 10px 12px;
+    border-radius: var(--gw-radius-sm);
+    background: var(--gw-warn-soft);
+    color: var(--gw-warn);
+    font-size: var(--gw-text-sm);
+  }
   .grid-cards {
     display: grid;
     gap: var(--gw-space-4);

@@ -1,0 +1,254 @@
+/**
+ * One key check against its upstream: authentication and the model list, rate-limit headers, credit
+ * where the upstream exposes it, then a 1-token usability probe. The protocol follows the key's api_type
+ * (the same presets the gateway routes with). OAuth blobs go to the credential core when one is wired.
+ */
+import type { ApiType } from "../config/api_types.ts";
+import {
+  type CheckOutcome,
+  creditsFromHeaders,
+  errorOutcome,
+  invalidOutcome,
+  looksLikeQuota,
+  modelsFrom,
+  probeModel,
+  probeVerdict,
+  rateLimitsFrom,
+} from "./check_outcome.ts";
+import { type CheckFetch, type CheckResponse, RefusedTarget } from "./guarded_fetch.ts";
+import { parseCredential } from "../credentials/mod.ts";
+
+/** What a check needs to know about one key. */
+export interface CheckTarget {
+  /** The key, or a canonical OAuth blob (JSON). */
+  readonly value: string;
+  readonly blob: boolean;
+  readonly keyId: string;
+  readonly providerId: string;
+  readonly apiType: ApiType;
+  readonly baseUrl: string;
+  readonly probeModel?: string;
+}
+
+/**
+ * Refreshes an OAuth credential through the credential core (which writes a rotated blob back itself):
+ * the current blob, or null when it could not be refreshed. Absent, blobs are judged by their access token
+ * and expiry alone.
+ */
+export type CredentialRefresh = (
+  target: { readonly keyId: string; readonly apiType: ApiType; readonly value: string },
+) => Promise<string | null>;
+
+/** The checker's outside world. */
+export interface CheckerDeps {
+  readonly fetch: CheckFetch;
+  readonly usabilityProbe: boolean;
+  readonly refresh?: CredentialRefresh;
+  readonly now: () => number;
+}
+
+interface Protocol {
+  readonly headers: Record<string, string>;
+  readonly modelsUrl: string;
+  probe(model: string): { url: string; body: string };
+}
+
+function protocolFor(target: CheckTarget): Protocol | null {
+  const base = target.baseUrl.replace(/\/+$/, "");
+  const key = target.value;
+  switch (target.apiType) {
+    case "chat_compat":
+    case "free_tier":
+    case "responses_native":
+      return {
+        headers: { authorization: `Bearer ${key}` },
+        modelsUrl: `${base}/models`,
+        probe: (model) => ({
+          url: `${base}/chat/completions`,
+          body: JSON.stringify({ model, max_tokens: 1, messages: [{ role: "user", content: "hi" }] }),
+        }),
+      };
+    case "messages_native":
+      return {
+        headers: { "x-api-key": key, "anthropic-version": "2023-06-01" },
+        modelsUrl: `${base}/v1/models`,
+        probe: (model) => ({
+          url: `${base}/v1/messages`,
+          body: JSON.stringify({ model, max_tokens: 1, messages: [{ role: "user", content: "hi" }] }),
+        }),
+      };
+    case "generate_native":
+      return {
+        headers: { "x-goog-api-key": key },
+        modelsUrl: `${base}/v1beta/models`,
+        probe: (model) => ({
+          url: `${base}/v1beta/models/${encodeURIComponent(model)}:generateContent`,
+          body: JSON.stringify({
+            contents: [{ role: "user", parts: [{ text: "hi" }] }],
+            generationConfig: { maxOutputTokens: 1 },
+          }),
+        }),
+      };
+    default:
+      return null;
+  }
+}
+
+function failureText(error: unknown): string {
+  if (error instanceof RefusedTarget) return `refused: ${error.message}`;
+  const e = error as Error;
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") return "Connection timeout";
+  return `connection failed: ${e?.message ?? String(error)}`;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Checks one key; never throws (a failure is an `error` outcome). */
+export async function checkKey(target: CheckTarget, deps: CheckerDeps): Promise<CheckOutcome> {
+  if (target.blob) return checkBlob(target, deps);
+  const protocol = protocolFor(target);
+  if (protocol === null) return errorOutcome(`keys of api_type ${target.apiType} cannot be checked yet`);
+  if (target.baseUrl === "") return errorOutcome("no base URL: give the key a base URL or add its provider");
+  let listed: CheckResponse;
+  try {
+    listed = await deps.fetch(protocol.modelsUrl, { method: "GET", headers: protocol.headers });
+  } catch (error) {
+    return errorOutcome(failureText(error));
+  }
+  const rateLimits = rateLimitsFrom(listed.headers);
+  const credits = creditsFromHeaders(listed.headers);
+  const base = { rateLimits, credits, models: null, note: "", error: "" };
+  if (listed.status === 401 || listed.status === 403) {
+    if (looksLikeQuota(listed.text)) {
+      return {
+        ...base,
+        status: "active",
+        valid: true,
+        usable: false,
+        usability: "no_quota",
+        credits: { remaining: 0, total: credits?.total ?? null, used: credits?.used ?? null },
+        note: "authenticated but out of quota or credit",
+      };
+    }
+    return { ...invalidOutcome(`Auth failed (${listed.status})`), rateLimits };
+  }
+  if (listed.status === 429) {
+    return {
+      ...base,
+      status: "active",
+      valid: true,
+      usable: false,
+      usability: "rate_limited",
+      error: "rate limited during the check (429); routable again after the next check",
+    };
+  }
+  if (listed.status >= 500) {
+    return { ...errorOutcome(`HTTP ${listed.status} from the model list`), rateLimits };
+  }
+  // Some upstreams have no model list: the probe alone decides then.
+  const noList = listed.status === 404 || listed.status === 405;
+  if (!noList && (listed.status < 200 || listed.status >= 300)) {
+    return { ...invalidOutcome(`HTTP ${listed.status}`), rateLimits };
+  }
+  const models = noList ? null : modelsFrom(parseJson(listed.text));
+  if (!deps.usabilityProbe) {
+    return { ...base, models, status: "active", valid: true, usable: true, usability: "unknown" };
+  }
+  return await probe(target, protocol, deps, { ...base, models }, noList);
+}
+
+async function probe(
+  target: CheckTarget,
+  protocol: Protocol,
+  deps: CheckerDeps,
+  base: Pick<CheckOutcome, "rateLimits" | "credits" | "models" | "note" | "error">,
+  noList: boolean,
+): Promise<CheckOutcome> {
+  const model = probeModel(target.probeModel, base.models);
+  if (model === null) {
+    return {
+      ...base,
+      status: "active",
+      valid: true,
+      usable: true,
+      usability: "unknown",
+      note: "no model to probe",
+    };
+  }
+  const call = protocol.probe(model);
+  let answer: CheckResponse;
+  try {
+    answer = await deps.fetch(call.url, {
+      method: "POST",
+      headers: { ...protocol.headers, "content-type": "application/json" },
+      body: call.body,
+    });
+  } catch (error) {
+    return { ...errorOutcome(failureText(error)), models: base.models, rateLimits: base.rateLimits };
+  }
+  const verdict = probeVerdict(answer.status, answer.text);
+  const rateLimits = { ...base.rateLimits, ...nonNull(rateLimitsFrom(answer.headers)) };
+  if (verdict.usability === "auth_failed" && noList) {
+    return { ...invalidOutcome(`Auth failed (${answer.status})`), rateLimits };
+  }
+  const credits = verdict.usability === "no_quota" ? { remaining: 0, total: null, used: null } : base.credits;
+  return {
+    ...base,
+    rateLimits,
+    credits,
+    status: "active",
+    valid: true,
+    usable: verdict.usable,
+    usability: verdict.usability,
+    note: verdict.note,
+  };
+}
+
+function nonNull<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as Partial<T>;
+}
+
+async function checkBlob(target: CheckTarget, deps: CheckerDeps): Promise<CheckOutcome> {
+  let blob;
+  try {
+    blob = parseCredential(target.value, Math.floor(deps.now() / 1000));
+  } catch (error) {
+    return invalidOutcome((error as Error).message);
+  }
+  const base = { models: null, rateLimits: { rpm: null, tpm: null, rpd: null }, credits: null, error: "" };
+  const expired = blob.expiresAt !== undefined && blob.expiresAt * 1000 <= deps.now();
+  if (blob.refreshToken !== undefined && deps.refresh !== undefined) {
+    const fresh = await deps.refresh({ keyId: target.keyId, apiType: target.apiType, value: target.value })
+      .catch(() => null);
+    if (fresh !== null) {
+      return {
+        ...base,
+        status: "active",
+        valid: true,
+        usable: true,
+        usability: "usable",
+        note: "credential refreshed",
+        ...(fresh !== target.value ? { rotatedValue: fresh } : {}),
+      };
+    }
+  }
+  if (expired) {
+    return blob.refreshToken !== undefined && deps.refresh === undefined
+      ? errorOutcome("access token expired; refreshing needs the credential core, which is not wired yet")
+      : invalidOutcome("access token expired and could not be refreshed");
+  }
+  return {
+    ...base,
+    status: "active",
+    valid: true,
+    usable: true,
+    usability: "access_token_only",
+    note: "access token present; not refreshed",
+  };
+}
