@@ -111,3 +111,61 @@ Deno.test("CredentialManager: a token that lives shorter than the lead is not re
   await t.manager.forProvider(stored);
   assertEquals(t.calls.length, 2, "refreshed past half its life");
 });
+
+Deno.test("CredentialManager: a token an upstream rejected with 401 is refreshed once, though its stored expiry is ahead", async () => {
+  const t = setup(() => Response.json({ access_token: "a2", refresh_token: "r2", expires_in: 864_000 }));
+  // Fresh for ten days: only the 401 can make it due.
+  const fresh = {
+    ...t.provider,
+    apiKey: JSON.stringify({ access_token: "a1", refresh_token: "r1", expires_at: NOW_MS / 1000 + 864_000 }),
+  };
+  t.store.providers.upsert(fresh, 0);
+  assertEquals((await t.manager.forProvider(fresh)).accessToken, "a1");
+  assertEquals(t.calls.length, 0);
+  t.manager.invalidate("provider:codex-1");
+  assertEquals(
+    (await t.manager.forProvider(fresh)).accessToken,
+    "a2",
+    "the rejected token is not handed back",
+  );
+  assertEquals(t.calls.length, 1);
+  assertEquals(t.calls[0].get("refresh_token"), "r1");
+  assertEquals(
+    (await t.manager.forProvider(fresh)).accessToken,
+    "a2",
+    "the new token is not refreshed again",
+  );
+  assertEquals(t.calls.length, 1);
+});
+
+Deno.test("CredentialManager: refreshes of accounts that share one OAuth client never overlap", async () => {
+  const store = new Store(openDatabase(":memory:"), new SecretBox(new Uint8Array(32).fill(9)));
+  const providers: ProviderConfig[] = [1, 2, 3].map((n) => ({
+    id: `codex-${n}`,
+    prefix: "codex",
+    apiType: "responses_oauth",
+    baseUrl: "http://127.0.0.1:1/backend-api/codex",
+    apiKey: JSON.stringify({ access_token: `a${n}`, refresh_token: `r${n}`, expires_at: NOW_MS / 1000 + 60 }),
+    models: [],
+    enabled: true,
+    oauth: { tokenUrl: "http://127.0.0.1:1/oauth/token" },
+  }));
+  for (const provider of providers) store.providers.upsert(provider, 0);
+  let running = 0;
+  let most = 0;
+  const spent: string[] = [];
+  const fetcher = (async (_url: string, init: RequestInit) => {
+    const token = new URLSearchParams(String(init.body)).get("refresh_token") ?? "";
+    running++;
+    most = Math.max(most, running);
+    await new Promise((r) => setTimeout(r, 20));
+    running--;
+    spent.push(token);
+    return Response.json({ access_token: `new-${token}`, refresh_token: `next-${token}`, expires_in: 3600 });
+  }) as typeof fetch;
+  const manager = new CredentialManager({ repo: store.credentials, fetcher, now: () => NOW_MS });
+  const blobs = await Promise.all(providers.map((p) => manager.forProvider(p)));
+  assertEquals(blobs.map((b) => b.accessToken), ["new-r1", "new-r2", "new-r3"]);
+  assertEquals(spent.toSorted(), ["r1", "r2", "r3"], "each account's own token, once");
+  assertEquals(most, 1, "one refresh of the shared client at a time");
+});

@@ -73,6 +73,11 @@ export class CredentialManager {
   readonly #chains = new Map<string, Promise<unknown>>();
   /** Credentials whose token endpoint answered 429: no refresh before this instant (epoch ms). */
   readonly #blocked = new Map<string, { untilMs: number; error: RefreshError }>();
+  /**
+   * Access tokens an upstream rejected with 401, by credential: a stored credential still carrying one is
+   * due however far its expiry is (the expiry says nothing about a revoked token).
+   */
+  readonly #rejected = new Map<string, string>();
 
   constructor(deps: CredentialManagerDeps) {
     this.#deps = deps;
@@ -92,7 +97,7 @@ export class CredentialManager {
   access(target: CredentialTarget): CredentialBlob | Promise<CredentialBlob> {
     const facts = this.#facts(target);
     const entry = this.#entry(target);
-    if (!this.#due(entry, facts)) return entry.blob;
+    if (!this.#due(target.slot.id, entry, facts)) return entry.blob;
     return this.#refreshOnce(target, facts);
   }
 
@@ -109,11 +114,15 @@ export class CredentialManager {
     return next;
   }
 
-  /** Forces the next access to refresh (an upstream rejected the access token with 401). */
+  /**
+   * Forces the next access to refresh (an upstream rejected the access token with 401). The rejected token
+   * is remembered rather than the cached expiry zeroed: the refresh re-reads the stored credential, whose
+   * expiry is still ahead, and would otherwise hand the same rejected token back.
+   */
   invalidate(credentialId: string): void {
     const entry = this.#cache.get(credentialId);
-    if (entry && entry.blob.refreshToken !== undefined) {
-      this.#cache.set(credentialId, { seen: entry.seen, blob: { ...entry.blob, expiresAt: 0 } });
+    if (entry && entry.blob.refreshToken !== undefined && entry.blob.accessToken !== "") {
+      this.#rejected.set(credentialId, entry.blob.accessToken);
     }
   }
 
@@ -143,11 +152,14 @@ export class CredentialManager {
     return entry;
   }
 
-  /** Due when there is no access token yet, or expiry is within the kind's lead time (long-lived: never). */
-  #due(entry: CacheEntry, facts: OAuthKindFacts): boolean {
+  /**
+   * Due when there is no access token yet, the upstream rejected this one, or expiry is within the kind's
+   * lead time (long-lived: never).
+   */
+  #due(id: string, entry: CacheEntry, facts: OAuthKindFacts): boolean {
     const { blob } = entry;
     if (blob.refreshToken === undefined) return false;
-    if (blob.accessToken === "") return true;
+    if (blob.accessToken === "" || this.#rejected.get(id) === blob.accessToken) return true;
     if (blob.expiresAt === undefined) return false;
     let lead = facts.refreshLeadS;
     // A token that lives shorter than the lead would be refreshed on every request: half its life then.
@@ -195,7 +207,7 @@ export class CredentialManager {
       if (text === undefined) throw new RefreshError(`${facts.label}: the credential was deleted`, true);
       // Another process may have rotated it while this one waited: its new credential is then used as is.
       stored = { seen: this.#cache.get(id)?.seen ?? target.value, blob: parseCredential(text, this.#nowS()) };
-      if (!this.#due(stored, facts)) {
+      if (!this.#due(id, stored, facts)) {
         repo.releaseLease(lease, this.#holder);
         this.#cache.set(id, stored);
         return stored.blob;
@@ -219,6 +231,7 @@ export class CredentialManager {
         holder: this.#holder,
       });
       this.#cache.set(id, { seen: stored.seen, blob: next });
+      this.#rejected.delete(id);
       this.#deps.onRotated?.(id);
       return next;
     } catch (error) {
