@@ -203,7 +203,8 @@ export function resolveOAuthKind(
   const base = oauthKind(apiType);
   if (base === null) return null;
   const o = overrides ?? {};
-  const region = o.region ?? base.region;
+  // Only kinds with a region (Kiro) take one; elsewhere an `oauth.region` would mean nothing.
+  const region = base.region !== undefined ? o.region ?? base.region : undefined;
   // AWS device hosts follow the region; the per-URL overrides below still win over the derived ones.
   const device = base.device?.protocol === "aws_oidc" && region !== undefined
     ? { ...awsOidcDevice(region), startUrl: o.startUrl ?? base.device.startUrl }
