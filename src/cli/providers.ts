@@ -17,7 +17,7 @@ dashboard's Connect button does; a running gateway picks it up within seconds.
   pkce    prints the provider's sign-in page: open it in a browser, sign in, then paste the address the
           browser ends on (or the code it shows) here. Works on a headless server.
 
-Without --flow the provider kind's usual flow is used (GitHub Copilot: device; Codex, Claude: pkce).`;
+Without --flow the provider kind's usual flow is used (GitHub Copilot, Kiro: device; Codex, Claude: pkce).`;
 
 /** `gateway providers …` */
 export async function providersCommand(args: readonly string[], io: CliIo): Promise<number> {

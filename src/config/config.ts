@@ -64,6 +64,12 @@ export interface OAuthOverrides {
   readonly deviceCodeUrl?: string;
   readonly deviceTokenUrl?: string;
   readonly verificationUrl?: string;
+  /** AWS (Kiro): where the device sign-in registers its client. */
+  readonly registerUrl?: string;
+  /** AWS (Kiro): an Identity Center organisation's start URL (default: Builder ID's portal). */
+  readonly startUrl?: string;
+  /** AWS (Kiro): the region of the OIDC hosts and of the signed-in credential. */
+  readonly region?: string;
   readonly sessionTokenUrl?: string;
   readonly usageUrl?: string;
 }

@@ -46,6 +46,9 @@ export const OAUTH_OVERRIDE_FIELDS = {
   device_code_url: "deviceCodeUrl",
   device_token_url: "deviceTokenUrl",
   verification_url: "verificationUrl",
+  register_url: "registerUrl",
+  start_url: "startUrl",
+  region: "region",
   session_token_url: "sessionTokenUrl",
   usage_url: "usageUrl",
 } as const satisfies Record<string, keyof OAuthOverrides>;
@@ -63,6 +66,11 @@ export const oauthOverridesSchema = z.strictObject({
   device_code_url: oauthUrl.optional(),
   device_token_url: oauthUrl.optional(),
   verification_url: oauthUrl.optional(),
+  register_url: oauthUrl.optional(),
+  start_url: oauthUrl.optional(),
+  // The region names hosts (oidc.<region>.amazonaws.com), so only a region's shape is accepted.
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "must be an AWS region such as eu-central-1")
+    .optional(),
   session_token_url: oauthUrl.optional(),
   usage_url: oauthUrl.optional(),
 });

@@ -97,9 +97,19 @@ export function serializeCredential(blob: CredentialBlob): string {
   return JSON.stringify(out);
 }
 
-/** Every secret a blob holds, for redaction (tokens only; extras are not secrets). */
+/**
+ * Extras that are secrets too: a registered OAuth client's secret (Kiro's Builder ID / Identity Center
+ * sign-ins store `clientSecret` beside the tokens, and it refreshes them), and any token or password a
+ * peer's file keeps there. The rest of `extra` (region, project, account id) is not secret.
+ */
+const SECRET_EXTRA = /secret|token|password/i;
+
+/** Every secret a blob holds, for redaction: its tokens and the secret extras (a client secret). */
 export function credentialSecrets(blob: CredentialBlob): string[] {
-  return [blob.accessToken, blob.refreshToken, blob.idToken].filter((s): s is string => !!s);
+  const extras = Object.entries(blob.extra)
+    .filter(([key, value]) => SECRET_EXTRA.test(key) && typeof value === "string")
+    .map(([, value]) => value as string);
+  return [blob.accessToken, blob.refreshToken, blob.idToken, ...extras].filter((s): s is string => !!s);
 }
 
 /** A stored api_key's secrets whatever its shape (a broken blob counts as one secret). */

@@ -41,16 +41,26 @@ export interface OAuthKindFacts {
     /** Where the user enters the code. */
     readonly verificationUrl: string;
     readonly scopes?: string;
-    /** RFC 8628 (GitHub) or OpenAI's own device-auth protocol. */
-    readonly protocol: "rfc8628" | "openai_deviceauth";
+    /** RFC 8628 (GitHub), OpenAI's own device-auth protocol, or AWS SSO-OIDC's camelCase one (Kiro). */
+    readonly protocol: "rfc8628" | "openai_deviceauth" | "aws_oidc";
     /** OpenAI's device flow finishes with a code exchange on this redirect URI. */
     readonly redirectUri?: string;
+    /** AWS: each sign-in first registers a public client here (its id and secret refresh the tokens). */
+    readonly registerUrl?: string;
+    /** AWS: the sign-in portal (Builder ID's, or an Identity Center organisation's own start URL). */
+    readonly startUrl?: string;
   };
+  /** AWS: the region the OIDC hosts and the stored credential belong to. */
+  readonly region?: string;
   /** Copilot: the GitHub token is exchanged here for a short-lived session token. */
   readonly sessionTokenUrl?: string;
   /** Where the kind's subscription usage / quota is read. */
   readonly usageUrl?: string;
 }
+
+/** AWS Builder ID's sign-in portal (Identity Center organisations have their own start URL). */
+export const BUILDER_ID_START_URL = "https://view.awsapps.com/start";
+const KIRO_DEFAULT_REGION = "us-east-1";
 
 /** The subscription kinds whose credentials this build carries (other helpers add theirs here). */
 export const OAUTH_KINDS: Readonly<Partial<Record<ApiType, OAuthKindFacts>>> = {
@@ -132,8 +142,31 @@ export const OAUTH_KINDS: Readonly<Partial<Record<ApiType, OAuthKindFacts>>> = {
     tokenUrl: "https://prod.us-east-1.auth.desktop.kiro.dev/refreshToken",
     tokenBody: "json",
     refreshLeadS: 300,
+    // Builder ID lives in us-east-1; an Identity Center organisation sets its own region and start URL.
+    region: KIRO_DEFAULT_REGION,
+    device: awsOidcDevice(KIRO_DEFAULT_REGION),
   },
 };
+
+/** The AWS SSO-OIDC token endpoint of a region (device sign-in polls and OIDC refreshes go there). */
+export function awsOidcTokenUrl(region: string): string {
+  return `https://oidc.${region}.amazonaws.com/token`;
+}
+
+/** The AWS SSO-OIDC endpoints of one region, and the Builder ID portal as the default start URL. */
+function awsOidcDevice(region: string): NonNullable<OAuthKindFacts["device"]> {
+  const oidc = `https://oidc.${region}.amazonaws.com`;
+  return {
+    protocol: "aws_oidc",
+    registerUrl: `${oidc}/client/register`,
+    codeUrl: `${oidc}/device_authorization`,
+    tokenUrl: awsOidcTokenUrl(region),
+    // Used only if the device endpoint names no verification link (AWS always does).
+    verificationUrl: `https://device.sso.${region}.amazonaws.com/`,
+    startUrl: BUILDER_ID_START_URL,
+    scopes: "codewhisperer:completions codewhisperer:analysis codewhisperer:conversations",
+  };
+}
 
 function googleCloudCode(label: string, redirectUri: string, extraScopes: string[]): OAuthKindFacts {
   return {
@@ -170,6 +203,12 @@ export function resolveOAuthKind(
   const base = oauthKind(apiType);
   if (base === null) return null;
   const o = overrides ?? {};
+  // Only kinds with a region (Kiro) take one; elsewhere an `oauth.region` would mean nothing.
+  const region = base.region !== undefined ? o.region ?? base.region : undefined;
+  // AWS device hosts follow the region; the per-URL overrides below still win over the derived ones.
+  const device = base.device?.protocol === "aws_oidc" && region !== undefined
+    ? { ...awsOidcDevice(region), startUrl: o.startUrl ?? base.device.startUrl }
+    : base.device;
   return {
     ...base,
     clientId: o.clientId ?? base.clientId,
@@ -184,13 +223,15 @@ export function resolveOAuthKind(
         },
       }
       : {}),
-    ...(base.device
+    ...(region !== undefined ? { region } : {}),
+    ...(device
       ? {
         device: {
-          ...base.device,
-          codeUrl: o.deviceCodeUrl ?? base.device.codeUrl,
-          tokenUrl: o.deviceTokenUrl ?? base.device.tokenUrl,
-          verificationUrl: o.verificationUrl ?? base.device.verificationUrl,
+          ...device,
+          codeUrl: o.deviceCodeUrl ?? device.codeUrl,
+          tokenUrl: o.deviceTokenUrl ?? device.tokenUrl,
+          verificationUrl: o.verificationUrl ?? device.verificationUrl,
+          ...(device.registerUrl ? { registerUrl: o.registerUrl ?? device.registerUrl } : {}),
         },
       }
       : {}),

@@ -10,6 +10,8 @@ export {
   serializeCredential,
 } from "./blob.ts";
 export {
+  awsOidcTokenUrl,
+  BUILDER_ID_START_URL,
   OAUTH_KINDS,
   oauthKind,
   type OAuthKindFacts,

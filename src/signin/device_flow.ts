@@ -1,5 +1,5 @@
 /**
- * OAuth 2.0 device authorization (RFC 8628): ask for a device code, then poll the token endpoint at the
+ * OAuth 2.0 device authorization (RFC 8628; OpenAI's and AWS's variants dispatch to their own modules): ask for a device code, then poll the token endpoint at the
  * server's interval (5 s longer after each `slow_down`) until the user approves, denies, or the code
  * expires. The clock, the sleep and the fetch are passed in, so the loop is tested without waiting.
  */
@@ -14,7 +14,8 @@ import {
 } from "./oauth_http.ts";
 import { pollOpenAiDevice, requestOpenAiDeviceCode } from "./openai_device.ts";
 import { readTokenAnswer, type SignedInCredential } from "./token_answer.ts";
-import type { DeviceFlowEndpoints, DeviceGrant, DevicePoll } from "./device_types.ts";
+import { pollAwsDevice, requestAwsDeviceCode } from "./aws_oidc_device.ts";
+import { type DeviceFlowEndpoints, type DeviceGrant, type DevicePoll, pollForError } from "./device_types.ts";
 
 export type { DeviceFlowEndpoints, DeviceGrant, DevicePoll };
 
@@ -34,6 +35,7 @@ export async function requestDeviceCode(
   nowMs: number,
 ): Promise<DeviceGrant> {
   if (endpoints.protocol === "openai_deviceauth") return requestOpenAiDeviceCode(fetcher, endpoints, nowMs);
+  if (endpoints.protocol === "aws_oidc") return requestAwsDeviceCode(fetcher, endpoints, nowMs);
   const fields: Record<string, string> = { client_id: endpoints.clientId };
   if (endpoints.scope) fields.scope = endpoints.scope;
   const answer = await postOAuth(fetcher, endpoints.deviceUrl, fields, endpoints.encoding);
@@ -80,6 +82,7 @@ export async function pollDeviceToken(
   if (endpoints.protocol === "openai_deviceauth") {
     return pollOpenAiDevice(fetcher, endpoints, grant, nowMs, signal);
   }
+  if (endpoints.protocol === "aws_oidc") return pollAwsDevice(fetcher, endpoints, grant, nowMs, signal);
   const answer = await postOAuth(
     fetcher,
     endpoints.tokenUrl,
@@ -93,20 +96,7 @@ export async function pollDeviceToken(
   );
   const outcome = readTokenAnswer(answer, nowMs);
   if (outcome.ok) return { kind: "done", credential: outcome.credential };
-  switch (outcome.code) {
-    case "authorization_pending":
-      return { kind: "pending" };
-    case "slow_down": {
-      const interval = numberField(answer.body, "interval");
-      return interval === undefined ? { kind: "slow_down" } : { kind: "slow_down", intervalS: interval };
-    }
-    case "access_denied":
-      return { kind: "denied", message: "The sign-in was denied on the provider's page" };
-    case "expired_token":
-      return { kind: "expired", message: "The code expired before it was approved; start again" };
-    default:
-      return { kind: "failed", message: `The token endpoint refused the sign-in: ${outcome.message}` };
-  }
+  return pollForError(outcome.code, outcome.message, numberField(answer.body, "interval"));
 }
 
 /** The interval to wait before the next poll, after `poll`. */

@@ -26,16 +26,23 @@ export class OAuthCallError extends Error {
   }
 }
 
+/** A request body: strings, and lists (JSON arrays; in a form they are joined with spaces, like `scope`). */
+export type OAuthFields = Readonly<Record<string, string | readonly string[]>>;
+
 /** POSTs `fields` to `url` and reads the JSON answer. */
 export async function postOAuth(
   fetcher: OAuthFetch,
   url: string,
-  fields: Record<string, string>,
+  fields: OAuthFields,
   encoding: BodyEncoding,
   signal?: AbortSignal,
 ): Promise<OAuthAnswer> {
   const timeout = AbortSignal.timeout(OAUTH_CALL_TIMEOUT_MS);
-  const body = encoding === "form" ? new URLSearchParams(fields).toString() : JSON.stringify(fields);
+  const body = encoding === "form"
+    ? new URLSearchParams(
+      Object.entries(fields).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : v.join(" ")]),
+    ).toString()
+    : JSON.stringify(fields);
   let response: Response;
   try {
     response = await fetcher(url, {

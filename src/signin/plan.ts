@@ -9,7 +9,7 @@ import type { PkceFlowEndpoints } from "./pkce_flow.ts";
 /** The part of a kind's OAuth facts (the credential core's table) the sign-in flows read. */
 export type SigninFacts = Pick<
   OAuthKindFacts,
-  "label" | "clientId" | "clientSecret" | "tokenUrl" | "tokenBody" | "authorize" | "device"
+  "label" | "clientId" | "clientSecret" | "tokenUrl" | "tokenBody" | "authorize" | "device" | "region"
 >;
 
 /** The two ways to sign in. */
@@ -26,7 +26,8 @@ export type SigninPlan =
  */
 export function flowsOffered(facts: SigninFacts): SigninFlow[] {
   const flows: SigninFlow[] = [];
-  if (facts.device?.protocol === "rfc8628") flows.push("device");
+  // AWS registers its own client per sign-in, so its device flow needs no client id from the table.
+  if (facts.device?.protocol === "rfc8628" || facts.device?.protocol === "aws_oidc") flows.push("device");
   if (facts.authorize && facts.tokenUrl) flows.push("pkce");
   if (facts.device?.protocol === "openai_deviceauth" && facts.tokenUrl && facts.device.redirectUri) {
     flows.push("device");
@@ -55,8 +56,16 @@ export function signinPlan(facts: SigninFacts, flow?: SigninFlow): SigninPlan | 
         clientId: facts.clientId,
         scope: device.scopes ?? "",
         // GitHub reads form bodies; RFC 8628 says form too (OpenAI's device endpoints take JSON themselves).
-        encoding: "form",
+        // AWS SSO-OIDC speaks camelCase JSON only.
+        encoding: device.protocol === "aws_oidc" ? "json" : "form",
         verificationUri: device.verificationUrl,
+        ...(device.protocol === "aws_oidc"
+          ? {
+            registerUrl: device.registerUrl!,
+            startUrl: device.startUrl!,
+            region: facts.region ?? "us-east-1",
+          }
+          : {}),
         ...(device.protocol === "openai_deviceauth"
           ? {
             exchangeUrl: facts.tokenUrl!,

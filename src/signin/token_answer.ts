@@ -9,6 +9,12 @@ export interface SignedInCredential {
   readonly refresh_token?: string;
   readonly expires_at?: number;
   readonly id_token?: string;
+  /**
+   * Fields the kind's calls and refresh need beside the tokens (AWS: the registered client, region, start
+   * URL). They are stored inside the sealed blob like the tokens; the client secret among them is redacted
+   * like a token (src/credentials/blob.ts `credentialSecrets`).
+   */
+  readonly extra?: Readonly<Record<string, string | number>>;
 }
 
 /** A token endpoint's answer read as a credential, or the reason it is not one. */

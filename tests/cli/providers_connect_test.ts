@@ -6,6 +6,17 @@ import { resolveHomePaths } from "../../src/config/mod.ts";
 import { Store } from "../../src/storage/mod.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { post } from "../helpers/chat_fixtures.ts";
+import { kiroEvent } from "../helpers/event_stream_encode.ts";
+import { splitEventStream } from "../helpers/kiro_wire.ts";
+import { startMockUpstream } from "../helpers/mock_upstream.ts";
+import {
+  AWS_ACCESS_TOKEN,
+  AWS_CLIENT_SECRET,
+  AWS_REFRESHED_ACCESS_TOKEN,
+  AWS_USER_CODE,
+  startMockAwsOidc,
+} from "../helpers/mock_aws_oidc.ts";
 import {
   MOCK_ACCESS_TOKEN,
   MOCK_REFRESH_TOKEN,
@@ -193,6 +204,64 @@ Deno.test("providers connect: a gateway already serving that database picks the 
     assertEquals(JSON.parse(seen).access_token, MOCK_ACCESS_TOKEN);
   } finally {
     await gw.stop();
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("providers connect: Kiro signs in by the AWS device flow; the running gateway then refreshes it by OIDC and serves a request", async () => {
+  await using oidc = await startMockAwsOidc();
+  const kiro = await startMockUpstream();
+  oidc.deviceSteps("authorization_pending", "slow_down", "ok");
+  // Shorter than Kiro's five-minute refresh lead: the first request refreshes with the registered client.
+  oidc.tokenLifetimeS = 60;
+  const home = Deno.makeTempDirSync({ prefix: "gateway-connect-kiro-" });
+  const yaml = `providers:
+  - id: kiro
+    prefix: kr
+    api_type: cloud_assistant_oauth
+    base_url: ${kiro.url}
+    models: [claude-sonnet-4.5]
+${oidc.overridesYaml("    ")}`;
+  Deno.writeTextFileSync(`${home}/config.yaml`, yaml);
+  const gw = await startTestGateway(yaml, { dir: home, watchIntervalMs: 100 });
+  try {
+    const run = await connect(home, "kiro");
+    assertEquals(run.code, 0, run.err);
+    assertStringIncludes(run.out, `Open ${oidc.url}/device?user_code=${AWS_USER_CODE} and enter the code:`);
+    assertStringIncludes(run.out, AWS_USER_CODE);
+    assertStringIncludes(run.out, "Connected kiro");
+    for (const secret of [AWS_ACCESS_TOKEN, AWS_CLIENT_SECRET]) {
+      assert(!run.out.includes(secret) && !run.err.includes(secret), "nothing secret printed");
+      assert(!databaseBytes(home).includes(secret), "stored sealed only");
+    }
+    assertEquals(JSON.parse(storedKey(home, "kiro")).extra.clientSecret, AWS_CLIENT_SECRET);
+    let seen = "";
+    for (let i = 0; i < 100 && seen === ""; i++) {
+      seen = gw.runtime.control.providers.find((p) => p.id === "kiro")?.apiKey ?? "";
+      if (seen === "") await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert(seen !== "", "the running gateway picked the credential up");
+    kiro.script({
+      handler: () =>
+        splitEventStream([
+          kiroEvent("assistantResponseEvent", { content: "Hello from Kiro." }),
+          kiroEvent("metricsEvent", { inputTokens: 5, outputTokens: 4 }),
+        ], 7),
+    });
+    const response = await post(`${gw.url}/v1/chat/completions`, {
+      model: "kr/claude-sonnet-4.5",
+      messages: [{ role: "user", content: "hi" }],
+    });
+    const body = await response.json();
+    assertEquals(response.status, 200, JSON.stringify(body));
+    assertEquals(body.choices[0].message.content, "Hello from Kiro.");
+    const refresh = oidc.requests.find((r) => r.body.grantType === "refresh_token");
+    assert(refresh !== undefined, "refreshed at the OIDC token endpoint");
+    assertEquals(refresh.body.clientSecret, AWS_CLIENT_SECRET);
+    assertEquals(kiro.requests[0].headers.get("authorization"), `Bearer ${AWS_REFRESHED_ACCESS_TOKEN}`);
+  } finally {
+    await gw.stop();
+    await kiro.close();
     Deno.removeSync(home, { recursive: true });
   }
 });

@@ -98,3 +98,24 @@ Deno.test("static keys get a label when none is given", () => {
   );
   assertEquals(config.apiKeys.map((k) => k.label), ["static-key-1", "ci"]);
 });
+
+Deno.test("Kiro's oauth region, start_url and register_url are read; a region that is not an AWS region is refused", () => {
+  const kiro = (oauth: string) =>
+    `providers:\n  - id: k\n    prefix: k\n    api_type: cloud_assistant_oauth\n` +
+    `    base_url: https://runtime.us-east-1.kiro.dev\n    oauth:\n${oauth}`;
+  const config = parseConfig(
+    kiro(
+      "      region: eu-central-1\n      start_url: https://acme.awsapps.com/start\n" +
+        "      register_url: https://oidc.example/client/register\n",
+    ),
+    paths,
+    noEnv,
+  );
+  assertEquals(config.providers[0].oauth, {
+    region: "eu-central-1",
+    startUrl: "https://acme.awsapps.com/start",
+    registerUrl: "https://oidc.example/client/register",
+  });
+  const message = errorOf(kiro("      region: evil.example.com/x\n"));
+  assert(message.includes("providers[0].oauth.region: must be an AWS region such as eu-central-1"), message);
+});

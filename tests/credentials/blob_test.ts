@@ -102,6 +102,22 @@ Deno.test("secretsOf() lists every token of a blob for redaction, and a bare key
   assertEquals(secretsOf("{broken"), ["{broken"]);
 });
 
+Deno.test("secretsOf() counts a Kiro credential's registered client secret as a secret, not its region or client id", () => {
+  const kiro = JSON.stringify({
+    accessToken: "aoa-access",
+    refreshToken: "aor-refresh",
+    expiresAt: "2026-12-01T00:00:00Z",
+    region: "eu-central-1",
+    clientId: "client-id-public",
+    clientSecret: "client-secret-value",
+    profileArn: "arn:aws:codewhisperer:eu-central-1:1:profile/X",
+  });
+  assertEquals(secretsOf(kiro), ["aoa-access", "aor-refresh", "client-secret-value"]);
+  // The same when the blob is stored in the gateway's own shape (extras nested).
+  const nested = JSON.stringify({ access_token: "a", extra: { client_secret: "s2", region: "us-east-1" } });
+  assertEquals(secretsOf(nested), ["a", "s2"]);
+});
+
 Deno.test("chatGptAccount() reads the account id and plan from the id token, else the access token", () => {
   const jwt = (claims: unknown) =>
     `x.${btoa(JSON.stringify(claims)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")}.y`;

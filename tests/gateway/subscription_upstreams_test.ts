@@ -67,6 +67,57 @@ Deno.test("cloud assistant: a 429 from the first host moves to the Q host with t
   assertEquals(s.backup.requests.length, 0);
 });
 
+/** What a host answers when the origin/target pair is not the one it accepts (CPA-Plus saw 403s). */
+const PAIR_REFUSED = {
+  json: { __type: "AccessDeniedException", message: "Origin CLI is not allowed for this target" },
+  status: 403,
+};
+
+Deno.test("cloud assistant: a mismatched origin/target 403 moves to the next host's pair; the account is not cooled as dead", async () => {
+  await using s = await setup();
+  s.kiro.script(PAIR_REFUSED, { handler: () => splitEventStream(ANSWER, 4) });
+  const response = await post(`${s.gw.url}/v1/chat/completions`, ask);
+  const body = await response.json();
+  assertEquals(response.status, 200, JSON.stringify(body));
+  assertEquals(body.choices[0].message.content, "Hello there.");
+  const [first, second] = s.kiro.requests;
+  assertEquals(
+    first.headers.get("x-amz-target"),
+    "AmazonCodeWhispererStreamingService.GenerateAssistantResponse",
+  );
+  const origin = (r: typeof first) =>
+    (r.body.conversationState as { currentMessage: { userInputMessage: { origin: string } } })
+      .currentMessage.userInputMessage.origin;
+  assertEquals(origin(first), "AI_EDITOR");
+  assertEquals(second.path, "/");
+  assertEquals(second.headers.get("x-amz-target"), "AmazonQDeveloperStreamingService.SendMessage");
+  assertEquals(origin(second), "CLI");
+  assertEquals(s.backup.requests.length, 0, "the account answered; no fallback");
+  const cooling = s.gw.runtime.routing.active(Date.now()).find((c) => c.accountId === "kiro-1");
+  assertEquals(cooling, undefined, "a refused pair is not a dead account");
+  // The next request starts at the first host again and still gets its answer from the account.
+  s.kiro.script(PAIR_REFUSED, { handler: () => splitEventStream(ANSWER, 4) });
+  const again = await post(`${s.gw.url}/v1/chat/completions`, ask);
+  assertEquals(again.status, 200);
+  await again.body?.cancel();
+  assertEquals(s.kiro.requests.length, 4);
+  assertEquals(s.backup.requests.length, 0);
+});
+
+Deno.test("cloud assistant: a refused pair then a 429 on the other host cools the account for the rate limit, not as an auth failure", async () => {
+  await using s = await setup();
+  s.kiro.script(PAIR_REFUSED, { json: { message: "Too many requests" }, status: 429 });
+  const response = await post(`${s.gw.url}/v1/chat/completions`, ask);
+  assertEquals(response.status, 200);
+  assertStringIncludes(await response.text(), "from backup");
+  assertEquals(s.kiro.requests.length, 2, "both hosts asked before falling back");
+  const cooling = s.gw.runtime.routing.active(Date.now()).find((c) => c.accountId === "kiro-1");
+  assert(
+    cooling?.kind === "rate_limit" || cooling?.kind === "body_rate_limit",
+    `cooling as ${cooling?.kind}, the last host's 429`,
+  );
+});
+
 Deno.test("cloud assistant: an exception frame before any content falls back to the next account", async () => {
   await using s = await setup();
   s.kiro.script({

@@ -3,7 +3,12 @@
  * and of the cloud assistant (Kiro: AWS OIDC with the credential's own registered client, or the social
  * sign-in's refresh endpoint). Both keep the credential's non-secret extras (project, region, profile).
  */
-import { type CredentialBlob, mergeTokenResponse } from "../../credentials/mod.ts";
+import {
+  awsOidcTokenUrl,
+  type CredentialBlob,
+  mergeTokenResponse,
+  type OAuthKindFacts,
+} from "../../credentials/mod.ts";
 import { kiroRegion } from "../cloud_assistant.ts";
 import { extraString } from "../call_shape.ts";
 import { oauth2Refresh, RefreshError, type RefreshStrategy } from "./refresh_strategies.ts";
@@ -30,7 +35,8 @@ const KIRO_SOCIAL_URL = "https://prod.us-east-1.auth.desktop.kiro.dev/refreshTok
 
 /**
  * Kiro: with the OIDC client the credential was registered with (Builder ID, Identity Center), the OIDC
- * token endpoint of its region (camelCase JSON); otherwise the social refresh endpoint. A returned
+ * token endpoint of its region (camelCase JSON), or the provider's `oauth.device_token_url` when it names
+ * another one (the endpoint the device sign-in polled); otherwise the social refresh endpoint. A returned
  * `profileArn` is kept beside the tokens.
  */
 export const kiroRefresh: RefreshStrategy = {
@@ -42,11 +48,7 @@ export const kiroRefresh: RefreshStrategy = {
     const clientSecret = extraString(blob.extra, "clientSecret", "client_secret");
     const overridden = facts.tokenUrl !== null && facts.tokenUrl !== KIRO_SOCIAL_URL;
     const oidc = clientId !== undefined && clientSecret !== undefined;
-    const url = overridden
-      ? facts.tokenUrl!
-      : oidc
-      ? `https://oidc.${kiroRegion(blob.extra)}.amazonaws.com/token`
-      : KIRO_SOCIAL_URL;
+    const url = overridden ? facts.tokenUrl! : oidc ? oidcTokenUrl(facts, blob) : KIRO_SOCIAL_URL;
     const fields: Record<string, string> = oidc
       ? { clientId, clientSecret, refreshToken: blob.refreshToken, grantType: "refresh_token" }
       : { refreshToken: blob.refreshToken };
@@ -69,6 +71,15 @@ export const kiroRefresh: RefreshStrategy = {
     );
   },
 };
+
+/** The credential region's OIDC token endpoint, unless the provider set `device_token_url` itself. */
+function oidcTokenUrl(facts: OAuthKindFacts, blob: CredentialBlob): string {
+  const configured = facts.device?.tokenUrl;
+  const derived = awsOidcTokenUrl(facts.region ?? "us-east-1");
+  return configured !== undefined && configured !== derived
+    ? configured
+    : awsOidcTokenUrl(kiroRegion(blob.extra));
+}
 
 function mergeOrFail(blob: CredentialBlob, json: Record<string, unknown>, nowS: number, label: string) {
   try {

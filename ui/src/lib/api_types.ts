@@ -31,8 +31,9 @@ export const API_TYPE_WORDING: Readonly<Record<ApiType, ApiTypeWording>> = {
   cloud_assistant_oauth: {
     label: "Kiro / CodeWhisperer (OAuth)",
     url: "https://runtime.us-east-1.kiro.dev",
-    note: "Paste the Kiro credential JSON as the API key; its region and profile ARN travel inside it " +
-      '(e.g. "region": "eu-central-1").',
+    note: "Connect signs in with an AWS Builder ID device code (Identity Center: set oauth.start_url and " +
+      "oauth.region in the configuration). Or paste the Kiro credential JSON as the API key; its region and " +
+      'profile ARN travel inside it (e.g. "region": "eu-central-1").',
   },
   subscription_shell: {
     label: "Cursor via an OpenAI-compatible bridge",
