@@ -1,3 +1,4 @@
+import { isTroubleLine } from "./error_lines.ts";
 import type { RtkFilter } from "./filter.ts";
 import { keepWithGaps } from "./gaps.ts";
 import { isProgressRun } from "./progress_lines.ts";
@@ -38,13 +39,16 @@ function foldIdentical(run: readonly string[]): string[] {
 }
 
 // In a log, a line whose value (timestamp aside) an earlier line of its run already showed is dropped;
-// the run's first and last lines stay to show when it began and ended. A lone dropped line stays too:
-// its marker would be no shorter.
+// the run's first and last lines stay to show when it began and ended. A line reporting trouble (an
+// error, a warning, a 4xx/5xx) is only dropped when it repeats the line right before it, so every
+// separate recurrence keeps its line and its time. A lone dropped line stays too: its marker would be
+// no shorter.
 function foldLogRun(run: readonly string[]): string[] {
   const seen = new Set<string>();
+  const values = run.map((line) => valueOf(line, true));
   const keep = run.map((line, i) => {
-    const value = valueOf(line, true);
-    const fresh = !seen.has(value);
+    const value = values[i];
+    const fresh = isTroubleLine(line) ? i === 0 || values[i - 1] !== value : !seen.has(value);
     seen.add(value);
     return fresh || (i === run.length - 1 && line !== run[0]);
   });

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { compressToolOutput } from "../../../src/savers/rtk/mod.ts";
+import { isTroubleLine } from "../../../src/savers/rtk/error_lines.ts";
 import { foldRepeats } from "../../../src/savers/rtk/repetitive_log.ts";
 import { isProgressRun } from "../../../src/savers/rtk/progress_lines.ts";
 import { looksLikeLog, maskTimestamps } from "../../../src/savers/rtk/volatile.ts";
@@ -93,6 +94,11 @@ Deno.test("foldRepeats() on random logs: only marked repeats go, every distinct 
     for (const line of input) {
       if (counts.get(maskTimestamps(line)) === 1) assert(once.includes(line), `seed ${seed}: unique ${line}`);
     }
+    // Trouble (errors, warnings, 4xx/5xx) keeps every recurrence that does not repeat the line before it.
+    input.forEach((line, i) => {
+      if (!isTroubleLine(line) || (i > 0 && maskTimestamps(input[i - 1]) === maskTimestamps(line))) return;
+      assert(once.includes(line), `seed ${seed}: trouble recurrence dropped: ${line}`);
+    });
     assertEquals(foldRepeats(once, true), once, `seed ${seed}: idempotent`);
     assertEquals(lostLines(input.join("\n"), once.join("\n")), [], `seed ${seed}: information lost`);
   }
@@ -142,6 +148,32 @@ Deno.test("compressToolOutput() keeps the one status=500 among 200 status=200 li
   assert(out !== null && out.length < lines.join("\n").length / 4, "the repeats still fold");
   assertStringIncludes(out, lines[117]);
   assertEquals(lostLines(lines.join("\n"), out), []);
+});
+
+Deno.test("compressToolOutput() keeps every separate recurrence of a 500, but folds a burst of the same one", () => {
+  const lines = Array.from(
+    { length: 3000 },
+    (_, i) =>
+      `2026-11-25T10:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${
+        String(i % 60).padStart(2, "0")
+      }Z INFO  GET /healthz ${i % 97 === 5 ? 500 : 200} ${i % 2}ms`,
+  );
+  const burst = Array.from(
+    { length: 40 },
+    (_, i) => `2026-11-25T11:00:${String(i).padStart(2, "0")}Z INFO  GET /healthz 503 0ms`,
+  );
+  lines.splice(1500, 0, ...burst);
+  const out = compressToolOutput(lines.join("\n"));
+  assert(out !== null);
+  const recurrences = lines.filter((line) => line.includes(" 500 "));
+  assertEquals(
+    out.split("\n").filter((line) => line.includes(" 500 ")),
+    recurrences,
+    "every 500 with its time",
+  );
+  // A burst of the same 503 is one event: its first line stays, the rest join the next marker's count.
+  assertEquals(out.split("\n").filter((line) => line.includes(" 503 ")), [burst[0]]);
+  assertStringIncludes(out, `${burst[0]}\n… [rtk: `);
 });
 
 Deno.test("compressToolOutput() keeps every line of a log whose order ids change, and every differing duration", () => {
