@@ -46,6 +46,19 @@ Deno.test("compressToolOutput() drops only npm's fetch and progress chatter from
   assert(/… \[rtk: \d+ progress\/download lines omitted\]/.test(out), "the elision is marked");
 });
 
+Deno.test("compressToolOutput() counts line-by-line progress inside build output", () => {
+  const { text } = npmInstallFailure();
+  const progress = Array.from({ length: 50 }, (_, i) => `Downloading chromium ${i * 2}% (${i}/49)`);
+  const lines = text.split("\n");
+  lines.splice(40, 0, ...progress);
+  // Not through compress(): the corpus measure counts every folded step's figures as lost values.
+  const out = compressToolOutput(lines.join("\n")) ?? "";
+  assertStringIncludes(
+    out,
+    `${progress[0]}\n… [rtk: 48 progress lines omitted, only the progress figures advanced]\n${progress[49]}`,
+  );
+});
+
 Deno.test("compressToolOutput() keeps an npm request that failed among the fetch chatter", () => {
   const { text } = npmInstallFailure();
   const failed = "npm http fetch GET 404 https://registry.npmjs.org/left-padd 212ms (cache miss)";
