@@ -3,10 +3,12 @@ import { chatCompletion, post } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 
+// A log whose lines repeat apart from their timestamps: RTK folds those (a line with a value of its own,
+// like a sequence number, would be kept).
 function bigToolConversation() {
   const log = Array.from(
     { length: 400 },
-    (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z INFO worker heartbeat ok seq=${i}`,
+    (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z INFO worker heartbeat ok queue=${i % 3}`,
   ).join("\n");
   return {
     model: "p/m1",

@@ -1,6 +1,7 @@
 import type { RtkFilter } from "./filter.ts";
 import { keepWithGaps } from "./gaps.ts";
 import { isNoise } from "./noise.ts";
+import { foldRepeats } from "./repetitive_log.ts";
 
 const STRONG_SIGNALS: readonly RegExp[] = [
   /^npm (?:ERR!|error|WARN|warn|http|timing|sill|verb)\b/m,
@@ -10,7 +11,8 @@ const STRONG_SIGNALS: readonly RegExp[] = [
 
 /**
  * Build and package-manager output (npm, maven, anything with progress bars): progress and download
- * chatter dropped, each run of it marked; every other line kept, errors, warnings and summaries included.
+ * chatter dropped, each run of it marked; byte-identical repeats and line-by-line progress counted as
+ * anywhere else; every other line kept, errors, warnings and summaries included.
  */
 export const buildOutputFilter: RtkFilter = {
   name: "build_output",
@@ -22,6 +24,9 @@ export const buildOutputFilter: RtkFilter = {
     return false;
   },
   apply(lines) {
-    return keepWithGaps(lines, lines.map((line) => !isNoise(line)), "progress/download lines");
+    return foldRepeats(
+      keepWithGaps(lines, lines.map((line) => !isNoise(line)), "progress/download lines"),
+      false,
+    );
   },
 };

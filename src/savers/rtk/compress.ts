@@ -41,7 +41,7 @@ export function detectFilter(lines: readonly string[]): RtkFilter | undefined {
 }
 
 // Output no filter recognises (a file read, a test run) is never cut: only runs of byte-identical lines
-// fold into a count, which loses nothing.
+// and progress lines fold into a count, which loses nothing a model needs.
 function compressPlain(text: string): string {
   const lines = cleanTerminalText(text).split("\n");
   if (lines.length < MIN_LINES) return text;

@@ -19,3 +19,16 @@ export function isErrorLine(line: string): boolean {
 export function isWarningLine(line: string): boolean {
   return /\bwarn(?:ing|ings)?\b/i.test(line);
 }
+
+// An HTTP-style 4xx/5xx standing alone (` 500 `, `status=503`, `"GET /x" 404`), not part of a
+// duration, size, version, address or counter (`500ms`, `1.404`, `:443`, `404/600`).
+const FAILURE_STATUS = /(?<![\w.\-/:])[45]\d\d(?![\w.%:/])/;
+
+/**
+ * True for a line that reports something going wrong: an error, a warning or a 4xx/5xx status. How
+ * often and when such a line recurs is information, so RTK only folds it into a repeat count when it
+ * repeats the line right before it.
+ */
+export function isTroubleLine(line: string): boolean {
+  return isErrorLine(line) || isWarningLine(line) || FAILURE_STATUS.test(line);
+}

@@ -21,9 +21,11 @@ function parseMatch(line: string): Match | undefined {
   return undefined;
 }
 
-// A file name has a directory or an extension; this keeps `2024-05-01T10:00:00` log lines out.
+// A file name has a directory or an extension; this keeps `2024-05-01T10:00:00` log lines out, and
+// access-log lines (`127.0.0.1 - - [25/Nov/2026 14:00:01] …`), whose "path" would end in the hour.
 function looksLikePath(path: string): boolean {
-  return /[/.]/.test(path) && !/^\d{4}-\d{2}-\d{2}/.test(path) && !/\s{2}/.test(path);
+  return /[/.]/.test(path) && !/^\d{4}-\d{2}-\d{2}/.test(path) && !/\s{2}/.test(path) &&
+    !/(?:^|[\sT:])\d{1,2}$/.test(path);
 }
 
 function renderRun(path: string, matches: readonly Match[]): string[] {

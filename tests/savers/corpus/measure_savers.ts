@@ -1,6 +1,7 @@
 import { countTokens } from "gpt-tokenizer";
 import type { NeutralRequest } from "../../../src/model/mod.ts";
 import { cavemanSaver } from "../../../src/savers/caveman.ts";
+import { headroomSaver } from "../../../src/savers/headroom/headroom.ts";
 import { ponytailSaver } from "../../../src/savers/ponytail.ts";
 import { rtkSaver } from "../../../src/savers/rtk/mod.ts";
 import type { Saver } from "../../../src/savers/types.ts";
@@ -24,6 +25,15 @@ export const MEASURED_SAVERS: readonly Saver[] = [
   cavemanSaver("full", new Set()),
   ponytailSaver("full", new Set()),
 ];
+
+/**
+ * The gateway's own Headroom saver pointed at a running Headroom service (`headroom proxy`), for the
+ * report only: the corpus tests stay offline. The gateway gives the service 3 s per request; a
+ * measurement allows more, so that a cold service is measured rather than skipped.
+ */
+export function headroomMeasured(url: string, timeoutMs = 60_000): Saver {
+  return headroomSaver(url, { fetch, timeoutMs });
+}
 
 // The prompt as an upstream tokenises it: system text and every message part, with the o200k encoding.
 function promptTokens(request: NeutralRequest): number {

@@ -46,6 +46,28 @@ Deno.test("compressToolOutput() drops only npm's fetch and progress chatter from
   assert(/… \[rtk: \d+ progress\/download lines omitted\]/.test(out), "the elision is marked");
 });
 
+Deno.test("compressToolOutput() counts line-by-line progress inside build output", () => {
+  const { text } = npmInstallFailure();
+  const progress = Array.from({ length: 50 }, (_, i) => `Downloading chromium ${i * 2}% (${i}/49)`);
+  const lines = text.split("\n");
+  lines.splice(40, 0, ...progress);
+  // Not through compress(): the corpus measure counts every folded step's figures as lost values.
+  const out = compressToolOutput(lines.join("\n")) ?? "";
+  assertStringIncludes(
+    out,
+    `${progress[0]}\n… [rtk: 48 progress lines omitted, only the progress figures advanced]\n${progress[49]}`,
+  );
+});
+
+Deno.test("compressToolOutput() keeps an npm request that failed among the fetch chatter", () => {
+  const { text } = npmInstallFailure();
+  const failed = "npm http fetch GET 404 https://registry.npmjs.org/left-padd 212ms (cache miss)";
+  const lines = text.split("\n");
+  lines.splice(60, 0, failed);
+  const out = compress(lines.join("\n"));
+  assertStringIncludes(out, failed);
+});
+
 Deno.test("compressToolOutput() keeps every match of a 5,000-line grep, saying each path once per run", () => {
   const { text, files } = bigGrep();
   assertEquals(filterName(text), "grep_output");
@@ -99,13 +121,14 @@ Deno.test("compressToolOutput() says a shared ls -l owner once and keeps permiss
   assertEquals(out.match(/alice/g)?.length, 1);
 });
 
-Deno.test("compressToolOutput() folds near-identical log lines and keeps every distinct error", () => {
+Deno.test("compressToolOutput() folds log lines that repeat apart from the timestamp and keeps every distinct error and value", () => {
   const { text, errors } = repetitiveLog();
   assertEquals(filterName(text), "repetitive_log");
   const out = compress(text);
   assert(out.length < text.length / 5, `expected a large saving, got ${out.length} of ${text.length}`);
   for (const line of errors) assertStringIncludes(out, line);
-  assertStringIncludes(out, "… [rtk: 98 similar lines omitted, only numbers or timestamps differ]");
+  for (const latency of [0, 1, 2, 3]) assertStringIncludes(out, `heartbeat ok latency=${latency}ms queue=0`);
+  assertStringIncludes(out, "lines that repeat a line above except for the timestamp omitted]");
 });
 
 Deno.test("compressToolOutput() never folds log lines that name different things", () => {

@@ -185,7 +185,7 @@ export function repetitiveLog(): { text: string; errors: string[] } {
     const ts = `2024-05-01T10:${String(Math.floor(i / 60)).padStart(2, "0")}:${
       String(i % 60).padStart(2, "0")
     }.123Z`;
-    lines.push(`${ts} INFO worker-3 heartbeat ok latency=${i % 17}ms queue=${i % 5}`);
+    lines.push(`${ts} INFO worker-3 heartbeat ok latency=${i % 4}ms queue=0`);
     if (i % 100 === 99) {
       const e = `${ts} ERROR worker-3 connection reset by peer (attempt ${i})`;
       lines.push(e);
