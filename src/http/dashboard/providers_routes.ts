@@ -3,7 +3,7 @@ import { z } from "zod";
 import { API_TYPES, type ProviderConfig } from "../../config/mod.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { fetchUpstreamModels, probeProvider } from "../../dashboard/provider_probe.ts";
-import { isSubscriptionKind } from "../../executors/oauth/mod.ts";
+import { hasStoredCredential, UNSAVED_PROVIDER_ID } from "../../executors/oauth/mod.ts";
 import { providerView } from "../../dashboard/views.ts";
 import { invalidField } from "../../management/mod.ts";
 import { GatewayError } from "../../model/mod.ts";
@@ -53,7 +53,7 @@ const fetchSchema = z.object({
 
 /** The stand-in provider of a Fetch Models for a subscription credential that is not stored yet. */
 const UNSAVED: ProviderConfig = {
-  id: "(unsaved)",
+  id: UNSAVED_PROVIDER_ID,
   prefix: "unsaved",
   apiType: "chat_compat",
   baseUrl: "",
@@ -90,7 +90,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
     };
     if (!target.apiType) throw invalidField("api_type", "is required (or give provider_id)");
     if (!target.baseUrl) throw invalidField("base_url", "is required (or give provider_id)");
-    const result = isSubscriptionKind(target.apiType)
+    const result = hasStoredCredential(target.apiType)
       // An unsaved subscription credential is used as is: a refresh would spend a token nothing stores.
       ? await ctx.subscriptions.fetchModels(
         ownTarget && given === ""
@@ -156,7 +156,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
     const model = body.model ?? provider.models[0];
     if (!model) throw invalidField("model", "is required: the provider lists no models");
     // Upstream error text can repeat the key it was sent; the dashboard shows it without.
-    const probed = isSubscriptionKind(provider.apiType)
+    const probed = hasStoredCredential(provider.apiType)
       ? await ctx.subscriptions.probe(provider, model)
       : await probeProvider(provider, model, ctx.now);
     return c.json({ ...probed, message: ctx.state.redactor.redact(probed.message) });
