@@ -66,6 +66,10 @@ export interface OAuthOverrides {
   readonly verificationUrl?: string;
   readonly sessionTokenUrl?: string;
   readonly usageUrl?: string;
+  /** Kiro (`cloud_assistant_oauth`): the AWS region of the API hosts, over the one the credential names. */
+  readonly region?: string;
+  /** Google Cloud Code: the Cloud project to call, used instead of the one discovery finds. */
+  readonly project?: string;
 }
 
 /** A named ordered list of `<prefix>/<model>` entries. */

@@ -48,9 +48,22 @@ export const OAUTH_OVERRIDE_FIELDS = {
   verification_url: "verificationUrl",
   session_token_url: "sessionTokenUrl",
   usage_url: "usageUrl",
+  region: "region",
+  project: "project",
 } as const satisfies Record<string, keyof OAuthOverrides>;
 
 const oauthUrl = z.url({ protocol: /^https?$/ });
+
+/** An AWS region name (Kiro's API hosts are per region). */
+export const awsRegion = z.string().regex(
+  /^[a-z]{2}(-[a-z]+)+-\d$/,
+  "must be an AWS region such as eu-central-1",
+);
+/** A Google Cloud project id (legacy ids may carry a domain: `example.com:project`). */
+export const cloudProject = z.string().regex(
+  /^[A-Za-z0-9][A-Za-z0-9.:_-]{0,99}$/,
+  "must be a Google Cloud project id such as my-project-123",
+);
 
 /** Overrides of a subscription kind's OAuth endpoints (YAML `providers[].oauth`; docs/subscriptions.md). */
 export const oauthOverridesSchema = z.strictObject({
@@ -65,6 +78,8 @@ export const oauthOverridesSchema = z.strictObject({
   verification_url: oauthUrl.optional(),
   session_token_url: oauthUrl.optional(),
   usage_url: oauthUrl.optional(),
+  region: awsRegion.optional(),
+  project: cloudProject.optional(),
 });
 
 /** One provider account (YAML `providers[]`). */

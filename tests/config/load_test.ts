@@ -98,3 +98,13 @@ Deno.test("static keys get a label when none is given", () => {
   );
   assertEquals(config.apiKeys.map((k) => k.label), ["static-key-1", "ci"]);
 });
+
+Deno.test("providers[].oauth takes Kiro's region and Google's Cloud project, and names a malformed region", () => {
+  const yaml = (oauth: string) =>
+    `providers:\n  - id: k\n    prefix: k\n    api_type: cloud_assistant_oauth\n` +
+    `    base_url: https://runtime.us-east-1.kiro.dev\n    oauth: ${oauth}\n`;
+  const config = parseConfig(yaml("{region: eu-central-1, project: my-project-1}"), paths, noEnv);
+  assertEquals(config.providers[0].oauth, { region: "eu-central-1", project: "my-project-1" });
+  const message = errorOf(yaml("{region: Frankfurt}"));
+  assert(message.includes("region") && message.includes("AWS region such as eu-central-1"), message);
+});

@@ -325,3 +325,60 @@ Deno.test("a chat provider's Test Connection is unchanged (sanity for the shared
     await mock.close();
   }
 });
+
+Deno.test("provider API: a configured Cloud project is called without discovery, a Kiro region is kept, each only for its kinds", async () => {
+  const mock = upstream((path) =>
+    path === "/v1internal:generateContent" ? Response.json(GOOGLE_ANSWER) : undefined
+  );
+  const gw = await gateway(providerYaml("other", "chat_compat", `${mock.url}/v1`, "sk", "{}"));
+  try {
+    const created = await api(
+      gw,
+      "/dashboard/api/providers",
+      body("POST", {
+        id: "gcli",
+        prefix: "gcli",
+        api_type: "cli_oauth",
+        base_url: mock.url,
+        api_key: JSON.stringify({ access_token: "goog-live" }),
+        models: ["m1"],
+        project: "configured-proj",
+      }),
+    );
+    assertEquals([created.status, (created.body.provider as Json).project], [201, "configured-proj"]);
+    const probe = await api(gw, "/dashboard/api/providers/gcli/test", body("POST", { model: "m1" }));
+    assertEquals(probe.body.ok, true, JSON.stringify(probe.body));
+    assertEquals(mock.seen.map((s) => s.path), ["/v1internal:generateContent"], "no loadCodeAssist");
+    assertEquals(JSON.parse(mock.seen[0].body).project, "configured-proj");
+    // The credential itself is left as it was: clearing the setting brings discovery back.
+    assertEquals(storedBlob(gw, "gcli").extra, undefined);
+
+    const kiro = await api(
+      gw,
+      "/dashboard/api/providers",
+      body("POST", {
+        id: "kiro",
+        prefix: "kiro",
+        api_type: "cloud_assistant_oauth",
+        base_url: "https://runtime.us-east-1.kiro.dev",
+        region: "eu-central-1",
+      }),
+    );
+    assertEquals([kiro.status, (kiro.body.provider as Json).region], [201, "eu-central-1"]);
+    const cleared = await api(gw, "/dashboard/api/providers/kiro", body("PUT", { region: "" }));
+    assertEquals([cleared.status, (cleared.body.provider as Json).region], [200, null]);
+
+    const wrongKind = await api(
+      gw,
+      "/dashboard/api/providers/other",
+      body("PUT", { region: "eu-central-1" }),
+    );
+    assertEquals([wrongKind.status, (wrongKind.body.error as Json).field], [400, "region"]);
+    const badRegion = await api(gw, "/dashboard/api/providers/kiro", body("PUT", { region: "mars-1" }));
+    assertEquals([badRegion.status, (badRegion.body.error as Json).field], [400, "region"]);
+    assertStringIncludes(JSON.stringify(badRegion.body), "AWS region such as eu-central-1");
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});

@@ -107,7 +107,10 @@ export class Subscriptions {
    * quota read now and then. Requests, Fetch Models and Test Connection all take it from here.
    */
   shapedCredential(provider: ProviderConfig): CredentialBlob | Promise<CredentialBlob> {
-    const blob = this.credentials.forProvider(provider);
+    const stored = this.credentials.forProvider(provider);
+    const blob = stored instanceof Promise
+      ? stored.then((b) => withConfiguredHints(provider, b))
+      : withConfiguredHints(provider, stored);
     if (!isCloudCode(provider.apiType)) return blob;
     const withProject = (b: CredentialBlob) => {
       const ready = this.cloudProjects.ensure(provider, b);
@@ -218,6 +221,20 @@ export class Subscriptions {
       ...(endpoint === "/chat/completions" ? { rewriteBody: normalizeCopilotChatBody } : {}),
     };
   }
+}
+
+/**
+ * The region (Kiro) and project (Cloud Code) the provider's configuration names, over the credential's own:
+ * a configured project also means no discovery. Only the call sees them; the stored credential is kept.
+ */
+function withConfiguredHints(provider: ProviderConfig, blob: CredentialBlob): CredentialBlob {
+  const region = provider.apiType === "cloud_assistant_oauth" ? provider.oauth?.region : undefined;
+  const project = isCloudCode(provider.apiType) ? provider.oauth?.project : undefined;
+  if (region === undefined && project === undefined) return blob;
+  return {
+    ...blob,
+    extra: { ...blob.extra, ...(region ? { region } : {}), ...(project ? { project_id: project } : {}) },
+  };
 }
 
 /** How often a Copilot provider's quota is read again while it is used. */
