@@ -6,7 +6,7 @@
 import type { ProviderConfig } from "../config/mod.ts";
 import type { CredentialBlob } from "../credentials/mod.ts";
 import { cloudCodeHeaders, cloudCodeProject } from "../executors/cloud_code.ts";
-import { kiroModelListUrls } from "../executors/cloud_assistant.ts";
+import { KIRO_SHAPER, kiroModelListUrls } from "../executors/cloud_assistant.ts";
 import { readCloudCodeModels, type Subscriptions } from "../executors/oauth/mod.ts";
 import { presetFor, type ProtocolPreset } from "../executors/presets.ts";
 import type { StreamEvent } from "../model/mod.ts";
@@ -39,11 +39,15 @@ export async function shapedModels(
   provider: ProviderConfig,
   fetcher: typeof fetch,
 ): Promise<FetchModelsResult> {
+  const preset = presetFor(provider.apiType);
+  if (!preset?.shaper) {
+    return { ok: false, message: `api_type "${provider.apiType}" cannot be probed by this build`, url: "" };
+  }
   let url = "";
   try {
     const blob = await subscriptions.shapedCredential(provider);
-    if (provider.apiType === "cloud_assistant_oauth") return await kiroModels(provider, blob, fetcher);
-    url = presetFor(provider.apiType)!.modelsUrl(base(provider));
+    if (preset.format === "cloud_assistant") return await kiroModels(provider, blob, fetcher);
+    url = preset.modelsUrl(base(provider));
     const project = cloudCodeProject(blob.extra);
     const response = await probeFetch(url, {
       method: "POST",
@@ -78,7 +82,7 @@ async function kiroModels(
   fetcher: typeof fetch,
 ): Promise<FetchModelsResult> {
   const urls = kiroModelListUrls(base(provider), blob.extra);
-  const failover = presetFor("cloud_assistant_oauth")!.shaper!.failover;
+  const failover = KIRO_SHAPER.failover;
   let last: FetchModelsResult = { ok: false, message: "no host to ask", url: "" };
   for (const url of urls) {
     const models: string[] = [];
@@ -134,15 +138,19 @@ export async function shapedProbe(
     message,
     model,
   });
+  const preset = presetFor(provider.apiType);
+  if (!preset?.shaper) {
+    return result(false, 0, `api_type "${provider.apiType}" cannot be probed by this build`);
+  }
+  const shaper = preset.shaper;
   try {
-    const preset = presetFor(provider.apiType)!;
     const blob = await subscriptions.shapedCredential(provider);
     const request = pingRequest(
       model,
       preset.alwaysStream === true,
       preset.format === "cloud_assistant" ? "chat_completions" : preset.format,
     );
-    const calls = preset.shaper!.shape({
+    const calls = shaper.shape({
       baseUrl: base(provider),
       accessToken: blob.accessToken,
       extra: blob.extra,
@@ -165,7 +173,7 @@ export async function shapedProbe(
           response.status,
           `HTTP ${response.status}: ${summarize(await response.text())}`,
         );
-        if (i + 1 < calls.length && preset.shaper!.failover(response.status)) continue;
+        if (i + 1 < calls.length && shaper.failover(response.status)) continue;
         return failed;
       }
       const problem = await answerProblem(preset, response);
