@@ -68,10 +68,16 @@ export interface OAuthOverrides {
   readonly registerUrl?: string;
   /** AWS (Kiro): an Identity Center organisation's start URL (default: Builder ID's portal). */
   readonly startUrl?: string;
-  /** AWS (Kiro): the region of the OIDC hosts and of the signed-in credential. */
-  readonly region?: string;
   readonly sessionTokenUrl?: string;
   readonly usageUrl?: string;
+  /**
+   * Kiro (`cloud_assistant_oauth`): the account's AWS region: the sign-in's OIDC hosts (stored in the
+   * credential it makes) and the API hosts, over the region a pasted credential names. A refresh goes to
+   * the credential's own region, where its client was registered.
+   */
+  readonly region?: string;
+  /** Google Cloud Code: the Cloud project to call, used instead of the one discovery finds. */
+  readonly project?: string;
 }
 
 /** A named ordered list of `<prefix>/<model>` entries. */

@@ -14,7 +14,7 @@ export type {
   UpstreamLimitsConfig,
 } from "./config.ts";
 export { API_TYPES, type ApiType } from "./api_types.ts";
-export { OAUTH_OVERRIDE_FIELDS } from "./schema.ts";
+export { awsRegion, cloudProject, OAUTH_OVERRIDE_FIELDS } from "./schema.ts";
 export { ConfigError } from "./errors.ts";
 export { databaseLabel, databaseLocation } from "./config.ts";
 export { parseConfig } from "./load.ts";

@@ -48,12 +48,24 @@ export const OAUTH_OVERRIDE_FIELDS = {
   verification_url: "verificationUrl",
   register_url: "registerUrl",
   start_url: "startUrl",
-  region: "region",
   session_token_url: "sessionTokenUrl",
   usage_url: "usageUrl",
+  region: "region",
+  project: "project",
 } as const satisfies Record<string, keyof OAuthOverrides>;
 
 const oauthUrl = z.url({ protocol: /^https?$/ });
+
+/** An AWS region name (Kiro's API hosts are per region). */
+export const awsRegion = z.string().regex(
+  /^[a-z]{2}(-[a-z]+)+-\d$/,
+  "must be an AWS region such as eu-central-1",
+);
+/** A Google Cloud project id (legacy ids may carry a domain: `example.com:project`). */
+export const cloudProject = z.string().regex(
+  /^[A-Za-z0-9][A-Za-z0-9.:_-]{0,99}$/,
+  "must be a Google Cloud project id such as my-project-123",
+);
 
 /** Overrides of a subscription kind's OAuth endpoints (YAML `providers[].oauth`; docs/subscriptions.md). */
 export const oauthOverridesSchema = z.strictObject({
@@ -68,11 +80,12 @@ export const oauthOverridesSchema = z.strictObject({
   verification_url: oauthUrl.optional(),
   register_url: oauthUrl.optional(),
   start_url: oauthUrl.optional(),
-  // The region names hosts (oidc.<region>.amazonaws.com), so only a region's shape is accepted.
-  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "must be an AWS region such as eu-central-1")
-    .optional(),
   session_token_url: oauthUrl.optional(),
   usage_url: oauthUrl.optional(),
+  // The region names hosts (oidc.<region>.amazonaws.com, q.<region>.amazonaws.com), so only a region's
+  // shape is accepted.
+  region: awsRegion.optional(),
+  project: cloudProject.optional(),
 });
 
 /** One provider account (YAML `providers[]`). */

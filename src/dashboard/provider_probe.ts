@@ -1,10 +1,6 @@
 import type { ProviderConfig } from "../config/mod.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
 import type { NeutralRequest } from "../model/mod.ts";
-import { credentialFor } from "../executors/call_credential.ts";
-import type { ShapedCall } from "../executors/call_shape.ts";
-import { cloudCodeHeaders, cloudCodeProject } from "../executors/cloud_code.ts";
-import { parseCredential } from "../credentials/mod.ts";
 import type { ProbeResult as ContractProbeResult } from "./contract/mod.ts";
 
 /** Upstream probes give up after this long. */
@@ -74,6 +70,12 @@ function headersFor(preset: ProtocolPreset, apiKey: string): Record<string, stri
   };
 }
 
+/**
+ * Kinds whose key is a stored OAuth credential are probed through the credential path
+ * (`subscription_probe.ts`); the key itself is never sent as a token.
+ */
+const SHAPED_ONLY = "this kind is probed through its stored credential, not with the raw key";
+
 /** Queries an upstream's model list (OpenAI/Anthropic `data[].id`, Gemini `models[].name`). */
 export async function fetchUpstreamModels(
   provider: Pick<ProviderConfig, "apiType" | "baseUrl" | "apiKey">,
@@ -83,49 +85,9 @@ export async function fetchUpstreamModels(
   if (!preset) {
     return { ok: false, message: `api_type "${provider.apiType}" cannot be called by this build`, url: "" };
   }
+  if (preset.shaper) return { ok: false, message: SHAPED_ONLY, url: "" };
   const url = preset.modelsUrl(provider.baseUrl.replace(/\/+$/, ""));
-  if (preset.shaper && preset.format === "generate_content") {
-    return await cloudCodeModels(provider, url, fetcher);
-  }
   return await readModelList(url, headersFor(preset, provider.apiKey), modelIds, fetcher);
-}
-
-/**
- * Cloud Code's model list: `POST v1internal:fetchAvailableModels {project}` answers `models` as an object
- * keyed by model id (internal ones skipped), with each model's remaining quota beside it.
- */
-async function cloudCodeModels(
-  provider: Pick<ProviderConfig, "apiType" | "baseUrl" | "apiKey">,
-  url: string,
-  fetcher: typeof fetch,
-): Promise<FetchModelsResult> {
-  try {
-    const blob = parseCredential(provider.apiKey, Math.floor(Date.now() / 1000));
-    const project = cloudCodeProject(blob.extra);
-    const response = await probeFetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...cloudCodeHeaders(
-          provider.apiType === "cli_oauth_alt" ? "antigravity" : "gemini-cli",
-          blob.accessToken,
-        ),
-      },
-      body: JSON.stringify(project ? { project } : {}),
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    }, fetcher);
-    const text = await response.text();
-    if (!response.ok) return { ok: false, message: `HTTP ${response.status}: ${summarize(text)}`, url };
-    const models = (JSON.parse(text) as { models?: unknown }).models;
-    if (Array.isArray(models)) return { ok: true, models: modelIds({ models }), url };
-    const entries = Object.entries(models && typeof models === "object" ? models : {});
-    const ids = entries.filter(([, m]) => !(m as { isInternal?: unknown } | null)?.isInternal).map(([id]) =>
-      id
-    );
-    return { ok: true, models: ids.sort(), url };
-  } catch (error) {
-    return { ok: false, message: (error as Error).message.split("\n")[0].slice(0, 300), url };
-  }
 }
 
 /** GETs a model list with these credentials and reads its ids; never throws. */
@@ -148,14 +110,20 @@ export async function readModelList(
   }
 }
 
-/** Ids from the model-list shapes the supported upstreams return. */
+/** Ids from the model-list shapes the supported upstreams return (Kiro names them `modelId`). */
 export function modelIds(body: unknown): string[] {
   const record = (body ?? {}) as Record<string, unknown>;
   const list = Array.isArray(record.data) ? record.data : Array.isArray(record.models) ? record.models : [];
   const ids: string[] = [];
   for (const entry of list as unknown[]) {
     const item = (entry ?? {}) as Record<string, unknown>;
-    const raw = typeof item.id === "string" ? item.id : typeof item.name === "string" ? item.name : "";
+    const raw = typeof item.id === "string"
+      ? item.id
+      : typeof item.modelId === "string"
+      ? item.modelId
+      : typeof item.name === "string"
+      ? item.name
+      : "";
     const id = raw.startsWith("models/") ? raw.slice("models/".length) : raw;
     if (id !== "" && !ids.includes(id)) ids.push(id);
   }
@@ -182,15 +150,16 @@ export async function probeProvider(
       model,
     };
   }
-  const request = pingRequest(
-    model,
-    false,
-    preset.format === "cloud_assistant" ? "chat_completions" : preset.format,
-  );
-  const body = preset.codec.encodeRequest(request, model).body;
+  if (preset.shaper) return { ok: false, status: 0, latency_ms: 0, message: SHAPED_ONLY, model };
+  const source = preset.format === "cloud_assistant" ? "chat_completions" : preset.format;
+  const body = preset.codec.encodeRequest(pingRequest(model, false, source), model).body;
   const started = now();
   try {
-    const call = probeCall(preset, provider, model, body, now());
+    const call = {
+      url: preset.url(provider.baseUrl, model, false),
+      headers: { "content-type": "application/json", ...headersFor(preset, provider.apiKey) },
+      body: JSON.stringify(body),
+    };
     const response = await probeFetch(call.url, {
       method: "POST",
       headers: call.headers,
@@ -217,33 +186,6 @@ export async function probeProvider(
       model,
     };
   }
-}
-
-/** The probe's call: the kind's first host when its calls are shaped from the credential. */
-function probeCall(
-  preset: ProtocolPreset,
-  provider: ProviderConfig,
-  model: string,
-  body: Record<string, unknown>,
-  nowMs: number,
-): ShapedCall {
-  if (!preset.shaper) {
-    return {
-      url: preset.url(provider.baseUrl, model, false),
-      headers: { "content-type": "application/json", ...headersFor(preset, provider.apiKey) },
-      body: JSON.stringify(body),
-    };
-  }
-  const credential = credentialFor(provider, nowMs);
-  return preset.shaper.shape({
-    baseUrl: provider.baseUrl.replace(/\/+$/, ""),
-    accessToken: credential.accessToken,
-    extra: credential.extra,
-    body,
-    model,
-    stream: preset.alwaysStream === true,
-    newId: () => crypto.randomUUID().replaceAll("-", ""),
-  })[0];
 }
 
 export function summarize(text: string): string {

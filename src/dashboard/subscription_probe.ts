@@ -1,7 +1,12 @@
 import type { ProviderConfig } from "../config/mod.ts";
 import { oauthKind } from "../credentials/mod.ts";
 import { DEFAULT_ANTHROPIC_VERSION } from "../executors/presets.ts";
-import { collectResponsesSse, type SubscriptionCall, type Subscriptions } from "../executors/oauth/mod.ts";
+import {
+  collectResponsesSse,
+  isSubscriptionKind,
+  type SubscriptionCall,
+  type Subscriptions,
+} from "../executors/oauth/mod.ts";
 import { codecFor } from "../wire/mod.ts";
 import {
   type FetchModelsResult,
@@ -13,8 +18,12 @@ import {
   readModelList,
   summarize,
 } from "./provider_probe.ts";
+import { shapedModels, shapedProbe } from "./shaped_probe.ts";
 
-/** Fetch Models and Test Connection for subscription kinds, through the same credential path as requests. */
+/**
+ * Fetch Models and Test Connection for every kind with a stored OAuth credential (`hasStoredCredential`),
+ * through the same credential path as requests.
+ */
 export interface SubscriptionConsole {
   fetchModels(provider: ProviderConfig): Promise<FetchModelsResult>;
   probe(provider: ProviderConfig, model: string): Promise<ProbeResult>;
@@ -30,6 +39,7 @@ export function subscriptionConsole(
 ): SubscriptionConsole {
   return {
     async fetchModels(provider) {
+      if (!isSubscriptionKind(provider.apiType)) return await shapedModels(subscriptions, provider, fetcher);
       let url = "";
       try {
         if (provider.apiType === "device_oauth_assistant") {
@@ -51,6 +61,9 @@ export function subscriptionConsole(
     },
 
     async probe(provider, model) {
+      if (!isSubscriptionKind(provider.apiType)) {
+        return await shapedProbe(subscriptions, provider, model, now, fetcher);
+      }
       const started = now();
       const result = (ok: boolean, status: number, message: string): ProbeResult => ({
         ok,

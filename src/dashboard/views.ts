@@ -63,6 +63,8 @@ export function providerView(provider: ProviderConfig, gateway: DashboardContext
       : null,
     credential: oauthKind(provider.apiType) ? credentialView(provider, gateway) : null,
     signin_flows: signinFlows(provider),
+    region: provider.oauth?.region ?? null,
+    project: provider.oauth?.project ?? null,
   };
 }
 

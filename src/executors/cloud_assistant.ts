@@ -109,3 +109,20 @@ export const KIRO_SHAPER: CallShaper = {
   },
   failover: (status) => status === 403 || status === 429 || status >= 500,
 };
+
+/**
+ * Where the model list is read, in the kind's host order: `{host}/ListAvailableModels?origin=AI_EDITOR`
+ * (with the profile ARN, never for Builder ID). The runtime host has no model list, so it is skipped; a
+ * base URL other than the runtime host (a proxy, a test server) is the one place asked.
+ */
+export function kiroModelListUrls(baseUrl: string, extra: Readonly<Record<string, unknown>>): string[] {
+  const params = new URLSearchParams({ origin: "AI_EDITOR" });
+  const profileArn = kiroAuthMethod(extra) === "builder-id"
+    ? undefined
+    : extraString(extra, "profileArn", "profile_arn");
+  if (profileArn) params.set("profileArn", profileArn);
+  const hosts = baseUrl === KIRO_RUNTIME_URL
+    ? kiroHosts(baseUrl, extra).map((h) => new URL(h.url).origin).filter((o) => o !== KIRO_RUNTIME_URL)
+    : [baseUrl];
+  return [...new Set(hosts)].map((host) => `${host}/ListAvailableModels?${params}`);
+}

@@ -4,7 +4,6 @@ import { presetFor } from "../executors/presets.ts";
 import { GatewayError, type NeutralRequest } from "../model/mod.ts";
 import type { Attempt } from "../routing/mod.ts";
 import { codecFor, countableInput, unwrapCloudCodeResponse } from "../wire/mod.ts";
-import { credentialFor } from "../executors/call_credential.ts";
 import { cloudCodeCountCall } from "../executors/cloud_code.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import type { AttemptDeps } from "./attempt_context.ts";
@@ -75,7 +74,8 @@ async function upstreamCount(
   } else if (preset.format === "generate_content" && preset.shaper) {
     let call;
     try {
-      const credential = credentialFor(provider, deps.now());
+      // Through the credential manager like requests: a due token is refreshed (and stored) first.
+      const credential = await deps.subscriptions.credentials.forProvider(provider);
       const encoded = codecFor("generate_content").encodeRequest({ ...request, stream: false }, model).body;
       call = cloudCodeCountCall(
         provider.apiType,

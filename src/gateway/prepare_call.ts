@@ -61,12 +61,7 @@ export function prepareCall(
     // Calls shaped from the credential: refreshed first when due (single-flight, written back), and for
     // Cloud Code with its project found on first use.
     const go = (b: CredentialBlob) => prepareFor(deps, caller, original, attempt, target, undefined, b);
-    const withProject = (b: CredentialBlob) =>
-      target.preset.format === "generate_content"
-        ? deps.subscriptions.cloudProjects.ensure(target.provider, b)
-        : b;
-    const blob = deps.subscriptions.credentials.forProvider(target.provider);
-    const ready = blob instanceof Promise ? blob.then(withProject) : withProject(blob);
+    const ready = deps.subscriptions.shapedCredential(target.provider);
     return ready instanceof Promise ? ready.then(go) : go(ready);
   }
   if (!isSubscriptionKind(target.provider.apiType)) {

@@ -1,4 +1,4 @@
-import type { ApiType, ProviderConfig } from "../config/mod.ts";
+import type { ApiType, OAuthOverrides, ProviderConfig } from "../config/mod.ts";
 import { CredentialFormatError, isCredentialJson, oauthKind, parseCredential } from "../credentials/mod.ts";
 import type { ManagementDeps } from "./deps.ts";
 import { invalidField, notFound } from "./field_error.ts";
@@ -52,6 +52,7 @@ export class ProviderService {
       apiKey: apiKey ? apiKey : current.apiKey,
       models: changes.models ?? current.models,
       enabled: changes.enabled ?? current.enabled,
+      oauth: changes.oauth ?? current.oauth,
     });
   }
 
@@ -87,4 +88,37 @@ function checkCredential(apiType: ApiType, apiKey: string, nowMs: number): void 
     if (error instanceof CredentialFormatError) throw invalidField("api_key", error.message);
     throw error;
   }
+}
+
+/** The call settings a provider form edits beside the credential; `""` clears one, undefined keeps it. */
+export interface CallHints {
+  readonly region?: string;
+  readonly project?: string;
+}
+
+/**
+ * A provider's OAuth overrides with the form's region (Kiro) and Cloud project (Google Cloud Code) applied.
+ * Each belongs to its kinds only: naming one for another kind is refused rather than stored unused.
+ */
+export function withCallHints(
+  apiType: ApiType,
+  oauth: OAuthOverrides | undefined,
+  hints: CallHints,
+): OAuthOverrides {
+  const next: { -readonly [K in keyof OAuthOverrides]: OAuthOverrides[K] } = { ...oauth };
+  if (hints.region !== undefined) {
+    if (hints.region !== "" && apiType !== "cloud_assistant_oauth") {
+      throw invalidField("region", "is only used by the Kiro kind (cloud_assistant_oauth)");
+    }
+    if (hints.region === "") delete next.region;
+    else next.region = hints.region;
+  }
+  if (hints.project !== undefined) {
+    if (hints.project !== "" && apiType !== "cli_oauth" && apiType !== "cli_oauth_alt") {
+      throw invalidField("project", "is only used by the Google Cloud Code kinds (cli_oauth, cli_oauth_alt)");
+    }
+    if (hints.project === "") delete next.project;
+    else next.project = hints.project;
+  }
+  return next;
 }

@@ -48,3 +48,64 @@ Deno.test({
     assertEquals(d.consoleErrors, []);
   },
 });
+
+Deno.test({
+  ...options,
+  name:
+    "providers form: Kiro's region and Google's Cloud project are real optional fields, stored and shown again",
+  fn: async () => {
+    await using d = await openDashboard();
+    const stored = (id: string) => d.gw.runtime.control.providers.find((p) => p.id === id);
+    let dialog = await openProviderForm(d);
+    const select = dialog.locator("select[name=api_type]");
+    await select.selectOption("chat_compat");
+    assertEquals(
+      await dialog.locator("input[name=region], input[name=project]").count(),
+      0,
+      "API-key kinds have neither",
+    );
+
+    await select.selectOption("cloud_assistant_oauth");
+    assertEquals(await dialog.locator("input[name=project]").count(), 0);
+    await dialog.locator("input[name=id]").fill("kiro-eu");
+    await dialog.locator("input[name=prefix]").fill("kiro");
+    await dialog.locator("input[name=base_url]").fill("https://runtime.us-east-1.kiro.dev");
+    await dialog.locator("input[name=api_key]").fill('{"accessToken": "kiro-at"}');
+    await dialog.locator("input[name=region]").fill("not a region");
+    await dialog.locator("button[type=submit]").click();
+    assertStringIncludes(
+      await dialog.locator("gw-field[label='AWS region'] .error").innerText(),
+      "AWS region such as",
+    );
+    assertEquals(stored("kiro-eu"), undefined, "nothing saved with a bad region");
+    await dialog.locator("input[name=region]").fill("eu-central-1");
+    await dialog.locator("button[type=submit]").click();
+    await d.page.locator("gw-providers-screen [data-provider='kiro-eu']").waitFor();
+    assertEquals(stored("kiro-eu")?.oauth?.region, "eu-central-1");
+
+    dialog = await openProviderForm(d);
+    await dialog.locator("select[name=api_type]").selectOption("cli_oauth");
+    assertEquals(await dialog.locator("input[name=region]").count(), 0);
+    await dialog.locator("input[name=id]").fill("gcli-work");
+    await dialog.locator("input[name=prefix]").fill("gcli");
+    await dialog.locator("input[name=base_url]").fill("https://cloudcode-pa.googleapis.com");
+    await dialog.locator("input[name=project]").fill("my-project-123");
+    await dialog.locator("button[type=submit]").click();
+    const card = d.page.locator("gw-providers-screen [data-provider='gcli-work']");
+    await card.waitFor();
+    assertEquals(stored("gcli-work")?.oauth?.project, "my-project-123");
+
+    // Editing shows the stored project; clearing it goes back to discovery.
+    await card.locator("button", { hasText: "Edit" }).click();
+    dialog = d.page.locator("gw-dialog[open]");
+    const project = dialog.locator("input[name=project]");
+    assertEquals(await project.inputValue(), "my-project-123");
+    await project.fill("");
+    await dialog.locator("button[type=submit]").click();
+    for (let i = 0; i < 100 && stored("gcli-work")?.oauth?.project !== undefined; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assertEquals(stored("gcli-work")?.oauth?.project, undefined, "an empty project clears it");
+    assertEquals(d.consoleErrors, []);
+  },
+});

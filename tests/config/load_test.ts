@@ -119,3 +119,13 @@ Deno.test("Kiro's oauth region, start_url and register_url are read; a region th
   const message = errorOf(kiro("      region: evil.example.com/x\n"));
   assert(message.includes("providers[0].oauth.region: must be an AWS region such as eu-central-1"), message);
 });
+
+Deno.test("providers[].oauth takes Kiro's region and Google's Cloud project, and names a malformed region", () => {
+  const yaml = (oauth: string) =>
+    `providers:\n  - id: k\n    prefix: k\n    api_type: cloud_assistant_oauth\n` +
+    `    base_url: https://runtime.us-east-1.kiro.dev\n    oauth: ${oauth}\n`;
+  const config = parseConfig(yaml("{region: eu-central-1, project: my-project-1}"), paths, noEnv);
+  assertEquals(config.providers[0].oauth, { region: "eu-central-1", project: "my-project-1" });
+  const message = errorOf(yaml("{region: Frankfurt}"));
+  assert(message.includes("region") && message.includes("AWS region such as eu-central-1"), message);
+});

@@ -1,5 +1,11 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { KIRO_RUNTIME_URL, KIRO_SHAPER, kiroHosts, kiroRegion } from "../../src/executors/cloud_assistant.ts";
+import {
+  KIRO_RUNTIME_URL,
+  KIRO_SHAPER,
+  kiroHosts,
+  kiroModelListUrls,
+  kiroRegion,
+} from "../../src/executors/cloud_assistant.ts";
 import { encodeKiroRequest } from "../../src/wire/kiro/mod.ts";
 
 Deno.test("kiroHosts(): social sign-ins start at the runtime host, Identity Center at its region's AWS hosts", () => {
@@ -77,5 +83,22 @@ Deno.test("KIRO_SHAPER gives each host its origin on every user message, one con
     true,
     false,
     false,
+  ]);
+});
+
+Deno.test("kiroModelListUrls() asks the AWS hosts in the kind's order (never the runtime host), with origin=AI_EDITOR", () => {
+  const arn = "arn:aws:codewhisperer:eu-central-1:1:profile/P";
+  const query = `origin=AI_EDITOR&profileArn=${encodeURIComponent(arn)}`;
+  assertEquals(kiroModelListUrls(KIRO_RUNTIME_URL, { profileArn: arn }), [
+    `https://codewhisperer.eu-central-1.amazonaws.com/ListAvailableModels?${query}`,
+    `https://q.eu-central-1.amazonaws.com/ListAvailableModels?${query}`,
+  ]);
+  assertEquals(kiroModelListUrls(KIRO_RUNTIME_URL, { authMethod: "api_key", region: "us-west-2" }), [
+    "https://q.us-west-2.amazonaws.com/ListAvailableModels?origin=AI_EDITOR",
+    "https://codewhisperer.us-west-2.amazonaws.com/ListAvailableModels?origin=AI_EDITOR",
+  ]);
+  // Builder ID has no profile to send; another base URL (a proxy) is the one place asked.
+  assertEquals(kiroModelListUrls("http://127.0.0.1:9", { authMethod: "builder-id", profileArn: arn }), [
+    "http://127.0.0.1:9/ListAvailableModels?origin=AI_EDITOR",
   ]);
 });

@@ -245,3 +245,45 @@ Deno.test("cli_oauth: token counting asks v1internal:countTokens without a proje
     await upstream.close();
   }
 });
+
+Deno.test("cli_oauth: token counting refreshes a due credential first (never counts with the stale token)", async () => {
+  const upstream = await startMockUpstream();
+  upstream.script({
+    handler: (request) =>
+      request.headers.get("authorization") === "Bearer goog-new"
+        ? Response.json({ totalTokens: 7 })
+        : Response.json({ error: { code: 401, message: "stale token" } }, { status: 401 }),
+  });
+  const forms: URLSearchParams[] = [];
+  const google = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
+    forms.push(new URLSearchParams(await request.text()));
+    return Response.json({ access_token: "goog-new", expires_in: 3599, token_type: "Bearer" });
+  });
+  const blob = {
+    access_token: "goog-old",
+    refresh_token: "goog-refresh",
+    expires_at: EXPIRED,
+    extra: { project_id: "p1" },
+  };
+  const gw = await startTestGateway(
+    yaml(
+      "cli_oauth",
+      upstream.url,
+      blob,
+      `{token_url: "http://127.0.0.1:${google.addr.port}/token", client_id: app-id, client_secret: app-secret}`,
+    ),
+  );
+  try {
+    const response = await post(`${gw.url}/v1/messages/count_tokens`, {
+      model: "p/m1",
+      messages: [{ role: "user", content: "count me" }],
+    }, { "anthropic-version": "2023-06-01" });
+    assertEquals(await response.json(), { input_tokens: 7 });
+    assertEquals(forms.length, 1);
+    assertEquals(upstream.requests.map((r) => r.headers.get("authorization")), ["Bearer goog-new"]);
+  } finally {
+    await gw.stop();
+    await upstream.close();
+    await google.shutdown();
+  }
+});

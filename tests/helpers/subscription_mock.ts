@@ -2,7 +2,8 @@
  * Mock subscription upstreams on loopback: an OAuth token server whose refresh tokens rotate and reject
  * reuse, the Codex backend (always SSE, x-codex-* headers, in-stream overload, 429 usage_limit_reached),
  * the Claude messages API (bearer + oauth beta, unified rate-limit headers), and Copilot (session-token
- * exchange on one host, the chat API on a second host named by the exchange's endpoints.api).
+ * exchange on one host, the chat API on a second host named by the exchange's endpoints.api; the model
+ * `limited` answers 429 with Retry-After).
  */
 import type { NeutralResponse, WireFormat } from "../../src/model/mod.ts";
 import { responseEvents } from "../../src/gateway/dispatch.ts";
@@ -44,6 +45,8 @@ export interface SubscriptionMockOptions {
   refreshedLifetimeS?: number;
   /** Copilot's model list answers 500 (the gateway must learn endpoints from 400s). */
   noModelList?: boolean;
+  /** The clock session tokens' expiry is counted from (the gateway's, when a test moves it). */
+  nowMs?: () => number;
 }
 
 const CTX = { requestModel: "mock", now: 1_700_000_000 };
@@ -127,7 +130,7 @@ export async function startSubscriptionMock(
       ledger.validAccess.add(session);
       return Response.json({
         token: session,
-        expires_at: Math.floor(Date.now() / 1000) + 1500,
+        expires_at: Math.floor((options.nowMs ?? Date.now)() / 1000) + 1500,
         refresh_in: 1200,
         endpoints: { api: apiUrl },
       });
@@ -351,6 +354,13 @@ function copilotApi(
   }
   const stream = body.stream === true;
   const model = String(body.model);
+  if (model === "limited") {
+    // Copilot's rate limit: a plain 429 with Retry-After (seconds).
+    return Response.json({ error: { message: "Sorry, you have been rate-limited.", code: "rate_limited" } }, {
+      status: 429,
+      headers: { "retry-after": "120" },
+    });
+  }
   const format: WireFormat = url.pathname === "/chat/completions"
     ? "chat_completions"
     : url.pathname === "/responses"

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { startTestGateway } from "../helpers/gateway.ts";
+import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { startSubscriptionMock, type SubscriptionMock } from "../helpers/subscription_mock.ts";
 
 function claudeYaml(mock: SubscriptionMock, blobs: string[]): string {
@@ -189,6 +189,109 @@ Deno.test("device_oauth_assistant: without a model list, a 400 'not accessible v
     const headroom = gw.runtime.routing.quota.headroom("copilot-1", Date.now());
     assert(headroom !== undefined, "Copilot's quota reached the routing quota tracker");
     assert(JSON.stringify(headroom).includes("copilot_premium_interactions"), JSON.stringify(headroom));
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});
+
+const ADMIN = "static-admin-key-1234567890";
+
+/** Copilot YAML with a static key for the dashboard API. */
+function copilotDashboardYaml(mock: SubscriptionMock, githubToken: string): string {
+  return copilotYaml(mock, githubToken) + `api_keys:\n  - key: ${ADMIN}\n    client_key_label: admin\n`;
+}
+
+async function routingAccount(gw: TestGateway, id: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${gw.url}/dashboard/api/v2/state/routing`, {
+    headers: { authorization: `Bearer ${ADMIN}` },
+  });
+  const data = (await response.json()).data as { prefixes: { accounts: Record<string, unknown>[] }[] };
+  return data.prefixes.flatMap((p) => p.accounts).find((a) => a.id === id)!;
+}
+
+function ask(gw: TestGateway, model: string): Promise<Response> {
+  return fetch(`${gw.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: `copilot/${model}`, messages: [{ role: "user", content: "hi" }] }),
+  });
+}
+
+Deno.test("device_oauth_assistant: 20 concurrent requests share one session exchange, and one more when it nears expiry", async () => {
+  let offsetMs = 0;
+  const now = () => Date.now() + offsetMs;
+  const mock = await startSubscriptionMock({ nowMs: now });
+  const github = mock.issue().access_token;
+  const gw = await startTestGateway(copilotDashboardYaml(mock, github), { now });
+  try {
+    const round = async () => {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => ask(gw, "gpt-4.1")));
+      for (const answer of answers) assertEquals(answer.status, 200, await answer.text());
+    };
+    await round();
+    assertEquals(mock.sessions, 1, "one exchange for 20 concurrent first requests");
+    // The mock's session lives 1500 s; the gateway renews 5 minutes before: 1300 s later it is due.
+    offsetMs = 1_300_000;
+    await round();
+    assertEquals(mock.sessions, 2, "exactly one renewal for 20 concurrent requests on an expiring session");
+    await round();
+    assertEquals(mock.sessions, 2, "the renewed session serves the next requests");
+    const sessions = new Set(
+      mock.calls.filter((c) => c.path === "/chat/completions").map((c) => c.headers.get("authorization")),
+    );
+    assertEquals(sessions.size, 2, "every chat call carried one of the two session tokens");
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});
+
+Deno.test("device_oauth_assistant: a 429 cools the account until Retry-After, without a new session or refresh", async () => {
+  const mock = await startSubscriptionMock();
+  const github = mock.issue().access_token;
+  const gw = await startTestGateway(copilotDashboardYaml(mock, github));
+  try {
+    const limited = await ask(gw, "limited");
+    const text = await limited.text();
+    // The only account is exhausted: the spec's 503 naming the upstream's 429.
+    assertEquals(limited.status, 503, text);
+    assert(text.includes("HTTP 429"), text);
+    const account = await routingAccount(gw, "copilot-1");
+    assertEquals(account.ready, false, JSON.stringify(account));
+    const cooldown = account.cooldown as { remaining_s: number; kind: string };
+    assert(cooldown.remaining_s > 100 && cooldown.remaining_s <= 120, JSON.stringify(cooldown));
+    const chatCalls = mock.calls.filter((c) => c.path === "/chat/completions").length;
+    // While it cools, the account is not called at all.
+    const next = await ask(gw, "gpt-4.1");
+    assertEquals(next.status, 503, await next.text());
+    assertEquals(mock.calls.filter((c) => c.path === "/chat/completions").length, chatCalls);
+    assertEquals([mock.sessions, mock.ledger.refreshes], [1, 0], "a 429 is never answered by a refresh");
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});
+
+Deno.test("device_oauth_assistant: Copilot's quota reaches the Routing screen's state", async () => {
+  const mock = await startSubscriptionMock();
+  const github = mock.issue().access_token;
+  const gw = await startTestGateway(copilotDashboardYaml(mock, github));
+  try {
+    const answer = await ask(gw, "gpt-4.1");
+    assertEquals(answer.status, 200, await answer.text());
+    let windows: Record<string, unknown>[] = [];
+    for (let i = 0; i < 100 && windows.length === 0; i++) {
+      const quota = (await routingAccount(gw, "copilot-1")).quota as
+        | { windows?: Record<string, unknown>[] }
+        | null;
+      windows = quota?.windows ?? [];
+      if (windows.length === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    assertEquals(windows.map((w) => [w.id, w.source, w.limit, w.remaining, w.headroom]), [
+      ["copilot_premium_interactions", "upstream", 300, 120, 0.4],
+    ]);
+    assertEquals(windows[0].reset_at, Date.parse("2026-12-01"));
   } finally {
     await gw.stop();
     await mock.close();

@@ -24,6 +24,10 @@ export interface ProviderView {
   readonly credential?: CredentialView | null;
   /** Sign-in flows the Connect button offers (subscription kinds), preferred first; empty for API keys. */
   readonly signin_flows: readonly SigninFlow[];
+  /** Kiro: the configured AWS region of the API hosts (null: the credential's own). */
+  readonly region?: string | null;
+  /** Google Cloud Code: the configured Cloud project (null: found by discovery). */
+  readonly project?: string | null;
 }
 
 /** What the dashboard shows of a subscription credential (never a token). */

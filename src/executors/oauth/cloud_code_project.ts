@@ -7,6 +7,7 @@ import type { ProviderConfig } from "../../config/mod.ts";
 import type { CredentialBlob } from "../../credentials/mod.ts";
 import { cloudCodeHeaders, cloudCodeProject, cloudCodeUrl } from "../cloud_code.ts";
 import type { CredentialManager } from "./credential_manager.ts";
+import { UNSAVED_PROVIDER_ID } from "./unsaved_credential.ts";
 import { RefreshError } from "./refresh_strategies.ts";
 import { TOKEN_TIMEOUT_MS } from "./token_endpoint.ts";
 
@@ -41,6 +42,8 @@ export class CloudCodeProjects {
   /** The credential with its project: at once when it has one, after discovery otherwise. */
   ensure(provider: ProviderConfig, blob: CredentialBlob): CredentialBlob | Promise<CredentialBlob> {
     if (cloudCodeProject(blob.extra) !== undefined) return blob;
+    // An unsaved credential (the provider form) has nowhere to keep its project and shares no discovery.
+    if (provider.id === UNSAVED_PROVIDER_ID) return this.#discover(provider, blob);
     const running = this.#inflight.get(provider.id);
     if (running) return running;
     const work = this.#discover(provider, blob).finally(() => this.#inflight.delete(provider.id));
@@ -80,6 +83,9 @@ export class CloudCodeProjects {
     const loaded = await post("loadCodeAssist", { metadata: METADATA });
     let project = projectOf(loaded.cloudaicompanionProject);
     if (project === undefined) project = await this.#onboard(post, loaded);
+    if (provider.id === UNSAVED_PROVIDER_ID) {
+      return { ...blob, extra: { ...blob.extra, project_id: project } };
+    }
     return this.#deps.credentials.saveExtra(provider, blob, { project_id: project });
   }
 

@@ -10,6 +10,7 @@ import type { LimitWindow } from "../../routing/mod.ts";
 import type { CredentialSlot, CredentialsRepo } from "../../storage/mod.ts";
 import { REFRESH_STRATEGIES } from "./refresh_registry.ts";
 import { RefreshError, type RefreshStrategy } from "./refresh_strategies.ts";
+import { UNSAVED_PROVIDER_ID, unsavedCredential } from "./unsaved_credential.ts";
 
 /** A refresh lease outlives the slowest token call (30 s) so that it never lapses mid-refresh. */
 const LEASE_TTL_MS = 60_000;
@@ -85,6 +86,7 @@ export class CredentialManager {
 
   /** A provider's current credential: at once when it is fresh, after a refresh when it is due. */
   forProvider(provider: ProviderConfig): CredentialBlob | Promise<CredentialBlob> {
+    if (provider.id === UNSAVED_PROVIDER_ID) return unsavedCredential(provider.apiKey, this.#nowS());
     return this.access({
       slot: this.#deps.repo.providerSlot(provider.id),
       apiType: provider.apiType,

@@ -4,14 +4,17 @@ export {
   type CredentialManagerDeps,
   type CredentialTarget,
 } from "./credential_manager.ts";
+export { UNSAVED_PROVIDER_ID } from "./unsaved_credential.ts";
 export { oauth2Refresh, RefreshError, type RefreshStrategy } from "./refresh_strategies.ts";
 export { REFRESH_STRATEGIES } from "./refresh_registry.ts";
 export {
   type CallShape,
   codexAccountId,
+  hasStoredCredential,
   isSubscriptionKind,
   type SubscriptionCall,
   Subscriptions,
 } from "./subscriptions.ts";
+export { cloudCodeQuotaUrl, readCloudCodeModels } from "./cloud_code_quota.ts";
 export { collectResponsesSse } from "./responses_collect.ts";
 export { copilotBase, copilotHeaders, type CopilotModel } from "./copilot_models.ts";

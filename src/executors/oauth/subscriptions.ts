@@ -9,6 +9,7 @@ import { normalizeCodexBody } from "./codex_body.ts";
 import { normalizeCopilotChatBody } from "./copilot_body.ts";
 import { CredentialManager, type CredentialManagerDeps } from "./credential_manager.ts";
 import { CloudCodeProjects } from "./cloud_code_project.ts";
+import { CloudCodeQuota } from "./cloud_code_quota.ts";
 
 /** What a subscription call needs to know about the request. */
 export interface CallShape {
@@ -58,6 +59,20 @@ export function isSubscriptionKind(apiType: ApiType): boolean {
 }
 
 /**
+ * Whether an api_type's key is a stored OAuth credential (the subscription kinds above, and the kinds whose
+ * calls are shaped from the credential: Cloud Code and the cloud assistant). Fetch Models and Test
+ * Connection of these go through the credential path, never with the raw key.
+ */
+export function hasStoredCredential(apiType: ApiType): boolean {
+  return oauthKind(apiType) !== null;
+}
+
+/** The kinds whose credential carries a Cloud Code project. */
+function isCloudCode(apiType: ApiType): boolean {
+  return apiType === "cli_oauth" || apiType === "cli_oauth_alt";
+}
+
+/**
  * The subscription upstreams: for each call, the credential (refreshed when due), the URL and the
  * headers its kind requires. Requests, Fetch Models and Test Connection all come through here.
  */
@@ -67,6 +82,8 @@ export class Subscriptions {
   readonly copilotModels: CopilotModels;
   /** Cloud Code projects found on first use. */
   readonly cloudProjects: CloudCodeProjects;
+  /** Cloud Code per-model quota, fed to routing. */
+  readonly cloudQuota: CloudCodeQuota;
   readonly #deps: CredentialManagerDeps;
   /** When each Copilot provider's quota was last read (epoch ms). */
   readonly #quotaReadAt = new Map<string, number>();
@@ -81,6 +98,28 @@ export class Subscriptions {
       fetcher: deps.fetcher,
       sleep: deps.sleep,
     });
+    this.cloudQuota = new CloudCodeQuota(deps.fetcher, deps.now, deps.onQuota);
+  }
+
+  /**
+   * The credential of a kind whose calls are shaped from it (Cloud Code, the cloud assistant): refreshed
+   * when due (single-flight, written back), and for Cloud Code with its project found on first use and its
+   * quota read now and then. Requests, Fetch Models and Test Connection all take it from here.
+   */
+  shapedCredential(provider: ProviderConfig): CredentialBlob | Promise<CredentialBlob> {
+    const stored = this.credentials.forProvider(provider);
+    const blob = stored instanceof Promise
+      ? stored.then((b) => withConfiguredHints(provider, b))
+      : withConfiguredHints(provider, stored);
+    if (!isCloudCode(provider.apiType)) return blob;
+    const withProject = (b: CredentialBlob) => {
+      const ready = this.cloudProjects.ensure(provider, b);
+      return then(ready, (done) => {
+        this.cloudQuota.readSoon(provider, done);
+        return done;
+      });
+    };
+    return blob instanceof Promise ? blob.then(withProject) : withProject(blob);
   }
 
   /** The call for one request to one subscription account; a promise only when a token must be fetched. */
@@ -182,6 +221,20 @@ export class Subscriptions {
       ...(endpoint === "/chat/completions" ? { rewriteBody: normalizeCopilotChatBody } : {}),
     };
   }
+}
+
+/**
+ * The region (Kiro) and project (Cloud Code) the provider's configuration names, over the credential's own:
+ * a configured project also means no discovery. Only the call sees them; the stored credential is kept.
+ */
+function withConfiguredHints(provider: ProviderConfig, blob: CredentialBlob): CredentialBlob {
+  const region = provider.apiType === "cloud_assistant_oauth" ? provider.oauth?.region : undefined;
+  const project = isCloudCode(provider.apiType) ? provider.oauth?.project : undefined;
+  if (region === undefined && project === undefined) return blob;
+  return {
+    ...blob,
+    extra: { ...blob.extra, ...(region ? { region } : {}), ...(project ? { project_id: project } : {}) },
+  };
 }
 
 /** How often a Copilot provider's quota is read again while it is used. */

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { API_TYPES, type ProviderConfig } from "../../config/mod.ts";
+import { API_TYPES, awsRegion, cloudProject, type ProviderConfig } from "../../config/mod.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { fetchUpstreamModels, probeProvider } from "../../dashboard/provider_probe.ts";
-import { isSubscriptionKind } from "../../executors/oauth/mod.ts";
+import { hasStoredCredential, UNSAVED_PROVIDER_ID } from "../../executors/oauth/mod.ts";
 import { providerView } from "../../dashboard/views.ts";
-import { invalidField } from "../../management/mod.ts";
+import { invalidField, withCallHints } from "../../management/mod.ts";
 import { GatewayError } from "../../model/mod.ts";
 import type { AppEnv } from "../env.ts";
 import { jsonObject, parseInput, stringList } from "./validation.ts";
@@ -26,6 +26,14 @@ const baseUrl = z.string({ error: "must be a string" }).trim().refine((v) => {
 const apiKey = z.string({ error: "must be a string" }).max(20_000, "is too long");
 const models = stringList.pipe(z.array(z.string().regex(/^\S+$/, "model names must not contain spaces")));
 const enabled = z.boolean({ error: "must be true or false" });
+/** A call setting the form may leave empty (empty clears it). */
+const hint = (check: z.ZodString, message: string) =>
+  z.string({ error: "must be a string" }).trim().refine(
+    (v) => v === "" || check.safeParse(v).success,
+    message,
+  );
+const region = hint(awsRegion, "must be an AWS region such as eu-central-1");
+const project = hint(cloudProject, "must be a Google Cloud project id such as my-project-123");
 
 const createSchema = z.object({
   id,
@@ -35,6 +43,8 @@ const createSchema = z.object({
   api_key: apiKey.default(""),
   models: models.default([]),
   enabled: enabled.default(true),
+  region: region.optional(),
+  project: project.optional(),
 });
 const updateSchema = z.object({
   prefix: prefix.optional(),
@@ -43,6 +53,8 @@ const updateSchema = z.object({
   api_key: apiKey.optional(),
   models: models.optional(),
   enabled: enabled.optional(),
+  region: region.optional(),
+  project: project.optional(),
 });
 const fetchSchema = z.object({
   provider_id: z.string().optional(),
@@ -53,7 +65,7 @@ const fetchSchema = z.object({
 
 /** The stand-in provider of a Fetch Models for a subscription credential that is not stored yet. */
 const UNSAVED: ProviderConfig = {
-  id: "(unsaved)",
+  id: UNSAVED_PROVIDER_ID,
   prefix: "unsaved",
   apiType: "chat_compat",
   baseUrl: "",
@@ -90,7 +102,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
     };
     if (!target.apiType) throw invalidField("api_type", "is required (or give provider_id)");
     if (!target.baseUrl) throw invalidField("base_url", "is required (or give provider_id)");
-    const result = isSubscriptionKind(target.apiType)
+    const result = hasStoredCredential(target.apiType)
       // An unsaved subscription credential is used as is: a refresh would spend a token nothing stores.
       ? await ctx.subscriptions.fetchModels(
         ownTarget && given === ""
@@ -119,14 +131,16 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       apiKey: input.api_key,
       models: input.models,
       enabled: input.enabled,
+      oauth: withCallHints(input.api_type, undefined, input),
     });
     return c.json({ ok: true, provider: view(created) }, 201);
   });
 
   app.put("/dashboard/api/providers/:id", async (c) => {
     const id = c.req.param("id");
-    providers.get(id);
+    const current = providers.get(id);
     const input = parseInput(updateSchema, await jsonObject(c));
+    const hinted = input.region !== undefined || input.project !== undefined;
     const updated = providers.update(id, {
       prefix: input.prefix,
       apiType: input.api_type,
@@ -134,6 +148,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       apiKey: input.api_key,
       models: input.models,
       enabled: input.enabled,
+      oauth: hinted ? withCallHints(input.api_type ?? current.apiType, current.oauth, input) : undefined,
     });
     return c.json({ ok: true, provider: view(updated) });
   });
@@ -156,7 +171,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
     const model = body.model ?? provider.models[0];
     if (!model) throw invalidField("model", "is required: the provider lists no models");
     // Upstream error text can repeat the key it was sent; the dashboard shows it without.
-    const probed = isSubscriptionKind(provider.apiType)
+    const probed = hasStoredCredential(provider.apiType)
       ? await ctx.subscriptions.probe(provider, model)
       : await probeProvider(provider, model, ctx.now);
     return c.json({ ...probed, message: ctx.state.redactor.redact(probed.message) });

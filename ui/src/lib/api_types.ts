@@ -31,9 +31,10 @@ export const API_TYPE_WORDING: Readonly<Record<ApiType, ApiTypeWording>> = {
   cloud_assistant_oauth: {
     label: "Kiro / CodeWhisperer (OAuth)",
     url: "https://runtime.us-east-1.kiro.dev",
-    note: "Connect signs in with an AWS Builder ID device code (Identity Center: set oauth.start_url and " +
-      "oauth.region in the configuration). Or paste the Kiro credential JSON as the API key; its region and " +
-      'profile ARN travel inside it (e.g. "region": "eu-central-1").',
+    note:
+      "Connect signs in with an AWS Builder ID device code (Identity Center: set oauth.start_url in the " +
+      "configuration and the region below). Or paste the Kiro credential JSON as the API key; its region and " +
+      "profile ARN travel inside it. The region below, when set, is used for sign-in and picks the API hosts.",
   },
   subscription_shell: {
     label: "Cursor via an OpenAI-compatible bridge",
@@ -46,12 +47,12 @@ export const API_TYPE_WORDING: Readonly<Record<ApiType, ApiTypeWording>> = {
     label: "Google Cloud Code: Gemini CLI (OAuth)",
     url: "https://cloudcode-pa.googleapis.com",
     note: "Individual Gemini CLI sign-in was shut down by Google (2026-06-18); Code Assist Standard and " +
-      'Enterprise accounts work. The Cloud project travels in the credential ("extra": {"project_id": …}).',
+      "Enterprise accounts work. Without a project below, it is found on first use and stored.",
   },
   cli_oauth_alt: {
     label: "Google Cloud Code: Antigravity (OAuth)",
     url: "https://cloudcode-pa.googleapis.com",
-    note: 'The Cloud project travels in the credential ("extra": {"project_id": …}); refresh needs ' +
+    note: "Without a project below, it is found on first use and stored; refresh needs " +
       "oauth.client_id and client_secret in the configuration.",
   },
   messages_oauth: { label: "Messages API (subscription OAuth)", url: "" },

@@ -148,8 +148,13 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
               </select>
             </gw-field>
             ${
-          kindFields(f.apiType, this.state.data?.free_tier_presets ?? [], (p) =>
-            this.patch({ baseUrl: p.base_url, models: p.models.join("\n") }))
+          kindFields({
+            form: f,
+            presets: this.state.data?.free_tier_presets ?? [],
+            pick: (p) => this.patch({ baseUrl: p.base_url, models: p.models.join("\n") }),
+            patch: (change) => this.patch(change),
+            error: (field) => this.fieldError(field),
+          })
         }
             <gw-field label=${type?.urlLabel ?? "Base URL"} .error=${this.fieldError("base_url")} hint=${
           type?.url ? `e.g. ${type.url}` : "Leave empty for the provider's default"
@@ -157,8 +162,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
               <input name="base_url" type="url" .value=${f.baseUrl} placeholder=${
           type?.url ?? ""
         } aria-invalid=${this.invalid("base_url")}
-                @input=${(e: Event) =>
-          this.patch({ baseUrl: inputValue(e) })}>
+                @input=${(e: Event) => this.patch({ baseUrl: inputValue(e) })}>
             </gw-field>
             <gw-field class="full" label="API key" .error=${this.fieldError("api_key")}
               hint=${
@@ -169,8 +173,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
               <input name="api_key" type="password" autocomplete="off" .value=${f.apiKey} aria-invalid=${
           this.invalid("api_key")
         }
-                @input=${(e: Event) =>
-          this.patch({ apiKey: inputValue(e) })}>
+                @input=${(e: Event) => this.patch({ apiKey: inputValue(e) })}>
             </gw-field>
             <gw-field class="full" label="Models" .error=${
           this.fieldError("models")

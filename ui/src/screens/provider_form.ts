@@ -11,10 +11,33 @@ export interface ProviderForm {
   baseUrl: string;
   apiKey: string;
   models: string;
+  /** Kiro: the AWS region of the API hosts (empty: the credential's own). */
+  region: string;
+  /** Google Cloud Code: the Cloud project (empty: found on first use). */
+  project: string;
 }
 
 /** The fields the server may name in an error, in the form's order. */
-export const PROVIDER_FIELDS = ["id", "prefix", "api_type", "base_url", "api_key", "models"] as const;
+export const PROVIDER_FIELDS = [
+  "id",
+  "prefix",
+  "api_type",
+  "base_url",
+  "api_key",
+  "region",
+  "project",
+  "models",
+] as const;
+
+/** Whether a kind takes the region field (Kiro) or the Cloud project field (Google Cloud Code). */
+export function takesRegion(apiType: ApiType): boolean {
+  return apiType === "cloud_assistant_oauth";
+}
+
+/** Whether a kind takes the Cloud project field (Google Cloud Code). */
+export function takesProject(apiType: ApiType): boolean {
+  return apiType === "cli_oauth" || apiType === "cli_oauth_alt";
+}
 
 /** A draft for a new provider, or one filled from `p` to edit it (the key stays empty: it is never sent back). */
 export function providerForm(p: ProviderView | null): ProviderForm {
@@ -26,6 +49,8 @@ export function providerForm(p: ProviderView | null): ProviderForm {
     baseUrl: p?.base_url ?? "",
     apiKey: "",
     models: p ? p.models.join("\n") : "",
+    region: p?.region ?? "",
+    project: p?.project ?? "",
   };
 }
 
@@ -41,6 +66,9 @@ export function validateProvider(f: ProviderForm): Record<string, string> {
   if (f.baseUrl.trim() !== "" && !/^https?:\/\/\S+$/.test(f.baseUrl.trim())) {
     errors.base_url = "Enter an http:// or https:// URL";
   }
+  if (takesRegion(f.apiType) && f.region.trim() !== "" && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(f.region.trim())) {
+    errors.region = "Enter an AWS region such as eu-central-1";
+  }
   return errors;
 }
 
@@ -54,5 +82,8 @@ export function providerBody(f: ProviderForm): Record<string, unknown> {
     models: splitList(f.models),
   };
   if (f.apiKey !== "" || !f.editing) body.api_key = f.apiKey;
+  // Sent only for the kinds that use them (the server refuses them for others); empty clears one.
+  if (takesRegion(f.apiType)) body.region = f.region.trim();
+  if (takesProject(f.apiType)) body.project = f.project.trim();
   return body;
 }

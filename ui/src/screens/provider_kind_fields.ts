@@ -1,15 +1,28 @@
-/** The provider form's kind-specific part: what the kind needs, and the free-tier preset picker. */
+/**
+ * The provider form's kind-specific part: what the kind needs, the free-tier preset picker, Kiro's region and
+ * Google Cloud Code's project.
+ */
 import { html, nothing, type TemplateResult } from "lit";
 import type { ApiType, FreeTierPresetView } from "../../../src/dashboard/contract/mod.ts";
 import { API_TYPE_WORDING } from "../lib/api_types.ts";
 import { inputValue } from "../lib/form.ts";
+import { type ProviderForm, takesProject, takesRegion } from "./provider_form.ts";
 
-/** The note and, for the free tier, a preset select that hands the chosen preset to `pick`. */
-export function kindFields(
-  apiType: ApiType,
-  presets: readonly FreeTierPresetView[],
-  pick: (preset: FreeTierPresetView) => void,
-): TemplateResult | typeof nothing {
+/** What the kind fields need from the form screen. */
+export interface KindFieldsContext {
+  readonly form: ProviderForm;
+  readonly presets: readonly FreeTierPresetView[];
+  /** The chosen free-tier preset. */
+  readonly pick: (preset: FreeTierPresetView) => void;
+  readonly patch: (change: Partial<ProviderForm>) => void;
+  /** The error the server or the checks named for a field, or "". */
+  readonly error: (field: string) => string;
+}
+
+/** The note, the free-tier preset select, and the region / project fields of the kinds that take them. */
+export function kindFields(ctx: KindFieldsContext): TemplateResult | typeof nothing {
+  const { form, presets, pick } = ctx;
+  const apiType: ApiType = form.apiType;
   const note = API_TYPE_WORDING[apiType].note;
   const picker = apiType === "free_tier" && presets.length > 0
     ? html`
@@ -24,6 +37,39 @@ export function kindFields(
       </gw-field>
     `
     : nothing;
-  if (!note && picker === nothing) return nothing;
-  return html`${note ? html`<p class="full muted kind-note">${note}</p>` : nothing}${picker}`;
+  const extra = takesRegion(apiType)
+    ? optionalField(
+      ctx,
+      "region",
+      "AWS region",
+      "Optional: the API hosts' region (e.g. eu-central-1); empty uses the credential's own",
+      "us-east-1",
+    )
+    : takesProject(apiType)
+    ? optionalField(
+      ctx,
+      "project",
+      "Google Cloud project",
+      "Optional: used instead of finding the project on first use",
+      "my-project-123",
+    )
+    : nothing;
+  if (!note && picker === nothing && extra === nothing) return nothing;
+  return html`${note ? html`<p class="full muted kind-note">${note}</p>` : nothing}${picker}${extra}`;
+}
+
+function optionalField(
+  ctx: KindFieldsContext,
+  name: "region" | "project",
+  label: string,
+  hint: string,
+  placeholder: string,
+): TemplateResult {
+  const error = ctx.error(name);
+  return html`
+    <gw-field label=${label} hint=${hint} .error=${error}>
+      <input name=${name} .value=${ctx.form[name]} placeholder=${placeholder} autocomplete="off"
+        aria-invalid=${error !== ""} @input=${(e: Event) => ctx.patch({ [name]: inputValue(e) })}>
+    </gw-field>
+  `;
 }
