@@ -23,6 +23,8 @@ export interface DispatchInput {
   readonly clientSignal: () => AbortSignal;
   /** Upstream waits and the first byte, for `x-gateway-overhead-ms` and the metrics. */
   readonly timing: RequestTiming;
+  /** How the request arrived: one message on a Responses WebSocket, or (absent) an HTTP request. */
+  readonly transport?: "websocket";
 }
 
 /** What one request did, reported once when it is over (request logs, live usage). */
