@@ -4,7 +4,7 @@
  * Claude Code's and Qwen Code's settings must each finish a non-interactive run through the gateway. Skips (saying why) only when npm cannot install a client.
  */
 import { join } from "node:path";
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import {
   CLAUDE_CODE_PACKAGE,
   cliBinary,
@@ -16,6 +16,7 @@ import { toolCards } from "../../src/dashboard/state/tool_cards.ts";
 import { startE2E, textAnswer } from "./harness.ts";
 import { startAgentUpstream, watchRequests } from "./codex_agent.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
+import { startPathRecorder } from "../helpers/path_recorder.ts";
 import { SUMMARY_HEADING } from "../../src/wire/responses/compaction.ts";
 
 const codex = await cliBinary(CODEX_PACKAGE, "codex");
@@ -178,7 +179,9 @@ for (
     async fn() {
       if ("skip" in qwen) return;
       await using e2e = await startE2E({ agent: textAnswer(`QWEN ${mode} WORKS`) });
-      const { card, snippet } = cardFor("qwen-code", e2e.url, `${prefix}/agent`);
+      // In front of the gateway: records which endpoint Qwen Code called.
+      const recorder = startPathRecorder(e2e.url);
+      const { card, snippet } = cardFor("qwen-code", recorder.url, `${prefix}/agent`);
       const settings = JSON.parse(snippet.content);
       // The card's note: selectedType picks the mode for non-interactive runs. With HTTPS_PROXY set, Qwen
       // Code's calls to the loopback gateway failed here, so instead of the offline proxy its usage
@@ -194,11 +197,21 @@ for (
         const result = await run(qwen.path, ["-p", "say hi"], home, env, {});
         assertEquals(result.code, 0, result.text);
         assertStringIncludes(result.text, `QWEN ${mode} WORKS`);
+        // Every call went to the surface of the mode under test (the upstream format alone would not
+        // show it: the model's prefix picks the upstream whatever surface was called).
+        const expected = {
+          openai: "POST /v1/chat/completions",
+          anthropic: "POST /v1/messages",
+          gemini: `POST /v1beta/models/${prefix}/agent:streamGenerateContent`,
+        }[mode];
+        assert(recorder.seen.length > 0, "Qwen Code called the gateway");
+        assertEquals([...new Set(recorder.seen)], [expected]);
         assertEquals(
           e2e.lastUpstreamFormat(),
           { openai: "chat_completions", anthropic: "messages", gemini: "generate_content" }[mode],
         );
       } finally {
+        await recorder.close();
         await Deno.remove(home, { recursive: true });
       }
     },
