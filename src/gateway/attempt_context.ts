@@ -75,6 +75,11 @@ export interface CallerContext {
   readonly listener: AttemptListener;
   /** The request's upstream-wait clock (x-gateway-overhead-ms). */
   readonly timing: RequestTiming;
+  /**
+   * The model id as the client sent it, thinking suffix included (`claude/sonnet(high)`, a combo name):
+   * every answer and stream event names this, not the routed or upstream model.
+   */
+  readonly clientModel: string;
 }
 
 /** The outcome of one attempt. */

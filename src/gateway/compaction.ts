@@ -49,8 +49,44 @@ async function nativeCompaction(
 }
 
 /**
+ * An inline compaction (`compaction_trigger`) for a Responses upstream: the request passes through as
+ * the client sent it, but always as a stream (a compaction item has no neutral part, so only the
+ * same-format stream carries it through the gateway). The answer is buffered and checked: with exactly
+ * one compaction item, a streaming client gets the upstream's events verbatim and a JSON client the
+ * completed response with that item. Null otherwise (an upstream that answered the trigger with plain
+ * text, or failed), so the routed model writes the summary instead: Codex fails on anything but exactly
+ * one compaction item.
+ */
+async function nativeInlineCompaction(
+  dispatcher: Dispatcher,
+  input: DispatchInput,
+  body: Record<string, unknown>,
+): Promise<Response | null> {
+  let answer: Response;
+  try {
+    answer = await dispatcher.handle({ ...input, body: { ...body, stream: true } });
+  } catch {
+    return null;
+  }
+  if (!answer.ok) {
+    await answer.body?.cancel();
+    return null;
+  }
+  const text = await answer.text();
+  const native = compactionOfStream(text);
+  if (native === null) return null;
+  if (body.stream === true) return new Response(text, { status: answer.status, headers: answer.headers });
+  const meta = { ...native.answer, model: String(body.model) };
+  const headers: Record<string, string> = {};
+  const warnings = answer.headers.get(WARNINGS_HEADER);
+  if (warnings !== null) headers[WARNINGS_HEADER] = warnings;
+  return Response.json(compactionResponseObject(meta, native.item), { headers });
+}
+
+/**
  * Serves a Codex compaction. Routed to a Responses upstream, the upstream compacts natively (inline
- * compaction passes through; the compact endpoint becomes an inline one). Otherwise, or when it cannot,
+ * compaction passes through; the compact endpoint becomes an inline one) when its answer holds exactly
+ * one compaction item. Otherwise, or when it cannot,
  * the routed model writes a handoff summary through the normal dispatch (routing, fallback, usage, logs)
  * and the gateway returns it as exactly one compaction item.
  * A model that answers with no text cannot compact: a 501 in the Responses error format says so.
@@ -64,9 +100,10 @@ export async function serveCompaction(
   // Malformed bodies get the Responses decoder's own 400 through the ordinary path.
   if (!isRecord(body) || typeof body.model !== "string") return dispatcher.handle(input);
   const native = dispatcher.firstUpstreamFormat(body.model) === "responses";
-  if (kind === "inline" && native) return dispatcher.handle(input);
   if (native) {
-    const compacted = await nativeCompaction(dispatcher, input, body);
+    const compacted = kind === "inline"
+      ? await nativeInlineCompaction(dispatcher, input, body)
+      : await nativeCompaction(dispatcher, input, body);
     if (compacted !== null) return compacted;
   }
   const summarised = await dispatcher.handle({ ...input, body: summaryRequestBody(body) });

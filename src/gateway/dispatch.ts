@@ -90,7 +90,7 @@ export class Dispatcher {
     let request: NeutralRequest = suffix.intent
       ? { ...restored, model: suffix.model, reasoning: { ...restored.reasoning, ...suffix.intent } }
       : restored;
-    lifecycle.decoded(request);
+    lifecycle.decoded(request, decoded.model);
     const settings = deps.control.settings;
     deps.budgets.check(input.identity.kind === "db" ? input.identity.keyId : null, deps.now());
     const table = deps.table();
@@ -115,6 +115,7 @@ export class Dispatcher {
       endpoint: input.decode.endpoint,
       listener: lifecycle,
       timing: input.timing,
+      clientModel: decoded.model,
     };
     const members = table.combos.get(request.model);
     const outcome = settings.combo_strategy === "fusion" && members !== undefined && members.length >= 2

@@ -14,13 +14,16 @@ export interface EncodedAnswer {
   readonly logBody: string;
 }
 
-/** The encode context for answering a client. */
+/**
+ * The encode context for answering a client. `clientModel` is the model id exactly as the client sent it
+ * (a thinking suffix included): Claude Code compares `message_start.model` with what it asked for.
+ */
 export function encodeContext(
-  request: NeutralRequest,
+  clientModel: string,
   endpoint: string | undefined,
   nowMs: number,
 ): EncodeContext {
-  return { requestModel: request.model, endpoint, now: Math.floor(nowMs / 1000) };
+  return { requestModel: clientModel, endpoint, now: Math.floor(nowMs / 1000) };
 }
 
 /**

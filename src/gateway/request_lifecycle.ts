@@ -23,6 +23,8 @@ export interface DispatchInput {
   readonly clientSignal: () => AbortSignal;
   /** Upstream waits and the first byte, for `x-gateway-overhead-ms` and the metrics. */
   readonly timing: RequestTiming;
+  /** How the request arrived: one message on a Responses WebSocket, or (absent) an HTTP request. */
+  readonly transport?: "websocket";
 }
 
 /** What one request did, reported once when it is over (request logs, live usage). */
@@ -78,6 +80,8 @@ export class RequestLifecycle implements AttemptListener {
   readonly #now: () => number;
   readonly #secrets: RedactorSource;
   #finished = false;
+  /** The model id the client sent; set once the body is decoded. */
+  #clientModel: string | undefined;
 
   constructor(
     id: number,
@@ -107,8 +111,12 @@ export class RequestLifecycle implements AttemptListener {
     for (const observer of observers) observer.started(this.trace);
   }
 
-  /** The request decoded: the model it asks for (suffix removed) and whether it streams. */
-  decoded(request: NeutralRequest): void {
+  /**
+   * The request decoded: the model it routes to (suffix removed), the model id the client sent (what its
+   * answer names) and whether it streams.
+   */
+  decoded(request: NeutralRequest, clientModel: string): void {
+    this.#clientModel = clientModel;
     this.trace.model = request.model;
     this.trace.streamed = request.stream;
   }
@@ -136,7 +144,11 @@ export class RequestLifecycle implements AttemptListener {
       this.trace.input.timing.firstByte();
       return answerResponse(codec, outcome.body, true, this.trace.warnings);
     }
-    const ctx = encodeContext(request, this.trace.input.decode.endpoint, this.#now());
+    const ctx = encodeContext(
+      this.#clientModel ?? request.model,
+      this.trace.input.decode.endpoint,
+      this.#now(),
+    );
     const encoded = encodeAnswer(codec, request, outcome.response, ctx);
     // After encoding: turning the answer into the client's format is the gateway's own work.
     this.trace.input.timing.firstByte();

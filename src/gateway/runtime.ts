@@ -114,6 +114,11 @@ export class GatewayRuntime {
     });
   }
 
+  /** The off-thread token counter (count_tokens, stream input estimates). */
+  get tokenCounter(): TokenCounter {
+    return this.#counter;
+  }
+
   /** The current routing table. */
   get table(): RoutingTable {
     return this.#table;

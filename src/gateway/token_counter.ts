@@ -7,6 +7,7 @@ import type { CountAnswer, CountJob } from "./token_count_worker.ts";
 export class TokenCounter {
   #worker: Worker | null = null;
   #nextId = 0;
+  #started = 0;
   readonly #pending = new Map<number, { resolve(tokens: number): void; reject(error: Error): void }>();
 
   /** The tokens of `texts` with the reference tokenizer (o200k_base). */
@@ -16,7 +17,16 @@ export class TokenCounter {
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       worker.postMessage({ id, texts } satisfies CountJob);
+      this.#started++;
     });
+  }
+
+  /**
+   * How many counts have been handed to the worker. Tests wait for it to move before probing other
+   * requests, so the probes overlap the count itself rather than the upload of its body.
+   */
+  get started(): number {
+    return this.#started;
   }
 
   /** Stops the worker; counts still waiting fail. */

@@ -84,7 +84,7 @@ export class TurnTokenStore {
 
 /** One block of a stream being collected. */
 interface Block {
-  readonly kind: "reasoning" | "toolCall";
+  readonly kind: "text" | "reasoning" | "toolCall";
   text: string;
   signature: string;
   readonly id?: string;
@@ -94,8 +94,10 @@ interface Block {
 }
 
 /**
- * A pass-through stream step that collects the reasoning and tool-call blocks of an upstream answer and
- * hands their parts to `done` when the stream ends (only when it carried a signature or tool call).
+ * A pass-through stream step that collects the blocks of an upstream answer and hands their parts to
+ * `done` when the stream ends (only when it carried a signature or redacted reasoning). Text is kept
+ * too: Gemini signs text parts, and a signed text block becomes a text part with the signature in its
+ * generate-content extra, as the JSON decoder gives it.
  */
 export function collectTurnTokens(done: (parts: Part[]) => void): StageSteps<StreamEvent, StreamEvent> {
   const blocks = new Map<number, Block>();
@@ -104,18 +106,16 @@ export function collectTurnTokens(done: (parts: Part[]) => void): StageSteps<Str
     transform(event, out) {
       switch (event.type) {
         case "blockStart":
-          if (event.kind !== "text") {
-            blocks.set(event.index, {
-              kind: event.kind,
-              text: "",
-              signature: "",
-              id: event.id,
-              name: event.name,
-              redactedData: event.redactedData,
-              family: event.family,
-            });
-            if (event.redactedData) opaque = true;
-          }
+          blocks.set(event.index, {
+            kind: event.kind,
+            text: "",
+            signature: "",
+            id: event.id,
+            name: event.name,
+            redactedData: event.redactedData,
+            family: event.family,
+          });
+          if (event.redactedData) opaque = true;
           break;
         case "textDelta": {
           const block = blocks.get(event.index);
@@ -144,6 +144,13 @@ export function collectTurnTokens(done: (parts: Part[]) => void): StageSteps<Str
       if (!opaque) return;
       const parts: Part[] = [];
       for (const block of blocks.values()) {
+        if (block.kind === "text") {
+          const extra = block.signature === "" ? {} : {
+            extra: { format: "generate_content" as const, fields: { thoughtSignature: block.signature } },
+          };
+          parts.push({ kind: "text", text: block.text, ...extra });
+          continue;
+        }
         const signature = block.signature === "" ? {} : { signature: block.signature };
         const family = block.family === undefined ? {} : { family: block.family };
         if (block.kind === "toolCall") {

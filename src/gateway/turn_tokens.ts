@@ -4,6 +4,7 @@ import type {
   Part,
   ProviderFamily,
   ReasoningPart,
+  TextPart,
   ToolCallPart,
 } from "../model/mod.ts";
 import { stableHash, toolIdFor } from "../wire/shared/mod.ts";
@@ -30,6 +31,31 @@ export interface CallTokens {
 /** Arguments longer than this are keyed by length and hashes instead of their text. */
 const INLINE_ARGUMENTS = 160;
 
+/** Where a Gemini text part's `thoughtSignature` travels in the neutral model: its own format's extra. */
+const GEMINI = "generate_content";
+
+/** Long text as a key: its length and two hashes (one of the text reversed), not the text itself. */
+function digest(text: string): string {
+  return `${text.length}:${stableHash(text)}:${stableHash(text.split("").reverse().join(""))}`;
+}
+
+/**
+ * The key of an assistant turn's text, for Gemini's `thoughtSignature` on text parts: the turn's text
+ * parts joined, since Gemini may split an answer over several parts (signing the last) that a client
+ * keeps as one block. Null for a turn without text.
+ */
+export function textKey(parts: readonly Part[]): string | null {
+  const text = parts.map((p) => (p.kind === "text" ? p.text : "")).join("");
+  return text === "" ? null : `text:${digest(text)}`;
+}
+
+/** The Gemini thoughtSignature a text part carries (in its generate-content extra), if any. */
+export function textSignature(part: Part): string | undefined {
+  if (part.kind !== "text" || part.extra?.format !== GEMINI) return undefined;
+  const signature = part.extra.fields.thoughtSignature;
+  return typeof signature === "string" && signature !== "" ? signature : undefined;
+}
+
 /**
  * The keys a tool call is found by: its id (as every client encoder writes it), and its name with its
  * arguments, for clients that re-number calls (Ollama clients send none; Gemini clients may drop them).
@@ -43,9 +69,7 @@ export function callKeys(call: Pick<ToolCallPart, "id" | "name" | "arguments">):
   } catch {
     args = call.arguments;
   }
-  const argsKey = args.length <= INLINE_ARGUMENTS
-    ? args
-    : `${args.length}:${stableHash(args)}:${stableHash(args.split("").reverse().join(""))}`;
+  const argsKey = args.length <= INLINE_ARGUMENTS ? args : digest(args);
   keys.push(`args:${call.name}:${argsKey}`);
   return keys;
 }
@@ -54,9 +78,17 @@ function signed(part: Part): part is ReasoningPart {
   return part.kind === "reasoning" && (!!part.signature || !!part.redactedData);
 }
 
-/** The tokens an answer's tool calls carry, by key; empty when there is nothing opaque to keep. */
+/**
+ * The tokens an answer's tool calls carry, by key, and a Gemini signature on its text (keyed by the
+ * text, see textKey); empty when there is nothing opaque to keep.
+ */
 export function tokensOfAnswer(parts: readonly Part[]): Map<string, CallTokens> {
   const out = new Map<string, CallTokens>();
+  const textSigned = parts.findLast((p) => textSignature(p) !== undefined);
+  const key = textSigned === undefined ? null : textKey(parts);
+  if (textSigned !== undefined && key !== null) {
+    out.set(key, { signature: textSignature(textSigned), family: "google" });
+  }
   const reasoning: SignedReasoning[] = [];
   for (const part of parts) {
     if (signed(part)) {
@@ -110,7 +142,32 @@ function find(call: ToolCallPart, lookup: (key: string) => CallTokens | undefine
 }
 
 function restoreMessage(message: Message, lookup: (key: string) => CallTokens | undefined): Message {
-  if (message.role !== "assistant" || !message.parts.some((p) => p.kind === "toolCall")) return message;
+  if (message.role !== "assistant") return message;
+  return restoreTextSignature(restoreCalls(message, lookup), lookup);
+}
+
+/**
+ * An assistant turn whose text came from a Gemini answer that signed it, replayed without the signature:
+ * its last text part gets it back (as generate-content extra, which only a Gemini upstream encodes). A
+ * text part that already carries extra fields, or a turn with any signed text, is left alone.
+ */
+function restoreTextSignature(message: Message, lookup: (key: string) => CallTokens | undefined): Message {
+  if (message.parts.some((p) => textSignature(p) !== undefined)) return message;
+  const key = textKey(message.parts);
+  const signature = key === null ? undefined : lookup(key)?.signature;
+  if (signature === undefined) return message;
+  const last = message.parts.findLastIndex((p) => p.kind === "text");
+  const part = message.parts[last] as TextPart;
+  if (part.extra !== undefined) return message;
+  const parts = message.parts.with(last, {
+    ...part,
+    extra: { format: GEMINI, fields: { thoughtSignature: signature } },
+  });
+  return { ...message, parts };
+}
+
+function restoreCalls(message: Message, lookup: (key: string) => CallTokens | undefined): Message {
+  if (!message.parts.some((p) => p.kind === "toolCall")) return message;
   let changed = false;
   let reasoning: readonly SignedReasoning[] | undefined;
   const hasSigned = message.parts.some(signed);

@@ -148,6 +148,7 @@ async function serveMessage(
       clientHeaders: headers,
       clientSignal: () => signal,
       timing: new RequestTiming(clock),
+      transport: "websocket",
     });
   } catch (error) {
     answer = errorResponse(error, "responses");

@@ -89,7 +89,7 @@ async function serveRoute(
     return Response.json({ input_tokens: inputTokens });
   }
   const decode = route.kind === "generate"
-    ? generateContext(route.target)
+    ? generateContext(route.target, (name) => deps.control.combos.some((combo) => combo.name === name))
     : route.kind === "compact"
     ? {}
     : route.decode;
@@ -120,8 +120,11 @@ export function serveResponsesInput(dispatcher: Dispatcher, input: DispatchInput
     : dispatcher.handle(input);
 }
 
-/** `<model>:generateContent` or `<model>:streamGenerateContent` → the decode context. */
-function generateContext(target: string): DecodeContext {
+/**
+ * `<model>:generateContent` or `<model>:streamGenerateContent` → the decode context. The codec gives a
+ * bare model name (what Gemini clients send) the `gemini/` prefix unless `isComboName` says it is a combo.
+ */
+function generateContext(target: string, isComboName: (name: string) => boolean): DecodeContext {
   const colon = target.lastIndexOf(":");
   const action = colon === -1 ? "" : target.slice(colon + 1);
   if (action !== "generateContent" && action !== "streamGenerateContent") {
@@ -141,8 +144,7 @@ function generateContext(target: string): DecodeContext {
       `Model name in the path is not valid: ${quoteValue(target)}`,
     );
   }
-  const pathModel = model.includes("/") ? model : `gemini/${model}`;
-  return { pathModel, pathStream: action === "streamGenerateContent" };
+  return { pathModel: model, isComboName, pathStream: action === "streamGenerateContent" };
 }
 
 /** Picks the wire format errors on a path are encoded in. */

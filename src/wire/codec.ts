@@ -13,6 +13,11 @@ import type { StreamStage } from "./shared/stream_stage.ts";
 export interface DecodeContext {
   /** The model taken from the URL path (generate-content puts it there). */
   readonly pathModel?: string;
+  /**
+   * Whether a bare model name (no `prefix/`) is routable as it is, i.e. names a combo. Generate-content
+   * gives other bare names (what Gemini clients send) its default prefix.
+   */
+  readonly isComboName?: (name: string) => boolean;
   /** Stream flag taken from the URL (`:streamGenerateContent`). */
   readonly pathStream?: boolean;
   /** Sub-endpoint for formats with several (`chat` | `generate` for the local runner). */

@@ -46,7 +46,23 @@ function yamlFor(mockUrl: string): string {
       `  - id: ${u.prefix}-1\n    prefix: ${u.prefix}\n    api_type: ${u.apiType}\n    base_url: ${mockUrl}${u.path}\n    api_key: '${
         apiKeyFor(u.prefix)
       }'\n    models: [text]\n`
-    ).join("");
+    ).join("") +
+    // One combo per upstream kind, so a combo name can be asked for from every surface.
+    "combos:\n" +
+    UPSTREAMS.map((u) => `  - name: ${comboOf(u.prefix)}\n    models: [${u.prefix}/text]\n`).join("");
+}
+
+/** The combo whose only member is `<prefix>/text`. */
+function comboOf(prefix: string): string {
+  return `combo_${prefix}`;
+}
+
+/**
+ * Names a client may send besides `prefix/model`: with a thinking suffix (routed without it, answered
+ * with it) and a combo name. Every answer and stream event must name exactly what was sent.
+ */
+function aliasRoutes(prefix: string): string[] {
+  return [`${prefix}/text(high)`, comboOf(prefix)];
 }
 
 /** Sends the client's request for a case; returns status and raw text. */
@@ -235,6 +251,16 @@ Deno.test("conformance matrix: 5 client surfaces × 6 upstream kinds × stream/n
                 `${client} ← ${upstream.format} ${label}`,
               );
               golden.push(`### ${label}\n${text}`);
+            }
+            for (const route of aliasRoutes(upstream.prefix)) {
+              const label = `${route} ${stream ? "stream" : "non-stream"}`;
+              const before = mock.requests.length;
+              const { status, text } = await send(gw.url, client, scenarioRequest("text", stream), route);
+              assertEquals(status, 200, `${label}: ${text.slice(0, 300)}`);
+              assertEquals(mock.requests.length, before + 1, `${label}: one upstream call`);
+              const got = await decodeClient(client, stream, text);
+              checkAnswer(client, "text", got);
+              checkModelNames(route, text, got, `${client} ← ${upstream.format} ${label}`);
             }
             const failed = await send(
               gw.url,

@@ -8,70 +8,11 @@ import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { cliBinary, CODEX_PACKAGE } from "../helpers/cli_clients.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
-import { type RecordedRequest, startMockUpstream } from "../helpers/mock_upstream.ts";
-import type { NeutralResponse, Usage, WireFormat } from "../../src/model/mod.ts";
-import { textAnswer, toolAnswer } from "./harness.ts";
-import { codecFor } from "../../src/wire/mod.ts";
-import { responseEvents } from "../../src/gateway/dispatch.ts";
-import { COMPACTION_PROMPT, compactionStream, SUMMARY_HEADING } from "../../src/wire/responses/compaction.ts";
+import { COMPACTION_PROMPT, SUMMARY_HEADING } from "../../src/wire/responses/compaction.ts";
+import { startAgentUpstream, UPSTREAM_STATE, watchRequests } from "./codex_agent.ts";
 
 const codex = await cliBinary(CODEX_PACKAGE, "codex");
 if ("skip" in codex) console.log(`SKIPPED Codex CLI e2e: ${codex.skip}`);
-
-const UPSTREAM_STATE = "upstream-opaque-compaction-state";
-const SUMMARY = "SUMMARY: the user asked to greet; `echo hi` printed hi.";
-
-function usage(inputTotal: number): Usage {
-  return { inputTotal, cacheRead: 0, cacheWrite: 0, output: 8, reasoning: 0 };
-}
-
-/** The scripted agent: a shell call first (big usage, so Codex compacts), then the final answer. */
-function agentTurn(request: RecordedRequest, format: WireFormat): NeutralResponse {
-  const text = JSON.stringify(request.body);
-  if (text.includes(COMPACTION_PROMPT.slice(0, 40))) {
-    return textAnswer(SUMMARY, usage(900));
-  }
-  const decoded = codecFor(format).decodeRequest(request.body, { endpoint: "chat" });
-  // Once the shell ran (its result, or a compaction standing for it, is in the history) the agent is done.
-  const answered = decoded.messages.some((m) => m.parts.some((p) => p.kind === "toolResult")) ||
-    text.includes(SUMMARY_HEADING) || text.includes(UPSTREAM_STATE);
-  if (answered) return textAnswer("ALL DONE", usage(300));
-  return toolAnswer([["exec_command", '{"cmd":"echo hi"}', "call_echo_1"]], "", usage(5000));
-}
-
-async function startAgentUpstream() {
-  const mock = await startMockUpstream();
-  mock.script({
-    handler: async (request) => {
-      const format: WireFormat = request.path.endsWith("/chat/completions")
-        ? "chat_completions"
-        : "responses";
-      const codec = codecFor(format);
-      const input = request.body.input;
-      if (Array.isArray(input) && input.some((item) => item?.type === "compaction_trigger")) {
-        // A Responses upstream that compacts natively, like the real API.
-        const item = { id: "cmp_up_1", type: "compaction", encrypted_content: UPSTREAM_STATE };
-        const meta = {
-          id: "resp_up_cmp",
-          model: "upstream-model",
-          createdAt: 1_700_000_000,
-          usage: undefined,
-        };
-        return new Response(compactionStream(meta, item), {
-          headers: { "content-type": "text/event-stream" },
-        });
-      }
-      const answer = agentTurn(request, format);
-      const ctx = { requestModel: String(request.body.model), now: 1_700_000_000 };
-      if (request.body.stream !== true) return Response.json(codec.encodeResponse(answer, ctx));
-      const sse = await Array.fromAsync(
-        ReadableStream.from(responseEvents(answer)).pipeThrough(codec.encodeStream(ctx)),
-      );
-      return new Response(sse.join(""), { headers: { "content-type": "text/event-stream" } });
-    },
-  });
-  return mock;
-}
 
 async function runCodex(binary: string, gatewayUrl: string, model: string, websockets: boolean) {
   const home = await Deno.makeTempDir({ prefix: "gateway-codex-" });
@@ -128,11 +69,12 @@ for (const upstream of ["responses", "chat"] as const) {
             `    api_key: upstream-key\n    models: [agent]\n`,
         );
         try {
+          const served = watchRequests(gw);
           const run = await runCodex(codex.path, gw.url, "up/agent", websockets);
           console.log(
             `codex exec via ${upstream} upstream over ${transport}: ${
               run.seconds.toFixed(2)
-            } s (exit ${run.code})`,
+            } s (exit ${run.code}); served: ${served.map((r) => `${r.kind}/${r.transport}`).join(" ")}`,
           );
           assertEquals(run.code, 0, run.text);
           assertStringIncludes(run.text, "ALL DONE");
@@ -140,6 +82,14 @@ for (const upstream of ["responses", "chat"] as const) {
           assert(
             !/failed to connect to Responses WebSocket|Falling back from WebSockets/.test(run.text),
             run.text,
+          );
+          // Every model request came over the transport under test (the gateway marks WebSocket
+          // messages), and Codex compacted remotely: inline, with the gateway's summary for a chat upstream.
+          assertEquals(
+            served.map((r) => `${r.kind}/${r.transport}`),
+            ["turn", upstream === "chat" ? "summary" : "trigger", "turn"].map((kind) =>
+              `${kind}/${websockets ? "websocket" : "http"}`
+            ),
           );
           const last = mock.requests.at(-1)!;
           const lastBody = JSON.stringify(last.body);

@@ -2,6 +2,7 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { startE2E, textAnswer, toolAnswer } from "./harness.ts";
 import {
   COMPACTION_PROMPT,
+  compactionResponseObject,
   compactionStream,
   GATEWAY_COMPACTION_PREFIX,
   SUMMARY_HEADING,
@@ -19,6 +20,8 @@ const HISTORY = [
     content: [{ type: "output_text", text: "The off-by-one is in lex()." }],
   },
 ];
+
+const TRIGGER = { type: "compaction_trigger" };
 
 async function post(url: string, path: string, body: unknown): Promise<Response> {
   return await fetch(`${url}${path}`, {
@@ -74,15 +77,79 @@ Deno.test("a compaction_trigger on /v1/responses through a generate-content upst
   assert(!JSON.stringify(e2e.requests.at(-1)!.body).includes("compaction_trigger"));
 });
 
-Deno.test("a compaction_trigger routed to a Responses upstream passes through for it to compact natively", async () => {
-  await using e2e = await startE2E({ summary: textAnswer("native") });
-  await post(e2e.url, "/v1/responses", {
-    model: "up_responses/summary",
-    input: [...HISTORY, { type: "compaction_trigger" }],
+/** The Responses events of a streamed answer, in order. */
+function sseEvents(text: string): { type: string; response?: { output: { type: string }[] } }[] {
+  return text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+}
+
+Deno.test("a compaction_trigger routed to a Responses upstream that compacts passes through: its one compaction item reaches the client", async () => {
+  await using mock = { ...(await startMockUpstream()), [Symbol.asyncDispose]: () => mock.close() };
+  const item = { id: "cmp_native", type: "compaction", encrypted_content: "opaque-native-state" };
+  const meta = { id: "resp_native", model: "m", createdAt: 1_700_000_123, usage: { input_tokens: 40 } };
+  mock.script({
+    handler: (request) =>
+      request.body.stream === true
+        ? new Response(compactionStream(meta, item), { headers: { "content-type": "text/event-stream" } })
+        : Response.json(compactionResponseObject(meta, item)),
   });
-  const upstream = JSON.stringify(e2e.requests.at(-1)!.body);
-  assertStringIncludes(upstream, "compaction_trigger");
-  assert(!upstream.includes(COMPACTION_PROMPT.slice(0, 40)));
+  const gw = await startTestGateway(
+    `providers:\n  - id: r-1\n    prefix: r\n    api_type: responses_native\n    base_url: ${mock.url}/v1\n` +
+      `    api_key: k\n    models: [m]\n`,
+  );
+  try {
+    const json = await post(gw.url, "/v1/responses", { model: "r/m", input: [...HISTORY, TRIGGER] });
+    assertEquals(json.status, 200);
+    const answer = await json.json();
+    assertEquals(answer.output, [item]);
+    assertEquals(answer.model, "r/m", "the model the client asked for");
+    const streamed = await post(gw.url, "/v1/responses", {
+      model: "r/m",
+      stream: true,
+      input: [...HISTORY, TRIGGER],
+    });
+    assertEquals(streamed.status, 200);
+    const events = sseEvents(await streamed.text());
+    assertEquals(events.at(-1)!.type, "response.completed");
+    assertEquals(events.at(-1)!.response!.output, [item]);
+    // One upstream call each, with the trigger as Codex sent it: nothing was summarised.
+    assertEquals(mock.requests.length, 2);
+    for (const request of mock.requests) {
+      const upstream = JSON.stringify(request.body);
+      assertStringIncludes(upstream, "compaction_trigger");
+      assert(!upstream.includes(COMPACTION_PROMPT.slice(0, 40)));
+    }
+  } finally {
+    await gw.stop();
+  }
+});
+
+Deno.test("a compaction_trigger routed to a Responses upstream that answers with plain text gets exactly one compaction item written by the gateway", async () => {
+  // The harness's Responses upstream answers the trigger like any request: with text, no compaction item.
+  await using e2e = await startE2E({ summary: textAnswer("SUMMARY: inline fallback") });
+  for (const stream of [false, true]) {
+    const before = e2e.requests.length;
+    const res = await post(e2e.url, "/v1/responses", {
+      model: "up_responses/summary",
+      stream,
+      input: [...HISTORY, TRIGGER],
+    });
+    assertEquals(res.status, 200);
+    const text = await res.text();
+    const output = stream ? sseEvents(text).at(-1)!.response!.output : JSON.parse(text).output;
+    assertEquals(output.length, 1, text.slice(0, 500));
+    const [item] = output as { type: string; encrypted_content: string }[];
+    assertEquals(item.type, "compaction");
+    assert(item.encrypted_content.startsWith(GATEWAY_COMPACTION_PREFIX));
+    assertStringIncludes(
+      atob(item.encrypted_content.slice(GATEWAY_COMPACTION_PREFIX.length)),
+      "inline fallback",
+    );
+    // First the trigger as sent (the upstream could have compacted), then the summary request.
+    const [native, summary] = e2e.requests.slice(before).map((r) => JSON.stringify(r.body));
+    assertStringIncludes(native, "compaction_trigger");
+    assert(!summary.includes("compaction_trigger"));
+    assertStringIncludes(summary, COMPACTION_PROMPT.slice(0, 40));
+  }
 });
 
 Deno.test("compaction answers 501 responses_compact_not_supported when the model writes no summary text, and upstream errors keep their status", async () => {

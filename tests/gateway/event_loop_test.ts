@@ -6,6 +6,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatChunk, chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
 import { attemptWithoutUsage, startChatGateway } from "../helpers/chat_gateway.ts";
 import { loadTokenizer } from "../../src/accounting/mod.ts";
+import { healthAnswersDuringCount } from "../helpers/health_probes.ts";
 
 const MIB = 1024 * 1024;
 
@@ -65,7 +66,8 @@ Deno.test("count_tokens of a 1 MiB body without spaces lets health checks throug
     assertEquals(response.status, 200);
     count = ((await response.json()) as { input_tokens: number }).input_tokens;
   });
-  const answered = await healthAnswersBefore(t.gw.url, counting);
+  // Probes start once the count itself is running: a count on the serving loop would let none through.
+  const answered = await healthAnswersDuringCount(t.gw.url, t.gw.runtime.tokenCounter, counting);
   assert(answered >= 5, `only ${answered} health answers came before the count's`);
   // Random lowercase letters are about two characters a token in o200k_base.
   assert(count > MIB / 4 && count < MIB, `implausible count ${count}`);

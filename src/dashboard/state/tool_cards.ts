@@ -60,13 +60,15 @@ export function toolCards(input: ToolCardInput): ToolCard[] {
         language: "toml",
         path: "~/.codex/config.toml",
         content:
-          `model = "${model}"\nmodel_provider = "gateway"\n\n[model_providers.gateway]\nname = "Gateway"\n` +
+          `model = "${model}"\nmodel_provider = "gateway"\n\n[model_providers.gateway]\nname = "OpenAI"\n` +
           `base_url = "${v1}"\nwire_api = "responses"\nenv_key = "GATEWAY_API_KEY"\n`,
       },
       notes: [
         'Codex speaks only the Responses API; the base URL must end in /v1. Run it with codex exec "…".',
+        'name = "OpenAI" is what makes Codex compact long sessions remotely (through the gateway, for any ' +
+        "upstream); under any other name it compacts locally.",
         "Optional: supports_websockets = true under [model_providers.gateway] uses the gateway's WebSocket " +
-        "transport. Codex's remote compaction works through any upstream.",
+        "transport.",
       ],
     },
     {

@@ -87,7 +87,7 @@ function modelFrom(ctx: DecodeContext, request: GeminiRequest): string {
       "is required; expected POST /v1beta/models/{prefix/model}:generateContent",
     );
   }
-  return model.includes("/") ? model : `${DEFAULT_MODEL_PREFIX}/${model}`;
+  return model.includes("/") || ctx.isComboName?.(model) ? model : `${DEFAULT_MODEL_PREFIX}/${model}`;
 }
 
 function decodeSystem(system: GeminiContent | undefined): TextPart[] {

@@ -186,22 +186,33 @@ export function compactionOfStream(
     if (!data.includes('"response.completed"')) continue;
     try {
       const event: unknown = JSON.parse(data);
-      if (!isRecord(event) || event.type !== "response.completed" || !isRecord(event.response)) continue;
-      const output = Array.isArray(event.response.output) ? event.response.output : [];
-      const items = output.filter((item): item is WireObject => isRecord(item) && item.type === "compaction");
-      const { id, created_at: createdAt, usage } = event.response;
-      if (items.length !== 1) return null;
-      return {
-        item: items[0],
-        answer: {
-          id: typeof id === "string" ? id : "resp_compaction",
-          createdAt: typeof createdAt === "number" ? createdAt : 0,
-          usage,
-        },
-      };
+      if (!isRecord(event) || event.type !== "response.completed") continue;
+      return compactionOfResponse(event.response);
     } catch {
       return null;
     }
   }
   return null;
+}
+
+/**
+ * The one compaction item and the usage of a completed Responses object (a JSON answer, or the
+ * `response` of `response.completed`), or null unless its output holds exactly one compaction item.
+ */
+function compactionOfResponse(
+  response: unknown,
+): { item: WireObject; answer: Omit<CompactionAnswer, "model"> } | null {
+  if (!isRecord(response)) return null;
+  const output = Array.isArray(response.output) ? response.output : [];
+  const items = output.filter((item): item is WireObject => isRecord(item) && item.type === "compaction");
+  if (items.length !== 1) return null;
+  const { id, created_at: createdAt, usage } = response;
+  return {
+    item: items[0],
+    answer: {
+      id: typeof id === "string" ? id : "resp_compaction",
+      createdAt: typeof createdAt === "number" ? createdAt : 0,
+      usage,
+    },
+  };
 }
