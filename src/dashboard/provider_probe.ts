@@ -82,9 +82,6 @@ export async function fetchUpstreamModels(
   fetcher: typeof fetch = fetch,
 ): Promise<FetchModelsResult> {
   const preset = presetFor(provider.apiType);
-  if (!preset) {
-    return { ok: false, message: `api_type "${provider.apiType}" cannot be called by this build`, url: "" };
-  }
   if (preset.shaper) return { ok: false, message: SHAPED_ONLY, url: "" };
   const url = preset.modelsUrl(provider.baseUrl.replace(/\/+$/, ""));
   return await readModelList(url, headersFor(preset, provider.apiKey), modelIds, fetcher);
@@ -141,15 +138,6 @@ export async function probeProvider(
   fetcher: typeof fetch = fetch,
 ): Promise<ProbeResult> {
   const preset = presetFor(provider.apiType);
-  if (!preset) {
-    return {
-      ok: false,
-      status: 0,
-      latency_ms: 0,
-      message: `api_type "${provider.apiType}" cannot be called by this build`,
-      model,
-    };
-  }
   if (preset.shaper) return { ok: false, status: 0, latency_ms: 0, message: SHAPED_ONLY, model };
   const source = preset.format === "cloud_assistant" ? "chat_completions" : preset.format;
   const body = preset.codec.encodeRequest(pingRequest(model, false, source), model).body;

@@ -56,8 +56,7 @@ export function providerView(provider: ProviderConfig, gateway: DashboardContext
     has_api_key: provider.apiKey !== "",
     models: [...provider.models],
     enabled: provider.enabled,
-    callable: preset !== null,
-    format: preset?.format ?? null,
+    format: preset.format,
     cooldown: cooldown
       ? { remaining_s: cooldown.remainingSeconds, until: cooldown.untilMs, kind: cooldown.kind }
       : null,

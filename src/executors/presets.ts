@@ -112,11 +112,11 @@ const MESSAGES_OAUTH: ProtocolPreset = {
 };
 
 /**
- * The preset of each api_type this build can call, or null for kinds not implemented yet; requests to
- * those fail with a clear message. Subscription kinds (`src/executors/oauth/`) take their URL and headers
- * per call from their credential; the preset gives their base format.
+ * The preset of each api_type (every kind of the spec can be called). Subscription kinds
+ * (`src/executors/oauth/`) take their URL and headers per call from their credential; the preset gives
+ * their base format.
  */
-export function presetFor(apiType: ApiType): ProtocolPreset | null {
+export function presetFor(apiType: ApiType): ProtocolPreset {
   switch (apiType) {
     case "chat_compat":
     case "free_tier":
@@ -143,7 +143,7 @@ export function presetFor(apiType: ApiType): ProtocolPreset | null {
   }
 }
 
-/** The wire format a provider speaks, or null when its kind cannot be called. */
-export function upstreamFormat(provider: ProviderConfig): UpstreamFormat | null {
-  return presetFor(provider.apiType)?.format ?? null;
+/** The wire format a provider speaks. */
+export function upstreamFormat(provider: ProviderConfig): UpstreamFormat {
+  return presetFor(provider.apiType).format;
 }

@@ -210,7 +210,7 @@ export class Dispatcher {
     const plan = deps.routing.peek(deps.table(), model, deps.control.settings, deps.now());
     if (plan.kind !== "attempts" || plan.attempts.length === 0) return null;
     const apiType = plan.attempts[0].account.apiType;
-    return isApiType(apiType) ? presetFor(apiType)?.format ?? null : null;
+    return isApiType(apiType) ? presetFor(apiType).format : null;
   }
 
   /** True when a model resolves to at least one account that is not cooling (no state change). */

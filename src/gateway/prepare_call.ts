@@ -39,11 +39,10 @@ export interface PreparedCall {
   readonly warnings: readonly GatewayWarning[];
 }
 
-/** The account of an attempt, or null when this build cannot call its api_type (or it is gone). */
+/** The account of an attempt, or null when it is gone (removed by a reload since routing chose it). */
 export function callTarget(deps: AttemptDeps, attempt: Attempt): CallTarget | null {
   const provider = deps.control.account(attempt.account.id);
-  const preset = provider ? presetFor(provider.apiType) : null;
-  return provider && preset ? { provider, preset } : null;
+  return provider ? { provider, preset: presetFor(provider.apiType) } : null;
 }
 
 /**
@@ -102,7 +101,7 @@ function prepareFor(
 
 /** The target of a subscription call: its format (Copilot's depends on the model) and URL. */
 function subscriptionTarget(target: CallTarget, sub: SubscriptionCall): CallTarget {
-  const base = presetFor(target.provider.apiType)!;
+  const base = presetFor(target.provider.apiType);
   return {
     provider: target.provider,
     preset: {

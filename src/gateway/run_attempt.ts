@@ -40,7 +40,7 @@ export async function runAttempt(
 ): Promise<AttemptOutcome> {
   const target = callTarget(deps, attempt);
   if (target === null) {
-    const message = `api_type "${attempt.account.apiType}" cannot be called by this gateway build`;
+    const message = `account "${attempt.account.id}" is no longer configured`;
     return {
       kind: "failure",
       message,

@@ -6,22 +6,21 @@ import { LEGACY_SCREENS } from "../../src/http/dashboard/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { setupDashboard } from "./dashboard_helpers.ts";
 
-Deno.test("providers section lists every api_type, callable exactly when the executors have a preset for it", async () => {
+Deno.test("providers section lists every api_type with the wire format its executor preset speaks", async () => {
   await using t = await setupDashboard();
   const r = await t.json("/dashboard/api/v2/state/providers");
   const section = r.body as unknown as StateEnvelope<"providers">;
   assertEquals(section.data.api_types.map((t) => t.api_type), [...API_TYPES]);
   for (const option of section.data.api_types) {
     const preset = presetFor(option.api_type);
-    assertEquals(option.callable, preset !== null, `${option.api_type} callable`);
-    assertEquals(option.format, preset?.format ?? null, `${option.api_type} format`);
+    assertEquals(option.format, preset.format, `${option.api_type} format`);
   }
   const responses = section.data.api_types.find((t) => t.api_type === "responses_native");
-  assertEquals(responses, { api_type: "responses_native", callable: true, format: "responses" });
-  assertEquals(section.data.providers.map((p) => [p.id, p.api_type, p.callable]), [[
+  assertEquals(responses, { api_type: "responses_native", format: "responses" });
+  assertEquals(section.data.providers.map((p) => [p.id, p.api_type, p.format]), [[
     "acct-a",
     "chat_compat",
-    true,
+    "chat_completions",
   ]]);
 });
 

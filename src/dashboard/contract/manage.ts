@@ -16,9 +16,7 @@ export interface ProviderView {
   readonly has_api_key: boolean;
   readonly models: readonly string[];
   readonly enabled: boolean;
-  /** False for kinds this build cannot call yet (their requests fail with 501). */
-  readonly callable: boolean;
-  readonly format: UpstreamFormat | null;
+  readonly format: UpstreamFormat;
   readonly cooldown: CooldownView | null;
   /** Subscription kinds: the stored credential's non-secret status (null for API-key kinds). */
   readonly credential?: CredentialView | null;
@@ -45,11 +43,10 @@ export interface CredentialView {
   readonly last_error_at: number | null;
 }
 
-/** One provider kind and whether this build can call it: the provider form offers these. */
+/** One provider kind and the wire format it speaks: the provider form offers these. */
 export interface ApiTypeOption {
   readonly api_type: ApiType;
-  readonly callable: boolean;
-  readonly format: UpstreamFormat | null;
+  readonly format: UpstreamFormat;
 }
 
 /** One free-tier preset as the provider form offers it. */
@@ -106,7 +103,6 @@ export interface RoutingAccount {
   readonly id: string;
   readonly api_type: ApiType;
   readonly enabled: boolean;
-  readonly callable: boolean;
   readonly ready: boolean;
   readonly cooldown: CooldownView | null;
   /** Limits and headroom; null when nothing is known or configured about the account's limits. */

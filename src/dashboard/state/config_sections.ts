@@ -26,14 +26,13 @@ import { type SectionInput, windowStart } from "./common.ts";
 import { quotaView } from "./routing_quota.ts";
 import { credentialState } from "./credential_state.ts";
 
-/** Providers with masked credentials, and the api_types this build can call. */
+/** Providers with masked credentials, and the api_types the form offers. */
 export function providersSection({ gateway }: SectionInput): ProvidersSection {
   return {
     providers: gateway.state.providers.map((p) => providerView(p, gateway)),
     api_types: API_TYPES.map((t) => ({
       api_type: t,
-      callable: presetFor(t) !== null,
-      format: presetFor(t)?.format ?? null,
+      format: presetFor(t).format,
     })),
     free_tier_presets: FREE_TIER_PRESETS.map((p) => ({
       id: p.id,
@@ -73,14 +72,12 @@ export function routingSection({ gateway }: SectionInput): RoutingSection {
   for (const p of gateway.state.accounts) {
     const accounts = prefixes.get(p.prefix) ?? [];
     const cooling = settings.server_cooldowns_enabled ? byAccount.get(p.id) : undefined;
-    const callable = presetFor(p.apiType) !== null;
     accounts.push({
       order: accounts.length + 1,
       id: p.id,
       api_type: p.apiType,
       enabled: p.enabled,
-      callable,
-      ready: p.enabled && callable && cooling === undefined,
+      ready: p.enabled && cooling === undefined,
       cooldown: cooling
         ? { remaining_s: cooling.remainingSeconds, until: cooling.untilMs, kind: cooling.kind }
         : null,

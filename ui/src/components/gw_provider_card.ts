@@ -76,10 +76,6 @@ export class GwProviderCard extends LitElement {
         <div class="card-head">
           <h3>${p.id}</h3>
           <div class="row">
-            ${p.callable ? nothing : html`
-              <span class="badge warn"
-                title="This build cannot call this provider type">not callable</span>
-            `}
             ${cooldown > 0
               ? html`<span class="badge warn">cooling <gw-countdown .until=${
                 Date.now() + cooldown * 1000

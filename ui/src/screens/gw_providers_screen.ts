@@ -140,9 +140,9 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
           this.patch({ apiType: inputValue(e) as ApiType })}>
                 ${
           apiTypes.map((t) =>
-            html`<option value=${t.api_type} ?selected=${t.api_type === f.apiType} ?disabled=${!t.callable}>${
+            html`<option value=${t.api_type} ?selected=${t.api_type === f.apiType}>${
               API_TYPE_WORDING[t.api_type].label
-            }${t.callable ? "" : " (not callable by this build)"}</option>`
+            }</option>`
           )
         }
               </select>

@@ -143,8 +143,6 @@ export class GwRoutingScreen extends ScreenBase {
                   ${
                             !a.enabled
                               ? html`<span class="badge">disabled</span>`
-                              : !a.callable
-                              ? html`<span class="badge warn">not callable</span>`
                               : cd && cd.remaining_s > 0
                               ? html`<span class="badge warn">cooling <gw-countdown .until=${
                                 Date.now() + cd.remaining_s * 1000
