@@ -265,3 +265,48 @@ ${oidc.overridesYaml("    ")}`;
     Deno.removeSync(home, { recursive: true });
   }
 });
+
+Deno.test("providers connect: Google Cloud Code (cli_oauth) signs in by the pasted redirect with the configured client secret", async () => {
+  await using mock = await startMockOAuth();
+  const home = Deno.makeTempDirSync({ prefix: "gateway-connect-" });
+  // Google's installed-app client secret is configuration, never code: the YAML names it.
+  Deno.writeTextFileSync(
+    `${home}/config.yaml`,
+    `providers:
+  - id: gemini-cli
+    prefix: gc
+    api_type: cli_oauth
+    base_url: http://127.0.0.1:9
+${mock.overridesYaml("    ")}      client_secret: mock-installed-app-secret
+`,
+  );
+  try {
+    let authorizeUrl: URL | undefined;
+    const run = await connect(home, "gemini-cli", async (printed, stdin) => {
+      const url = printed.match(/^\s+(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)$/m)?.[1];
+      if (!url || authorizeUrl || !printed.includes("press Enter")) return;
+      authorizeUrl = new URL(url);
+      const visit = await fetch(url, { redirect: "manual" });
+      await visit.body?.cancel();
+      await stdin.write(new TextEncoder().encode(`${visit.headers.get("location")}\n`));
+    });
+    assertEquals(run.code, 0, run.err);
+    assertStringIncludes(run.out, "Connected gemini-cli");
+    assertEquals(authorizeUrl?.searchParams.get("client_id"), "mock-client");
+    assertEquals(
+      authorizeUrl?.searchParams.get("access_type"),
+      "offline",
+      "Google returns a refresh token only then",
+    );
+    const exchange = mock.requests.find((r) => r.path === "/oauth/token")!;
+    assertEquals(exchange.fields.client_id, "mock-client");
+    assertEquals(exchange.fields.client_secret, "mock-installed-app-secret");
+    assertEquals(exchange.fields.grant_type, "authorization_code");
+    const stored = JSON.parse(storedKey(home, "gemini-cli"));
+    assertEquals([stored.access_token, stored.refresh_token], [MOCK_ACCESS_TOKEN, MOCK_REFRESH_TOKEN]);
+    assert(!databaseBytes(home).includes(MOCK_REFRESH_TOKEN), "sealed in the database");
+    assert(!run.out.includes(MOCK_REFRESH_TOKEN) && !run.err.includes(MOCK_REFRESH_TOKEN));
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
