@@ -23,6 +23,11 @@ export const UPSTREAMS = [
   { prefix: "up_responses", format: "responses", apiType: "responses_native", path: "/v1" },
   { prefix: "up_cloudcode", format: "cloud_code", apiType: "cli_oauth", path: "" },
   { prefix: "up_kiro", format: "cloud_assistant", apiType: "cloud_assistant_oauth", path: "" },
+  // Antigravity: the same v1internal format under its own label; the Cursor bridge and free-tier presets
+  // are chat-completions upstreams under kinds of their own.
+  { prefix: "up_antigravity", format: "cloud_code", apiType: "cli_oauth_alt", path: "" },
+  { prefix: "up_shell", format: "chat_completions", apiType: "subscription_shell", path: "/v1" },
+  { prefix: "up_free", format: "chat_completions", apiType: "free_tier", path: "/v1" },
 ] as const;
 
 /** A provider prefix of the harness. */
@@ -133,7 +138,7 @@ function unwrapResult(text: string): string {
 
 /** The stored credential of a harness provider; Cloud Code's carries its project (no discovery needed). */
 export function apiKeyFor(prefix: string): string {
-  return prefix === "up_cloudcode"
+  return prefix === "up_cloudcode" || prefix === "up_antigravity"
     ? JSON.stringify({ access_token: `k-${prefix}`, extra: { project_id: "e2e-project" } })
     : `k-${prefix}`;
 }
