@@ -7,6 +7,7 @@ import type { ManagementDeps } from "./deps.ts";
 import { invalidField, notFound } from "./field_error.ts";
 import type { InventoryChecks } from "./inventory_checks.ts";
 import { syncProviderMirrors } from "./inventory_mirror.ts";
+import { SubmitLimiter } from "./submit_limiter.ts";
 
 /** A key as submitted (Add Keys, push, import): the key text plus what the submitter knows about it. */
 export type SubmittedKey = ImportedKey;
@@ -38,8 +39,24 @@ export interface IngestReport {
   readonly results: readonly IngestResult[];
 }
 
-/** Most keys one submission may carry. */
+/** Most keys one push or Add Keys submission may carry. */
 export const MAX_BATCH = 200;
+
+/**
+ * Most keys one Import JSON file may carry: enough for a large export to round-trip. The checks they start
+ * queue behind `check_concurrency`, so a big import costs time, not a burst of upstream calls.
+ */
+export const MAX_IMPORT = 5000;
+
+/** How a submission is admitted: which keys it must name, how many it may carry, and the per-client budget. */
+export interface IngestOptions {
+  /** Push: reject keys whose provider cannot be told from their shape instead of filing them unidentified. */
+  readonly requireProvider?: boolean;
+  /** Most keys this kind of submission may carry (default MAX_BATCH). */
+  readonly max?: number;
+  /** Counts the keys against the submitter's budget; throws to refuse (nothing is stored then). */
+  readonly admit?: (keys: number) => void;
+}
 
 /**
  * The upstream key inventory: keys come in (Add Keys, push, import; deduplicated by hash), are checked in
@@ -49,10 +66,14 @@ export const MAX_BATCH = 200;
 export class InventoryService {
   readonly #deps: ManagementDeps;
   readonly checks: InventoryChecks;
+  /** The one per-client key budget that push, Add Keys and import all count against. */
+  readonly submissions: SubmitLimiter;
 
   constructor(deps: ManagementDeps, checks: InventoryChecks) {
     this.#deps = deps;
     this.checks = checks;
+    const { pushRateLimit, pushRateWindowMs } = deps.config.inventory;
+    this.submissions = new SubmitLimiter(pushRateLimit, pushRateWindowMs);
   }
 
   /** Starts background checks and mirrors the providers' own keys (the running gateway only). */
@@ -68,12 +89,15 @@ export class InventoryService {
   }
 
   /**
-   * Registers keys. `requireProvider` (push) rejects keys whose provider cannot be told from their shape
-   * instead of filing them as unidentified. Keys that were registered or re-filed are checked next.
+   * Registers keys: the count is checked, then admitted against the submitter's budget, then every key is
+   * filed. Keys that were registered or re-filed are checked next.
    */
-  ingest(items: readonly SubmittedKey[], requireProvider = false): IngestReport {
+  ingest(items: readonly SubmittedKey[], options: IngestOptions = {}): IngestReport {
+    const max = options.max ?? MAX_BATCH;
+    const requireProvider = options.requireProvider ?? false;
     if (items.length === 0) throw invalidField("keys", "needs at least one key");
-    if (items.length > MAX_BATCH) throw invalidField("keys", `at most ${MAX_BATCH} keys per submission`, 413);
+    if (items.length > max) throw invalidField("keys", `at most ${max} keys per submission`, 413);
+    options.admit?.(items.length);
     const { store } = this.#deps;
     const now = this.#deps.now();
     const known = this.#knownProviders();
@@ -93,10 +117,11 @@ export class InventoryService {
   addText(
     text: string,
     options: { provider?: string; baseUrl?: string; label?: string; identify?: boolean },
+    admit?: (keys: number) => void,
   ): IngestReport {
     const { identify, ...common } = options;
     const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
-    const report = this.ingest(lines.map((key) => ({ key, ...common })));
+    const report = this.ingest(lines.map((key) => ({ key, ...common })), { admit });
     if (identify) this.identify(report.results.filter((r) => r.status === "unidentified").map((r) => r.id!));
     return report;
   }
@@ -108,11 +133,14 @@ export class InventoryService {
     return { queued: ids.length };
   }
 
-  /** Import JSON: the origin's export and common peer shapes. */
-  importJson(doc: unknown): IngestReport {
+  /**
+   * Import JSON: the origin's export and common peer shapes, up to MAX_IMPORT keys. The budget counts the
+   * keys the file holds (not the one document they came in).
+   */
+  importJson(doc: unknown, admit?: (keys: number) => void): IngestReport {
     const parsed = parseImport(doc);
     if ("error" in parsed) throw invalidField("file", parsed.error);
-    return this.ingest(parsed.keys);
+    return this.ingest(parsed.keys, { max: MAX_IMPORT, admit });
   }
 
   /** Archives or restores a key; either takes effect in routing at once. */

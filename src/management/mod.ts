@@ -19,7 +19,13 @@ export type { ManagementDeps } from "./deps.ts";
 export { type BudgetReport, budgetReport, type SpendToday } from "./budgets.ts";
 export type { ProviderChanges, ProviderInput } from "./providers.ts";
 export type { SettingsChange } from "./settings.ts";
-export { type IngestReport, type IngestResult, MAX_BATCH, type SubmittedKey } from "./inventory.ts";
+export {
+  type IngestReport,
+  type IngestResult,
+  MAX_BATCH,
+  MAX_IMPORT,
+  type SubmittedKey,
+} from "./inventory.ts";
 export { SubmitLimiter } from "./submit_limiter.ts";
 export {
   type CreatedKey,
