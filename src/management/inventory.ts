@@ -280,9 +280,9 @@ export class InventoryService {
       status: unidentified ? UNIDENTIFIED : "pending_validation",
       lastError: unidentified ? "Provider not auto-detected: needs manual review" : "",
       metadata: JSON.stringify(item.metadata ?? {}),
-      note: item.state ? "imported" : "added",
+      note: importNote(item),
     }, now);
-    if (item.state && !unidentified) store.inventory.copyState(id, item.state);
+    if (item.state && !unidentified) store.inventory.copyCredits(id, item.state);
     return {
       id,
       key_masked: masked,
@@ -292,6 +292,15 @@ export class InventoryService {
       status: unidentified ? "unidentified" : "registered",
     };
   }
+}
+
+/** The first history row's note: an import says what the file claimed, since that state is not taken over. */
+function importNote(item: SubmittedKey): string {
+  if (!item.state) return "added";
+  const claimed = item.state.status;
+  return claimed === undefined
+    ? "imported"
+    : `imported (the file said "${claimed.slice(0, 40)}"; checked here before routing)`;
 }
 
 function summarize(results: readonly IngestResult[]): IngestReport["summary"] {

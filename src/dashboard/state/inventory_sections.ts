@@ -73,7 +73,8 @@ export function keyView(gateway: DashboardContext, k: UpstreamKeyView): Inventor
     label: k.label,
     masked: k.masked,
     status: k.status,
-    routable: k.status === "active" && k.isValid && k.isUsable && !k.archived,
+    // The same rule as the storage's ROUTABLE filter (a key routes only after a check here).
+    routable: k.status === "active" && k.isValid && k.isUsable && !k.archived && k.lastCheckedAt !== null,
     is_valid: k.isValid,
     is_usable: k.isUsable,
     usability: k.usability,
