@@ -1,7 +1,8 @@
 /**
  * One key check against its upstream: authentication and the model list, rate-limit headers, credit
  * where the upstream exposes it, then a 1-token usability probe. The protocol follows the key's api_type
- * (the same presets the gateway routes with). OAuth blobs go to the credential core when one is wired.
+ * (the same presets the gateway routes with). OAuth blobs are refreshed through the credential core (the
+ * `refresh` the composition root passes in), which writes a rotated blob back itself.
  */
 import type { ApiType } from "../config/api_types.ts";
 import {
@@ -16,6 +17,7 @@ import {
   rateLimitsFrom,
 } from "./check_outcome.ts";
 import { type CheckFetch, type CheckResponse, RefusedTarget } from "./guarded_fetch.ts";
+import { type CreditSource, creditUrl, readCredit } from "./credit_endpoints.ts";
 import { parseCredential } from "../credentials/mod.ts";
 
 /** What a check needs to know about one key. */
@@ -28,6 +30,8 @@ export interface CheckTarget {
   readonly apiType: ApiType;
   readonly baseUrl: string;
   readonly probeModel?: string;
+  /** The upstream's credit endpoint, when it has one (the catalog's). */
+  readonly credit?: CreditSource;
 }
 
 /**
@@ -157,10 +161,39 @@ export async function checkKey(target: CheckTarget, deps: CheckerDeps): Promise<
     return { ...invalidOutcome(`HTTP ${listed.status}`), rateLimits };
   }
   const models = noList ? null : modelsFrom(parseJson(listed.text));
-  if (!deps.usabilityProbe) {
-    return { ...base, models, status: "active", valid: true, usable: true, usability: "unknown" };
+  const credit = await readCredits(target, protocol, deps);
+  if (credit.kind === "invalid") return { ...invalidOutcome(credit.error), rateLimits };
+  const known = credit.kind === "credits"
+    ? { ...base, models, credits: credit.credits }
+    : { ...base, models };
+  if (credit.kind === "credits" && (credit.dailyExhausted || credit.empty)) {
+    // No probe: a request with no credit left would only be refused (and may be billed as an attempt).
+    return {
+      ...known,
+      status: credit.dailyExhausted ? "daily_exhausted" : "active",
+      valid: true,
+      usable: false,
+      usability: "no_quota",
+      note: credit.note,
+      ...(credit.resetsAt !== null ? { recheckAt: credit.resetsAt } : {}),
+    };
   }
-  return await probe(target, protocol, deps, { ...base, models }, noList);
+  if (!deps.usabilityProbe) {
+    return { ...known, status: "active", valid: true, usable: true, usability: "unknown" };
+  }
+  return await probe(target, protocol, deps, known, noList);
+}
+
+/** The key's credit from the upstream's credit endpoint; a failed call is `unknown` (the check goes on). */
+async function readCredits(target: CheckTarget, protocol: Protocol, deps: CheckerDeps) {
+  if (target.credit === undefined) return { kind: "unknown" } as const;
+  const url = creditUrl(target.credit, target.baseUrl);
+  try {
+    const answer = await deps.fetch(url, { method: "GET", headers: protocol.headers });
+    return readCredit(target.credit, answer, url, deps.now());
+  } catch {
+    return { kind: "unknown" } as const;
+  }
 }
 
 async function probe(
@@ -240,7 +273,7 @@ async function checkBlob(target: CheckTarget, deps: CheckerDeps): Promise<CheckO
   }
   if (expired) {
     return blob.refreshToken !== undefined && deps.refresh === undefined
-      ? errorOutcome("access token expired; refreshing needs the credential core, which is not wired yet")
+      ? errorOutcome("access token expired and no credential refresh is available to this check")
       : invalidOutcome("access token expired and could not be refreshed");
   }
   return {

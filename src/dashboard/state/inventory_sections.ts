@@ -120,6 +120,7 @@ export function keyDetail(gateway: DashboardContext, id: string): InventoryKeyDe
   const redact = (text: string) => gateway.state.redactor.redact(text);
   return {
     key: keyView(gateway, key),
+    next_check_at: gateway.manage.inventory.checks.plannedAt(id) ?? null,
     models: gateway.reads.inventoryChecks.models(id),
     history: gateway.reads.inventoryChecks.history(id, 20).map((h) => ({
       previous_status: h.previousStatus,
