@@ -5,6 +5,7 @@
  * `refresh` the composition root passes in), which writes a rotated blob back itself.
  */
 import type { ApiType } from "../config/api_types.ts";
+import type { OAuthOverrides } from "../config/mod.ts";
 import {
   type CheckOutcome,
   creditsFromHeaders,
@@ -32,6 +33,8 @@ export interface CheckTarget {
   readonly probeModel?: string;
   /** The upstream's credit endpoint, when it has one (the catalog's). */
   readonly credit?: CreditSource;
+  /** OAuth endpoint overrides of the prefix's provider row (an OAuth key refreshes where its row does). */
+  readonly oauth?: OAuthOverrides;
 }
 
 /**
@@ -40,7 +43,12 @@ export interface CheckTarget {
  * and expiry alone.
  */
 export type CredentialRefresh = (
-  target: { readonly keyId: string; readonly apiType: ApiType; readonly value: string },
+  target: {
+    readonly keyId: string;
+    readonly apiType: ApiType;
+    readonly value: string;
+    readonly oauth?: OAuthOverrides;
+  },
 ) => Promise<string | null>;
 
 /** The checker's outside world. */
@@ -257,8 +265,12 @@ async function checkBlob(target: CheckTarget, deps: CheckerDeps): Promise<CheckO
   const base = { models: null, rateLimits: { rpm: null, tpm: null, rpd: null }, credits: null, error: "" };
   const expired = blob.expiresAt !== undefined && blob.expiresAt * 1000 <= deps.now();
   if (blob.refreshToken !== undefined && deps.refresh !== undefined) {
-    const fresh = await deps.refresh({ keyId: target.keyId, apiType: target.apiType, value: target.value })
-      .catch(() => null);
+    const fresh = await deps.refresh({
+      keyId: target.keyId,
+      apiType: target.apiType,
+      value: target.value,
+      oauth: target.oauth,
+    }).catch(() => null);
     if (fresh !== null) {
       return {
         ...base,
@@ -266,7 +278,7 @@ async function checkBlob(target: CheckTarget, deps: CheckerDeps): Promise<CheckO
         valid: true,
         usable: true,
         usability: "usable",
-        note: "credential refreshed",
+        note: fresh !== target.value ? "credential refreshed" : "credential current",
         ...(fresh !== target.value ? { rotatedValue: fresh } : {}),
       };
     }

@@ -252,6 +252,7 @@ export class InventoryChecks {
       baseUrl: key.baseUrl || row?.baseUrl || catalog?.baseUrl || "",
       probeModel: catalog?.probeModel,
       credit: catalog?.credit,
+      oauth: row?.oauth,
     };
   }
 
