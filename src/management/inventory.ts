@@ -6,6 +6,7 @@ import type { UpstreamKeyView } from "../storage/mod.ts";
 import type { ManagementDeps } from "./deps.ts";
 import { invalidField, notFound } from "./field_error.ts";
 import type { InventoryChecks } from "./inventory_checks.ts";
+import { exportDocument } from "./inventory_export.ts";
 import { syncProviderMirrors } from "./inventory_mirror.ts";
 import { SubmitLimiter } from "./submit_limiter.ts";
 
@@ -171,33 +172,7 @@ export class InventoryService {
 
   /** The export document with every key's plaintext value (callers confirm first). */
   exportJson(providerId?: string): Record<string, unknown> {
-    const rows = this.#deps.store.inventory.exportRows(providerId);
-    return {
-      exported_at: new Date(this.#deps.now()).toISOString(),
-      count: rows.length,
-      keys: rows.map((r) => ({
-        id: r.id,
-        provider_id: r.providerId,
-        provider_display_name: CATALOG.get(r.providerId)?.name ?? r.providerId,
-        key_label: r.label,
-        key_value: r.value,
-        key_masked: r.masked,
-        custom_base_url: r.baseUrl,
-        status: r.status,
-        is_valid: r.isValid,
-        is_usable: r.isUsable,
-        usability_status: r.usability,
-        health_status: r.health,
-        credits_remaining: r.creditsRemaining,
-        credits_total: r.creditsTotal,
-        priority: r.priority,
-        source_node: r.sourceNode,
-        is_archived: r.archived,
-        metadata: parseObject(r.metadata),
-        last_checked_at: r.lastCheckedAt === null ? null : new Date(r.lastCheckedAt).toISOString(),
-        last_error: r.lastError,
-      })),
-    };
+    return exportDocument(this.#deps.store.inventory.exportRows(providerId), this.#deps.now());
   }
 
   #missing(id: string) {
@@ -313,13 +288,4 @@ function summarize(results: readonly IngestResult[]): IngestReport["summary"] {
     unidentified: count("unidentified"),
     total: results.length,
   };
-}
-
-function parseObject(text: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(text);
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
-  }
 }
