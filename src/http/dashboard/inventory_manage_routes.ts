@@ -56,7 +56,7 @@ export function inventoryManageRoutes(ctx: DashboardContext): Hono<AppEnv> {
         throw error;
       }
     }
-    return ingestAnswer(c, inventory.importJson(doc, admitter(ctx, c)));
+    return ingestAnswer(c, await inventory.importJson(doc, admitter(ctx, c)));
   });
 
   // Like the database export: the file holds every key in plaintext, so the API asks for an explicit yes.
