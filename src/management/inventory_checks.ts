@@ -176,7 +176,11 @@ export class InventoryChecks {
       if (found === null) return;
     }
     const key = this.#deps.store.inventoryChecks.due([id])[0];
-    if (key === undefined) return;
+    if (key === undefined) {
+      // Deleted, archived or revoked meanwhile: forget its error streak too.
+      this.#failures.delete(id);
+      return;
+    }
     let outcome: CheckOutcome;
     try {
       outcome = await checkKey(this.#target(key), {
