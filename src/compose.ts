@@ -72,11 +72,12 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     },
   );
   // OAuth keys are refreshed by the credential core during checks; a rotated blob is written back to the key.
-  management.inventory.checks.setCredentialRefresh(async ({ keyId, apiType, value }) =>
+  management.inventory.checks.setCredentialRefresh(async ({ keyId, apiType, value, oauth }) =>
     serializeCredential(
       await runtime.subscriptions.credentials.access({
         slot: store.inventory.credentialSlot(keyId, maskKey),
         apiType,
+        oauth,
         value,
       }),
     )

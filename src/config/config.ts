@@ -136,6 +136,8 @@ export interface InventoryConfig {
   readonly checkIntervalMs: number;
   /** Checks running at once. */
   readonly checkConcurrency: number;
+  /** First retry after a check ended in `error` (doubling, six retries); 0 = wait for the interval. */
+  readonly errorRetryMs: number;
   /** Longest one upstream call of a check may take. */
   readonly checkTimeoutMs: number;
   /** Send a 1-token request to learn whether a valid key can actually be used. */

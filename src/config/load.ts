@@ -139,6 +139,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
     inventory: {
       checkIntervalMs: data.inventory.check_interval_hours * 3_600_000,
       checkConcurrency: data.inventory.check_concurrency,
+      errorRetryMs: data.inventory.error_retry_s * 1000,
       checkTimeoutMs: data.inventory.check_timeout_s * 1000,
       usabilityProbe: data.inventory.usability_probe,
       allowPrivateTargets: data.inventory.allow_private_targets,

@@ -173,6 +173,7 @@ export const configFileSchema = z.strictObject({
     z.strictObject({
       check_interval_hours: z.number().min(0).max(24 * 365).default(12),
       check_concurrency: z.number().int().min(1).max(64).default(8),
+      error_retry_s: z.number().min(0).max(86_400).default(60),
       check_timeout_s: z.number().positive().max(600).default(15),
       usability_probe: z.boolean().default(true),
       allow_private_targets: z.boolean().default(false),

@@ -149,9 +149,10 @@ export class QuotaTracker {
   /** The account's headroom now, or undefined when nothing is known or configured about its limits. */
   headroom(accountId: string, now: number): Headroom | undefined {
     const track = this.#tracks.get(accountId);
+    // The cached assessment first: quota_aware reads every account of a prefix per request.
+    if (track?.cached !== undefined && track.cached.validUntil > now) return track.cached;
     const limits = this.#limits.get(accountId);
     if (track === undefined && limits === undefined) return undefined;
-    if (track?.cached !== undefined && track.cached.validUntil > now) return track.cached;
     const assessed = assessHeadroom(
       track?.observed,
       track ? this.#counts(track, now) : undefined,

@@ -4,6 +4,7 @@
  * not know are checked with the protocol of the gateway provider row whose prefix they belong to.
  */
 import type { ApiType } from "../config/api_types.ts";
+import type { CreditSource } from "./credit_endpoints.ts";
 
 /** One known upstream. `apiType` picks the check protocol; `baseUrl` follows the gateway's preset rules. */
 export interface CatalogProvider {
@@ -15,6 +16,8 @@ export interface CatalogProvider {
   readonly probeModel?: string;
   /** The key is an OAuth credential blob, checked by refreshing it rather than by a model list. */
   readonly oauth?: boolean;
+  /** The endpoint a check reads the key's credit from (credit_endpoints.ts), where the upstream has one. */
+  readonly credit?: CreditSource;
 }
 
 const entries: readonly CatalogProvider[] = [
@@ -32,7 +35,13 @@ const entries: readonly CatalogProvider[] = [
     apiType: "messages_native",
     probeModel: "claude-haiku-4-5-20251001",
   },
-  { id: "openrouter", name: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1", apiType: "chat_compat" },
+  {
+    id: "openrouter",
+    name: "OpenRouter",
+    baseUrl: "https://openrouter.ai/api/v1",
+    apiType: "chat_compat",
+    credit: "openrouter_key",
+  },
   {
     id: "google",
     name: "Google AI Studio",
@@ -61,6 +70,7 @@ const entries: readonly CatalogProvider[] = [
     baseUrl: "https://api.deepseek.com/v1",
     apiType: "chat_compat",
     probeModel: "deepseek-chat",
+    credit: "deepseek_balance",
   },
   { id: "xai", name: "xAI", baseUrl: "https://api.x.ai/v1", apiType: "chat_compat" },
   { id: "cerebras", name: "Cerebras", baseUrl: "https://api.cerebras.ai/v1", apiType: "chat_compat" },
@@ -84,7 +94,13 @@ const entries: readonly CatalogProvider[] = [
     baseUrl: "https://router.huggingface.co/v1",
     apiType: "chat_compat",
   },
-  { id: "moonshot", name: "Moonshot", baseUrl: "https://api.moonshot.ai/v1", apiType: "chat_compat" },
+  {
+    id: "moonshot",
+    name: "Moonshot",
+    baseUrl: "https://api.moonshot.ai/v1",
+    apiType: "chat_compat",
+    credit: "moonshot_balance",
+  },
   {
     id: "zhipu",
     name: "Zhipu",

@@ -61,6 +61,8 @@ export interface CheckOutcome {
   readonly credits: Credits | null;
   /** A refreshed OAuth blob to store in place of the old one. */
   readonly rotatedValue?: string;
+  /** When to check the key again ahead of the schedule (a spent daily limit resets then; ms). */
+  readonly recheckAt?: number;
 }
 
 const NO_LIMITS: RateLimits = { rpm: null, tpm: null, rpd: null };

@@ -1,9 +1,11 @@
 /**
  * One key check against its upstream: authentication and the model list, rate-limit headers, credit
  * where the upstream exposes it, then a 1-token usability probe. The protocol follows the key's api_type
- * (the same presets the gateway routes with). OAuth blobs go to the credential core when one is wired.
+ * (the same presets the gateway routes with). OAuth blobs are refreshed through the credential core (the
+ * `refresh` the composition root passes in), which writes a rotated blob back itself.
  */
 import type { ApiType } from "../config/api_types.ts";
+import type { OAuthOverrides } from "../config/mod.ts";
 import {
   type CheckOutcome,
   creditsFromHeaders,
@@ -16,6 +18,7 @@ import {
   rateLimitsFrom,
 } from "./check_outcome.ts";
 import { type CheckFetch, type CheckResponse, RefusedTarget } from "./guarded_fetch.ts";
+import { type CreditSource, creditUrl, readCredit } from "./credit_endpoints.ts";
 import { parseCredential } from "../credentials/mod.ts";
 
 /** What a check needs to know about one key. */
@@ -28,6 +31,10 @@ export interface CheckTarget {
   readonly apiType: ApiType;
   readonly baseUrl: string;
   readonly probeModel?: string;
+  /** The upstream's credit endpoint, when it has one (the catalog's). */
+  readonly credit?: CreditSource;
+  /** OAuth endpoint overrides of the prefix's provider row (an OAuth key refreshes where its row does). */
+  readonly oauth?: OAuthOverrides;
 }
 
 /**
@@ -36,7 +43,12 @@ export interface CheckTarget {
  * and expiry alone.
  */
 export type CredentialRefresh = (
-  target: { readonly keyId: string; readonly apiType: ApiType; readonly value: string },
+  target: {
+    readonly keyId: string;
+    readonly apiType: ApiType;
+    readonly value: string;
+    readonly oauth?: OAuthOverrides;
+  },
 ) => Promise<string | null>;
 
 /** The checker's outside world. */
@@ -157,10 +169,39 @@ export async function checkKey(target: CheckTarget, deps: CheckerDeps): Promise<
     return { ...invalidOutcome(`HTTP ${listed.status}`), rateLimits };
   }
   const models = noList ? null : modelsFrom(parseJson(listed.text));
-  if (!deps.usabilityProbe) {
-    return { ...base, models, status: "active", valid: true, usable: true, usability: "unknown" };
+  const credit = await readCredits(target, protocol, deps);
+  if (credit.kind === "invalid") return { ...invalidOutcome(credit.error), rateLimits };
+  const known = credit.kind === "credits"
+    ? { ...base, models, credits: credit.credits }
+    : { ...base, models };
+  if (credit.kind === "credits" && (credit.dailyExhausted || credit.empty)) {
+    // No probe: a request with no credit left would only be refused (and may be billed as an attempt).
+    return {
+      ...known,
+      status: credit.dailyExhausted ? "daily_exhausted" : "active",
+      valid: true,
+      usable: false,
+      usability: "no_quota",
+      note: credit.note,
+      ...(credit.resetsAt !== null ? { recheckAt: credit.resetsAt } : {}),
+    };
   }
-  return await probe(target, protocol, deps, { ...base, models }, noList);
+  if (!deps.usabilityProbe) {
+    return { ...known, status: "active", valid: true, usable: true, usability: "unknown" };
+  }
+  return await probe(target, protocol, deps, known, noList);
+}
+
+/** The key's credit from the upstream's credit endpoint; a failed call is `unknown` (the check goes on). */
+async function readCredits(target: CheckTarget, protocol: Protocol, deps: CheckerDeps) {
+  if (target.credit === undefined) return { kind: "unknown" } as const;
+  const url = creditUrl(target.credit, target.baseUrl);
+  try {
+    const answer = await deps.fetch(url, { method: "GET", headers: protocol.headers });
+    return readCredit(target.credit, answer, url, deps.now());
+  } catch {
+    return { kind: "unknown" } as const;
+  }
 }
 
 async function probe(
@@ -224,8 +265,12 @@ async function checkBlob(target: CheckTarget, deps: CheckerDeps): Promise<CheckO
   const base = { models: null, rateLimits: { rpm: null, tpm: null, rpd: null }, credits: null, error: "" };
   const expired = blob.expiresAt !== undefined && blob.expiresAt * 1000 <= deps.now();
   if (blob.refreshToken !== undefined && deps.refresh !== undefined) {
-    const fresh = await deps.refresh({ keyId: target.keyId, apiType: target.apiType, value: target.value })
-      .catch(() => null);
+    const fresh = await deps.refresh({
+      keyId: target.keyId,
+      apiType: target.apiType,
+      value: target.value,
+      oauth: target.oauth,
+    }).catch(() => null);
     if (fresh !== null) {
       return {
         ...base,
@@ -233,14 +278,14 @@ async function checkBlob(target: CheckTarget, deps: CheckerDeps): Promise<CheckO
         valid: true,
         usable: true,
         usability: "usable",
-        note: "credential refreshed",
+        note: fresh !== target.value ? "credential refreshed" : "credential current",
         ...(fresh !== target.value ? { rotatedValue: fresh } : {}),
       };
     }
   }
   if (expired) {
     return blob.refreshToken !== undefined && deps.refresh === undefined
-      ? errorOutcome("access token expired; refreshing needs the credential core, which is not wired yet")
+      ? errorOutcome("access token expired and no credential refresh is available to this check")
       : invalidOutcome("access token expired and could not be refreshed");
   }
   return {

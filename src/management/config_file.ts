@@ -40,6 +40,7 @@ export class ConfigFileService {
       inventory: {
         check_interval_hours: config.inventory.checkIntervalMs / 3_600_000,
         check_concurrency: config.inventory.checkConcurrency,
+        error_retry_s: config.inventory.errorRetryMs / 1000,
         check_timeout_s: config.inventory.checkTimeoutMs / 1000,
         usability_probe: config.inventory.usabilityProbe,
         allow_private_targets: config.inventory.allowPrivateTargets,

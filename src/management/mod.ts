@@ -20,7 +20,13 @@ export { type BudgetReport, budgetReport, type SpendToday } from "./budgets.ts";
 export type { CallHints, ProviderChanges, ProviderInput } from "./providers.ts";
 export { withCallHints } from "./providers.ts";
 export type { SettingsChange } from "./settings.ts";
-export { type IngestReport, type IngestResult, MAX_BATCH, type SubmittedKey } from "./inventory.ts";
+export {
+  type IngestReport,
+  type IngestResult,
+  MAX_BATCH,
+  MAX_IMPORT,
+  type SubmittedKey,
+} from "./inventory.ts";
 export { SubmitLimiter } from "./submit_limiter.ts";
 export {
   type CreatedKey,

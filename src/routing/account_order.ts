@@ -54,10 +54,13 @@ function orderRun(
   next: Record<string, AccountCursor> | undefined,
   options: AccountOrderOptions,
 ): Record<string, AccountCursor> | undefined {
-  let run = out.slice(from, to);
-  const prefix = run[0].account.prefix;
+  const prefix = out[from].account.prefix;
   // quota_aware starts from config order; orderByHeadroom ranks the run afterwards.
-  if (options.strategy !== "fill_first" && options.strategy !== "quota_aware") {
+  const rotates = options.strategy !== "fill_first" && options.strategy !== "quota_aware";
+  // Config order and no preferred account: nothing to rewrite (no copy of a thousand-account run).
+  if (!rotates && options.preferred?.[prefix] === undefined) return next;
+  let run = out.slice(from, to);
+  if (rotates) {
     const limit = options.strategy === "round_robin" ? 1 : Math.max(1, options.stickyLimit);
     const cursor = (next ?? cursors)[prefix] ?? { start: 0, used: 0 };
     const start = cursor.start % run.length;

@@ -18,7 +18,10 @@ export function orderByHeadroom(
   attempts: readonly Attempt[],
   headroomOf: HeadroomLookup,
   quotaAware: boolean,
-  /** The accounts whose tightest window is empty now; with none and no ranking, nothing moves. */
+  /**
+   * The accounts whose tightest window is empty now; with none and no ranking, nothing moves. The soft
+   * sink reads it; quota_aware learns the same from the headroom it looks up for each account anyway.
+   */
   spent: ReadonlySet<string>,
 ): readonly Attempt[] {
   if (!quotaAware && spent.size === 0) return attempts;
@@ -28,8 +31,9 @@ export function orderByHeadroom(
     let j = i + 1;
     while (j < attempts.length && attempts[j].routeModel === attempts[i].routeModel) j++;
     if (j - i > 1) {
-      const run = attempts.slice(i, j);
-      const ordered = quotaAware ? rank(run, headroomOf, spent) : sinkSpent(run, spent);
+      const ordered = quotaAware ? rank(attempts, i, j, headroomOf) : sinkSpent(attempts.slice(i, j), spent);
+      // One run that is the whole list (the usual single-route request): the ranked run is the answer.
+      if (ordered !== null && i === 0 && j === attempts.length) return ordered;
       if (ordered !== null) {
         out ??= attempts.slice();
         for (let k = 0; k < ordered.length; k++) out[i + k] = ordered[k];
@@ -60,47 +64,67 @@ function sinkSpent(run: readonly Attempt[], spentIds: ReadonlySet<string>): Atte
   return fit.length === 0 ? null : [...fit, ...spent];
 }
 
+/**
+ * Ranks attempts[from, to): the best RANKED_AHEAD by (most headroom, earliest reset) first, then the rest
+ * in the strategy's order with spent accounts last; null when nothing moves. One headroom lookup per
+ * account (its spent state comes from the same lookup, so no set is consulted), the best kept in typed
+ * arrays by insertion: no sort and no allocation per account. Accounts are visited in the strategy's
+ * order and only a strictly better one displaces another, so that order is the last tie-break.
+ */
 function rank(
-  run: readonly Attempt[],
+  attempts: readonly Attempt[],
+  from: number,
+  to: number,
   headroomOf: HeadroomLookup,
-  spent: ReadonlySet<string>,
 ): Attempt[] | null {
-  // A bounded insertion into the best RANKED_AHEAD, kept as parallel arrays: one pass over the run,
-  // no sort and no allocation per account.
-  const index: number[] = [];
-  const fraction: number[] = [];
-  const reset: number[] = [];
-  const better = (f: number, r: number, i: number, k: number) =>
-    f > fraction[k] || (f === fraction[k] && (r < reset[k] || (r === reset[k] && i < index[k])));
-  for (let i = 0; i < run.length; i++) {
-    const h = headroomOf(run[i].account.id);
-    const f = h?.fraction ?? 1;
-    const r = h?.resetAtMs ?? Infinity;
-    const n = index.length;
-    if (n === RANKED_AHEAD && !better(f, r, i, n - 1)) continue;
-    let at = n;
-    while (at > 0 && better(f, r, i, at - 1)) at--;
-    index.splice(at, 0, i);
-    fraction.splice(at, 0, f);
-    reset.splice(at, 0, r);
-    if (index.length > RANKED_AHEAD) {
-      index.pop();
-      fraction.pop();
-      reset.pop();
+  const n = to - from;
+  const k = Math.min(RANKED_AHEAD, n);
+  const topIndex = new Int32Array(k);
+  const topFraction = new Float64Array(k);
+  const topReset = new Float64Array(k);
+  // Per account: 0 = behind the ranked ones, 1 = ranked ahead, 2 = spent (goes last).
+  const place = new Uint8Array(n);
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    const h = headroomOf(attempts[from + i].account.id);
+    const f = h === undefined || h.fraction === null ? 1 : h.fraction;
+    const r = h === undefined || h.resetAtMs === null ? Infinity : h.resetAtMs;
+    if (isSpent(h)) place[i] = 2;
+    let at = size < k ? size : k - 1;
+    if (size === k && !(f > topFraction[at] || (f === topFraction[at] && r < topReset[at]))) continue;
+    while (at > 0 && (f > topFraction[at - 1] || (f === topFraction[at - 1] && r < topReset[at - 1]))) {
+      topIndex[at] = topIndex[at - 1];
+      topFraction[at] = topFraction[at - 1];
+      topReset[at] = topReset[at - 1];
+      at--;
     }
+    topIndex[at] = i;
+    topFraction[at] = f;
+    topReset[at] = r;
+    if (size < k) size++;
   }
-  const taken = new Uint8Array(run.length);
-  for (const i of index) taken[i] = 1;
-  // One pass behind the ranked ones: fit accounts in the strategy's order, spent ones after them.
-  const out = index.map((i) => run[i]);
-  const sunk: Attempt[] = [];
-  for (let i = 0; i < run.length; i++) {
-    if (taken[i] === 1) continue;
-    (spent.has(run[i].account.id) ? sunk : out).push(run[i]);
+  const out: Attempt[] = new Array(n);
+  let moved = false;
+  for (let p = 0; p < size; p++) {
+    place[topIndex[p]] = 1;
+    out[p] = attempts[from + topIndex[p]];
+    if (topIndex[p] !== p) moved = true;
   }
-  for (const attempt of sunk) out.push(attempt);
-  for (let k = 0; k < out.length; k++) if (out[k] !== run[k]) return out;
-  return null;
+  let at = size;
+  let sunk = 0;
+  for (let i = 0; i < n; i++) {
+    if (place[i] === 2) sunk++;
+    if (place[i] !== 0) continue;
+    if (i !== at) moved = true;
+    out[at++] = attempts[from + i];
+  }
+  for (let i = 0; sunk > 0 && i < n; i++) {
+    if (place[i] !== 2) continue;
+    if (i !== at) moved = true;
+    out[at++] = attempts[from + i];
+    sunk--;
+  }
+  return moved ? out : null;
 }
 
 /**

@@ -50,8 +50,12 @@ const VIEW_COLUMNS = `id, provider_id, key_label, key_masked, status, is_valid, 
   usability_note, health_status, custom_base_url, priority, credits_remaining, credits_total, rate_limit_rpm,
   rate_limit_tpm, rate_limit_rpd, source_node, is_archived, created_at, last_checked_at, last_error`;
 
-/** The condition that makes a key an account (the spec's routable key). */
-export const ROUTABLE = "status = 'active' AND is_valid = 1 AND is_usable = 1 AND is_archived = 0";
+/**
+ * The condition that makes a key an account (the spec's routable key). `last_checked_at` is set only by a
+ * check this gateway ran, so a key whose state came from elsewhere (an import) never routes unchecked.
+ */
+export const ROUTABLE =
+  "status = 'active' AND is_valid = 1 AND is_usable = 1 AND is_archived = 0 AND last_checked_at IS NOT NULL";
 
 export const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 

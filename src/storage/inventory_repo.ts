@@ -120,32 +120,16 @@ export class InventoryRepo {
     this.history(id, "unidentified", "pending_validation", `provider set to ${providerId}`, now);
   }
 
-  /** Copies the state an import carried (a check refreshes it later). */
-  copyState(
-    id: string,
-    s: {
-      status?: string;
-      isValid?: boolean;
-      isUsable?: boolean;
-      usability?: string;
-      creditsRemaining?: number;
-      creditsTotal?: number;
-    },
-  ): void {
-    const flag = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
+  /**
+   * Copies the credit figures an import carried, for display until the first check. The file's status,
+   * validity and usability are not copied: they describe another gateway's view at export time, and a
+   * stale "active" for a dead key would carry traffic. The key stays pending until checked here.
+   */
+  copyCredits(id: string, s: { creditsRemaining?: number; creditsTotal?: number }): void {
     this.#db.prepare(
-      `UPDATE upstream_keys SET status = coalesce(?, status), is_valid = coalesce(?, is_valid),
-         is_usable = coalesce(?, is_usable), usability_status = coalesce(?, usability_status),
-         credits_remaining = coalesce(?, credits_remaining), credits_total = coalesce(?, credits_total) WHERE id = ?`,
-    ).run(
-      s.status ?? null,
-      flag(s.isValid),
-      flag(s.isUsable),
-      s.usability ?? null,
-      s.creditsRemaining ?? null,
-      s.creditsTotal ?? null,
-      id,
-    );
+      `UPDATE upstream_keys SET credits_remaining = coalesce(?, credits_remaining),
+         credits_total = coalesce(?, credits_total) WHERE id = ?`,
+    ).run(s.creditsRemaining ?? null, s.creditsTotal ?? null, id);
   }
 
   /** Brings a revoked key back for a check (a provider's key that came back). */

@@ -284,6 +284,8 @@ export interface InventoryKeysSection {
 /** One key with the models it reached and its check history (GET /dashboard/api/inventory/keys/{id}). */
 export interface InventoryKeyDetail {
   readonly key: InventoryKeyView;
+  /** When the key is checked again ahead of the interval (an error's retry, a daily limit's reset); ms. */
+  readonly next_check_at: number | null;
   readonly models: readonly string[];
   readonly history: readonly {
     readonly previous_status: string;

@@ -73,7 +73,8 @@ export function keyView(gateway: DashboardContext, k: UpstreamKeyView): Inventor
     label: k.label,
     masked: k.masked,
     status: k.status,
-    routable: k.status === "active" && k.isValid && k.isUsable && !k.archived,
+    // The same rule as the storage's ROUTABLE filter (a key routes only after a check here).
+    routable: k.status === "active" && k.isValid && k.isUsable && !k.archived && k.lastCheckedAt !== null,
     is_valid: k.isValid,
     is_usable: k.isUsable,
     usability: k.usability,
@@ -119,6 +120,7 @@ export function keyDetail(gateway: DashboardContext, id: string): InventoryKeyDe
   const redact = (text: string) => gateway.state.redactor.redact(text);
   return {
     key: keyView(gateway, key),
+    next_check_at: gateway.manage.inventory.checks.plannedAt(id) ?? null,
     models: gateway.reads.inventoryChecks.models(id),
     history: gateway.reads.inventoryChecks.history(id, 20).map((h) => ({
       previous_status: h.previousStatus,

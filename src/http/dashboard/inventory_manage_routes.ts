@@ -2,11 +2,11 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { keyDetail } from "../../dashboard/state/inventory_sections.ts";
-import { invalidField, notFound, SubmitLimiter } from "../../management/mod.ts";
+import { invalidField, notFound } from "../../management/mod.ts";
 import { GatewayError } from "../../model/mod.ts";
 import type { AppEnv } from "../env.ts";
 import { readJsonBody } from "../read_body.ts";
-import { ingestAnswer, limitSubmission } from "./inventory_routes.ts";
+import { admitter, ingestAnswer } from "./inventory_routes.ts";
 import { jsonObject, parseInput } from "./validation.ts";
 
 /** Import files may be larger than other dashboard bodies (OAuth blobs, exported state). */
@@ -24,20 +24,16 @@ const addSchema = z.object({
 export function inventoryManageRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const inventory = ctx.manage.inventory;
-  const limits = ctx.state.config.inventory;
-  const limiter = new SubmitLimiter(limits.pushRateLimit, limits.pushRateWindowMs);
-  const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "").length;
 
   app.post("/dashboard/api/inventory/keys", async (c) => {
     const input = parseInput(addSchema, await jsonObject(c));
-    limitSubmission(limiter, c, lines(input.text), ctx.now());
     const options = {
       provider: input.provider || undefined,
       baseUrl: input.base_url || undefined,
       label: input.label || undefined,
       identify: input.identify === true,
     };
-    return ingestAnswer(c, inventory.addText(input.text, options));
+    return ingestAnswer(c, inventory.addText(input.text, options, admitter(ctx, c)));
   });
 
   app.post("/dashboard/api/inventory/import", async (c) => {
@@ -60,9 +56,7 @@ export function inventoryManageRoutes(ctx: DashboardContext): Hono<AppEnv> {
         throw error;
       }
     }
-    const count = Array.isArray(doc) ? doc.length : 1;
-    limitSubmission(limiter, c, count, ctx.now());
-    return ingestAnswer(c, inventory.importJson(doc));
+    return ingestAnswer(c, await inventory.importJson(doc, admitter(ctx, c)));
   });
 
   // Like the database export: the file holds every key in plaintext, so the API asks for an explicit yes.

@@ -2,13 +2,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { InventoryIngestReport } from "../../dashboard/contract/mod.ts";
-import {
-  type IngestReport,
-  invalidField,
-  MAX_BATCH,
-  SubmitLimiter,
-  type SubmittedKey,
-} from "../../management/mod.ts";
+import { type IngestReport, type SubmittedKey } from "../../management/mod.ts";
 import { GatewayError } from "../../model/mod.ts";
 import { digestsEqual, hashApiKey } from "../../security/api_key.ts";
 import type { AppEnv } from "../env.ts";
@@ -32,9 +26,16 @@ export function submitter(c: Context<AppEnv>): string {
   return forwarded || c.env?.peer || "unknown";
 }
 
-/** Counts a submission against the client's window; a 429 with Retry-After past the limit. */
-export function limitSubmission(limiter: SubmitLimiter, c: Context<AppEnv>, keys: number, now: number): void {
-  const taken = limiter.take(submitter(c), keys, now);
+/**
+ * The admission check of one submission: counts its keys against the client's budget, the one that push,
+ * Add Keys and import share; a 429 with Retry-After past the limit.
+ */
+export function admitter(ctx: DashboardContext, c: Context<AppEnv>): (keys: number) => void {
+  return (keys) => limitSubmission(ctx, c, keys);
+}
+
+function limitSubmission(ctx: DashboardContext, c: Context<AppEnv>, keys: number): void {
+  const taken = ctx.manage.inventory.submissions.take(submitter(c), keys, ctx.now());
   if (!taken.ok) {
     const detail = `Too many keys submitted; try again in ${taken.retryAfterS} s`;
     throw new GatewayError(429, "rate_limit", detail, {
@@ -59,8 +60,6 @@ export function ingestAnswer(c: Context<AppEnv>, report: IngestReport): Response
  */
 export function inventoryRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const inventory = ctx.state.config.inventory;
-  const limiter = new SubmitLimiter(inventory.pushRateLimit, inventory.pushRateWindowMs);
 
   app.post("/dashboard/api/inventory/push", async (c) => {
     const token = ctx.pushToken();
@@ -77,8 +76,6 @@ export function inventoryRoutes(ctx: DashboardContext): Hono<AppEnv> {
     const input = parseInput(schema, await jsonObject(c));
     const node = input.node_id;
     const list = "keys" in input ? input.keys : [input];
-    if (list.length > MAX_BATCH) throw invalidField("keys", `at most ${MAX_BATCH} keys per push`, 413);
-    limitSubmission(limiter, c, list.length, ctx.now());
     const keys: SubmittedKey[] = list.map((k) => ({
       key: k.key,
       provider: k.provider,
@@ -86,7 +83,10 @@ export function inventoryRoutes(ctx: DashboardContext): Hono<AppEnv> {
       baseUrl: k.base_url,
       sourceNode: node,
     }));
-    return ingestAnswer(c, ctx.manage.inventory.ingest(keys, true));
+    return ingestAnswer(
+      c,
+      ctx.manage.inventory.ingest(keys, { requireProvider: true, admit: admitter(ctx, c) }),
+    );
   });
   return app;
 }

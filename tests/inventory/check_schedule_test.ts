@@ -1,0 +1,137 @@
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { ERROR_RETRIES, errorRetryDelay } from "../../src/management/inventory_checks.ts";
+import { chat, dashboard, inventoryYaml, push, startInventoryGateway } from "./inventory_helpers.ts";
+
+type Json = Record<string, unknown>;
+const FLAKY = "sk-flaky-inventory-key-00000001";
+const DOWN = "sk-down-inventory-key-000000001";
+const GOOD = "sk-good-inventory-key-000000001";
+
+/**
+ * An upstream whose model list answers 503 to FLAKY for its first `flakyFailures` calls, 503 to DOWN
+ * always, 200 to GOOD; everything else is a 401. Counts model-list calls per key.
+ */
+function startFlakyUpstream(flakyFailures: number) {
+  const models = new Map<string, number>();
+  const chats: string[] = [];
+  const controller = new AbortController();
+  return new Promise<{ url: string; models: Map<string, number>; chats: string[]; close(): Promise<void> }>(
+    (resolve) => {
+      const server = Deno.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        signal: controller.signal,
+        onListen: ({ port }) =>
+          resolve({
+            url: `http://127.0.0.1:${port}`,
+            models,
+            chats,
+            close: async () => {
+              controller.abort();
+              await server.finished;
+            },
+          }),
+      }, async (request) => {
+        const path = new URL(request.url).pathname;
+        const key = (request.headers.get("authorization") ?? "").replace(/^Bearer /, "");
+        await request.text();
+        if (![FLAKY, DOWN, GOOD].includes(key)) {
+          return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
+        }
+        if (path === "/v1/models") {
+          const n = (models.get(key) ?? 0) + 1;
+          models.set(key, n);
+          if (key === DOWN || (key === FLAKY && n <= flakyFailures)) {
+            return Response.json({ error: { message: "overloaded" } }, { status: 503 });
+          }
+          return Response.json({ object: "list", data: [{ id: "m1" }] });
+        }
+        chats.push(key);
+        return Response.json({
+          id: "c1",
+          object: "chat.completion",
+          created: 0,
+          model: "m1",
+          choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        });
+      });
+    },
+  );
+}
+
+/** Polls `done` every 50 ms for at most `ms`. */
+async function waitFor(done: () => boolean, ms: number): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += 50) {
+    if (done()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return done();
+}
+
+Deno.test("errorRetryDelay() doubles from the base for six retries, then leaves the key to the interval", () => {
+  assertEquals(
+    Array.from({ length: ERROR_RETRIES + 1 }, (_, i) => errorRetryDelay(i + 1, 60_000)),
+    [60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, null],
+  );
+  assertEquals(errorRetryDelay(1, 0), null, "error_retry_s: 0 turns retries off");
+});
+
+Deno.test("a check that ends in error is retried with backoff: a transient failure routes again soon, a dead upstream is retried six times", async () => {
+  const upstream = await startFlakyUpstream(2);
+  const gw = await startInventoryGateway(inventoryYaml(upstream.url, "  error_retry_s: 0.03\n"));
+  try {
+    const pushed = await push(gw, { keys: [{ key: FLAKY, provider: "p" }, { key: DOWN, provider: "p" }] });
+    const [flakyId, downId] = (pushed.body.results as Json[]).map((r) => r.id as string);
+    await gw.management.inventory.checks.idle();
+    const first = await dashboard(gw, `/dashboard/api/inventory/keys/${flakyId}`);
+    assertEquals((first.body.key as Json).status, "error");
+    assert(Number(first.body.next_check_at) > Date.now() - 1000, "a retry is planned");
+
+    // 30 ms, then 60 ms: the third check succeeds.
+    assert(await waitFor(() => (upstream.models.get(FLAKY) ?? 0) >= 3, 3000), "retried until it answered");
+    await gw.management.inventory.checks.idle();
+    const back = await dashboard(gw, `/dashboard/api/inventory/keys/${flakyId}`);
+    assertEquals([(back.body.key as Json).status, (back.body.key as Json).routable], ["active", true]);
+    assertEquals(back.body.next_check_at, null, "nothing planned after a conclusive check");
+    assertEquals(await chat(gw), 200);
+    assert(upstream.chats.includes(FLAKY), "the recovered key carries traffic");
+
+    // 30 + 60 + … + 960 ms ≈ 1.9 s of retries, then nothing more until the interval (off here).
+    assert(await waitFor(() => upstream.models.get(DOWN) === 1 + ERROR_RETRIES, 5000));
+    await new Promise((r) => setTimeout(r, 400));
+    assertEquals(upstream.models.get(DOWN), 1 + ERROR_RETRIES, "bounded: six retries, no more");
+    assertEquals((await dashboard(gw, `/dashboard/api/inventory/keys/${downId}`)).body.next_check_at, null);
+    assertEquals(upstream.models.get(FLAKY), 3);
+  } finally {
+    await gw.stop();
+    await upstream.close();
+  }
+});
+
+Deno.test("the scheduled check interval re-checks every key without being asked", async () => {
+  const upstream = await startFlakyUpstream(0);
+  // 0.0002 h = 720 ms.
+  const gw = await startInventoryGateway(
+    inventoryYaml(upstream.url).replace(
+      "check_interval_hours: 0",
+      "check_interval_hours: 0.0002",
+    ),
+  );
+  try {
+    const pushed = await push(gw, { key: GOOD, provider: "p" });
+    const id = (pushed.body.results as Json[])[0].id as string;
+    await gw.management.inventory.checks.idle();
+    assertEquals(upstream.models.get(GOOD), 1);
+    assert(
+      await waitFor(() => (upstream.models.get(GOOD) ?? 0) >= 3, 4000),
+      "two interval ticks re-checked it",
+    );
+    await gw.management.inventory.checks.idle();
+    const history = (await dashboard(gw, `/dashboard/api/inventory/keys/${id}`)).body.history as Json[];
+    assert(history.length >= 4, "one history row when added and one per check");
+  } finally {
+    await gw.stop();
+    await upstream.close();
+  }
+});
