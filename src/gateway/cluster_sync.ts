@@ -1,4 +1,4 @@
-import type { ClusterRepo } from "../storage/cluster_repo.ts";
+import type { ClusterRepo, EventCursor } from "../storage/cluster_repo.ts";
 import { log } from "../log.ts";
 
 /** How often a process reads what the others published and sends what it queued. */
@@ -37,7 +37,7 @@ export class ClusterSync {
   readonly #label: string;
   readonly #now: () => number;
   readonly #channels = new Map<string, Channel>();
-  #lastId: number;
+  readonly #cursor: EventCursor;
   #peers = 0;
   /** Optional channels some other process listens to, as of the last heartbeat. */
   #wanted = new Set<string>();
@@ -56,7 +56,7 @@ export class ClusterSync {
     this.#now = now;
     this.origin = `${label}:${crypto.randomUUID().slice(0, 8)}`;
     // Events from before this process started are already reflected in the tables it loads.
-    this.#lastId = repo.lastEventId();
+    this.#cursor = repo.cursor();
   }
 
   /** The number of other live processes on this database at the last heartbeat. */
@@ -154,9 +154,8 @@ export class ClusterSync {
     if (signal !== null && signal === this.#lastSignal) return;
     this.#lastSignal = signal;
     for (;;) {
-      const events = this.#repo.eventsAfter(this.#lastId, this.origin);
+      const events = this.#cursor.next(this.origin);
       for (const event of events) {
-        this.#lastId = event.id;
         const channel = this.#channels.get(event.kind);
         if (!channel) continue;
         let messages: unknown;

@@ -48,7 +48,7 @@ export {
   type UsageTotals,
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
-export type { ClusterEvent } from "./cluster_repo.ts";
+export type { ClusterEvent, EventCursor } from "./cluster_repo.ts";
 export { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
@@ -124,7 +124,7 @@ export class Store {
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
     this.turnTokens = new TurnTokensRepo(db);
-    this.cluster = new ClusterRepo(db);
+    this.cluster = new ClusterRepo(db, db instanceof PgDatabase);
     this.credentials = new CredentialsRepo(db, box);
     this.box = box;
   }
