@@ -1,7 +1,8 @@
 /**
  * A throwaway PostgreSQL server for tests: `initdb` in a temp folder, `pg_ctl start` on a free loopback
  * port (run as the `postgres` user when the tests run as root, as PostgreSQL refuses root), stopped and
- * removed after. Skips (returns null, with the reason) only where the Debian binaries are missing.
+ * removed after. A PostgreSQL-backed test declares `ignore: postgresSkip(name)`: where the Debian binaries
+ * are missing it is ignored and prints why (CI installs them, so there they run).
  */
 import { join } from "node:path";
 
@@ -46,6 +47,17 @@ export function postgresUnavailable(): string | null {
   return binDir() === null
     ? "PostgreSQL binaries not found under /usr/lib/postgresql (apt-get install postgresql)"
     : null;
+}
+
+/**
+ * True (after printing one line naming the test and the reason) when PostgreSQL tests cannot run here,
+ * so a skipped test is never silent; false when they can.
+ */
+export function postgresSkip(test: string): boolean {
+  const reason = postgresUnavailable();
+  if (reason === null) return false;
+  console.warn(`SKIPPED on PostgreSQL: ${test}: ${reason}`);
+  return true;
 }
 
 let shared: Promise<TestPostgres> | undefined;
