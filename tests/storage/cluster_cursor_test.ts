@@ -3,11 +3,9 @@
  * in any order. A reader must still see every event exactly once, including one whose transaction took a
  * lower id and committed after the reader had already read a higher one (reading `id > last` loses it).
  */
-import { SecretBox, Store } from "../../src/storage/mod.ts";
+import { Store } from "../../src/storage/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
-
-const box = new SecretBox(new Uint8Array(32).fill(7));
 
 Deno.test({
   name: "cluster cursor on PostgreSQL: an event committed late with a lower id is delivered once",
