@@ -9,7 +9,8 @@ export const FLUSH_BATCH_SIZE = 500;
 /**
  * Keeps database writes off the request path: usage rows, cooldown changes and request logs are
  * queued and committed together in one transaction at least every FLUSH_INTERVAL_MS, and on close.
- * A failed batch is reported and dropped rather than retried forever.
+ * On SQLite a failed batch is reported and dropped rather than retried forever; on PostgreSQL the
+ * bridge worker keeps a batch the server cannot take and retries it (src/storage/postgres/write_backlog.ts).
  */
 export class BatchedWriter {
   readonly #store: Store;

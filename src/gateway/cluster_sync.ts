@@ -8,6 +8,8 @@ const HEARTBEAT_MS = 1_000;
 const PEER_TIMEOUT_MS = 5_000;
 /** Events are kept this long, then pruned (every process reads them within a tick or two). */
 const EVENT_RETENTION_MS = 120_000;
+/** Messages kept per channel while the database cannot take them; older ones beyond this are dropped. */
+const MAX_QUEUED = 10_000;
 
 /** One named stream of messages between the processes sharing a database. */
 export interface ClusterChannel<T> {
@@ -48,6 +50,8 @@ export class ClusterSync {
   readonly #signal: () => number | null;
   #lastSignal: number | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** Whether the last tick failed (its error was logged). */
+  #failing = false;
 
   constructor(repo: ClusterRepo, label: string, now: () => number, signal: () => number | null = () => null) {
     this.#repo = repo;
@@ -105,12 +109,22 @@ export class ClusterSync {
   /** One round: heartbeat when due, send the queued messages, deliver the others'. Public for tests. */
   tick(): void {
     try {
-      if (this.#now() - this.#lastBeat >= HEARTBEAT_MS) this.#beat();
+      const beat = this.#now() - this.#lastBeat >= HEARTBEAT_MS;
+      if (beat) this.#beat();
       this.#send();
       this.#receive();
+      // A tick with nothing to do touches no table (PostgreSQL: no news); a heartbeat always does.
+      if (this.#failing && beat) {
+        this.#failing = false;
+        log("info", "cluster sync works again");
+      }
     } catch (error) {
-      // A busy or closing database must not stop the process; the next tick tries again.
-      log("warn", `cluster sync failed: ${(error as Error).message}`);
+      // A busy, closing or unreachable database must not stop the process; the next tick tries again.
+      // Logged once per outage, not 20 times a second.
+      if (!this.#failing) {
+        log("warn", `cluster sync failed (retrying every tick): ${(error as Error).message}`);
+      }
+      this.#failing = true;
     }
   }
 
@@ -141,7 +155,20 @@ export class ClusterSync {
       if (channel.queued.length === 0) continue;
       const messages = channel.queued;
       channel.queued = [];
-      this.#write(kind, messages);
+      try {
+        this.#write(kind, messages);
+      } catch (error) {
+        // Kept for the next tick (spend must reach the others after an outage), within a bound.
+        const kept = messages.concat(channel.queued);
+        channel.queued = kept.slice(-MAX_QUEUED);
+        if (kept.length > MAX_QUEUED) {
+          log(
+            "error",
+            `cluster sync: dropped ${kept.length - MAX_QUEUED} queued "${kind}" messages (unsent)`,
+          );
+        }
+        throw error;
+      }
     }
   }
 
@@ -152,7 +179,12 @@ export class ClusterSync {
   #receive(): void {
     const signal = this.#signal();
     if (signal !== null && signal === this.#lastSignal) return;
+    // Remembered only once read: a failed read is tried again on the next tick, not at the next NOTIFY.
+    this.#readEvents();
     this.#lastSignal = signal;
+  }
+
+  #readEvents(): void {
     for (;;) {
       const events = this.#cursor.next(this.origin);
       for (const event of events) {

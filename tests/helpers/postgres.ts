@@ -10,6 +10,10 @@ import { join } from "node:path";
 export interface TestPostgres {
   /** A URL to a fresh, empty database of its own. */
   newDatabase(): Promise<string>;
+  /** Stops the server (connections drop, connects are refused) without removing its data. */
+  pause(): Promise<void>;
+  /** Starts it again on the same port after `pause`. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,16 +80,18 @@ async function startPostgres(): Promise<TestPostgres> {
   const data = join(dir, "data");
   await run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "gw", "--no-sync"], root);
   const port = freePort();
-  await run(join(bin, "pg_ctl"), [
-    "-D",
-    data,
-    "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-    "-l",
-    join(dir, "log"),
-    "-w",
-    "start",
-  ], root);
+  const start = () =>
+    run(join(bin, "pg_ctl"), [
+      "-D",
+      data,
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      "-l",
+      join(dir, "log"),
+      "-w",
+      "start",
+    ], root);
+  await start();
   let count = 0;
   const stop = async () => {
     await run(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], root).catch(() => {});
@@ -107,6 +113,8 @@ async function startPostgres(): Promise<TestPostgres> {
       await run(join(bin, "createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", "gw", name], root);
       return `postgres://gw@127.0.0.1:${port}/${name}`;
     },
+    pause: () => run(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "stop"], root),
+    resume: start,
     stop,
   };
 }
