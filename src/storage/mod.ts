@@ -179,7 +179,11 @@ export class Store {
   /** Closes the handle (after committing handed-off batches). */
   close(): void {
     if (!this.db.isOpen) return;
-    this.settleWrites();
-    this.db.close();
+    try {
+      this.settleWrites();
+    } finally {
+      // Closed even when the writes could not be settled (PostgreSQL unreachable): the close reports them.
+      this.db.close();
+    }
   }
 }
