@@ -58,7 +58,8 @@ export {
   seedFromConfig,
   type SeedReport,
 } from "./seed.ts";
-export { PostgresError } from "./postgres/pg_database.ts";
+export { PgDatabase, PostgresError } from "./postgres/pg_database.ts";
+export { loadPgMigrations } from "./postgres/pg_migrate.ts";
 export type { SqlDatabase } from "./sql.ts";
 export { loadMigrations, migrate } from "./migrate.ts";
 export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";
