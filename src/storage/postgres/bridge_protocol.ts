@@ -23,6 +23,11 @@ export const CELL = {
   waiting: 4,
   /** The sequence number of the last call the worker finished, answered or dropped. */
   finished: 5,
+  /**
+   * 1 while the worker's last synchronous query failed for a network reason and a probe (every second)
+   * has not reached the server again: calls then fail at once instead of blocking on a dead server.
+   */
+  down: 6,
 } as const;
 /** Bytes before the answer area. */
 export const HEADER_BYTES = 32;

@@ -17,18 +17,21 @@ import {
   type NumberedRequest,
   type WorkerNotice,
 } from "./bridge_protocol.ts";
-import { WriteBacklog } from "./write_backlog.ts";
+import { isTransient, WriteBacklog } from "./write_backlog.ts";
 
 type Sql = ReturnType<typeof postgres>;
 
 /** How long opening a connection may take before the call fails (the server is down or unreachable). */
 const CONNECT_TIMEOUT_S = 10;
+/** While the server is unreachable, how often the synchronous connection tries it again. */
+const PROBE_MS = 1_000;
 
 let shared: SharedArrayBuffer;
 let cells: Int32Array;
 let syncSql: Sql | undefined;
 let batchSql: Sql | undefined;
 let listenSql: Sql | undefined;
+let closing = false;
 
 const backlog = new WriteBacklog({
   async commit(statements) {
@@ -97,9 +100,14 @@ async function handle(request: BridgeRequest): Promise<BridgeAnswer> {
         return { rows: [], changes: 0 };
       }
       case "drain":
+        // Waiting would block the main thread until the server is back: say so at once instead.
+        if (backlog.failing) {
+          return { error: `PostgreSQL is unreachable; ${backlog.waiting} writes wait to be written` };
+        }
         await backlog.idle();
         return { rows: [], changes: 0 };
       case "close":
+        closing = true;
         await backlog.idle();
         await Promise.all([syncSql?.end(), batchSql?.end(), listenSql?.end()]);
         return { rows: [], changes: 0 };
@@ -108,8 +116,27 @@ async function handle(request: BridgeRequest): Promise<BridgeAnswer> {
     }
   } catch (error) {
     const e = error as { message?: string; code?: string };
+    if (request.op !== "connect" && isTransient(error)) markDown();
     return { error: e.message ?? String(error), code: e.code };
   }
+}
+
+/**
+ * Marks the server unreachable (the main thread then fails calls at once) and probes it every second on
+ * the synchronous connection until it answers. Ends on success or when the database is closed.
+ */
+function markDown(): void {
+  if (Atomics.compareExchange(cells, CELL.down, 0, 1) !== 0) return;
+  const probe = async () => {
+    if (closing) return;
+    try {
+      await syncSql!`SELECT 1`;
+      Atomics.store(cells, CELL.down, 0);
+    } catch {
+      setTimeout(probe, PROBE_MS);
+    }
+  };
+  setTimeout(probe, PROBE_MS);
 }
 
 /** Writes the answer of call `seq`, unless the main thread stopped waiting for it (then it is dropped). */

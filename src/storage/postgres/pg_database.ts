@@ -30,6 +30,8 @@ const DEFERRED_RESULT: RunResult = {
 export const CALL_TIMEOUT_MS = 10_000;
 /** The code of the PostgresError a timed-out (or refused, while one is stuck) call throws. */
 export const TIMEOUT_CODE = "GATEWAY_PG_TIMEOUT";
+/** The code of the PostgresError a call throws at once while the server is known to be unreachable. */
+export const DOWN_CODE = "GATEWAY_PG_DOWN";
 
 /** An error PostgreSQL reported, with its SQLSTATE code. */
 export class PostgresError extends Error {
@@ -74,15 +76,15 @@ export class PgDatabase implements SqlDatabase {
 
   /**
    * Connects (throws a PostgresError naming the reason when the server cannot be reached). `timeoutMs`
-   * bounds every synchronous call, the connection included.
+   * bounds every synchronous call; `connectTimeoutMs` the first one (it also starts the worker).
    */
-  static connect(url: string, timeoutMs = CALL_TIMEOUT_MS): PgDatabase {
+  static connect(url: string, timeoutMs = CALL_TIMEOUT_MS, connectTimeoutMs = timeoutMs): PgDatabase {
     const shared = new SharedArrayBuffer(INITIAL_BYTES, { maxByteLength: MAX_BYTES });
     const worker = new Worker(new URL("./bridge_worker.ts", import.meta.url).href, { type: "module" });
     worker.postMessage({ shared });
     const db = new PgDatabase(worker, shared, timeoutMs);
     try {
-      db.#call({ op: "connect", url });
+      db.#call({ op: "connect", url }, connectTimeoutMs);
     } catch (error) {
       worker.terminate();
       db.#open = false;
@@ -180,21 +182,30 @@ export class PgDatabase implements SqlDatabase {
     return this.#call({ op: "query", sql, params }).rows;
   }
 
-  #call(request: BridgeRequest): { rows: Record<string, unknown>[]; changes: number } {
+  #call(
+    request: BridgeRequest,
+    timeoutMs = this.#timeoutMs,
+  ): { rows: Record<string, unknown>[]; changes: number } {
     if (!this.#open) throw new Error("the database is closed");
     if (this.#stuck !== 0) {
       if (Atomics.load(this.#cells, CELL.finished) < this.#stuck) {
         throw new PostgresError(
-          `PostgreSQL has not answered a call for over ${this.#timeoutMs} ms; not waiting again until it does`,
+          "PostgreSQL has not answered an earlier call that timed out; not waiting again until it does",
           TIMEOUT_CODE,
         );
       }
       this.#stuck = 0;
     }
+    if (request.op !== "close" && Atomics.load(this.#cells, CELL.down) === 1) {
+      throw new PostgresError(
+        "PostgreSQL is unreachable (a connection failed; the bridge tries again every second)",
+        DOWN_CODE,
+      );
+    }
     const seq = ++this.#seq;
     Atomics.store(this.#cells, CELL.waiting, seq);
     this.#worker.postMessage({ ...request, seq });
-    const deadline = performance.now() + this.#timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     // Bounded by the deadline; an answer to an earlier, abandoned call can wake it early, hence the loop.
     for (;;) {
       const answered = Atomics.load(this.#cells, CELL.answered);
@@ -204,7 +215,7 @@ export class PgDatabase implements SqlDatabase {
         this.#stuck = seq;
         Atomics.store(this.#cells, CELL.waiting, 0);
         throw new PostgresError(
-          `PostgreSQL did not answer within ${this.#timeoutMs} ms (${request.op}); is the server reachable?`,
+          `PostgreSQL did not answer within ${timeoutMs} ms (${request.op}); is the server reachable?`,
           TIMEOUT_CODE,
         );
       }

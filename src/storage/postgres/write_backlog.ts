@@ -68,6 +68,11 @@ export class WriteBacklog {
     this.#deps = deps;
   }
 
+  /** Whether the batch at the head failed and waits to be retried (PostgreSQL unreachable). */
+  get failing(): boolean {
+    return this.#outage !== null;
+  }
+
   /** Statements waiting (not yet committed). */
   get waiting(): number {
     return this.#statements;
