@@ -30,7 +30,7 @@ Deno.test({
       new ClusterSync(store.cluster, `p${i}`, Date.now, () => store.changeSignal())
     );
     const channels = syncs.map((sync, i) => sync.channel<number>("spend", (m) => received[i].push(...m)));
-    const [slow, fast, reader] = stores;
+    const [slow, , reader] = stores;
     try {
       for (const sync of syncs) sync.tick(); // first read of each: nothing yet
 
