@@ -89,8 +89,12 @@ export class BatchedWriter {
     return this.#queue.length;
   }
 
-  /** Flushes and stops the timer (shutdown). */
+  /**
+   * Commits what is queued and stops the timer (shutdown). On PostgreSQL the last batch is handed to the
+   * bridge; closing the store waits for it (bounded), so an unreachable database cannot stop the rest of
+   * the shutdown here.
+   */
   close(): void {
-    this.flush();
+    this.#commit();
   }
 }

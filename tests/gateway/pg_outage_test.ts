@@ -90,3 +90,47 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "PostgreSQL outage at shutdown: the gateway still stops, within the call timeout, and says what was lost",
+  ignore: postgresSkip("outage at shutdown"),
+  async fn() {
+    const server = await testPostgres();
+    const url = await server.newDatabase();
+    const upstream = await startMockUpstream();
+    upstream.script({ json: chatCompletion("ok") });
+    const lines: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => lines.push(args.map(String).join(" "));
+    const gateway = await startTestGateway(
+      `storage:\n  url: ${url}\n` + chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]),
+    );
+    try {
+      await server.pause();
+      const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "p/m1", messages: [{ role: "user", content: "hi" }] }),
+      });
+      assertEquals(res.status, 200);
+      await res.body?.cancel();
+      await new Promise((r) => setTimeout(r, 800)); // the usage batch is handed over and fails
+
+      const started = performance.now();
+      const stopped = await gateway.stop().then(() => "stopped", (error: Error) => error.message);
+      const took = performance.now() - started;
+      assert(took < 15_000, `stopped in ${took} ms`);
+      assert(stopped !== "stopped", "a shutdown that lost writes does not report success");
+      assert(
+        lines.some((l) => /closing PostgreSQL: \d+ batches of writes were not written/.test(l)),
+        lines.join("\n"),
+      );
+    } finally {
+      console.error = original;
+      await server.resume();
+      await upstream.close();
+      await Deno.remove(gateway.dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
