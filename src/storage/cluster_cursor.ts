@@ -45,63 +45,58 @@ interface XidRow {
   origin: string;
   kind: string;
   payload: string;
-  xid: string | null;
-  xmin: string;
+  xmax: string;
+  xip: string;
 }
+
+/** The snapshot of the last read: `xmax` as text, `xip` as a PostgreSQL array literal of xid8. */
+const SNAPSHOT = `SELECT pg_snapshot_xmax(c.snap)::text AS xmax,
+    (SELECT coalesce(array_agg(x)::text, '{}') FROM pg_snapshot_xip(c.snap) AS x) AS xip
+  FROM (SELECT pg_current_snapshot() AS snap) AS c`;
 
 /**
  * PostgreSQL: writers on different connections take ids from one sequence but commit in any order, so
  * `id > last` would skip for good an event whose transaction took a lower id and committed later (a lost
  * spend or cooldown). Each row records the transaction that wrote it (`writer_xid`, a default of
- * `pg_current_xact_id()`). Every read also takes its snapshot's `xmin`: every transaction below it has
- * ended, so no row with a lower `writer_xid` can appear later. The cursor re-reads rows from
- * transactions at or above the last `xmin` (the ones that might still have company coming) and skips the
- * ids it already returned; memory holds only the ids of that window, which pruning keeps short.
+ * `pg_current_xact_id()`), and the cursor keeps the snapshot of its last read. The rows that read could
+ * not see are exactly those whose writer was still running then (the snapshot's `xip` list) or had not
+ * started (at or above its `xmax`); the next read asks for those alone, with a new snapshot taken by the
+ * same statement. So every committed event is returned once, and nothing is re-read.
  */
 export class XidCursor implements EventCursor {
   readonly #db: Database;
-  /** Transactions below this had all ended at the last read. */
-  #low: bigint;
-  /** Ids already returned whose writer is at or above `#low`, with that writer. */
-  readonly #seen = new Map<number, bigint>();
+  #xmax: string;
+  #xip: string;
+  /** Rows of the last read beyond the caller's limit, returned before reading again. */
+  #pending: ClusterEvent[] = [];
 
   /** Starts after what is visible now: older events are already reflected in the tables a process loads. */
   constructor(db: Database) {
     this.#db = db;
-    // One statement, so the xmin and the rows come from the same snapshot.
-    const rows = db.prepare(
-      `SELECT s.xmin::text AS xmin, e.id, e.writer_xid::text AS xid
-       FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) s
-       LEFT JOIN cluster_events e ON e.writer_xid >= s.xmin`,
-    ).all() as unknown as XidRow[];
-    this.#low = BigInt(rows[0].xmin);
-    for (const r of rows) if (r.id !== null) this.#seen.set(Number(r.id), BigInt(r.xid!));
+    const row = db.prepare(SNAPSHOT).get() as { xmax: string; xip: string };
+    this.#xmax = row.xmax;
+    this.#xip = row.xip;
   }
 
   next(origin: string, limit = 1000): ClusterEvent[] {
-    // The LEFT JOIN yields one row of nulls when nothing matches, so the snapshot's xmin always arrives.
-    const rows = this.#db.prepare(
-      `SELECT e.id, e.origin, e.kind, e.payload, e.writer_xid::text AS xid, s.xmin::text AS xmin
-       FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) s
-       LEFT JOIN LATERAL (
-         SELECT id, origin, kind, payload, writer_xid FROM cluster_events
-         WHERE writer_xid >= ?::xid8 AND origin <> ? ORDER BY id
-       ) e ON true`,
-    ).all(String(this.#low), origin) as unknown as XidRow[];
-    const events: ClusterEvent[] = [];
-    for (const r of rows) {
-      if (r.id === null) continue;
-      const id = Number(r.id);
-      if (this.#seen.has(id)) continue;
-      this.#seen.set(id, BigInt(r.xid!));
-      events.push({ id, origin: r.origin, kind: r.kind, payload: r.payload });
-      if (events.length >= limit) break;
+    if (this.#pending.length === 0) {
+      // The LEFT JOIN yields one row of nulls when nothing matches, so the new snapshot always arrives.
+      const rows = this.#db.prepare(
+        `SELECT e.id, e.origin, e.kind, e.payload, s.xmax, s.xip FROM (${SNAPSHOT}) AS s
+         LEFT JOIN LATERAL (
+           SELECT id, origin, kind, payload FROM cluster_events
+           WHERE (writer_xid >= ?::xid8 OR writer_xid = ANY(?::xid8[])) AND origin <> ? ORDER BY id
+         ) AS e ON true`,
+      ).all(this.#xmax, this.#xip, origin) as unknown as XidRow[];
+      this.#xmax = rows[0].xmax;
+      this.#xip = rows[0].xip;
+      this.#pending = rows.filter((r) => r.id !== null).map((r) => ({
+        id: Number(r.id),
+        origin: r.origin,
+        kind: r.kind,
+        payload: r.payload,
+      }));
     }
-    // Only when everything was taken: rows left unread this time must stay in the window.
-    if (events.length < limit) {
-      this.#low = BigInt(rows[0].xmin);
-      for (const [id, xid] of this.#seen) if (xid < this.#low) this.#seen.delete(id);
-    }
-    return events;
+    return this.#pending.splice(0, limit);
   }
 }

@@ -22,6 +22,9 @@ Deno.test({
       slow.cluster.publish("slow", "spend", "[1]", 1); // takes the lower id, not yet committed
       fast.cluster.publish("fast", "spend", "[2]", 1); // takes the higher id, committed at once
       assertEquals(cursor.next("reader").map((e) => e.origin), ["fast"]);
+      assertEquals(cursor.next("reader"), [], "still running: carried over to the next read's snapshot");
+      fast.cluster.publish("fast", "spend", "[2b]", 1);
+      assertEquals(cursor.next("reader").map((e) => e.payload), ["[2b]"]);
       slow.db.exec("COMMIT");
 
       const late = cursor.next("reader");
@@ -30,7 +33,7 @@ Deno.test({
         id: number;
         origin: string;
       }[];
-      assertEquals(ids.map((r) => r.origin), ["slow", "fast"]);
+      assertEquals(ids.map((r) => r.origin), ["slow", "fast", "fast"]);
       assert(late[0].id < ids[1].id, "the late event has the lower id: `id > last` would have skipped it");
       assertEquals(cursor.next("reader"), [], "nothing is delivered twice");
 
