@@ -70,8 +70,8 @@ export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//.test(location);
 }
 
-function openPostgres(url: string): PgDatabase {
-  const db = PgDatabase.connect(url);
+function openPostgres(url: string, callTimeoutMs?: number): PgDatabase {
+  const db = PgDatabase.connect(url, callTimeoutMs);
   try {
     migratePostgres(db);
   } catch (error) {
@@ -138,10 +138,16 @@ export class Store {
   /**
    * Opens the database and its secret key together: the key is checked against a credential the database
    * already holds, and a missing key file is created only for a database with nothing sealed in it.
-   * `path` is the SQLite file, or a `postgres://` URL (migrated on open, like the file).
+   * `path` is the SQLite file, or a `postgres://` URL (migrated on open, like the file); `callTimeoutMs`
+   * bounds each PostgreSQL call (default CALL_TIMEOUT_MS: a server's event loop must not stall long).
    */
-  static openWithSecret(path: string, keyPath: string, envKey: string | undefined): Store {
-    const db: Database = isPostgresUrl(path) ? openPostgres(path) : openDatabase(path);
+  static openWithSecret(
+    path: string,
+    keyPath: string,
+    envKey: string | undefined,
+    options: { readonly callTimeoutMs?: number } = {},
+  ): Store {
+    const db: Database = isPostgresUrl(path) ? openPostgres(path, options.callTimeoutMs) : openDatabase(path);
     try {
       return new Store(db, loadSecretBox(keyPath, envKey, sealedSample(db)));
     } catch (error) {
