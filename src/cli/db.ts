@@ -42,7 +42,10 @@ export function dbCommand(args: readonly string[], io: CliIo): number {
   const secret = io.env("GATEWAY_SECRET_KEY");
   const source = Store.openWithSecret(config.paths.dbPath, config.paths.secretKeyPath, secret);
   try {
-    const target = Store.openWithSecret(url, config.paths.secretKeyPath, secret);
+    // One command, no event loop to keep responsive: committing or counting millions of rows may take minutes.
+    const target = Store.openWithSecret(url, config.paths.secretKeyPath, secret, {
+      callTimeoutMs: COPY_CALL_TIMEOUT_MS,
+    });
     try {
       return migrate(source, target, Boolean(values["dry-run"]), io);
     } finally {
@@ -52,6 +55,9 @@ export function dbCommand(args: readonly string[], io: CliIo): number {
     source.close();
   }
 }
+
+/** How long one PostgreSQL call of the copy may take (the final COMMIT of a large copy is one call). */
+const COPY_CALL_TIMEOUT_MS = 30 * 60_000;
 
 function migrate(source: Store, target: Store, dryRun: boolean, io: CliIo): number {
   const before = countTables(source.db, target.db);

@@ -1,4 +1,5 @@
 import { resolveHomePaths } from "../config/mod.ts";
+import { isPostgresUrl } from "../storage/mod.ts";
 import { numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
 import {
   checkConfig,
@@ -9,13 +10,15 @@ import {
   checkUpstreams,
   type Finding,
 } from "./doctor_checks.ts";
+import { checkPostgres } from "./doctor_postgres.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
 
 /** Help text of `gateway doctor`. */
 export const DOCTOR_HELP = `Usage: gateway doctor [--config <file>] [--timeout <seconds>]
 
 Checks what the gateway needs before it can serve: the config file, the home folder's permissions, the
-database and secret key, the listening port, and that every enabled provider's host accepts connections.
+database (SQLite, or PostgreSQL from storage.url or GATEWAY_DATABASE_URL: connection, schema, write access)
+and secret key, the listening port, and that every enabled provider's host accepts connections.
 Prints one line per check and what to fix. Exits 1 when something must be fixed, 0 otherwise (warnings
 included). --timeout bounds each upstream connection attempt (default 5 s).`;
 
@@ -36,7 +39,14 @@ export async function doctorCommand(args: readonly string[], io: CliIo): Promise
   });
   const findings: Finding[] = [];
   const { finding, config } = checkConfig(paths, options);
-  findings.push(finding, ...checkHome(paths), ...checkDatabase(paths, options));
+  // The environment's URL wins, as when serving; it is read here too when the config cannot be loaded.
+  const envUrl = io.env("GATEWAY_DATABASE_URL");
+  const postgresUrl = config?.storage.url ?? (envUrl && isPostgresUrl(envUrl) ? envUrl : null);
+  findings.push(
+    finding,
+    ...checkHome(paths),
+    ...(postgresUrl !== null ? checkPostgres(postgresUrl, paths, options) : checkDatabase(paths, options)),
+  );
   if (config !== null) {
     findings.push(await checkPort(config.server.host, config.server.port));
     findings.push(...await checkUpstreams(config, options));

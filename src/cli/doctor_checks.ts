@@ -18,9 +18,22 @@ export interface DoctorOptions {
   readonly connectTimeoutMs: number;
 }
 
-const ok = (area: string, message: string): Finding => ({ level: "ok", area, message });
-const warn = (area: string, message: string, fix: string): Finding => ({ level: "warn", area, message, fix });
-const fail = (area: string, message: string, fix: string): Finding => ({ level: "fail", area, message, fix });
+/** A check that passed. */
+export const ok = (area: string, message: string): Finding => ({ level: "ok", area, message });
+/** Worth knowing; the gateway still works. */
+export const warn = (area: string, message: string, fix: string): Finding => ({
+  level: "warn",
+  area,
+  message,
+  fix,
+});
+/** Must be fixed before the gateway works. */
+export const fail = (area: string, message: string, fix: string): Finding => ({
+  level: "fail",
+  area,
+  message,
+  fix,
+});
 
 /** The config: present and valid; null when it cannot be used (the finding says why). */
 export function checkConfig(
@@ -134,19 +147,7 @@ export function checkDatabase(paths: HomePaths, options: DoctorOptions): Finding
         ? `${paths.dbPath} is sound (schema ${version})`
         : `${paths.dbPath} is sound (schema ${version}; migrations up to ${latest} apply on next start)`,
     ));
-    const envKey = options.env("GATEWAY_SECRET_KEY");
-    const sample = version > 0 ? sealedSample(db) : undefined;
-    // Only checked where a key exists: loading with none would create a key file.
-    if (envKey || fileExists(paths.secretKeyPath)) {
-      loadSecretBox(paths.secretKeyPath, envKey, sample);
-      found.push(ok("secret key", sample ? "opens the stored credentials" : "is readable"));
-    } else if (sample !== undefined) {
-      found.push(fail(
-        "secret key",
-        `${paths.secretKeyPath} is missing but the database holds sealed credentials`,
-        "restore the key file from a backup or set GATEWAY_SECRET_KEY",
-      ));
-    }
+    found.push(...checkSecretKey(paths, options, version > 0 ? sealedSample(db) : undefined));
   } catch (error) {
     found.push(
       fail("database", (error as Error).message, "see the message; restore from a backup if damaged"),
@@ -155,6 +156,29 @@ export function checkDatabase(paths: HomePaths, options: DoctorOptions): Finding
     db.close();
   }
   return found;
+}
+
+/**
+ * The secret key opens a sealed credential from the database (`sample`, undefined when none is stored).
+ * Throws when the key is wrong (the caller reports it).
+ */
+export function checkSecretKey(
+  paths: HomePaths,
+  options: DoctorOptions,
+  sample: string | undefined,
+): Finding[] {
+  const envKey = options.env("GATEWAY_SECRET_KEY");
+  // Only checked where a key exists: loading with none would create a key file.
+  if (envKey || fileExists(paths.secretKeyPath)) {
+    loadSecretBox(paths.secretKeyPath, envKey, sample);
+    return [ok("secret key", sample ? "opens the stored credentials" : "is readable")];
+  }
+  if (sample === undefined) return [];
+  return [fail(
+    "secret key",
+    `${paths.secretKeyPath} is missing but the database holds sealed credentials`,
+    "restore the key file from a backup or set GATEWAY_SECRET_KEY (every instance needs the same key)",
+  )];
 }
 
 /** The listening address is free (or already held by a gateway, which is fine). */

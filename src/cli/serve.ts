@@ -110,12 +110,19 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
                 gateway.abortInFlight();
                 await settlesWithin(drained, ABORTED_DRAIN_MS);
               }
-              await gateway.close();
-              store.close();
+              // The store is closed (its worker ended) even when closing the gateway failed (database gone).
+              try {
+                await gateway.close();
+              } finally {
+                store.close();
+              }
             }),
             flushNow() {
-              runtime.writer.flush();
-              store.close();
+              try {
+                runtime.writer.flush();
+              } finally {
+                store.close();
+              }
             },
           });
         },

@@ -9,7 +9,8 @@ export const FLUSH_BATCH_SIZE = 500;
 /**
  * Keeps database writes off the request path: usage rows, cooldown changes and request logs are
  * queued and committed together in one transaction at least every FLUSH_INTERVAL_MS, and on close.
- * A failed batch is reported and dropped rather than retried forever.
+ * On SQLite a failed batch is reported and dropped rather than retried forever; on PostgreSQL the
+ * bridge worker keeps a batch the server cannot take and retries it (src/storage/postgres/write_backlog.ts).
  */
 export class BatchedWriter {
   readonly #store: Store;
@@ -88,8 +89,12 @@ export class BatchedWriter {
     return this.#queue.length;
   }
 
-  /** Flushes and stops the timer (shutdown). */
+  /**
+   * Commits what is queued and stops the timer (shutdown). On PostgreSQL the last batch is handed to the
+   * bridge; closing the store waits for it (bounded), so an unreachable database cannot stop the rest of
+   * the shutdown here.
+   */
   close(): void {
-    this.flush();
+    this.#commit();
   }
 }

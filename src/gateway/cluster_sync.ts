@@ -1,4 +1,4 @@
-import type { ClusterRepo } from "../storage/cluster_repo.ts";
+import type { ClusterRepo, EventCursor } from "../storage/cluster_repo.ts";
 import { log } from "../log.ts";
 
 /** How often a process reads what the others published and sends what it queued. */
@@ -8,6 +8,8 @@ const HEARTBEAT_MS = 1_000;
 const PEER_TIMEOUT_MS = 5_000;
 /** Events are kept this long, then pruned (every process reads them within a tick or two). */
 const EVENT_RETENTION_MS = 120_000;
+/** Messages kept per channel while the database cannot take them; older ones beyond this are dropped. */
+const MAX_QUEUED = 10_000;
 
 /** One named stream of messages between the processes sharing a database. */
 export interface ClusterChannel<T> {
@@ -37,7 +39,7 @@ export class ClusterSync {
   readonly #label: string;
   readonly #now: () => number;
   readonly #channels = new Map<string, Channel>();
-  #lastId: number;
+  readonly #cursor: EventCursor;
   #peers = 0;
   /** Optional channels some other process listens to, as of the last heartbeat. */
   #wanted = new Set<string>();
@@ -48,6 +50,8 @@ export class ClusterSync {
   readonly #signal: () => number | null;
   #lastSignal: number | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** Whether the last tick failed (its error was logged). */
+  #failing = false;
 
   constructor(repo: ClusterRepo, label: string, now: () => number, signal: () => number | null = () => null) {
     this.#repo = repo;
@@ -56,7 +60,7 @@ export class ClusterSync {
     this.#now = now;
     this.origin = `${label}:${crypto.randomUUID().slice(0, 8)}`;
     // Events from before this process started are already reflected in the tables it loads.
-    this.#lastId = repo.lastEventId();
+    this.#cursor = repo.cursor();
   }
 
   /** The number of other live processes on this database at the last heartbeat. */
@@ -105,12 +109,22 @@ export class ClusterSync {
   /** One round: heartbeat when due, send the queued messages, deliver the others'. Public for tests. */
   tick(): void {
     try {
-      if (this.#now() - this.#lastBeat >= HEARTBEAT_MS) this.#beat();
+      const beat = this.#now() - this.#lastBeat >= HEARTBEAT_MS;
+      if (beat) this.#beat();
       this.#send();
       this.#receive();
+      // A tick with nothing to do touches no table (PostgreSQL: no news); a heartbeat always does.
+      if (this.#failing && beat) {
+        this.#failing = false;
+        log("info", "cluster sync works again");
+      }
     } catch (error) {
-      // A busy or closing database must not stop the process; the next tick tries again.
-      log("warn", `cluster sync failed: ${(error as Error).message}`);
+      // A busy, closing or unreachable database must not stop the process; the next tick tries again.
+      // Logged once per outage, not 20 times a second.
+      if (!this.#failing) {
+        log("warn", `cluster sync failed (retrying every tick): ${(error as Error).message}`);
+      }
+      this.#failing = true;
     }
   }
 
@@ -141,7 +155,20 @@ export class ClusterSync {
       if (channel.queued.length === 0) continue;
       const messages = channel.queued;
       channel.queued = [];
-      this.#write(kind, messages);
+      try {
+        this.#write(kind, messages);
+      } catch (error) {
+        // Kept for the next tick (spend must reach the others after an outage), within a bound.
+        const kept = messages.concat(channel.queued);
+        channel.queued = kept.slice(-MAX_QUEUED);
+        if (kept.length > MAX_QUEUED) {
+          log(
+            "error",
+            `cluster sync: dropped ${kept.length - MAX_QUEUED} queued "${kind}" messages (unsent)`,
+          );
+        }
+        throw error;
+      }
     }
   }
 
@@ -152,11 +179,15 @@ export class ClusterSync {
   #receive(): void {
     const signal = this.#signal();
     if (signal !== null && signal === this.#lastSignal) return;
+    // Remembered only once read: a failed read is tried again on the next tick, not at the next NOTIFY.
+    this.#readEvents();
     this.#lastSignal = signal;
+  }
+
+  #readEvents(): void {
     for (;;) {
-      const events = this.#repo.eventsAfter(this.#lastId, this.origin);
+      const events = this.#cursor.next(this.origin);
       for (const event of events) {
-        this.#lastId = event.id;
         const channel = this.#channels.get(event.kind);
         if (!channel) continue;
         let messages: unknown;

@@ -141,15 +141,21 @@ export class ControlPlane {
   watch(intervalMs = 250): void {
     if (this.#timer !== undefined) return;
     let lastSignal: number | null = null;
+    let failing = false;
     const timer = setInterval(() => {
       try {
         // On PostgreSQL a NOTIFY says when to look; SQLite has no such signal, so it is read every time.
         const signal = this.store.changeSignal();
         if (signal !== null && signal === lastSignal) return;
-        lastSignal = signal;
         if (this.store.cluster.configGeneration() !== this.#generation) this.reload("external");
+        // Remembered only after a good read, so a failed one is tried again on the next poll.
+        lastSignal = signal;
+        if (failing) log("info", "reloading state works again");
+        failing = false;
       } catch (error) {
-        log("error", `reloading state failed: ${(error as Error).message}`);
+        // Once per outage: an unreachable database would otherwise log four lines a second.
+        if (!failing) log("error", `reloading state failed: ${(error as Error).message}`);
+        failing = true;
       }
     }, intervalMs);
     Deno.unrefTimer(timer);

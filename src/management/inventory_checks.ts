@@ -99,7 +99,14 @@ export class InventoryChecks {
     this.schedule(pending.map((k) => k.id));
     const interval = this.#deps.config.inventory.checkIntervalMs;
     if (interval > 0) {
-      this.#scheduleTimer = setInterval(() => this.schedule(), interval);
+      this.#scheduleTimer = setInterval(() => {
+        try {
+          this.schedule();
+        } catch (error) {
+          // A throw from a timer would end the process; an unreachable database just skips this round.
+          log("warn", `scheduling key checks failed: ${(error as Error).message}`);
+        }
+      }, interval);
       Deno.unrefTimer(this.#scheduleTimer);
     }
   }
@@ -161,7 +168,11 @@ export class InventoryChecks {
     while (this.#running < limit && this.#queue.length > 0) {
       const id = this.#queue.shift()!;
       this.#running++;
-      this.#run(id).finally(() => {
+      // A database that cannot be reached (reading the key, storing the result) must not end the process
+      // through an unhandled rejection: the check is skipped and the next schedule tries again.
+      this.#run(id).catch((error) => {
+        if (!this.#closed) log("warn", `key check of ${id} failed: ${(error as Error).message}`);
+      }).finally(() => {
         this.#queued.delete(id);
         this.#running--;
         this.#pump();
@@ -265,7 +276,12 @@ export class InventoryChecks {
     this.#reloadTimer = undefined;
     if (!this.#dirty || this.#closed) return;
     this.#dirty = false;
-    this.#deps.reload();
+    try {
+      this.#deps.reload();
+    } catch (error) {
+      // Called from timers and promise callbacks: a throw here would be unhandled. The next change retries.
+      log("warn", `reloading after key checks failed: ${(error as Error).message}`);
+    }
   }
 
   #drained(): void {

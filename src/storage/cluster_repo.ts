@@ -1,12 +1,7 @@
 import type { Database } from "./database.ts";
+import { type EventCursor, IdCursor, XidCursor } from "./cluster_cursor.ts";
 
-/** One message another gateway process on the same database published. */
-export interface ClusterEvent {
-  readonly id: number;
-  readonly origin: string;
-  readonly kind: string;
-  readonly payload: string;
-}
+export type { ClusterEvent, EventCursor } from "./cluster_cursor.ts";
 
 /**
  * The tables through which gateway processes sharing one database tell each other what changed:
@@ -14,9 +9,12 @@ export interface ClusterEvent {
  */
 export class ClusterRepo {
   readonly #db: Database;
+  readonly #postgres: boolean;
 
-  constructor(db: Database) {
+  /** `postgres` says the database is PostgreSQL, whose event ids are not assigned in commit order. */
+  constructor(db: Database, postgres: boolean) {
     this.#db = db;
+    this.#postgres = postgres;
   }
 
   /** Appends one event. */
@@ -25,20 +23,12 @@ export class ClusterRepo {
       .run(origin, kind, payload, now);
   }
 
-  /** Events after `afterId` published by other processes, oldest first. */
-  eventsAfter(afterId: number, origin: string, limit = 1000): ClusterEvent[] {
-    const rows = this.#db.prepare(
-      "SELECT id, origin, kind, payload FROM cluster_events WHERE id > ? AND origin <> ? ORDER BY id LIMIT ?",
-    ).all(afterId, origin, limit) as unknown as ClusterEvent[];
-    return rows.map((r) => ({ ...r, id: Number(r.id) }));
-  }
-
-  /** The newest event id (a new process starts reading after it: older events are already in the tables). */
-  lastEventId(): number {
-    const row = this.#db.prepare("SELECT coalesce(max(id), 0) AS id FROM cluster_events").get() as {
-      id: number;
-    };
-    return Number(row.id);
+  /**
+   * A reader of the events other processes publish from now on, each returned once. PostgreSQL needs its
+   * own (see cluster_cursor.ts: ids there are not in commit order).
+   */
+  cursor(): EventCursor {
+    return this.#postgres ? new XidCursor(this.#db) : new IdCursor(this.#db);
   }
 
   /** Records that a process is alive, and which optional channels it listens to. */

@@ -48,7 +48,7 @@ export {
   type UsageTotals,
 } from "./usage_stats_repo.ts";
 export type { SaverStat } from "./saver_stats_repo.ts";
-export type { ClusterEvent } from "./cluster_repo.ts";
+export type { ClusterEvent, EventCursor } from "./cluster_repo.ts";
 export { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
 export {
@@ -58,7 +58,8 @@ export {
   seedFromConfig,
   type SeedReport,
 } from "./seed.ts";
-export { PostgresError } from "./postgres/pg_database.ts";
+export { PgDatabase, PostgresError } from "./postgres/pg_database.ts";
+export { loadPgMigrations } from "./postgres/pg_migrate.ts";
 export type { SqlDatabase } from "./sql.ts";
 export { loadMigrations, migrate } from "./migrate.ts";
 export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";
@@ -69,8 +70,8 @@ export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//.test(location);
 }
 
-function openPostgres(url: string): PgDatabase {
-  const db = PgDatabase.connect(url);
+function openPostgres(url: string, callTimeoutMs?: number): PgDatabase {
+  const db = PgDatabase.connect(url, callTimeoutMs);
   try {
     migratePostgres(db);
   } catch (error) {
@@ -124,7 +125,7 @@ export class Store {
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
     this.turnTokens = new TurnTokensRepo(db);
-    this.cluster = new ClusterRepo(db);
+    this.cluster = new ClusterRepo(db, db instanceof PgDatabase);
     this.credentials = new CredentialsRepo(db, box);
     this.box = box;
   }
@@ -137,10 +138,16 @@ export class Store {
   /**
    * Opens the database and its secret key together: the key is checked against a credential the database
    * already holds, and a missing key file is created only for a database with nothing sealed in it.
-   * `path` is the SQLite file, or a `postgres://` URL (migrated on open, like the file).
+   * `path` is the SQLite file, or a `postgres://` URL (migrated on open, like the file); `callTimeoutMs`
+   * bounds each PostgreSQL call (default CALL_TIMEOUT_MS: a server's event loop must not stall long).
    */
-  static openWithSecret(path: string, keyPath: string, envKey: string | undefined): Store {
-    const db: Database = isPostgresUrl(path) ? openPostgres(path) : openDatabase(path);
+  static openWithSecret(
+    path: string,
+    keyPath: string,
+    envKey: string | undefined,
+    options: { readonly callTimeoutMs?: number } = {},
+  ): Store {
+    const db: Database = isPostgresUrl(path) ? openPostgres(path, options.callTimeoutMs) : openDatabase(path);
     try {
       return new Store(db, loadSecretBox(keyPath, envKey, sealedSample(db)));
     } catch (error) {
@@ -179,7 +186,11 @@ export class Store {
   /** Closes the handle (after committing handed-off batches). */
   close(): void {
     if (!this.db.isOpen) return;
-    this.settleWrites();
-    this.db.close();
+    try {
+      this.settleWrites();
+    } finally {
+      // Closed even when the writes could not be settled (PostgreSQL unreachable): the close reports them.
+      this.db.close();
+    }
   }
 }

@@ -7,7 +7,7 @@ import { Store, type UsageRow } from "../../src/storage/mod.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { cli } from "../helpers/cli.ts";
 import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
-import { postgresUnavailable, testPostgres } from "../helpers/postgres.ts";
+import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
 
 const ROWS = 1_000_000;
 const ADMIN = "static-admin-key-1234567890";
@@ -53,7 +53,7 @@ async function sections(url: string): Promise<Record<string, unknown>> {
 
 Deno.test({
   name: "db migrate-to-postgres: 1 M usage rows copied after a dry run; counts and dashboard numbers match",
-  ignore: postgresUnavailable() !== null,
+  ignore: postgresSkip("db migrate-to-postgres"),
   async fn() {
     const home = await Deno.makeTempDir({ prefix: "gateway-migrate-" });
     const yaml = chatProvidersYaml([{ id: "a", prefix: "p", url: "http://127.0.0.1:9" }, {

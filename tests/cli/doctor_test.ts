@@ -1,12 +1,14 @@
 /**
  * `gateway doctor` on a good setup and on broken ones: a bad config, a home the gateway cannot write,
- * a port another program holds, an upstream that does not answer. Each broken case exits 1 and names
- * the fix.
+ * a port another program holds, an upstream that does not answer, a PostgreSQL server that is not there.
+ * Each broken case exits 1 and names the fix.
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { cli } from "../helpers/cli.ts";
 import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
+import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
+import { loadPgMigrations, PgDatabase } from "../../src/storage/mod.ts";
 
 /** A loopback port nothing listens on (taken and released). */
 function closedPort(): number {
@@ -155,6 +157,107 @@ Deno.test("gateway doctor: a home the gateway's user cannot write is a failure",
     assertEquals(code, 1, text);
     assertStringIncludes(text, `FAIL  home: cannot write in ${dir}`);
     assertStringIncludes(text, "fix: give the user running the gateway write access");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "gateway doctor on PostgreSQL: connects, reads the schema version, proves write access, opens the key",
+  ignore: postgresSkip("doctor"),
+  async fn() {
+    const server = await testPostgres();
+    const used = await server.newDatabase();
+    const empty = await server.newDatabase();
+    const yaml = serverYaml(closedPort()) + `storage:\n  url: ${used}\n`;
+    const { dir, configPath } = homeWith(yaml);
+    try {
+      // A first start creates the schema and the secret key, as in real use.
+      const gw = await startTestGateway(yaml, { dir });
+      await gw.stop();
+      const result = await cli(["doctor", "--config", configPath, "--timeout", "3"]);
+      const text = result.out.join("\n");
+      assertEquals(result.code, 0, text);
+      const latest = loadPgMigrations().at(-1)!.version;
+      assertStringIncludes(text, `OK    database: ${used} accepts connections (schema ${latest})`);
+      assertStringIncludes(text, "OK    database: user gw may write");
+      assertStringIncludes(text, "OK    secret key:");
+
+      // GATEWAY_DATABASE_URL wins over the file, as when serving.
+      const fresh = await cli(["doctor", "--config", configPath, "--timeout", "3"], {
+        GATEWAY_DATABASE_URL: empty,
+      });
+      const freshText = fresh.out.join("\n");
+      assertEquals(fresh.code, 0, freshText);
+      assertStringIncludes(
+        freshText,
+        `OK    database: ${empty} accepts connections (empty: the schema is created`,
+      );
+      assertStringIncludes(freshText, "OK    database: user gw may write");
+
+      // A user who may connect but not touch the gateway's tables.
+      const reader = `gw_reader_${Deno.pid}`;
+      const admin = PgDatabase.connect(used);
+      admin.exec(`CREATE ROLE ${reader} LOGIN`);
+      admin.close();
+      const readOnly = used.replace("//gw@", `//${reader}@`);
+      const denied = await cli(["doctor", "--config", configPath, "--timeout", "3"], {
+        GATEWAY_DATABASE_URL: readOnly,
+      });
+      const deniedText = denied.out.join("\n");
+      assertEquals(denied.code, 1, deniedText);
+      assertStringIncludes(
+        deniedText,
+        `FAIL  database: ${readOnly}: permission denied for table schema_migrations`,
+      );
+      assertStringIncludes(deniedText, "fix: use the user that created the gateway's tables, or GRANT");
+
+      // Allowed to read, still not to write.
+      const grant = PgDatabase.connect(used);
+      grant.exec(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${reader}`);
+      grant.close();
+      const readable = await cli(["doctor", "--config", configPath, "--timeout", "3"], {
+        GATEWAY_DATABASE_URL: readOnly,
+      });
+      const readableText = readable.out.join("\n");
+      assertEquals(readable.code, 1, readableText);
+      assertStringIncludes(
+        readableText,
+        `OK    database: ${readOnly} accepts connections (schema ${latest})`,
+      );
+      assertStringIncludes(readableText, `FAIL  database: user ${reader} cannot write: permission denied`);
+
+      const missing = used.replace(/[^/]+$/, "no_such_database");
+      const absent = await cli(["doctor", "--config", configPath, "--timeout", "3"], {
+        GATEWAY_DATABASE_URL: missing,
+      });
+      const absentText = absent.out.join("\n");
+      assertEquals(absent.code, 1, absentText);
+      assertStringIncludes(absentText, `FAIL  database: cannot connect to ${missing}`);
+      assertStringIncludes(absentText, "fix: create the database: createdb -h 127.0.0.1");
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("gateway doctor on PostgreSQL: a closed port fails with the fix, and the password is not printed", async () => {
+  const port = closedPort();
+  const { dir, configPath } = homeWith(serverYaml(closedPort()));
+  try {
+    const url = `postgres://gw:hunter2secret@127.0.0.1:${port}/gateway`;
+    const result = await cli(["doctor", "--config", configPath, "--timeout", "3"], {
+      GATEWAY_DATABASE_URL: url,
+    });
+    const text = result.out.join("\n");
+    assertEquals(result.code, 1, text);
+    assertStringIncludes(
+      text,
+      `FAIL  database: cannot connect to postgres://gw:***@127.0.0.1:${port}/gateway`,
+    );
+    assertStringIncludes(text, `fix: start PostgreSQL, or correct the host and port (127.0.0.1:${port})`);
+    assert(!text.includes("hunter2secret"), text);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -6,7 +6,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
-import { postgresUnavailable, testPostgres } from "../helpers/postgres.ts";
+import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
 
 type Backend = "SQLite" | "PostgreSQL";
 
@@ -50,7 +50,7 @@ function test(name: string, fn: (backend: Backend) => Promise<void>): void {
   for (const backend of ["SQLite", "PostgreSQL"] as const) {
     Deno.test({
       name: `cluster on ${backend}: ${name}`,
-      ignore: backend === "PostgreSQL" && postgresUnavailable() !== null,
+      ignore: backend === "PostgreSQL" && postgresSkip(`cluster: ${name}`),
       fn: () => fn(backend),
     });
   }

@@ -1,7 +1,8 @@
 /**
  * A throwaway PostgreSQL server for tests: `initdb` in a temp folder, `pg_ctl start` on a free loopback
  * port (run as the `postgres` user when the tests run as root, as PostgreSQL refuses root), stopped and
- * removed after. Skips (returns null, with the reason) only where the Debian binaries are missing.
+ * removed after. A PostgreSQL-backed test declares `ignore: postgresSkip(name)`: where the Debian binaries
+ * are missing it is ignored and prints why (CI installs them, so there they run).
  */
 import { join } from "node:path";
 
@@ -9,6 +10,10 @@ import { join } from "node:path";
 export interface TestPostgres {
   /** A URL to a fresh, empty database of its own. */
   newDatabase(): Promise<string>;
+  /** Stops the server (connections drop, connects are refused) without removing its data. */
+  pause(): Promise<void>;
+  /** Starts it again on the same port after `pause`. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -48,6 +53,17 @@ export function postgresUnavailable(): string | null {
     : null;
 }
 
+/**
+ * True (after printing one line naming the test and the reason) when PostgreSQL tests cannot run here,
+ * so a skipped test is never silent; false when they can.
+ */
+export function postgresSkip(test: string): boolean {
+  const reason = postgresUnavailable();
+  if (reason === null) return false;
+  console.warn(`SKIPPED on PostgreSQL: ${test}: ${reason}`);
+  return true;
+}
+
 let shared: Promise<TestPostgres> | undefined;
 
 /** One server per test process (starting one takes a second or two); each test takes its own database. */
@@ -64,16 +80,18 @@ async function startPostgres(): Promise<TestPostgres> {
   const data = join(dir, "data");
   await run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "gw", "--no-sync"], root);
   const port = freePort();
-  await run(join(bin, "pg_ctl"), [
-    "-D",
-    data,
-    "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-    "-l",
-    join(dir, "log"),
-    "-w",
-    "start",
-  ], root);
+  const start = () =>
+    run(join(bin, "pg_ctl"), [
+      "-D",
+      data,
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      "-l",
+      join(dir, "log"),
+      "-w",
+      "start",
+    ], root);
+  await start();
   let count = 0;
   const stop = async () => {
     await run(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], root).catch(() => {});
@@ -95,6 +113,8 @@ async function startPostgres(): Promise<TestPostgres> {
       await run(join(bin, "createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", "gw", name], root);
       return `postgres://gw@127.0.0.1:${port}/${name}`;
     },
+    pause: () => run(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "stop"], root),
+    resume: start,
     stop,
   };
 }

@@ -1,11 +1,11 @@
 /**
- * The repository contract, run against both databases: every repository gives the same answers on
- * SQLite (the embedded default) and on PostgreSQL (a throwaway cluster; skipped with the reason only
- * where the server binaries are missing).
+ * The repository contract, run against both databases: every repository of Store has a case and gives
+ * the same answers on SQLite (the embedded default) and on PostgreSQL (a throwaway cluster; skipped with
+ * the reason only where the server binaries are missing).
  */
 import { openDatabase, SecretBox, Store, type UsageRow } from "../../src/storage/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { postgresUnavailable, testPostgres } from "../helpers/postgres.ts";
+import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
 
 const DAY = 86_400_000;
 const NOW = 20_000 * DAY + 3_600_000;
@@ -144,14 +144,270 @@ const checks: Record<string, (store: Store) => void> = {
     assertEquals(store.requestLogs.page(10, 0).map((l) => l.user), ["carol", "bob"]);
     assertEquals(store.requestLogs.clear(), 2);
   },
-  "cluster: events after an id from other origins, peers, configuration generation"(store) {
+  "credentials: the refresh lease is exclusive until it expires; rotation is written back with its spent token"(
+    store,
+  ) {
+    store.providers.upsert({
+      id: "sub",
+      prefix: "s",
+      apiType: "chat_compat",
+      baseUrl: "http://x",
+      models: ["m1"],
+      apiKey: '{"refresh_token":"rt-1"}',
+      enabled: true,
+    }, NOW);
+    const { credentials } = store;
+    assertEquals(credentials.tryLease("sub", "worker-1", NOW, 1000), true);
+    assertEquals(credentials.tryLease("sub", "worker-2", NOW + 500, 1000), false, "held by another");
+    assertEquals(credentials.tryLease("sub", "worker-1", NOW + 500, 1000), true, "the holder renews");
+    assertEquals(credentials.tryLease("sub", "worker-2", NOW + 1501, 1000), true, "expired: taken over");
+    credentials.releaseLease("sub", "worker-1"); // not the holder: no effect
+    assertEquals(credentials.tryLease("sub", "worker-1", NOW + 1600, 1000), false);
+
+    const slot = credentials.providerSlot("sub");
+    credentials.saveRotated(slot, '{"refresh_token":"rt-2"}', "rt-1", NOW + 1700, {
+      name: "sub",
+      holder: "worker-2",
+    });
+    assertEquals(slot.read(), '{"refresh_token":"rt-2"}');
+    assertEquals(credentials.isSpent(slot.id, "rt-1"), true);
+    assertEquals(credentials.isSpent(slot.id, "rt-2"), false);
+    assertEquals(
+      credentials.tryLease("sub", "worker-1", NOW + 1701, 1000),
+      true,
+      "released with the rotation",
+    );
+    credentials.recordError(slot.id, "invalid_grant", NOW + 1800);
+    assertEquals(credentials.states().get(slot.id), {
+      lastRefreshAt: NOW + 1700,
+      lastError: "invalid_grant",
+      lastErrorAt: NOW + 1800,
+    });
+    assertEquals(credentials.providerSlot("gone").read(), undefined);
+  },
+  "dashboard sessions: create drops expired ones, get, delete, delete for a key"(store) {
+    const key = store.keys.create(
+      { name: "k", keyHash: "h1", prefix: "sk-gw-1", canLogin: true, allowedModels: [] },
+      NOW,
+    );
+    const session = (tokenHash: string, keyId: number | null, createdAt: number) => ({
+      tokenHash,
+      keyId,
+      staticKeyHash: keyId === null ? "static-hash" : null,
+      createdAt,
+      expiresAt: createdAt + 1000,
+    });
+    store.sessions.create(session("old", null, NOW - 5000));
+    store.sessions.create(session("a", key.id, NOW));
+    store.sessions.create(session("b", key.id, NOW));
+    store.sessions.create(session("c", null, NOW));
+    assertEquals(store.sessions.get("old"), undefined, "expired before the newer ones were created");
+    assertEquals(store.sessions.get("a"), session("a", key.id, NOW));
+    assertEquals(store.sessions.get("c")?.staticKeyHash, "static-hash");
+    store.sessions.delete("c");
+    assertEquals(store.sessions.get("c"), undefined);
+    assertEquals(store.sessions.deleteForKey(key.id), 2);
+    assertEquals(store.sessions.get("b"), undefined);
+  },
+  "cache affinity: upsert rebinds, recent keeps the newest within a limit oldest first, prune"(store) {
+    store.cacheAffinity.upsert([
+      { keyHash: "k1", accountId: "a", usedAt: NOW },
+      { keyHash: "k2", accountId: "a", usedAt: NOW + 1 },
+      { keyHash: "k3", accountId: "b", usedAt: NOW + 2 },
+    ]);
+    store.cacheAffinity.upsert([{ keyHash: "k1", accountId: "b", usedAt: NOW + 3 }]);
+    assertEquals(store.cacheAffinity.recent(0, 2), [
+      { keyHash: "k3", accountId: "b", usedAt: NOW + 2 },
+      { keyHash: "k1", accountId: "b", usedAt: NOW + 3 },
+    ]);
+    assertEquals(store.cacheAffinity.recent(NOW + 3, 10).map((r) => r.keyHash), ["k1"]);
+    store.cacheAffinity.prune(NOW + 2);
+    assertEquals(store.cacheAffinity.recent(0, 10).map((r) => r.keyHash), ["k3", "k1"]);
+  },
+  "inventory: keys are sealed, found by hash, listed, archived, revoked, counted, deleted"(store) {
+    const { inventory } = store;
+    inventory.ensureProvider("openai", NOW);
+    inventory.ensureProvider("openai", NOW); // idempotent
+    const key = (id: string, value: string, priority: number) => ({
+      id,
+      providerId: "openai",
+      label: id,
+      value,
+      hash: `hash-${id}`,
+      masked: `sk-…${id}`,
+      baseUrl: "",
+      sourceNode: "",
+      priority,
+      status: "active",
+      lastError: "",
+      metadata: "{}",
+      note: "imported",
+    });
+    inventory.insert(key("k1", "sk-inventory-secret-1", 1), NOW);
+    inventory.insert(key("k2", "sk-inventory-secret-2", 5), NOW + 1);
+    const raw = store.db.prepare("SELECT key_value FROM upstream_keys WHERE id = ?").get("k1") as {
+      key_value: string;
+    };
+    assert(raw.key_value.startsWith("enc:v1:"), "sealed at rest");
+    assertEquals(inventory.value("k1"), "sk-inventory-secret-1");
+    assertEquals(inventory.byHash("hash-k2"), {
+      id: "k2",
+      providerId: "openai",
+      label: "k2",
+      status: "active",
+    });
+    assertEquals(inventory.byHash("nope"), null);
+    const page = inventory.keys(10, 0, { provider: "openai" });
+    assertEquals([page.total, page.keys.map((k) => k.id)], [2, ["k2", "k1"]], "priority first");
+    assertEquals(inventory.keys(10, 0, { search: "k1" }).keys.map((k) => k.masked), ["sk-…k1"]);
+    assertEquals(inventory.routable(), [], "not routable before a check says valid and usable");
+
+    store.inventoryChecks.record("k1", {
+      status: "active",
+      valid: true,
+      usable: true,
+      usability: "usable",
+      note: "",
+      error: "",
+      health: "healthy",
+      models: null,
+      rpm: 60,
+      tpm: null,
+      rpd: null,
+      credits: { remaining: 4.5, total: 5, used: 0.5 },
+    }, NOW + 2);
+    assertEquals(inventory.routable().map((k) => [k.id, k.value, k.creditsRemaining, k.rateLimitRpm]), [
+      ["k1", "sk-inventory-secret-1", 4.5, 60],
+    ]);
+    assertEquals(inventory.setArchived("k1", true, NOW + 3), true);
+    assertEquals(inventory.setArchived("nope", true, NOW + 3), false);
+    assertEquals(inventory.routable(), []);
+    assertEquals([...inventory.blockedHashes()], ["hash-k1"]);
+    inventory.revoke("k2", NOW + 4, "gone upstream");
+    assertEquals(inventory.key("k2")?.status, "revoked");
+    assertEquals(
+      inventory.counts().map((c) => [c.status, c.archived, c.n]),
+      [["active", true, 1], ["revoked", false, 1]],
+    );
+    assertEquals(inventory.secretValues().sort(), ["sk-inventory-secret-1", "sk-inventory-secret-2"]);
+    assertEquals(inventory.exportRows("openai").map((r) => r.value).sort(), [
+      "sk-inventory-secret-1",
+      "sk-inventory-secret-2",
+    ]);
+    assertEquals(inventory.delete("k2"), true);
+    assertEquals(inventory.delete("k2"), false);
+    assertEquals(inventory.counts().map((c) => [c.status, c.n]), [["active", 1]]);
+    assertEquals(store.inventoryChecks.history("k2"), [], "its history went with it");
+  },
+  "inventory checks: due keys, a result with models and history, an inconclusive check keeps the status"(
+    store,
+  ) {
+    store.inventory.ensureProvider("openai", NOW);
+    for (const [id, status] of [["k1", "pending_validation"], ["k2", "revoked"]]) {
+      store.inventory.insert({
+        id,
+        providerId: "openai",
+        label: id,
+        value: `sk-check-${id}`,
+        hash: `hash-${id}`,
+        masked: id,
+        baseUrl: "",
+        sourceNode: "",
+        priority: 0,
+        status,
+        lastError: "",
+        metadata: "{}",
+        note: "",
+      }, NOW);
+    }
+    const checks = store.inventoryChecks;
+    assertEquals(
+      checks.due().map((k) => [k.id, k.value]),
+      [["k1", "sk-check-k1"]],
+      "revoked keys are not due",
+    );
+    assertEquals(checks.due(["k2"]), []);
+    const result = {
+      status: "active",
+      valid: true,
+      usable: true,
+      usability: "usable",
+      note: "ok",
+      error: "",
+      health: "healthy",
+      models: ["gpt-b", "gpt-a"],
+      rpm: null,
+      tpm: null,
+      rpd: null,
+      credits: { remaining: 3, total: null, used: null },
+      rotated: { value: "sk-check-rotated", hash: "hash-rotated", masked: "rot" },
+    };
+    checks.record("k1", result, NOW + 10);
+    assertEquals(checks.models("k1"), ["gpt-a", "gpt-b"]);
+    assertEquals(checks.due(["k1"])[0].value, "sk-check-rotated");
+    checks.record(
+      "k1",
+      { ...result, status: null, models: null, rotated: undefined, error: "timeout" },
+      NOW + 20,
+    );
+    assertEquals(store.inventory.key("k1")?.status, "active", "an inconclusive check keeps the status");
+    assertEquals(checks.models("k1"), ["gpt-a", "gpt-b"], "a check without a model list keeps the models");
+    assertEquals(
+      checks.history("k1").map((
+        h,
+      ) => [h.previousStatus, h.newStatus, h.notes, h.creditsRemaining, h.changedAt]),
+      [
+        ["active", "active", "timeout; ok", 3, NOW + 20],
+        ["pending_validation", "active", "ok; credential rotated", 3, NOW + 10],
+        ["", "pending_validation", "", null, NOW],
+      ],
+    );
+    assertEquals(checks.history("k1", 1).length, 1);
+  },
+  "saver stats and turn tokens: counters add up; newest tokens within a size, replace, prune"(store) {
+    store.saverStats.add("rtk", 1, 100, 60, 0);
+    store.saverStats.add("rtk", 2, 50, 40, 1);
+    store.saverStats.add("caveman", 1, 10, 9, 0);
+    assertEquals(store.saverStats.all(), [
+      { saver: "caveman", requests: 1, bytesBefore: 10, bytesAfter: 9, errors: 0 },
+      { saver: "rtk", requests: 3, bytesBefore: 150, bytesAfter: 100, errors: 1 },
+    ]);
+    store.turnTokens.put([
+      { key: "call-1", tokens: '["a"]', createdAt: NOW },
+      { key: "call-2", tokens: '["b"]', createdAt: NOW + 1 },
+      { key: "call-3", tokens: '["c"]', createdAt: NOW + 2 },
+    ]);
+    store.turnTokens.put([{ key: "call-1", tokens: '["a2"]', createdAt: NOW + 3 }]);
+    assertEquals(store.turnTokens.newest(1_000).map((r) => [r.key, r.tokens]), [
+      ["call-1", '["a2"]'],
+      ["call-3", '["c"]'],
+      ["call-2", '["b"]'],
+    ]);
+    // Each row is 6 + 5 or 6 characters: two fit in 23.
+    assertEquals(store.turnTokens.newest(23).map((r) => r.key), ["call-1", "call-3"]);
+    assertEquals(store.turnTokens.prune(NOW + 2), 1);
+    assertEquals(store.turnTokens.newest(1_000).map((r) => r.key), ["call-1", "call-3"]);
+  },
+  "cluster: a cursor returns other origins' events once, peers, configuration generation"(store) {
     const generation = store.cluster.configGeneration();
     store.settings.set("x_changed", "1");
     assert(store.cluster.configGeneration() > generation, "a configuration write bumps the generation");
-    const start = store.cluster.lastEventId();
+    store.cluster.publish("other", "cooldown", "[0]", NOW);
+    const cursor = store.cluster.cursor();
     store.cluster.publish("me", "cooldown", "[1]", NOW);
     store.cluster.publish("other", "cooldown", "[2]", NOW);
-    assertEquals(store.cluster.eventsAfter(start, "me").map((e) => e.payload), ["[2]"]);
+    store.cluster.publish("other", "cooldown", "[3]", NOW);
+    assertEquals(
+      cursor.next("me", 1).map((e) => e.payload),
+      ["[2]"],
+      "events from before the cursor are skipped",
+    );
+    assertEquals(
+      cursor.next("me").map((e) => e.payload),
+      ["[3]"],
+      "a full page leaves the rest for the next",
+    );
+    assertEquals(cursor.next("me"), []);
     store.cluster.heartbeat("other", "worker-2", ["live"], NOW);
     assertEquals(store.cluster.peers("me", NOW - 1000), [{ label: "worker-2", wants: ["live"] }]);
     store.cluster.prune(NOW + 1);
@@ -170,7 +426,7 @@ for (const [name, check] of Object.entries(checks)) {
   });
   Deno.test({
     name: `contract on PostgreSQL: ${name}`,
-    ignore: postgresUnavailable() !== null,
+    ignore: postgresSkip(`contract: ${name}`),
     async fn() {
       const url = await (await testPostgres()).newDatabase();
       const dir = await Deno.makeTempDir();
@@ -185,13 +441,9 @@ for (const [name, check] of Object.entries(checks)) {
   });
 }
 
-if (postgresUnavailable() !== null) {
-  console.warn(`PostgreSQL contract tests skipped: ${postgresUnavailable()}`);
-}
-
 Deno.test({
   name: "the PostgreSQL schema has every table and column the SQLite migrations create",
-  ignore: postgresUnavailable() !== null,
+  ignore: postgresSkip("schema parity"),
   async fn() {
     const sqlite = openDatabase(":memory:");
     const expected = new Map<string, string[]>();
@@ -210,9 +462,11 @@ Deno.test({
       undefined,
     );
     try {
+      // PostgreSQL-only columns: `rowid` (SQLite's implicit one), `writer_xid` (see cluster_cursor.ts).
       const rows = store.db.prepare(
         `SELECT table_name, column_name FROM information_schema.columns
-         WHERE table_schema = 'public' AND table_name <> 'schema_migrations' AND column_name <> 'rowid'`,
+         WHERE table_schema = 'public' AND table_name <> 'schema_migrations'
+           AND column_name NOT IN ('rowid', 'writer_xid')`,
       ).all() as { table_name: string; column_name: string }[];
       const actual = new Map<string, string[]>();
       for (const r of rows) actual.set(r.table_name, [...(actual.get(r.table_name) ?? []), r.column_name]);

@@ -3,21 +3,34 @@
  * are synchronous (they were written for node:sqlite), so a call posts a request to the worker and waits
  * on an Int32 cell; the worker runs the query on its own event loop and writes the JSON answer into the
  * shared buffer (grown when an answer does not fit). Batched writes and notifications do not wait.
+ *
+ * Every synchronous call carries a sequence number, and the wait is bounded: when the main thread gives
+ * up on a call (PostgreSQL does not answer), the worker later finds that call is no longer the one
+ * waited for and drops its answer instead of writing it over the next call's.
  */
 
 /** Int32 cells at the start of the shared buffer. */
 export const CELL = {
-  /** 0 while a synchronous call runs; the worker sets 1 and notifies when the answer is written. */
-  state: 0,
+  /** The sequence number of the call whose answer is in the buffer; the worker notifies on it. */
+  answered: 0,
   /** Byte length of the answer. */
   length: 1,
-  /** Bumped by the worker for every NOTIFY on the gateway's channel: "something changed, look". */
+  /** Bumped by the worker for every NOTIFY on the gateway's channel (and on every re-LISTEN). */
   news: 2,
-  /** Batches sent but not yet committed (or failed): the main thread adds, the worker subtracts. */
+  /** Batches sent but not yet committed (or dropped): the main thread adds, the worker subtracts. */
   pendingBatches: 3,
+  /** The sequence number of the call the main thread waits for now (set before posting it). */
+  waiting: 4,
+  /** The sequence number of the last call the worker finished, answered or dropped. */
+  finished: 5,
+  /**
+   * 1 while the worker's last synchronous query failed for a network reason and a probe (every second)
+   * has not reached the server again: calls then fail at once instead of blocking on a dead server.
+   */
+  down: 6,
 } as const;
 /** Bytes before the answer area. */
-export const HEADER_BYTES = 16;
+export const HEADER_BYTES = 32;
 export const INITIAL_BYTES = 1 << 20;
 /** Largest answer a synchronous call can carry (a dashboard export of a very large table). */
 export const MAX_BYTES = 1 << 30;
@@ -29,6 +42,20 @@ export const NOTIFY_CHANNEL = "gateway_changes";
 export interface BoundStatement {
   readonly sql: string;
   readonly params: readonly unknown[];
+}
+
+/**
+ * Writes waiting for PostgreSQL while it cannot be reached are kept up to this many statements (about one
+ * per usage row or log); batches beyond it are dropped, counted and logged.
+ */
+export const MAX_BACKLOG_STATEMENTS = 100_000;
+
+/** A synchronous call's sequence number travels with it. */
+export type NumberedRequest = BridgeRequest & { readonly seq: number };
+
+/** What the worker tells the main thread without being asked (log lines go through the main thread's log). */
+export interface WorkerNotice {
+  readonly log: { readonly level: "error" | "warn" | "info"; readonly message: string };
 }
 
 /** What the main thread asks. */

@@ -2,28 +2,47 @@
 /**
  * The PostgreSQL bridge worker: owns the connections and answers the main thread (see bridge_protocol.ts).
  * Three connections: one for synchronous calls (so a transaction the main thread opens stays on it), one
- * for batched writes (committed while the main thread serves requests), and one that LISTENs.
+ * for batched writes (committed while the main thread serves requests, kept and retried while the server
+ * is unreachable: write_backlog.ts), and one that LISTENs.
  */
 import postgres from "postgres";
 import {
-  type BoundStatement,
   type BridgeAnswer,
   type BridgeRequest,
   CELL,
   HEADER_BYTES,
+  MAX_BACKLOG_STATEMENTS,
   MAX_BYTES,
   NOTIFY_CHANNEL,
+  type NumberedRequest,
+  type WorkerNotice,
 } from "./bridge_protocol.ts";
+import { isTransient, WriteBacklog } from "./write_backlog.ts";
 
 type Sql = ReturnType<typeof postgres>;
+
+/** How long opening a connection may take before the call fails (the server is down or unreachable). */
+const CONNECT_TIMEOUT_S = 10;
+/** While the server is unreachable, how often the synchronous connection tries it again. */
+const PROBE_MS = 1_000;
 
 let shared: SharedArrayBuffer;
 let cells: Int32Array;
 let syncSql: Sql | undefined;
 let batchSql: Sql | undefined;
 let listenSql: Sql | undefined;
-/** Batches run one after another, in the order they were sent. */
-let batchChain: Promise<void> = Promise.resolve();
+let closing = false;
+
+const backlog = new WriteBacklog({
+  async commit(statements) {
+    // Returning the queries unawaited pipelines them: one round trip for the whole batch.
+    await batchSql!.begin((tx) => statements.map((s) => tx.unsafe(s.sql, s.params as never[])));
+  },
+  settled: () => Atomics.sub(cells, CELL.pendingBatches, 1),
+  log: (level, message) => self.postMessage({ log: { level, message } } satisfies WorkerNotice),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  maxStatements: MAX_BACKLOG_STATEMENTS,
+});
 
 /** int8 and numeric arrive as text by default; the repositories expect numbers, as node:sqlite gives. */
 const NUMBER_TYPES = {
@@ -37,6 +56,7 @@ function open(url: string): Sql {
     types: NUMBER_TYPES,
     onnotice: () => {}, // "relation already exists, skipping" from idempotent migrations
     prepare: true,
+    connect_timeout: CONNECT_TIMEOUT_S,
   });
 }
 
@@ -46,12 +66,12 @@ self.onmessage = async (event: MessageEvent) => {
     cells = new Int32Array(shared, 0, HEADER_BYTES / 4);
     return;
   }
-  const request = event.data as BridgeRequest;
+  const request = event.data as NumberedRequest;
   if (request.op === "batch") {
-    runBatch(request.statements);
+    backlog.add(request.statements);
     return;
   }
-  answer(await handle(request));
+  answer(request.seq, await handle(request));
 };
 
 async function handle(request: BridgeRequest): Promise<BridgeAnswer> {
@@ -62,7 +82,11 @@ async function handle(request: BridgeRequest): Promise<BridgeAnswer> {
         batchSql = open(request.url);
         listenSql = open(request.url);
         await syncSql`SELECT 1`;
+        // The driver re-LISTENs after a lost connection and calls the second function each time; what was
+        // notified meanwhile is lost, so that counts as news too (readers then look).
         await listenSql.listen(NOTIFY_CHANNEL, () => {
+          Atomics.add(cells, CELL.news, 1);
+        }, () => {
           Atomics.add(cells, CELL.news, 1);
         });
         return { rows: [], changes: 0 };
@@ -76,42 +100,57 @@ async function handle(request: BridgeRequest): Promise<BridgeAnswer> {
         return { rows: [], changes: 0 };
       }
       case "drain":
-        await batchChain;
+        // Waiting would block the main thread until the server is back: say so at once instead.
+        if (backlog.failing) {
+          return { error: `PostgreSQL is unreachable; ${backlog.waiting} writes wait to be written` };
+        }
+        await backlog.idle();
         return { rows: [], changes: 0 };
       case "close":
-        await batchChain;
+        closing = true;
+        await backlog.idle();
         await Promise.all([syncSql?.end(), batchSql?.end(), listenSql?.end()]);
         return { rows: [], changes: 0 };
+      case "batch":
+        return { error: "a batch has no answer" };
     }
   } catch (error) {
     const e = error as { message?: string; code?: string };
+    if (request.op !== "connect" && isTransient(error)) markDown();
     return { error: e.message ?? String(error), code: e.code };
   }
-  return { error: "unknown bridge operation" };
 }
 
-/** Commits one batch after the ones before it; the main thread counted it in `pendingBatches`. */
-function runBatch(statements: readonly BoundStatement[]): void {
-  batchChain = batchChain.then(async () => {
+/**
+ * Marks the server unreachable (the main thread then fails calls at once) and probes it every second on
+ * the synchronous connection until it answers. Ends on success or when the database is closed.
+ */
+function markDown(): void {
+  if (Atomics.compareExchange(cells, CELL.down, 0, 1) !== 0) return;
+  const probe = async () => {
+    if (closing) return;
     try {
-      // Returning the queries unawaited pipelines them: one round trip for the whole batch.
-      await batchSql!.begin((tx) => statements.map((s) => tx.unsafe(s.sql, s.params as never[])));
-    } catch (error) {
-      console.error(`gateway: dropped a batch of ${statements.length} writes: ${(error as Error).message}`);
-    } finally {
-      Atomics.sub(cells, CELL.pendingBatches, 1);
+      await syncSql!`SELECT 1`;
+      Atomics.store(cells, CELL.down, 0);
+    } catch {
+      setTimeout(probe, PROBE_MS);
     }
-  });
+  };
+  setTimeout(probe, PROBE_MS);
 }
 
-function answer(result: BridgeAnswer): void {
-  let bytes = new TextEncoder().encode(JSON.stringify(result));
-  if (HEADER_BYTES + bytes.length > MAX_BYTES) {
-    bytes = new TextEncoder().encode(JSON.stringify({ error: `answer too large (${bytes.length} bytes)` }));
+/** Writes the answer of call `seq`, unless the main thread stopped waiting for it (then it is dropped). */
+function answer(seq: number, result: BridgeAnswer): void {
+  if (Atomics.load(cells, CELL.waiting) === seq) {
+    let bytes = new TextEncoder().encode(JSON.stringify(result));
+    if (HEADER_BYTES + bytes.length > MAX_BYTES) {
+      bytes = new TextEncoder().encode(JSON.stringify({ error: `answer too large (${bytes.length} bytes)` }));
+    }
+    if (HEADER_BYTES + bytes.length > shared.byteLength) shared.grow(HEADER_BYTES + bytes.length);
+    new Uint8Array(shared, HEADER_BYTES, bytes.length).set(bytes);
+    Atomics.store(cells, CELL.length, bytes.length);
+    Atomics.store(cells, CELL.answered, seq);
+    Atomics.notify(cells, CELL.answered);
   }
-  if (HEADER_BYTES + bytes.length > shared.byteLength) shared.grow(HEADER_BYTES + bytes.length);
-  new Uint8Array(shared, HEADER_BYTES, bytes.length).set(bytes);
-  Atomics.store(cells, CELL.length, bytes.length);
-  Atomics.store(cells, CELL.state, 1);
-  Atomics.notify(cells, CELL.state);
+  Atomics.store(cells, CELL.finished, seq);
 }

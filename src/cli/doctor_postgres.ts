@@ -1,0 +1,146 @@
+import { databaseLabel, type HomePaths } from "../config/mod.ts";
+import { loadPgMigrations, PgDatabase, PostgresError, sealedSample } from "../storage/mod.ts";
+import { checkSecretKey, type DoctorOptions, fail, type Finding, ok, warn } from "./doctor_checks.ts";
+
+const GRANT_FIX =
+  "use the user that created the gateway's tables, or GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public (and USAGE ON ALL SEQUENCES) TO <user>";
+
+/** What to do about a failed connection, by its cause. */
+function connectFix(error: unknown, url: URL): string {
+  const e = error as { code?: string; message?: string };
+  const message = e.message ?? "";
+  const where = `${url.hostname}:${url.port || 5432}`;
+  const database = decodeURIComponent(url.pathname.slice(1)) || "(the user's name)";
+  if (e.code === "28P01" || e.code === "28000") {
+    return "check the user and password in storage.url or GATEWAY_DATABASE_URL, and pg_hba.conf on the server";
+  }
+  if (e.code === "3D000") {
+    return `create the database: createdb -h ${url.hostname} -p ${url.port || 5432} -U ${
+      decodeURIComponent(url.username) || "<user>"
+    } ${database}`;
+  }
+  if (/ECONNREFUSED|refused/i.test(message)) {
+    return `start PostgreSQL, or correct the host and port (${where}) in storage.url or GATEWAY_DATABASE_URL`;
+  }
+  return `check that ${where} is reachable from here (DNS, firewall, listen_addresses) and the URL is right`;
+}
+
+function currentSchema(db: PgDatabase): number | null {
+  try {
+    const row = db.prepare("SELECT coalesce(max(version), 0) AS v FROM schema_migrations").get() as {
+      v: number;
+    };
+    return Number(row.v);
+  } catch (error) {
+    if (error instanceof PostgresError && error.code === "42P01") return null; // no table: nothing applied yet
+    throw error;
+  }
+}
+
+/** Whether this user can write: a probe row (or, on an empty database, a table) in a rolled-back transaction. */
+function writeProbe(db: PgDatabase, schema: number | null): void {
+  db.exec("BEGIN");
+  try {
+    if (schema === null) db.exec("CREATE TABLE gateway_doctor_probe (x BIGINT)");
+    else {
+      db.prepare("INSERT INTO cluster_members (origin, label, seen_at, wants) VALUES (?, ?, ?, '')")
+        .run(`doctor-${crypto.randomUUID()}`, "doctor", 0);
+    }
+  } finally {
+    db.exec("ROLLBACK");
+  }
+}
+
+/**
+ * The PostgreSQL database: it accepts a connection, its schema is this gateway's (or older: migrations
+ * apply on start), this user may write (a primary, not a read-only standby), and the secret key opens the
+ * credentials stored there. Every failure says what to change.
+ */
+export function checkPostgres(url: string, paths: HomePaths, options: DoctorOptions): Finding[] {
+  const label = databaseLabel({ storage: { url }, paths });
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [
+      fail("database", `${label} is not a valid URL`, "use postgres://user:password@host:5432/database"),
+    ];
+  }
+  let db: PgDatabase;
+  try {
+    db = PgDatabase.connect(url, options.connectTimeoutMs);
+  } catch (error) {
+    return [
+      fail("database", `cannot connect to ${label}: ${(error as Error).message}`, connectFix(error, parsed)),
+    ];
+  }
+  const found: Finding[] = [];
+  try {
+    const version = (db.prepare("SHOW server_version_num").get() as { server_version_num: string })
+      .server_version_num;
+    if (Number(version) < 130000) {
+      found.push(
+        fail(
+          "database",
+          `${label} runs PostgreSQL ${version}; the gateway needs 13 or later`,
+          "upgrade PostgreSQL",
+        ),
+      );
+      return found;
+    }
+    const schema = currentSchema(db);
+    const latest = loadPgMigrations().at(-1)?.version ?? 0;
+    if (schema === null) {
+      found.push(
+        ok("database", `${label} accepts connections (empty: the schema is created on first start)`),
+      );
+    } else if (schema > latest) {
+      found.push(warn(
+        "database",
+        `${label} has schema ${schema}, newer than this gateway's ${latest}`,
+        "run the same gateway version on every instance (upgrade this one)",
+      ));
+    } else {
+      found.push(ok(
+        "database",
+        schema === latest
+          ? `${label} accepts connections (schema ${schema})`
+          : `${label} accepts connections (schema ${schema}; migrations up to ${latest} apply on next start)`,
+      ));
+    }
+    const standby = db.prepare("SELECT pg_is_in_recovery() AS standby").get() as { standby: boolean };
+    if (standby.standby) {
+      found.push(
+        fail("database", `${label} is a read-only standby`, "point the gateway at the primary server"),
+      );
+      return found;
+    }
+    try {
+      writeProbe(db, schema);
+      found.push(ok("database", `user ${decodeURIComponent(parsed.username) || "(default)"} may write`));
+    } catch (error) {
+      found.push(fail(
+        "database",
+        `user ${decodeURIComponent(parsed.username) || "(default)"} cannot write: ${
+          (error as Error).message
+        }`,
+        schema === null
+          ? "grant it CREATE on the schema (GRANT CREATE ON SCHEMA public TO <user>) or use the database's owner"
+          : GRANT_FIX,
+      ));
+    }
+    found.push(...checkSecretKey(paths, options, schema === null ? undefined : sealedSample(db)));
+  } catch (error) {
+    const denied = error instanceof PostgresError && error.code === "42501";
+    found.push(fail(
+      "database",
+      `${label}: ${(error as Error).message}`,
+      denied ? GRANT_FIX : "see the message above",
+    ));
+  } finally {
+    try {
+      db.close();
+    } catch { /* already reported */ }
+  }
+  return found;
+}
