@@ -16,8 +16,24 @@ import type { Frame } from "../wire/framing/mod.ts";
 import { chainSteps, StreamStage } from "../wire/shared/mod.ts";
 import { type CallShaper, extraString, type ShapedCall, type ShapeInput } from "./call_shape.ts";
 
-/** Default API base of both identities (Antigravity also has daily hosts; base_url picks one). */
+/** Default API base of both identities. */
 export const CLOUD_CODE_BASE_URL = "https://cloudcode-pa.googleapis.com";
+
+/**
+ * Antigravity's hosts in the order its own client tries them: the daily hosts first, the production host
+ * last. Used when the provider keeps the default base URL; another base URL (a proxy, a test server) is
+ * the one place asked.
+ */
+export const ANTIGRAVITY_HOSTS = [
+  "https://daily-cloudcode-pa.googleapis.com",
+  "https://daily-cloudcode-pa.sandbox.googleapis.com",
+  CLOUD_CODE_BASE_URL,
+] as const;
+
+/** The hosts an identity's inference calls go to, in order. */
+export function cloudCodeHosts(client: CloudCodeClient, baseUrl: string): readonly string[] {
+  return client === "antigravity" && baseUrl === CLOUD_CODE_BASE_URL ? ANTIGRAVITY_HOSTS : [baseUrl];
+}
 
 const generate = codecFor("generate_content");
 
@@ -67,14 +83,17 @@ function shaper(client: CloudCodeClient): CallShaper {
         requestId: client === "antigravity" ? `agent-${id}` : id,
         sessionId: extraString(input.extra, "session_id") ?? id,
       });
-      return [{
-        url: cloudCodeUrl(input.baseUrl, method, input.stream),
-        headers: cloudCodeHeaders(client, input.accessToken, input.model),
-        body: JSON.stringify(envelope),
-      }];
+      const headers = cloudCodeHeaders(client, input.accessToken, input.model);
+      const body = JSON.stringify(envelope);
+      return cloudCodeHosts(client, input.baseUrl).map((host) => ({
+        url: cloudCodeUrl(host, method, input.stream),
+        headers,
+        body,
+      }));
     },
-    // One host: the account's answer is the attempt's answer.
-    failover: () => false,
+    // Each host has its own capacity: a 429 or a server error there moves on to the next host (the last
+    // host's answer stands, and is what cools the account). A 401/403 is the token's, the same everywhere.
+    failover: (status) => status === 429 || status >= 500,
   };
 }
 
