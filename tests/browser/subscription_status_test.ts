@@ -1,4 +1,4 @@
-import { assert, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { openDashboard, skipReason } from "./harness.ts";
 
 const ignore = skipReason();
@@ -47,5 +47,62 @@ Deno.test({
       );
     }
     await d.shot("providers.subscription");
+  },
+});
+
+Deno.test({
+  ...options,
+  name:
+    "routing screen: each subscription account shows its credential state (valid, expiring, refresh failed, needs sign-in)",
+  fn: async () => {
+    await using d = await openDashboard();
+    const nowS = Math.floor(Date.now() / 1000);
+    const account = (id: string, apiKey: string) =>
+      d.gw.management.providers.create({
+        id,
+        prefix: "sub",
+        apiType: "messages_oauth",
+        baseUrl: `${d.mock.url}`,
+        apiKey,
+        models: ["claude-sonnet-4-5"],
+        enabled: true,
+      });
+    account(
+      "renewable",
+      JSON.stringify({ access_token: "a1", refresh_token: "r1", expires_at: nowS + 86_400 }),
+    );
+    // A long-lived token without a refresh token, 20 minutes from its end: only a new sign-in renews it.
+    account("ending", JSON.stringify({ access_token: "a2", expires_at: nowS + 1_200 }));
+    account("failing", JSON.stringify({ access_token: "a3", refresh_token: "r3", expires_at: nowS + 60 }));
+    account("dead", JSON.stringify({ access_token: "a4", refresh_token: "r4", expires_at: nowS + 60 }));
+    account("unsigned", "");
+    const credentials = d.gw.runtime.control.store.credentials;
+    credentials.recordError(
+      "provider:failing",
+      "Claude subscription: token refresh failed: HTTP 503",
+      Date.now(),
+    );
+    credentials.recordError(
+      "provider:dead",
+      "Claude subscription: token refresh answered HTTP 400 (invalid_grant): sign in again",
+      Date.now(),
+    );
+    await d.signIn("/dashboard/ui/routing");
+    const screen = d.page.locator("gw-routing-screen");
+    await screen.locator("[data-credential]").first().waitFor();
+    const badges = await screen.locator(".account").evaluateAll((rows) =>
+      rows.map((row) => [
+        row.querySelector(".id")?.textContent ?? "",
+        row.querySelector("[data-credential]")?.getAttribute("data-credential") ?? "",
+      ])
+    );
+    const byId = Object.fromEntries(badges);
+    assertEquals(
+      [byId.renewable, byId.ending, byId.failing, byId.dead, byId.unsigned],
+      ["valid", "expiring", "refresh_failed", "needs_sign_in", "needs_sign_in"],
+    );
+    // Accounts that need a new sign-in can only fail: they are not counted as ready.
+    assertStringIncludes(await screen.locator(".card", { hasText: "sub/*" }).innerText(), "3/5 ready");
+    await d.shot("routing.credential-states");
   },
 });

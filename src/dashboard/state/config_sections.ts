@@ -72,18 +72,20 @@ export function routingSection({ gateway }: SectionInput): RoutingSection {
   for (const p of gateway.state.accounts) {
     const accounts = prefixes.get(p.prefix) ?? [];
     const cooling = settings.server_cooldowns_enabled ? byAccount.get(p.id) : undefined;
+    const credential = credentialState(p, gateway);
     accounts.push({
       order: accounts.length + 1,
       id: p.id,
       api_type: p.apiType,
       enabled: p.enabled,
-      ready: p.enabled && cooling === undefined,
+      // An account whose credential needs a new sign-in can only fail: it is not counted as ready.
+      ready: p.enabled && cooling === undefined && credential !== "needs_sign_in",
       cooldown: cooling
         ? { remaining_s: cooling.remainingSeconds, until: cooling.untilMs, kind: cooling.kind }
         : null,
       quota: quotaView(gateway.quota.headroom(p.id, now)),
       cache_sessions: sessions.get(p.id) ?? 0,
-      credential_state: credentialState(p, gateway),
+      credential_state: credential,
     });
     prefixes.set(p.prefix, accounts);
   }
