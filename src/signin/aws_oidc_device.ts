@@ -8,8 +8,8 @@
 import { BUILDER_ID_START_URL } from "../credentials/mod.ts";
 import { GatewayError } from "../model/mod.ts";
 import { type DeviceFlowEndpoints, type DeviceGrant, type DevicePoll, pollForError } from "./device_types.ts";
+import { couldNotStart, deviceGrant } from "./device_grant.ts";
 import {
-  endpointName,
   numberField,
   type OAuthAnswer,
   oauthError,
@@ -56,7 +56,7 @@ export async function requestAwsDeviceCode(
   const clientId = stringField(registered.body, "clientId");
   const clientSecret = stringField(registered.body, "clientSecret");
   if (registered.status >= 300 || !clientId || !clientSecret) {
-    throw couldNotStart(endpoints.registerUrl, registered, "without clientId and clientSecret");
+    throw awsCouldNotStart(endpoints.registerUrl, registered, "without clientId and clientSecret");
   }
   const answer = await postOAuth(
     fetcher,
@@ -68,27 +68,17 @@ export async function requestAwsDeviceCode(
   const userCode = stringField(answer.body, "userCode");
   const verificationUri = stringField(answer.body, "verificationUri") ?? endpoints.verificationUri;
   if (answer.status >= 300 || !deviceCode || !userCode || !verificationUri) {
-    throw couldNotStart(endpoints.deviceUrl, answer, "without deviceCode, userCode and verificationUri");
+    throw awsCouldNotStart(endpoints.deviceUrl, answer, "without deviceCode, userCode and verificationUri");
   }
-  if (!isHttpUrl(verificationUri)) {
-    throw new GatewayError(
-      502,
-      "upstream",
-      "The device sign-in could not start: the verification link is not an http(s) URL",
-    );
-  }
-  const complete = stringField(answer.body, "verificationUriComplete");
-  const interval = numberField(answer.body, "interval") ?? 5;
-  const expiresIn = numberField(answer.body, "expiresIn") ?? DEFAULT_EXPIRES_S;
-  return {
+  const grant = deviceGrant({
     deviceCode,
     userCode,
     verificationUri,
-    ...(complete && isHttpUrl(complete) ? { verificationUriComplete: complete } : {}),
-    intervalS: Math.max(1, Math.ceil(interval)),
-    expiresAt: nowMs + Math.max(1, expiresIn) * 1000,
-    client: { clientId, clientSecret },
-  };
+    verificationUriComplete: stringField(answer.body, "verificationUriComplete"),
+    intervalS: numberField(answer.body, "interval"),
+    expiresInS: numberField(answer.body, "expiresIn") ?? DEFAULT_EXPIRES_S,
+  }, nowMs);
+  return { ...grant, client: { clientId, clientSecret } };
 }
 
 /** Polls the token endpoint once with the registered client. */
@@ -158,21 +148,10 @@ function awsErrorText(answer: OAuthAnswer, code: string): string {
   return message ? `${code}: ${message.replace(/\s+/g, " ").slice(0, 200)}` : code;
 }
 
-function couldNotStart(url: string, answer: OAuthAnswer, missing: string): GatewayError {
+function awsCouldNotStart(url: string, answer: OAuthAnswer, missing: string): GatewayError {
   const code = awsErrorCode(answer);
-  const why = code !== undefined ? awsErrorText(answer, code) : `HTTP ${answer.status} ${missing}`;
-  return new GatewayError(
-    502,
-    "upstream",
-    `The device sign-in could not start: ${endpointName(url)} answered ${why}`,
+  return couldNotStart(
+    url,
+    code !== undefined ? awsErrorText(answer, code) : `HTTP ${answer.status} ${missing}`,
   );
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:";
-  } catch {
-    return false;
-  }
 }

@@ -3,28 +3,18 @@
  * server's interval (5 s longer after each `slow_down`) until the user approves, denies, or the code
  * expires. The clock, the sleep and the fetch are passed in, so the loop is tested without waiting.
  */
-import { GatewayError } from "../model/mod.ts";
-import {
-  endpointName,
-  numberField,
-  oauthError,
-  type OAuthFetch,
-  postOAuth,
-  stringField,
-} from "./oauth_http.ts";
+import { couldNotStart, deviceGrant } from "./device_grant.ts";
+import { numberField, oauthError, type OAuthFetch, postOAuth, stringField } from "./oauth_http.ts";
 import { pollOpenAiDevice, requestOpenAiDeviceCode } from "./openai_device.ts";
 import { readTokenAnswer, type SignedInCredential } from "./token_answer.ts";
 import { pollAwsDevice, requestAwsDeviceCode } from "./aws_oidc_device.ts";
 import { type DeviceFlowEndpoints, type DeviceGrant, type DevicePoll, pollForError } from "./device_types.ts";
 
 export type { DeviceFlowEndpoints, DeviceGrant, DevicePoll };
+export { DEFAULT_INTERVAL_S, MIN_INTERVAL_S } from "./device_grant.ts";
 
 /** RFC 8628 §3.5: each `slow_down` adds five seconds to the interval, for good. */
 export const SLOW_DOWN_STEP_S = 5;
-/** RFC 8628 §3.2: the interval when the server names none. */
-export const DEFAULT_INTERVAL_S = 5;
-/** Never poll faster than this, whatever a server says (a 0 would be a loop of requests). */
-export const MIN_INTERVAL_S = 1;
 /** How long a code lives when the server does not say (GitHub's codes live 15 minutes). */
 const DEFAULT_EXPIRES_S = 900;
 
@@ -45,30 +35,16 @@ export async function requestDeviceCode(
   const verificationUri = stringField(answer.body, "verification_uri", "verification_url");
   if (error || answer.status >= 300 || !deviceCode || !userCode || !verificationUri) {
     const why = error?.text ?? `HTTP ${answer.status} without device_code, user_code and verification_uri`;
-    throw new GatewayError(
-      502,
-      "upstream",
-      `The device sign-in could not start: ${endpointName(endpoints.deviceUrl)} answered ${why}`,
-    );
+    throw couldNotStart(endpoints.deviceUrl, why);
   }
-  if (!isHttpUrl(verificationUri)) {
-    throw new GatewayError(
-      502,
-      "upstream",
-      "The device sign-in could not start: the verification link is not an http(s) URL",
-    );
-  }
-  const complete = stringField(answer.body, "verification_uri_complete");
-  const interval = numberField(answer.body, "interval") ?? DEFAULT_INTERVAL_S;
-  const expiresIn = numberField(answer.body, "expires_in") ?? DEFAULT_EXPIRES_S;
-  return {
+  return deviceGrant({
     deviceCode,
     userCode,
     verificationUri,
-    ...(complete && isHttpUrl(complete) ? { verificationUriComplete: complete } : {}),
-    intervalS: Math.max(MIN_INTERVAL_S, Math.ceil(interval)),
-    expiresAt: nowMs + Math.max(1, expiresIn) * 1000,
-  };
+    verificationUriComplete: stringField(answer.body, "verification_uri_complete"),
+    intervalS: numberField(answer.body, "interval"),
+    expiresInS: numberField(answer.body, "expires_in") ?? DEFAULT_EXPIRES_S,
+  }, nowMs);
 }
 
 /** Polls the token endpoint once. */
@@ -153,14 +129,5 @@ export async function runDeviceFlow(
     deps.onPoll?.(poll, intervalS);
     if (poll.kind === "pending" || poll.kind === "slow_down") continue;
     return poll;
-  }
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:";
-  } catch {
-    return false;
   }
 }

@@ -4,16 +4,9 @@
  * code plus the PKCE verifier OpenAI generated, which are exchanged at the token endpoint like a browser
  * sign-in (on OpenAI's device-callback redirect URI).
  */
-import { GatewayError } from "../model/mod.ts";
+import { couldNotStart } from "./device_grant.ts";
 import type { DeviceFlowEndpoints, DeviceGrant, DevicePoll } from "./device_types.ts";
-import {
-  endpointName,
-  numberField,
-  oauthError,
-  type OAuthFetch,
-  postOAuth,
-  stringField,
-} from "./oauth_http.ts";
+import { numberField, oauthError, type OAuthFetch, postOAuth, stringField } from "./oauth_http.ts";
 import { readTokenAnswer } from "./token_answer.ts";
 
 /** OpenAI's device codes live 15 minutes (the Codex CLI gives up then too). */
@@ -30,11 +23,7 @@ export async function requestOpenAiDeviceCode(
   const userCode = stringField(answer.body, "user_code", "usercode");
   if (answer.status >= 300 || !id || !userCode || !endpoints.verificationUri) {
     const why = oauthError(answer.body)?.text ?? `HTTP ${answer.status} without device_auth_id and user_code`;
-    throw new GatewayError(
-      502,
-      "upstream",
-      `The device sign-in could not start: ${endpointName(endpoints.deviceUrl)} answered ${why}`,
-    );
+    throw couldNotStart(endpoints.deviceUrl, why);
   }
   return {
     deviceCode: id,
