@@ -103,7 +103,7 @@ export async function readModelList(
     if (!response.ok) return { ok: false, message: `HTTP ${response.status}: ${summarize(text)}`, url };
     return { ok: true, models: ids(JSON.parse(text)), url };
   } catch (error) {
-    return { ok: false, message: (error as Error).message.split("\n")[0].slice(0, 300), url };
+    return { ok: false, message: firstLine(error), url };
   }
 }
 
@@ -141,39 +141,58 @@ export async function probeProvider(
   if (preset.shaper) return { ok: false, status: 0, latency_ms: 0, message: SHAPED_ONLY, model };
   const source = preset.format === "cloud_assistant" ? "chat_completions" : preset.format;
   const body = preset.codec.encodeRequest(pingRequest(model, false, source), model).body;
-  const started = now();
+  const result = probeResults(model, now);
   try {
-    const call = {
-      url: preset.url(provider.baseUrl, model, false),
-      headers: { "content-type": "application/json", ...headersFor(preset, provider.apiKey) },
-      body: JSON.stringify(body),
-    };
-    const response = await probeFetch(call.url, {
-      method: "POST",
-      headers: call.headers,
-      body: call.body,
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    }, fetcher);
+    const response = await postProbe(
+      preset.url(provider.baseUrl, model, false),
+      { "content-type": "application/json", ...headersFor(preset, provider.apiKey) },
+      JSON.stringify(body),
+      fetcher,
+    );
     const text = await response.text();
-    const latency = Math.max(0, Math.round(now() - started));
-    return {
-      ok: response.ok,
-      status: response.status,
-      latency_ms: latency,
-      message: response.ok
-        ? `Connected: HTTP ${response.status} in ${latency} ms`
-        : `HTTP ${response.status}: ${summarize(text)}`,
-      model,
-    };
+    return response.ok
+      ? result.connected(response.status)
+      : result.failed(response.status, `HTTP ${response.status}: ${summarize(text)}`);
   } catch (error) {
-    return {
-      ok: false,
-      status: 0,
-      latency_ms: Math.max(0, Math.round(now() - started)),
-      message: (error as Error).message.split("\n")[0].slice(0, 300),
-      model,
-    };
+    return result.failed(0, firstLine(error));
   }
+}
+
+/** A probe's POST: never redirected off its host, given up after `PROBE_TIMEOUT_MS`. */
+export function postProbe(
+  url: string,
+  headers: HeadersInit,
+  body: BodyInit,
+  fetcher: typeof fetch,
+): Promise<Response> {
+  return probeFetch(
+    url,
+    { method: "POST", headers, body, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) },
+    fetcher,
+  );
+}
+
+/** Test Connection results for `model`, each with the latency since this was made. */
+export function probeResults(model: string, now: () => number): {
+  /** A failed probe; `status` 0 when no answer came. */
+  failed(status: number, message: string): ProbeResult;
+  /** A probe the upstream accepted. */
+  connected(status: number): ProbeResult;
+} {
+  const started = now();
+  const latency = () => Math.max(0, Math.round(now() - started));
+  return {
+    failed: (status, message) => ({ ok: false, status, latency_ms: latency(), message, model }),
+    connected: (status) => {
+      const ms = latency();
+      return { ok: true, status, latency_ms: ms, message: `Connected: HTTP ${status} in ${ms} ms`, model };
+    },
+  };
+}
+
+/** An error's first line, short enough for the dashboard. */
+export function firstLine(error: unknown): string {
+  return (error as Error).message.split("\n")[0].slice(0, 300);
 }
 
 export function summarize(text: string): string {

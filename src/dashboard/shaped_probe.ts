@@ -14,11 +14,14 @@ import { eventStreamFrames } from "../wire/framing/mod.ts";
 import { chainSteps } from "../wire/shared/mod.ts";
 import {
   type FetchModelsResult,
+  firstLine,
   modelIds,
   pingRequest,
+  postProbe,
   PROBE_TIMEOUT_MS,
   probeFetch,
   type ProbeResult,
+  probeResults,
   summarize,
 } from "./provider_probe.ts";
 
@@ -27,10 +30,6 @@ const MAX_MODEL_PAGES = 10;
 
 function base(provider: ProviderConfig): string {
   return provider.baseUrl.replace(/\/+$/, "");
-}
-
-function firstLine(error: unknown): string {
-  return (error as Error).message.split("\n")[0].slice(0, 300);
 }
 
 /** The model list of a Cloud Code or cloud-assistant provider; never throws. */
@@ -49,18 +48,18 @@ export async function shapedModels(
     if (preset.format === "cloud_assistant") return await kiroModels(provider, blob, fetcher);
     url = preset.modelsUrl(base(provider));
     const project = cloudCodeProject(blob.extra);
-    const response = await probeFetch(url, {
-      method: "POST",
-      headers: {
+    const response = await postProbe(
+      url,
+      {
         "content-type": "application/json",
         ...cloudCodeHeaders(
           provider.apiType === "cli_oauth_alt" ? "antigravity" : "gemini-cli",
           blob.accessToken,
         ),
       },
-      body: JSON.stringify(project ? { project } : {}),
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    }, fetcher);
+      JSON.stringify(project ? { project } : {}),
+      fetcher,
+    );
     const text = await response.text();
     if (!response.ok) return { ok: false, message: `HTTP ${response.status}: ${summarize(text)}`, url };
     const list = readCloudCodeModels(JSON.parse(text));
@@ -130,17 +129,10 @@ export async function shapedProbe(
   now: () => number,
   fetcher: typeof fetch,
 ): Promise<ProbeResult> {
-  const started = now();
-  const result = (ok: boolean, status: number, message: string): ProbeResult => ({
-    ok,
-    status,
-    latency_ms: Math.max(0, Math.round(now() - started)),
-    message,
-    model,
-  });
+  const result = probeResults(model, now);
   const preset = presetFor(provider.apiType);
   if (!preset?.shaper) {
-    return result(false, 0, `api_type "${provider.apiType}" cannot be probed by this build`);
+    return result.failed(0, `api_type "${provider.apiType}" cannot be probed by this build`);
   }
   const shaper = preset.shaper;
   try {
@@ -159,17 +151,11 @@ export async function shapedProbe(
       stream: preset.alwaysStream === true,
       newId: () => crypto.randomUUID().replaceAll("-", ""),
     });
-    let failed = result(false, 0, "no host to ask");
+    let failed = result.failed(0, "no host to ask");
     for (const [i, call] of calls.entries()) {
-      const response = await probeFetch(call.url, {
-        method: "POST",
-        headers: call.headers,
-        body: call.body,
-        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-      }, fetcher);
+      const response = await postProbe(call.url, call.headers, call.body, fetcher);
       if (!response.ok) {
-        failed = result(
-          false,
+        failed = result.failed(
           response.status,
           `HTTP ${response.status}: ${summarize(await response.text())}`,
         );
@@ -177,13 +163,12 @@ export async function shapedProbe(
         return failed;
       }
       const problem = await answerProblem(preset, response);
-      if (problem !== null) return result(false, 502, problem);
-      const done = result(true, response.status, "");
-      return { ...done, message: `Connected: HTTP ${response.status} in ${done.latency_ms} ms` };
+      if (problem !== null) return result.failed(502, problem);
+      return result.connected(response.status);
     }
     return failed;
   } catch (error) {
-    return result(false, 0, firstLine(error));
+    return result.failed(0, firstLine(error));
   }
 }
 

@@ -10,11 +10,12 @@ import {
 import { codecFor } from "../wire/mod.ts";
 import {
   type FetchModelsResult,
+  firstLine,
   modelIds,
   pingRequest,
-  PROBE_TIMEOUT_MS,
-  probeFetch,
+  postProbe,
   type ProbeResult,
+  probeResults,
   readModelList,
   summarize,
 } from "./provider_probe.ts";
@@ -56,7 +57,7 @@ export function subscriptionConsole(
           : `${base}/models?client_version=1.0.0`;
         return await readModelList(url, callHeaders(call), subscriptionModelIds, fetcher);
       } catch (error) {
-        return { ok: false, message: (error as Error).message.split("\n")[0].slice(0, 300), url };
+        return { ok: false, message: firstLine(error), url };
       }
     },
 
@@ -64,37 +65,29 @@ export function subscriptionConsole(
       if (!isSubscriptionKind(provider.apiType)) {
         return await shapedProbe(subscriptions, provider, model, now, fetcher);
       }
-      const started = now();
-      const result = (ok: boolean, status: number, message: string): ProbeResult => ({
-        ok,
-        status,
-        latency_ms: Math.max(0, Math.round(now() - started)),
-        message,
-        model,
-      });
+      const result = probeResults(model, now);
       try {
         const call = await subscriptions.call(provider, { ...NO_CLIENT, model });
         const request = pingRequest(model, call.alwaysStream, call.format);
         let body = codecFor(call.format).encodeRequest(request, model).body;
         if (call.rewriteBody) body = call.rewriteBody(body).body;
-        const response = await probeFetch(call.url, {
-          method: "POST",
-          headers: { "content-type": "application/json", ...callHeaders(call) },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-        }, fetcher);
+        const response = await postProbe(
+          call.url,
+          { "content-type": "application/json", ...callHeaders(call) },
+          JSON.stringify(body),
+          fetcher,
+        );
         const text = await response.text();
         if (!response.ok) {
-          return result(false, response.status, `HTTP ${response.status}: ${summarize(text)}`);
+          return result.failed(response.status, `HTTP ${response.status}: ${summarize(text)}`);
         }
         if (call.alwaysStream) {
           const collected = collectResponsesSse(text);
-          if (collected.kind === "error") return result(false, 502, `stream error: ${collected.message}`);
+          if (collected.kind === "error") return result.failed(502, `stream error: ${collected.message}`);
         }
-        const done = result(true, response.status, "");
-        return { ...done, message: `Connected: HTTP ${response.status} in ${done.latency_ms} ms` };
+        return result.connected(response.status);
       } catch (error) {
-        return result(false, 0, (error as Error).message.split("\n")[0].slice(0, 300));
+        return result.failed(0, firstLine(error));
       }
     },
   };
