@@ -22,6 +22,39 @@ export type CompactionKind =
   /** `POST /v1/responses` with a `compaction_trigger` item: a response (stream or JSON) with one compaction item. */
   | "inline";
 
+/** A Responses upstream's buffered streaming answer that holds exactly one compaction item. */
+interface NativeAnswer {
+  readonly answer: Response;
+  readonly text: string;
+  readonly native: NonNullable<ReturnType<typeof compactionOfStream>>;
+}
+
+/**
+ * Dispatches `streamingBody` (a request that asks the upstream to compact) and buffers the answer. Null when
+ * the call failed or the answer did not hold exactly one compaction item (an upstream that answered the
+ * trigger with plain text): Codex fails on anything but exactly one, so the routed model then writes the
+ * summary instead.
+ */
+async function askNative(
+  dispatcher: Dispatcher,
+  input: DispatchInput,
+  streamingBody: Record<string, unknown>,
+): Promise<NativeAnswer | null> {
+  let answer: Response;
+  try {
+    answer = await dispatcher.handle({ ...input, body: streamingBody });
+  } catch {
+    return null;
+  }
+  if (!answer.ok) {
+    await answer.body?.cancel();
+    return null;
+  }
+  const text = await answer.text();
+  const native = compactionOfStream(text);
+  return native === null ? null : { answer, text, native };
+}
+
 /**
  * `/v1/responses/compact` for a Responses upstream: the upstream compacts natively (the same input with a
  * `compaction_trigger` item, through the normal dispatch). Null when it did not answer with exactly one
@@ -32,55 +65,38 @@ async function nativeCompaction(
   input: DispatchInput,
   body: Record<string, unknown>,
 ): Promise<Response | null> {
-  let answer: Response;
-  try {
-    answer = await dispatcher.handle({ ...input, body: nativeCompactionBody(body) });
-  } catch {
-    return null;
-  }
-  if (!answer.ok) {
-    await answer.body?.cancel();
-    return null;
-  }
-  const native = compactionOfStream(await answer.text());
-  if (native === null) return null;
-  const meta = { ...native.answer, model: String(body.model) };
-  return Response.json(compactedResponse(meta, [...retainedUserMessages(body), native.item]));
+  const asked = await askNative(dispatcher, input, nativeCompactionBody(body));
+  if (asked === null) return null;
+  const meta = { ...asked.native.answer, model: String(body.model) };
+  return Response.json(compactedResponse(meta, [...retainedUserMessages(body), asked.native.item]));
 }
 
 /**
  * An inline compaction (`compaction_trigger`) for a Responses upstream: the request passes through as
  * the client sent it, but always as a stream (a compaction item has no neutral part, so only the
- * same-format stream carries it through the gateway). The answer is buffered and checked: with exactly
- * one compaction item, a streaming client gets the upstream's events verbatim and a JSON client the
- * completed response with that item. Null otherwise (an upstream that answered the trigger with plain
- * text, or failed), so the routed model writes the summary instead: Codex fails on anything but exactly
- * one compaction item.
+ * same-format stream carries it through the gateway). With exactly one compaction item, a streaming
+ * client gets the upstream's events verbatim and a JSON client the completed response with that item.
+ * Null otherwise, so the routed model writes the summary instead.
  */
 async function nativeInlineCompaction(
   dispatcher: Dispatcher,
   input: DispatchInput,
   body: Record<string, unknown>,
 ): Promise<Response | null> {
-  let answer: Response;
-  try {
-    answer = await dispatcher.handle({ ...input, body: { ...body, stream: true } });
-  } catch {
-    return null;
-  }
-  if (!answer.ok) {
-    await answer.body?.cancel();
-    return null;
-  }
-  const text = await answer.text();
-  const native = compactionOfStream(text);
-  if (native === null) return null;
+  const asked = await askNative(dispatcher, input, { ...body, stream: true });
+  if (asked === null) return null;
+  const { answer, text, native } = asked;
   if (body.stream === true) return new Response(text, { status: answer.status, headers: answer.headers });
   const meta = { ...native.answer, model: String(body.model) };
+  return Response.json(compactionResponseObject(meta, native.item), { headers: warningHeaders(answer) });
+}
+
+/** The translation warnings of the answer a compaction was made from, for the compaction's own answer. */
+function warningHeaders(answer: Response): Record<string, string> {
   const headers: Record<string, string> = {};
   const warnings = answer.headers.get(WARNINGS_HEADER);
   if (warnings !== null) headers[WARNINGS_HEADER] = warnings;
-  return Response.json(compactionResponseObject(meta, native.item), { headers });
+  return headers;
 }
 
 /**
@@ -135,9 +151,7 @@ export async function serveCompaction(
     usage: summaryResponse.usage,
   };
   const item = compactionItem(`cmp_${id.replace(/^resp_/, "")}`, summary);
-  const headers: Record<string, string> = {};
-  const warnings = summarised.headers.get(WARNINGS_HEADER);
-  if (warnings !== null) headers[WARNINGS_HEADER] = warnings;
+  const headers = warningHeaders(summarised);
   if (kind === "endpoint") {
     return Response.json(compactedResponse(meta, [...retainedUserMessages(body), item]), { headers });
   }
