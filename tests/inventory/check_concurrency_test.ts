@@ -1,42 +1,24 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { inventoryYaml, push, startInventoryGateway } from "./inventory_helpers.ts";
+import { inventoryYaml, push, startInventoryGateway, startUpstream } from "./inventory_helpers.ts";
 
 /** An upstream that never answers: each request waits until its caller gives up. Tracks requests in flight. */
-function startSlowUpstream(): Promise<
-  { url: string; maxInFlight: () => number; seen: () => number; close(): Promise<void> }
-> {
+async function startSlowUpstream() {
   let inFlight = 0;
   let max = 0;
   let seen = 0;
-  const controller = new AbortController();
-  return new Promise((resolve) => {
-    const server = Deno.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      signal: controller.signal,
-      onListen: ({ port }) =>
-        resolve({
-          url: `http://127.0.0.1:${port}`,
-          maxInFlight: () => max,
-          seen: () => seen,
-          async close() {
-            controller.abort();
-            await server.finished;
-          },
-        }),
-    }, async (request) => {
-      seen++;
-      inFlight++;
-      max = Math.max(max, inFlight);
-      await new Promise<void>((done) => {
-        if (request.signal.aborted) done();
-        request.signal.addEventListener("abort", () => done(), { once: true });
-        controller.signal.addEventListener("abort", () => done(), { once: true });
-      });
-      inFlight--;
-      return new Response("too late", { status: 504 });
+  const upstream = await startUpstream(async ({ request, closing }) => {
+    seen++;
+    inFlight++;
+    max = Math.max(max, inFlight);
+    await new Promise<void>((done) => {
+      if (request.signal.aborted) done();
+      request.signal.addEventListener("abort", () => done(), { once: true });
+      closing.addEventListener("abort", () => done(), { once: true });
     });
+    inFlight--;
+    return new Response("too late", { status: 504 });
   });
+  return { ...upstream, maxInFlight: () => max, seen: () => seen };
 }
 
 Deno.test("200 keys against an upstream that never answers: at most check_concurrency checks at once, each ends at its timeout", async () => {

@@ -1,6 +1,14 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ERROR_RETRIES, errorRetryDelay } from "../../src/management/inventory_checks.ts";
-import { chat, dashboard, inventoryYaml, push, startInventoryGateway } from "./inventory_helpers.ts";
+import {
+  chat,
+  chatAnswer,
+  dashboard,
+  inventoryYaml,
+  push,
+  startInventoryGateway,
+  startUpstream,
+} from "./inventory_helpers.ts";
 
 type Json = Record<string, unknown>;
 const FLAKY = "sk-flaky-inventory-key-00000001";
@@ -11,53 +19,25 @@ const GOOD = "sk-good-inventory-key-000000001";
  * An upstream whose model list answers 503 to FLAKY for its first `flakyFailures` calls, 503 to DOWN
  * always, 200 to GOOD; everything else is a 401. Counts model-list calls per key.
  */
-function startFlakyUpstream(flakyFailures: number) {
+async function startFlakyUpstream(flakyFailures: number) {
   const models = new Map<string, number>();
   const chats: string[] = [];
-  const controller = new AbortController();
-  return new Promise<{ url: string; models: Map<string, number>; chats: string[]; close(): Promise<void> }>(
-    (resolve) => {
-      const server = Deno.serve({
-        hostname: "127.0.0.1",
-        port: 0,
-        signal: controller.signal,
-        onListen: ({ port }) =>
-          resolve({
-            url: `http://127.0.0.1:${port}`,
-            models,
-            chats,
-            close: async () => {
-              controller.abort();
-              await server.finished;
-            },
-          }),
-      }, async (request) => {
-        const path = new URL(request.url).pathname;
-        const key = (request.headers.get("authorization") ?? "").replace(/^Bearer /, "");
-        await request.text();
-        if (![FLAKY, DOWN, GOOD].includes(key)) {
-          return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
-        }
-        if (path === "/v1/models") {
-          const n = (models.get(key) ?? 0) + 1;
-          models.set(key, n);
-          if (key === DOWN || (key === FLAKY && n <= flakyFailures)) {
-            return Response.json({ error: { message: "overloaded" } }, { status: 503 });
-          }
-          return Response.json({ object: "list", data: [{ id: "m1" }] });
-        }
-        chats.push(key);
-        return Response.json({
-          id: "c1",
-          object: "chat.completion",
-          created: 0,
-          model: "m1",
-          choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-        });
-      });
-    },
-  );
+  const upstream = await startUpstream(({ path, key }) => {
+    if (![FLAKY, DOWN, GOOD].includes(key)) {
+      return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
+    }
+    if (path === "/v1/models") {
+      const n = (models.get(key) ?? 0) + 1;
+      models.set(key, n);
+      if (key === DOWN || (key === FLAKY && n <= flakyFailures)) {
+        return Response.json({ error: { message: "overloaded" } }, { status: 503 });
+      }
+      return Response.json({ object: "list", data: [{ id: "m1" }] });
+    }
+    chats.push(key);
+    return chatAnswer();
+  });
+  return { ...upstream, models, chats };
 }
 
 /** Polls `done` every 50 ms for at most `ms`. */

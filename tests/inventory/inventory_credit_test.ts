@@ -1,6 +1,14 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { nextUtcMidnight } from "../../src/inventory/credit_endpoints.ts";
-import { chat, dashboard, inventoryYaml, push, startInventoryGateway } from "./inventory_helpers.ts";
+import {
+  chat,
+  chatAnswer,
+  dashboard,
+  inventoryYaml,
+  push,
+  startInventoryGateway,
+  startUpstream,
+} from "./inventory_helpers.ts";
 
 type Json = Record<string, unknown>;
 const OR_KEY = "sk-or-v1-credit-test-0123456789abcdef";
@@ -10,51 +18,23 @@ const DS_KEY = "sk-deepseek-credit-test-0123456789";
  * An upstream speaking OpenAI chat with OpenRouter's `/v1/key` and DeepSeek's `/user/balance`: only the
  * two test keys are accepted; what the credit endpoints answer is set by the test.
  */
-function startCreditUpstream() {
+async function startCreditUpstream() {
   const calls: string[] = [];
   const state = {
     orKey: {} as Json,
     dsBalance: {} as Json,
   };
-  const controller = new AbortController();
-  return new Promise<{ url: string; calls: string[]; state: typeof state; close(): Promise<void> }>(
-    (resolve) => {
-      const server = Deno.serve({
-        hostname: "127.0.0.1",
-        port: 0,
-        signal: controller.signal,
-        onListen: ({ port }) =>
-          resolve({
-            url: `http://127.0.0.1:${port}`,
-            calls,
-            state,
-            close: async () => {
-              controller.abort();
-              await server.finished;
-            },
-          }),
-      }, async (request) => {
-        const path = new URL(request.url).pathname;
-        const key = (request.headers.get("authorization") ?? "").replace(/^Bearer /, "");
-        await request.text();
-        calls.push(`${path} ${key}`);
-        if (key !== OR_KEY && key !== DS_KEY) {
-          return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
-        }
-        if (path === "/v1/models") return Response.json({ object: "list", data: [{ id: "m1" }] });
-        if (path === "/v1/key") return Response.json(state.orKey);
-        if (path === "/user/balance") return Response.json(state.dsBalance);
-        return Response.json({
-          id: "c1",
-          object: "chat.completion",
-          created: 0,
-          model: "m1",
-          choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-        });
-      });
-    },
-  );
+  const upstream = await startUpstream(({ path, key }) => {
+    calls.push(`${path} ${key}`);
+    if (key !== OR_KEY && key !== DS_KEY) {
+      return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
+    }
+    if (path === "/v1/models") return Response.json({ object: "list", data: [{ id: "m1" }] });
+    if (path === "/v1/key") return Response.json(state.orKey);
+    if (path === "/user/balance") return Response.json(state.dsBalance);
+    return chatAnswer();
+  });
+  return { ...upstream, calls, state };
 }
 
 async function keyDetail(gw: Parameters<typeof dashboard>[0], id: string): Promise<Json> {

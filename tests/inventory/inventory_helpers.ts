@@ -17,10 +17,26 @@ export interface KeyAwareUpstream {
   close(): Promise<void>;
 }
 
-/** Starts a key-aware upstream on a free loopback port. */
-export function startKeyAwareUpstream(good: readonly string[]): Promise<KeyAwareUpstream> {
-  const goodKeys = new Set(good);
-  const calls: string[] = [];
+/** One request to a test upstream, its body already read. */
+export interface UpstreamCall {
+  readonly request: Request;
+  readonly path: string;
+  /** The bearer key it carried ("" when none). */
+  readonly key: string;
+  /** Aborts when the upstream closes, so a request the handler holds can end. */
+  readonly closing: AbortSignal;
+}
+
+/** A test upstream on a free loopback port. */
+export interface TestUpstream {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts an upstream on a free loopback port that answers each request with `handle`. */
+export function startUpstream(
+  handle: (call: UpstreamCall) => Response | Promise<Response>,
+): Promise<TestUpstream> {
   const controller = new AbortController();
   return new Promise((resolve) => {
     const server = Deno.serve({
@@ -30,9 +46,6 @@ export function startKeyAwareUpstream(good: readonly string[]): Promise<KeyAware
       onListen: ({ port }) =>
         resolve({
           url: `http://127.0.0.1:${port}`,
-          good: goodKeys,
-          calls,
-          chatCallsWith: (key) => calls.filter((c) => c === `/v1/chat/completions ${key}`).length,
           async close() {
             controller.abort();
             await server.finished;
@@ -42,29 +55,56 @@ export function startKeyAwareUpstream(good: readonly string[]): Promise<KeyAware
       const path = new URL(request.url).pathname;
       const key = (request.headers.get("authorization") ?? "").replace(/^Bearer /, "");
       await request.text();
-      calls.push(`${path} ${key}`);
-      if (!goodKeys.has(key)) {
-        return Response.json({
-          error: { message: "Incorrect API key provided", type: "invalid_request_error" },
-        }, {
-          status: 401,
-        });
-      }
-      if (path === "/v1/models") {
-        return Response.json({ object: "list", data: [{ id: "m1", object: "model" }] }, {
-          headers: { "x-ratelimit-limit-requests": "500", "x-ratelimit-limit-tokens": "200000" },
-        });
-      }
-      return Response.json({
-        id: "chatcmpl-1",
-        object: "chat.completion",
-        created: 0,
-        model: "m1",
-        choices: [{ index: 0, message: { role: "assistant", content: "hello" }, finish_reason: "stop" }],
-        usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
-      });
+      return handle({ request, path, key, closing: controller.signal });
     });
   });
+}
+
+/** A one-token chat completion of model `m1` answering "hi". */
+export function chatAnswer(): Response {
+  return Response.json({
+    id: "c1",
+    object: "chat.completion",
+    created: 0,
+    model: "m1",
+    choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  });
+}
+
+/** Starts a key-aware upstream on a free loopback port. */
+export async function startKeyAwareUpstream(good: readonly string[]): Promise<KeyAwareUpstream> {
+  const goodKeys = new Set(good);
+  const calls: string[] = [];
+  const upstream = await startUpstream(({ path, key }) => {
+    calls.push(`${path} ${key}`);
+    if (!goodKeys.has(key)) {
+      return Response.json({
+        error: { message: "Incorrect API key provided", type: "invalid_request_error" },
+      }, {
+        status: 401,
+      });
+    }
+    if (path === "/v1/models") {
+      return Response.json({ object: "list", data: [{ id: "m1", object: "model" }] }, {
+        headers: { "x-ratelimit-limit-requests": "500", "x-ratelimit-limit-tokens": "200000" },
+      });
+    }
+    return Response.json({
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      created: 0,
+      model: "m1",
+      choices: [{ index: 0, message: { role: "assistant", content: "hello" }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+    });
+  });
+  return {
+    ...upstream,
+    good: goodKeys,
+    calls,
+    chatCallsWith: (key) => calls.filter((c) => c === `/v1/chat/completions ${key}`).length,
+  };
 }
 
 /**

@@ -1,5 +1,12 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { chat, dashboard, inventoryYaml, startInventoryGateway } from "./inventory_helpers.ts";
+import {
+  chat,
+  chatAnswer,
+  dashboard,
+  inventoryYaml,
+  startInventoryGateway,
+  startUpstream,
+} from "./inventory_helpers.ts";
 
 type Json = Record<string, unknown>;
 const DEAD = "sk-dead-imported-key-00000000001";
@@ -9,49 +16,29 @@ const OWN = "upstream-key-acct-a";
  * An upstream that accepts only the provider's own key. The check of the dead key's model list is held
  * until `release()`, so the test can look at routing while that check is still running.
  */
-function startGatedUpstream() {
+async function startGatedUpstream() {
   const calls: string[] = [];
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const controller = new AbortController();
-  return new Promise<{ url: string; calls: string[]; release: () => void; close: () => Promise<void> }>(
-    (resolve) => {
-      const server = Deno.serve({
-        hostname: "127.0.0.1",
-        port: 0,
-        signal: controller.signal,
-        onListen: ({ port }) =>
-          resolve({
-            url: `http://127.0.0.1:${port}`,
-            calls,
-            release,
-            close: async () => {
-              release();
-              controller.abort();
-              await server.finished;
-            },
-          }),
-      }, async (request) => {
-        const path = new URL(request.url).pathname;
-        const key = (request.headers.get("authorization") ?? "").replace(/^Bearer /, "");
-        await request.text();
-        calls.push(`${path} ${key}`);
-        if (key !== OWN) {
-          if (path === "/v1/models") await gate;
-          return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
-        }
-        if (path === "/v1/models") return Response.json({ object: "list", data: [{ id: "m1" }] });
-        return Response.json({
-          id: "c1",
-          object: "chat.completion",
-          created: 0,
-          model: "m1",
-          choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-        });
-      });
+  const upstream = await startUpstream(async ({ path, key }) => {
+    calls.push(`${path} ${key}`);
+    if (key !== OWN) {
+      if (path === "/v1/models") await gate;
+      return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
+    }
+    if (path === "/v1/models") return Response.json({ object: "list", data: [{ id: "m1" }] });
+    return chatAnswer();
+  });
+  return {
+    url: upstream.url,
+    calls,
+    release,
+    close: async () => {
+      // A check still held at the gate would keep the server from finishing.
+      release();
+      await upstream.close();
     },
-  );
+  };
 }
 
 Deno.test("an imported key the file calls active never carries traffic before or after this gateway's check rejects it", async () => {
