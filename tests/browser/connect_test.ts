@@ -8,7 +8,7 @@
 import { chromium } from "playwright-core";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
-import { assert, assertEquals } from "../helpers/assert.ts";
+import { assertEquals } from "../helpers/assert.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import {
   MOCK_ACCESS_TOKEN,
@@ -16,28 +16,12 @@ import {
   MOCK_SESSION_TOKEN,
   startMockOAuth,
 } from "../helpers/mock_oauth.ts";
-import { CHROMIUM, CHROMIUM_ARGS, externalRequests, SCREENS_DIR, skipReason } from "./harness.ts";
+import { assertNothingLeaked, capturingLogs, openProvidersScreen, pageMarkup } from "./connect_page.ts";
+import { CHROMIUM, CHROMIUM_ARGS, SCREENS_DIR, skipReason } from "./harness.ts";
 
 const ignore = skipReason();
 const ADMIN = "static-admin-key-connect-browser";
 const SECRETS = [MOCK_ACCESS_TOKEN, MOCK_REFRESH_TOKEN, MOCK_SESSION_TOKEN, "mock-device-code-secret"];
-
-/** Everything printed to the console while `work` runs (the gateway logs there). */
-async function capturingLogs<T>(work: (lines: string[]) => Promise<T>): Promise<T> {
-  const lines: string[] = [];
-  const saved = { log: console.log, error: console.error, warn: console.warn, info: console.info };
-  for (const name of ["log", "error", "warn", "info"] as const) {
-    console[name] = (...args: unknown[]) => {
-      lines.push(args.map(String).join(" "));
-      saved[name](...args);
-    };
-  }
-  try {
-    return await work(lines);
-  } finally {
-    Object.assign(console, saved);
-  }
-}
 
 Deno.test({
   ignore: ignore !== "",
@@ -89,22 +73,8 @@ ${oauth.overridesYaml("    ")}api_keys:
 `);
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       try {
-        const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-        const page = await context.newPage();
-        const answers: string[] = [];
-        const requests: string[] = [];
-        const pageErrors: string[] = [];
-        page.on("request", (r) => requests.push(r.url()));
-        page.on("pageerror", (e: Error) => pageErrors.push(e.message));
-        page.on("response", async (r) => {
-          if (r.url().includes("/dashboard/api/")) answers.push(await r.text().catch(() => ""));
-        });
-        await page.goto(`${gw.url}/dashboard/login?next=${encodeURIComponent("/dashboard/ui/providers")}`);
-        await page.locator("input[type=password]").first().fill(ADMIN);
-        await Promise.all([
-          page.waitForURL((url) => url.pathname === "/dashboard/ui/providers"),
-          page.locator("form button").first().click(),
-        ]);
+        const screen = await openProvidersScreen(browser, gw.url, ADMIN);
+        const page = screen.page;
 
         // Device flow: the code with a copy button, the link, polling through pending and slow_down.
         await page.locator("gw-provider-card[data-provider=copilot] button", { hasText: "Connect" }).click();
@@ -134,7 +104,7 @@ ${oauth.overridesYaml("    ")}api_keys:
         await page.locator("gw-provider-card[data-provider=claude] button", { hasText: "Connect" }).click();
         const link = dialog.locator("a[data-authorize]");
         await link.waitFor();
-        const [tab] = await Promise.all([context.waitForEvent("page"), link.click()]);
+        const [tab] = await Promise.all([page.context().waitForEvent("page"), link.click()]);
         await tab.waitForURL((url) => url.pathname === "/callback");
         const landed = tab.url();
         await tab.close();
@@ -145,15 +115,7 @@ ${oauth.overridesYaml("    ")}api_keys:
         await dialog.locator("button[type=submit]").click();
         await dialog.locator("text=Connected.").waitFor({ timeout: 10_000 });
         await page.screenshot({ path: new URL("connect-pkce.png", SCREENS_DIR).pathname });
-        const pageText = await page.evaluate(() => {
-          const texts: string[] = [];
-          const walk = (root: Document | ShadowRoot) => {
-            texts.push(root instanceof Document ? root.body.innerHTML : root.innerHTML);
-            root.querySelectorAll("*").forEach((el) => el.shadowRoot && walk(el.shadowRoot));
-          };
-          walk(document);
-          return texts.join("\n");
-        });
+        const markup = await pageMarkup(page);
         await dialog.locator("button", { hasText: "Done" }).click();
 
         const claude = await fetch(`${gw.url}/v1/messages`, {
@@ -175,17 +137,11 @@ ${oauth.overridesYaml("    ")}api_keys:
         const messagesCall = upstream.requests.find((r) => r.path.endsWith("/v1/messages"))!;
         assertEquals(messagesCall.headers.get("authorization"), `Bearer ${MOCK_ACCESS_TOKEN}`);
 
-        for (const secret of SECRETS) {
-          assert(!answers.some((a) => a.includes(secret)), `a dashboard answer carried ${secret}`);
-          assert(!pageText.includes(secret), `the page showed ${secret}`);
-          assert(!logLines.some((l) => l.includes(secret)), `a log line carried ${secret}`);
-          assert(
-            !copilotText.includes(secret) && !claudeText.includes(secret),
-            "a model answer carried a token",
-          );
-        }
-        assertEquals(pageErrors, []);
-        assertEquals(externalRequests(requests), []);
+        assertNothingLeaked(screen, SECRETS, {
+          pageMarkup: markup,
+          logLines,
+          modelAnswers: [copilotText, claudeText],
+        });
       } finally {
         await browser.close().catch(() => {});
         await gw.stop();

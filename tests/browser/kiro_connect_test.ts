@@ -16,9 +16,11 @@ import {
   AWS_DEVICE_CODE,
   AWS_REFRESH_TOKEN,
   AWS_USER_CODE,
+  kiroGatewayYaml,
   startMockAwsOidc,
 } from "../helpers/mock_aws_oidc.ts";
-import { CHROMIUM, CHROMIUM_ARGS, externalRequests, skipReason } from "./harness.ts";
+import { assertNothingLeaked, capturingLogs, openProvidersScreen, pageMarkup } from "./connect_page.ts";
+import { CHROMIUM, CHROMIUM_ARGS, skipReason } from "./harness.ts";
 
 const ignore = skipReason();
 const ADMIN = "static-admin-key-kiro-browser";
@@ -30,108 +32,68 @@ Deno.test({
   sanitizeResources: false,
   name:
     "Providers screen: Kiro's Connect shows the AWS device code, cancels, then signs in; the provider answers after",
-  fn: async () => {
-    const logLines: string[] = [];
-    const saved = console.log;
-    console.log = (...args: unknown[]) => {
-      logLines.push(args.map(String).join(" "));
-      saved(...args);
-    };
-    await using oidc = await startMockAwsOidc();
-    const kiro = await startMockUpstream();
-    const gw = await startTestGateway(`providers:
-  - id: kiro
-    prefix: kr
-    api_type: cloud_assistant_oauth
-    base_url: ${kiro.url}
-    models: [claude-sonnet-4.5]
-${oidc.overridesYaml("    ")}api_keys:
-  - key: ${ADMIN}
-    client_key_label: admin
-`);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    try {
-      const page = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
-      const answers: string[] = [];
-      const requests: string[] = [];
-      const pageErrors: string[] = [];
-      page.on("request", (r) => requests.push(r.url()));
-      page.on("pageerror", (e: Error) => pageErrors.push(e.message));
-      page.on("response", async (r) => {
-        if (r.url().includes("/dashboard/api/")) answers.push(await r.text().catch(() => ""));
-      });
-      await page.goto(`${gw.url}/dashboard/login?next=${encodeURIComponent("/dashboard/ui/providers")}`);
-      await page.locator("input[type=password]").first().fill(ADMIN);
-      await Promise.all([
-        page.waitForURL((url) => url.pathname === "/dashboard/ui/providers"),
-        page.locator("form button").first().click(),
-      ]);
+  fn: () =>
+    capturingLogs(async (logLines) => {
+      await using oidc = await startMockAwsOidc();
+      const kiro = await startMockUpstream();
+      const gw = await startTestGateway(kiroGatewayYaml(oidc, kiro.url, ADMIN));
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      try {
+        const screen = await openProvidersScreen(browser, gw.url, ADMIN);
+        const page = screen.page;
 
-      // First attempt: the code, a copy button and AWS's link; Cancel ends it on the server.
-      oidc.deviceSteps("authorization_pending");
-      const connect = page.locator("gw-provider-card[data-provider=kiro] button", { hasText: "Connect" });
-      await connect.click();
-      const dialog = page.locator("gw-connect-dialog gw-dialog[open]");
-      await dialog.locator("[data-user-code]").waitFor();
-      assertEquals(await dialog.locator("[data-user-code]").textContent(), AWS_USER_CODE);
-      assertEquals(await dialog.locator("gw-copy-button").count(), 1);
-      const link = dialog.locator(`a[href="${oidc.url}/device?user_code=${AWS_USER_CODE}"]`);
-      assertEquals(await link.count(), 1, "the link that carries the code");
-      assertEquals(await link.textContent(), `${oidc.url}/device`);
-      await dialog.locator("text=Waiting for approval").waitFor();
-      const polls = () => oidc.requests.filter((r) => r.path === "/token").length;
-      for (let i = 0; i < 50 && polls() === 0; i++) await new Promise((r) => setTimeout(r, 100));
-      assert(polls() > 0, "the gateway polls AWS");
-      await dialog.locator("button", { hasText: "Cancel" }).click();
-      await page.locator("gw-connect-dialog gw-dialog[open]").waitFor({ state: "detached" });
-      const afterCancel = polls();
-      await new Promise((r) => setTimeout(r, 2_500));
-      assertEquals(polls(), afterCancel, "no poll after Cancel");
+        // First attempt: the code, a copy button and AWS's link; Cancel ends it on the server.
+        oidc.deviceSteps("authorization_pending");
+        const connect = page.locator("gw-provider-card[data-provider=kiro] button", { hasText: "Connect" });
+        await connect.click();
+        const dialog = page.locator("gw-connect-dialog gw-dialog[open]");
+        await dialog.locator("[data-user-code]").waitFor();
+        assertEquals(await dialog.locator("[data-user-code]").textContent(), AWS_USER_CODE);
+        assertEquals(await dialog.locator("gw-copy-button").count(), 1);
+        const link = dialog.locator(`a[href="${oidc.url}/device?user_code=${AWS_USER_CODE}"]`);
+        assertEquals(await link.count(), 1, "the link that carries the code");
+        assertEquals(await link.textContent(), `${oidc.url}/device`);
+        await dialog.locator("text=Waiting for approval").waitFor();
+        const polls = () => oidc.requests.filter((r) => r.path === "/token").length;
+        for (let i = 0; i < 50 && polls() === 0; i++) await new Promise((r) => setTimeout(r, 100));
+        assert(polls() > 0, "the gateway polls AWS");
+        await dialog.locator("button", { hasText: "Cancel" }).click();
+        await page.locator("gw-connect-dialog gw-dialog[open]").waitFor({ state: "detached" });
+        const afterCancel = polls();
+        await new Promise((r) => setTimeout(r, 2_500));
+        assertEquals(polls(), afterCancel, "no poll after Cancel");
 
-      // Second attempt: approved after one pending poll.
-      oidc.deviceSteps("authorization_pending", "ok");
-      await connect.click();
-      await dialog.locator("text=Connected.").waitFor({ timeout: 20_000 });
-      const pageText = await page.evaluate(() => {
-        const texts: string[] = [];
-        const walk = (root: Document | ShadowRoot) => {
-          texts.push(root instanceof Document ? root.body.innerHTML : root.innerHTML);
-          root.querySelectorAll("*").forEach((el) => el.shadowRoot && walk(el.shadowRoot));
-        };
-        walk(document);
-        return texts.join("\n");
-      });
-      await dialog.locator("button", { hasText: "Done" }).click();
+        // Second attempt: approved after one pending poll.
+        oidc.deviceSteps("authorization_pending", "ok");
+        await connect.click();
+        await dialog.locator("text=Connected.").waitFor({ timeout: 20_000 });
+        const markup = await pageMarkup(page);
+        await dialog.locator("button", { hasText: "Done" }).click();
 
-      kiro.script({
-        handler: () =>
-          splitEventStream([
-            kiroEvent("assistantResponseEvent", { content: "Hello from Kiro" }),
-            kiroEvent("metricsEvent", { inputTokens: 5, outputTokens: 3 }),
-          ], 6),
-      });
-      const answer = await fetch(`${gw.url}/v1/chat/completions`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
-        body: JSON.stringify({ model: "kr/claude-sonnet-4.5", messages: [{ role: "user", content: "hi" }] }),
-      });
-      const answerText = await answer.text();
-      assertEquals(answer.status, 200, answerText);
-      assertEquals(JSON.parse(answerText).choices[0].message.content, "Hello from Kiro");
-      assertEquals(kiro.requests[0].headers.get("authorization"), `Bearer ${AWS_ACCESS_TOKEN}`);
-      for (const secret of SECRETS) {
-        assert(!answers.some((a) => a.includes(secret)), `a dashboard answer carried ${secret}`);
-        assert(!pageText.includes(secret), `the page showed ${secret}`);
-        assert(!logLines.some((l) => l.includes(secret)), `a log line carried ${secret}`);
-        assert(!answerText.includes(secret), "the model answer carried a secret");
+        kiro.script({
+          handler: () =>
+            splitEventStream([
+              kiroEvent("assistantResponseEvent", { content: "Hello from Kiro" }),
+              kiroEvent("metricsEvent", { inputTokens: 5, outputTokens: 3 }),
+            ], 6),
+        });
+        const answer = await fetch(`${gw.url}/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            model: "kr/claude-sonnet-4.5",
+            messages: [{ role: "user", content: "hi" }],
+          }),
+        });
+        const answerText = await answer.text();
+        assertEquals(answer.status, 200, answerText);
+        assertEquals(JSON.parse(answerText).choices[0].message.content, "Hello from Kiro");
+        assertEquals(kiro.requests[0].headers.get("authorization"), `Bearer ${AWS_ACCESS_TOKEN}`);
+        assertNothingLeaked(screen, SECRETS, { pageMarkup: markup, logLines, modelAnswers: [answerText] });
+      } finally {
+        await browser.close().catch(() => {});
+        await gw.stop();
+        await kiro.close();
       }
-      assertEquals(pageErrors, []);
-      assertEquals(externalRequests(requests), []);
-    } finally {
-      console.log = saved;
-      await browser.close().catch(() => {});
-      await gw.stop();
-      await kiro.close();
-    }
-  },
+    }),
 });

@@ -55,3 +55,27 @@ export async function setupDashboard(extraYaml = ""): Promise<DashboardSetup> {
 export function body(method: string, value: unknown): RequestInit {
   return { method, body: JSON.stringify(value), headers: { "content-type": "application/json" } };
 }
+
+/** A dashboard API caller signed in with `key` that remembers every answer body, to check none carries a token. */
+export function recordingClient(gw: TestGateway, key: string, seen: string[]) {
+  return async (method: string, path: string, body?: unknown, asKey = key) => {
+    const response = await fetch(`${gw.url}/dashboard/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${asKey}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    seen.push(text);
+    return { status: response.status, body: text ? JSON.parse(text) : {}, headers: response.headers };
+  };
+}
+
+/** Reads until `done` holds, every 100 ms for at most 20 s. */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("timed out waiting");
+}

@@ -5,6 +5,7 @@
  */
 import { post } from "../helpers/chat_fixtures.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { recordingClient, until } from "./dashboard_helpers.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { kiroEvent } from "../helpers/event_stream_encode.ts";
 import { splitEventStream } from "../helpers/kiro_wire.ts";
@@ -16,6 +17,7 @@ import {
   AWS_DEVICE_CODE,
   AWS_REFRESH_TOKEN,
   AWS_USER_CODE,
+  kiroGatewayYaml,
   type MockAwsOidc,
   startMockAwsOidc,
 } from "../helpers/mock_aws_oidc.ts";
@@ -32,16 +34,7 @@ interface Setup extends AsyncDisposable {
 async function setup(): Promise<Setup> {
   const oidc = await startMockAwsOidc();
   const kiro = await startMockUpstream();
-  const gw = await startTestGateway(`providers:
-  - id: kiro
-    prefix: kr
-    api_type: cloud_assistant_oauth
-    base_url: ${kiro.url}
-    models: [claude-sonnet-4.5]
-${oidc.overridesYaml("    ")}api_keys:
-  - key: ${ADMIN}
-    client_key_label: admin
-`);
+  const gw = await startTestGateway(kiroGatewayYaml(oidc, kiro.url, ADMIN));
   return {
     gw,
     oidc,
@@ -52,29 +45,6 @@ ${oidc.overridesYaml("    ")}api_keys:
       await kiro.close();
     },
   };
-}
-
-/** Calls the dashboard API, remembering every answer body. */
-function client(gw: TestGateway, seen: string[]) {
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gw.url}/dashboard/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    seen.push(text);
-    return { status: response.status, body: text ? JSON.parse(text) : {} };
-  };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("timed out waiting");
 }
 
 function databaseBytes(dir: string): string {
@@ -93,7 +63,7 @@ Deno.test("dashboard API: Kiro connects by the AWS device sign-in, then serves a
   await using s = await setup();
   s.oidc.deviceSteps("authorization_pending", "ok");
   const seen: string[] = [];
-  const api = client(s.gw, seen);
+  const api = recordingClient(s.gw, ADMIN, seen);
   const state = await api("GET", "/v2/state/providers");
   const kiroView = (state.body.data.providers as { id: string; signin_flows: string[] }[])
     .find((p) => p.id === "kiro")!;
@@ -154,7 +124,7 @@ Deno.test("dashboard API: Kiro connects by the AWS device sign-in, then serves a
 Deno.test("dashboard API: upstream error text that repeats a Kiro credential's client secret reaches the client redacted", async () => {
   await using s = await setup();
   s.oidc.deviceSteps("ok");
-  const api = client(s.gw, []);
+  const api = recordingClient(s.gw, ADMIN, []);
   const started = await api("POST", "/providers/kiro/connect");
   await until(
     () => api("GET", `/providers/kiro/connect/${started.body.id}`),
@@ -177,7 +147,7 @@ Deno.test("dashboard API: upstream error text that repeats a Kiro credential's c
 Deno.test("dashboard API: a denied Kiro sign-in fails and stores nothing; a cancelled one stops polling AWS", async () => {
   await using s = await setup();
   s.oidc.deviceSteps("access_denied");
-  const api = client(s.gw, []);
+  const api = recordingClient(s.gw, ADMIN, []);
   const denied = await api("POST", "/providers/kiro/connect");
   const ended = await until(
     () => api("GET", `/providers/kiro/connect/${denied.body.id}`),

@@ -1,4 +1,5 @@
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { recordingClient, until } from "./dashboard_helpers.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import {
   MOCK_ACCESS_TOKEN,
@@ -41,35 +42,12 @@ api_keys:
   return Object.assign(gw, { [Symbol.asyncDispose]: () => gw.stop() });
 }
 
-/** Calls the dashboard API, remembering every answer body to check that no token ever shows up. */
-function client(gw: TestGateway, seen: string[]) {
-  return async (method: string, path: string, body?: unknown, key = ADMIN) => {
-    const response = await fetch(`${gw.url}/dashboard/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    seen.push(text);
-    return { status: response.status, body: text ? JSON.parse(text) : {}, headers: response.headers };
-  };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("timed out waiting");
-}
-
 Deno.test("dashboard API: a device sign-in shows the code, polls the provider and stores the GitHub token, never answering it", async () => {
   await using mock = await startMockOAuth();
   mock.deviceSteps("authorization_pending", "ok");
   await using gw = await setup(mock);
   const seen: string[] = [];
-  const api = client(gw, seen);
+  const api = recordingClient(gw, ADMIN, seen);
   const started = await api("POST", "/providers/copilot/connect");
   assertEquals(started.status, 201);
   assertEquals(started.headers.get("cache-control"), "private, no-store");
@@ -97,7 +75,7 @@ Deno.test("dashboard API: a PKCE sign-in takes the pasted redirect URL, refusing
   await using mock = await startMockOAuth();
   await using gw = await setup(mock);
   const seen: string[] = [];
-  const api = client(gw, seen);
+  const api = recordingClient(gw, ADMIN, seen);
   const started = await api("POST", "/providers/claude/connect");
   assertEquals(started.status, 201);
   assertEquals(started.body.flow, "pkce");
@@ -131,7 +109,7 @@ Deno.test("dashboard API: a sign-in belongs to whoever started it, can be cancel
   await using mock = await startMockOAuth();
   mock.deviceSteps("authorization_pending");
   await using gw = await setup(mock);
-  const api = client(gw, []);
+  const api = recordingClient(gw, ADMIN, []);
   const started = await api("POST", "/providers/copilot/connect");
   const path = `/providers/copilot/connect/${started.body.id}`;
   assertEquals((await api("GET", path, undefined, OTHER_ADMIN)).status, 404);
@@ -158,7 +136,7 @@ Deno.test("dashboard API: a sign-in belongs to whoever started it, can be cancel
 Deno.test("dashboard API: connecting an API-key provider, an unknown one or with a flow the kind lacks is a clear error", async () => {
   await using mock = await startMockOAuth();
   await using gw = await setup(mock);
-  const api = client(gw, []);
+  const api = recordingClient(gw, ADMIN, []);
   const plain = await api("POST", "/providers/plain/connect");
   assertEquals(plain.status, 400);
   assertMatch(plain.body.error.message, /only subscription kinds sign in/);
@@ -174,7 +152,7 @@ Deno.test("dashboard API: connecting an API-key provider, an unknown one or with
 Deno.test("dashboard API: a pasted credential blob is validated for subscription kinds, an API-key kind takes any key", async () => {
   await using mock = await startMockOAuth();
   await using gw = await setup(mock);
-  const api = client(gw, []);
+  const api = recordingClient(gw, ADMIN, []);
   const broken = await api("PUT", "/providers/claude", { api_key: '{"access_token": ' });
   assertEquals(broken.status, 400);
   assertEquals(broken.body.error.field, "api_key");
@@ -202,7 +180,7 @@ Deno.test("dashboard API: a pasted credential blob is validated for subscription
 Deno.test("dashboard API: signing in again lifts the auth cooldown a dead token caused, but not a rate-limit one", async () => {
   await using mock = await startMockOAuth();
   await using gw = await setup(mock);
-  const api = client(gw, []);
+  const api = recordingClient(gw, ADMIN, []);
   const routing = gw.runtime.routing;
   const settings = gw.runtime.control.settings;
   const failure = (kind: "auth" | "rate_limit") => ({
@@ -234,7 +212,7 @@ Deno.test("dashboard API: Codex offers the browser sign-in first and its own dev
   mock.deviceSteps("authorization_pending", "ok");
   await using gw = await setup(mock);
   const seen: string[] = [];
-  const api = client(gw, seen);
+  const api = recordingClient(gw, ADMIN, seen);
   const state = await api("GET", "/v2/state/providers");
   const flows = Object.fromEntries(
     (state.body.data.providers as { id: string; signin_flows: string[] }[]).map((

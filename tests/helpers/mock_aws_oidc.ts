@@ -50,6 +50,23 @@ const AWS_ERROR_TYPES: Record<string, string> = {
   expired_token: "ExpiredTokenException",
 };
 
+/**
+ * YAML for a gateway with one Kiro provider (prefix `kr`, no credential yet) on `kiroUrl`, signing in at
+ * `oidc`, and a static admin key.
+ */
+export function kiroGatewayYaml(oidc: MockAwsOidc, kiroUrl: string, adminKey: string): string {
+  return `providers:
+  - id: kiro
+    prefix: kr
+    api_type: cloud_assistant_oauth
+    base_url: ${kiroUrl}
+    models: [claude-sonnet-4.5]
+${oidc.overridesYaml("    ")}api_keys:
+  - key: ${adminKey}
+    client_key_label: admin
+`;
+}
+
 /** Starts the mock. */
 export function startMockAwsOidc(): Promise<MockAwsOidc> {
   const requests: AwsOidcRequest[] = [];
