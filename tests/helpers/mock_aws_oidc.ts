@@ -5,6 +5,7 @@
  * sends them: HTTP 400 with `error` (and the `__type` name), or only the `__type` name. Every request is
  * recorded.
  */
+import type { DeviceStep } from "./mock_oauth.ts";
 
 /** One recorded request to the mock. */
 export interface AwsOidcRequest {
@@ -13,8 +14,8 @@ export interface AwsOidcRequest {
   readonly body: Record<string, unknown>;
 }
 
-/** What one device-token poll answers. */
-export type AwsDeviceStep = "authorization_pending" | "slow_down" | "access_denied" | "expired_token" | "ok";
+/** What one device-token poll answers: the RFC 8628 outcomes, which AWS names by exception type. */
+export type AwsDeviceStep = DeviceStep;
 
 /** The registered client's secret (no key-like shape, so only literal redaction can hide it). */
 export const AWS_CLIENT_SECRET = "Zk3pQ9vLm2Xr8TnB4wYc6HdJ1sFa7GeUo5Ki0RqW";

@@ -6,13 +6,9 @@
 import { parseCredential, resolveOAuthKind } from "../../src/credentials/mod.ts";
 import { kiroRefresh } from "../../src/executors/oauth/refresh_cloud.ts";
 import { GatewayError } from "../../src/model/mod.ts";
-import {
-  type DeviceFlowEndpoints,
-  type DeviceResult,
-  requestDeviceCode,
-  runDeviceFlow,
-} from "../../src/signin/device_flow.ts";
+import { type DeviceFlowEndpoints, requestDeviceCode } from "../../src/signin/device_flow.ts";
 import { signinPlan } from "../../src/signin/plan.ts";
+import { runOnFakeClock } from "./fake_clock_run.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import {
   AWS_ACCESS_TOKEN,
@@ -41,38 +37,12 @@ function endpoints(mock: MockAwsOidc, overrides: { startUrl?: string; region?: s
   return { facts, endpoints: plan.endpoints };
 }
 
-/** Runs the sign-in on a fake clock: sleeping advances it and records each wait. */
-async function run(
+/** Runs the sign-in on a fake clock (see `runOnFakeClock`). */
+function run(
   mock: MockAwsOidc,
   options: { abortAfterPolls?: number; expiresInMs?: number; startUrl?: string; region?: string } = {},
 ) {
-  let clock = 1_000_000;
-  const slept: number[] = [];
-  const abort = new AbortController();
-  const { endpoints: e } = endpoints(mock, options);
-  const grant = await requestDeviceCode(fetch, e, clock);
-  const shortened = options.expiresInMs === undefined
-    ? grant
-    : { ...grant, expiresAt: clock + options.expiresInMs };
-  let polls = 0;
-  const result: DeviceResult = await runDeviceFlow(
-    {
-      fetch,
-      now: () => clock,
-      sleep: (ms) => {
-        slept.push(ms);
-        clock += ms;
-        return Promise.resolve();
-      },
-      onPoll: () => {
-        if (++polls === options.abortAfterPolls) abort.abort();
-      },
-    },
-    e,
-    shortened,
-    abort.signal,
-  );
-  return { result, slept, grant, clock };
+  return runOnFakeClock(endpoints(mock, options).endpoints, options);
 }
 
 const tokenPolls = (mock: MockAwsOidc) =>

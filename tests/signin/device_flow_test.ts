@@ -1,10 +1,5 @@
 import { GatewayError } from "../../src/model/mod.ts";
-import {
-  type DeviceFlowEndpoints,
-  type DeviceResult,
-  requestDeviceCode,
-  runDeviceFlow,
-} from "../../src/signin/device_flow.ts";
+import { type DeviceFlowEndpoints, requestDeviceCode, runDeviceFlow } from "../../src/signin/device_flow.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import {
   MOCK_ACCESS_TOKEN,
@@ -13,6 +8,7 @@ import {
   OPENAI_DEVICE_REDIRECT,
   startMockOAuth,
 } from "../helpers/mock_oauth.ts";
+import { runOnFakeClock } from "./fake_clock_run.ts";
 
 function endpoints(mock: MockOAuth, clientId = "mock-client"): DeviceFlowEndpoints {
   return {
@@ -25,34 +21,9 @@ function endpoints(mock: MockOAuth, clientId = "mock-client"): DeviceFlowEndpoin
   };
 }
 
-/** Runs a device sign-in on a fake clock: sleeping advances it and records how long each wait was. */
-async function run(mock: MockOAuth, options: { abortAfterPolls?: number; expiresInMs?: number } = {}) {
-  let clock = 1_000_000;
-  const slept: number[] = [];
-  const abort = new AbortController();
-  const grant = await requestDeviceCode(fetch, endpoints(mock), clock);
-  const shortened = options.expiresInMs === undefined
-    ? grant
-    : { ...grant, expiresAt: clock + options.expiresInMs };
-  let polls = 0;
-  const result: DeviceResult = await runDeviceFlow(
-    {
-      fetch,
-      now: () => clock,
-      sleep: (ms) => {
-        slept.push(ms);
-        clock += ms;
-        return Promise.resolve();
-      },
-      onPoll: () => {
-        if (++polls === options.abortAfterPolls) abort.abort();
-      },
-    },
-    endpoints(mock),
-    shortened,
-    abort.signal,
-  );
-  return { result, slept, grant };
+/** Runs a device sign-in at the mock on a fake clock (see `runOnFakeClock`). */
+function run(mock: MockOAuth, options: { abortAfterPolls?: number; expiresInMs?: number } = {}) {
+  return runOnFakeClock(endpoints(mock), options);
 }
 
 Deno.test("requestDeviceCode() returns the user code, link and the server's interval, keeping the device code server-side", async () => {
