@@ -31,30 +31,49 @@ function usageRows(url: string): number | null {
   }
 }
 
+/**
+ * A gateway on a new PostgreSQL database with one mock chat upstream, and what it logs as errors from now
+ * on (until `restoreConsole`). `chat` sends one request and says how long it took.
+ */
+async function startOnPostgres() {
+  const server = await testPostgres();
+  const url = await server.newDatabase();
+  const upstream = await startMockUpstream();
+  upstream.script({ json: chatCompletion("ok") });
+  const lines: string[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => lines.push(args.map(String).join(" "));
+  const gateway = await startTestGateway(
+    `storage:\n  url: ${url}\n` + chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]),
+  );
+  const chat = async () => {
+    const started = performance.now();
+    const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "p/m1", messages: [{ role: "user", content: "hi" }] }),
+    });
+    await res.body?.cancel();
+    return { status: res.status, ms: performance.now() - started };
+  };
+  return {
+    server,
+    url,
+    upstream,
+    gateway,
+    lines,
+    chat,
+    restoreConsole: () => {
+      console.error = original;
+    },
+  };
+}
+
 Deno.test({
   name: "PostgreSQL outage: requests are served from memory and their usage rows land when it is back",
   ignore: postgresSkip("outage"),
   async fn() {
-    const server = await testPostgres();
-    const url = await server.newDatabase();
-    const upstream = await startMockUpstream();
-    upstream.script({ json: chatCompletion("ok") });
-    const lines: string[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => lines.push(args.map(String).join(" "));
-    const gateway = await startTestGateway(
-      `storage:\n  url: ${url}\n` + chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]),
-    );
-    const chat = async () => {
-      const started = performance.now();
-      const res = await fetch(`${gateway.url}/v1/chat/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ model: "p/m1", messages: [{ role: "user", content: "hi" }] }),
-      });
-      await res.body?.cancel();
-      return { status: res.status, ms: performance.now() - started };
-    };
+    const { server, url, upstream, gateway, lines, chat, restoreConsole } = await startOnPostgres();
     let paused = false;
     try {
       assertEquals((await chat()).status, 200);
@@ -83,7 +102,7 @@ Deno.test({
       assert(lines.some((l) => l.includes("PostgreSQL writes resumed")), lines.join("\n"));
       assert(!lines.some((l) => l.includes("dropped")), lines.join("\n"));
     } finally {
-      console.error = original;
+      restoreConsole();
       if (paused) await server.resume();
       await gateway.stop();
       await upstream.close();
@@ -96,25 +115,10 @@ Deno.test({
     "PostgreSQL outage at shutdown: the gateway still stops, within the call timeout, and says what was lost",
   ignore: postgresSkip("outage at shutdown"),
   async fn() {
-    const server = await testPostgres();
-    const url = await server.newDatabase();
-    const upstream = await startMockUpstream();
-    upstream.script({ json: chatCompletion("ok") });
-    const lines: string[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => lines.push(args.map(String).join(" "));
-    const gateway = await startTestGateway(
-      `storage:\n  url: ${url}\n` + chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]),
-    );
+    const { server, upstream, gateway, lines, chat, restoreConsole } = await startOnPostgres();
     try {
       await server.pause();
-      const res = await fetch(`${gateway.url}/v1/chat/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ model: "p/m1", messages: [{ role: "user", content: "hi" }] }),
-      });
-      assertEquals(res.status, 200);
-      await res.body?.cancel();
+      assertEquals((await chat()).status, 200);
       await new Promise((r) => setTimeout(r, 800)); // the usage batch is handed over and fails
 
       const started = performance.now();
@@ -127,7 +131,7 @@ Deno.test({
         lines.join("\n"),
       );
     } finally {
-      console.error = original;
+      restoreConsole();
       await server.resume();
       await upstream.close();
       await Deno.remove(gateway.dir, { recursive: true }).catch(() => {});
