@@ -19,6 +19,37 @@ function yaml(apiType: string, base: string, blob: unknown, oauth: string): stri
     `    api_key: '${JSON.stringify(blob)}'\n    models: [m1]\n    oauth: ${oauth}\n`;
 }
 
+/** A Cloud Code credential whose access token is past its expiry. */
+const EXPIRED_GOOGLE = {
+  access_token: "goog-old",
+  refresh_token: "goog-refresh",
+  expires_at: EXPIRED,
+  extra: { project_id: "p1" },
+};
+
+/**
+ * Google's token endpoint: it takes a form, which the JSON mock cannot record, so a server of its own that
+ * records each form and hands out `goog-new`.
+ */
+function startGoogleTokens() {
+  const forms: URLSearchParams[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
+    forms.push(new URLSearchParams(await request.text()));
+    return Response.json({ access_token: "goog-new", expires_in: 3599, token_type: "Bearer" });
+  });
+  return { forms, url: `http://127.0.0.1:${server.addr.port}`, shutdown: () => server.shutdown() };
+}
+
+/** The `cli_oauth` account's YAML: the expired credential on `base`, refreshing at `tokenUrl` as app `app-id`. */
+function expiredGoogleYaml(base: string, tokenUrl: string): string {
+  return yaml(
+    "cli_oauth",
+    base,
+    EXPIRED_GOOGLE,
+    `{token_url: "${tokenUrl}/token", client_id: app-id, client_secret: app-secret}`,
+  );
+}
+
 Deno.test("cloud assistant: an expired OIDC credential refreshes at the token endpoint (camelCase) before the call", async () => {
   const upstream = await startMockUpstream();
   const oidc = await startMockUpstream();
@@ -90,13 +121,7 @@ Deno.test("cloud assistant: a social credential refreshes with only its refresh 
 
 Deno.test("cli_oauth: Google refresh sends the configured installed-app secret; without one the account falls back with a clear reason", async () => {
   const upstream = await startMockUpstream();
-  // Google's token endpoint takes a form, which the JSON mock cannot record: a server of its own.
-  const forms: URLSearchParams[] = [];
-  const google = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
-    forms.push(new URLSearchParams(await request.text()));
-    return Response.json({ access_token: "goog-new", expires_in: 3599, token_type: "Bearer" });
-  });
-  const googleUrl = `http://127.0.0.1:${google.addr.port}`;
+  const google = startGoogleTokens();
   upstream.script({
     json: {
       response: {
@@ -104,24 +129,11 @@ Deno.test("cli_oauth: Google refresh sends the configured installed-app secret; 
       },
     },
   });
-  const blob = {
-    access_token: "goog-old",
-    refresh_token: "goog-refresh",
-    expires_at: EXPIRED,
-    extra: { project_id: "p1" },
-  };
-  const gw = await startTestGateway(
-    yaml(
-      "cli_oauth",
-      upstream.url,
-      blob,
-      `{token_url: "${googleUrl}/token", client_id: app-id, client_secret: app-secret}`,
-    ),
-  );
+  const gw = await startTestGateway(expiredGoogleYaml(upstream.url, google.url));
   try {
     const response = await post(`${gw.url}/v1/chat/completions`, ask);
     assertEquals(response.status, 200, await response.text());
-    assertEquals(Object.fromEntries(forms[0]), {
+    assertEquals(Object.fromEntries(google.forms[0]), {
       grant_type: "refresh_token",
       refresh_token: "goog-refresh",
       client_id: "app-id",
@@ -135,7 +147,7 @@ Deno.test("cli_oauth: Google refresh sends the configured installed-app secret; 
     await google.shutdown();
   }
   const noSecret = await startTestGateway(
-    yaml("cli_oauth", "http://127.0.0.1:9", blob, `{token_url: "http://127.0.0.1:9/token"}`),
+    yaml("cli_oauth", "http://127.0.0.1:9", EXPIRED_GOOGLE, `{token_url: "http://127.0.0.1:9/token"}`),
   );
   try {
     const response = await post(`${noSecret.url}/v1/chat/completions`, ask);
@@ -254,32 +266,15 @@ Deno.test("cli_oauth: token counting refreshes a due credential first (never cou
         ? Response.json({ totalTokens: 7 })
         : Response.json({ error: { code: 401, message: "stale token" } }, { status: 401 }),
   });
-  const forms: URLSearchParams[] = [];
-  const google = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
-    forms.push(new URLSearchParams(await request.text()));
-    return Response.json({ access_token: "goog-new", expires_in: 3599, token_type: "Bearer" });
-  });
-  const blob = {
-    access_token: "goog-old",
-    refresh_token: "goog-refresh",
-    expires_at: EXPIRED,
-    extra: { project_id: "p1" },
-  };
-  const gw = await startTestGateway(
-    yaml(
-      "cli_oauth",
-      upstream.url,
-      blob,
-      `{token_url: "http://127.0.0.1:${google.addr.port}/token", client_id: app-id, client_secret: app-secret}`,
-    ),
-  );
+  const google = startGoogleTokens();
+  const gw = await startTestGateway(expiredGoogleYaml(upstream.url, google.url));
   try {
     const response = await post(`${gw.url}/v1/messages/count_tokens`, {
       model: "p/m1",
       messages: [{ role: "user", content: "count me" }],
     }, { "anthropic-version": "2023-06-01" });
     assertEquals(await response.json(), { input_tokens: 7 });
-    assertEquals(forms.length, 1);
+    assertEquals(google.forms.length, 1);
     assertEquals(upstream.requests.map((r) => r.headers.get("authorization")), ["Bearer goog-new"]);
   } finally {
     await gw.stop();
