@@ -30,6 +30,19 @@ function serverYaml(port: number): string {
   return `server:\n  host: 127.0.0.1\n  port: ${port}\n`;
 }
 
+/** Runs `gateway doctor` on `configPath` (with `GATEWAY_DATABASE_URL` when given): its exit code and output. */
+async function doctor(
+  configPath: string,
+  options: { timeoutS?: number; databaseUrl?: string } = {},
+): Promise<{ code: number; text: string }> {
+  const timeout = options.timeoutS === undefined ? [] : ["--timeout", String(options.timeoutS)];
+  const env: Record<string, string> = options.databaseUrl === undefined
+    ? {}
+    : { GATEWAY_DATABASE_URL: options.databaseUrl };
+  const result = await cli(["doctor", "--config", configPath, ...timeout], env);
+  return { code: result.code, text: result.out.join("\n") };
+}
+
 Deno.test("gateway doctor: a good setup passes every check and exits 0", async () => {
   const mock = await startMockUpstream();
   const yaml = serverYaml(closedPort()) + chatProvidersYaml([{ id: "acct-a", prefix: "p", url: mock.url }]);
@@ -38,9 +51,8 @@ Deno.test("gateway doctor: a good setup passes every check and exits 0", async (
     // A first start creates the database and the secret key, as in real use.
     const gw = await startTestGateway(yaml, { dir });
     await gw.stop();
-    const result = await cli(["doctor", "--config", configPath, "--timeout", "3"]);
-    const text = result.out.join("\n");
-    assertEquals(result.code, 0, text);
+    const { code, text } = await doctor(configPath, { timeoutS: 3 });
+    assertEquals(code, 0, text);
     for (const area of ["config", "home", "database", "secret key", "port", "upstream acct-a"]) {
       assertStringIncludes(text, `OK    ${area}:`);
     }
@@ -55,9 +67,8 @@ Deno.test("gateway doctor: a good setup passes every check and exits 0", async (
 Deno.test("gateway doctor: a bad config is a failure naming the file, the line and the key", async () => {
   const { dir, configPath } = homeWith("server:\n  port: 20128\n  hots: 127.0.0.1\n");
   try {
-    const result = await cli(["doctor", "--config", configPath]);
-    const text = result.out.join("\n");
-    assertEquals(result.code, 1, text);
+    const { code, text } = await doctor(configPath);
+    assertEquals(code, 1, text);
     assertStringIncludes(text, `FAIL  config: ${configPath}:3: server: unknown key "hots"`);
     assertStringIncludes(text, "fix: correct the line named above");
     assertStringIncludes(text, "1 problem to fix");
@@ -78,9 +89,8 @@ Deno.test("gateway doctor: a port held by another program and an unreachable ups
     for await (const connection of holder) connection.close();
   })();
   try {
-    const result = await cli(["doctor", "--config", configPath, "--timeout", "2"]);
-    const text = result.out.join("\n");
-    assertEquals(result.code, 1, text);
+    const { code, text } = await doctor(configPath, { timeoutS: 2 });
+    assertEquals(code, 1, text);
     assertStringIncludes(text, `FAIL  port: 127.0.0.1:${heldPort} is in use by another program`);
     assertStringIncludes(text, "fix: stop it");
     assertStringIncludes(text, `FAIL  upstream dead: cannot connect to 127.0.0.1:${deadPort}`);
@@ -98,9 +108,9 @@ Deno.test("gateway doctor: a port held by a running gateway is fine", async () =
   const port = Number(new URL(gw.url).port);
   const { dir, configPath } = homeWith(serverYaml(port));
   try {
-    const result = await cli(["doctor", "--config", configPath]);
+    const { text } = await doctor(configPath);
     assertStringIncludes(
-      result.out.join("\n"),
+      text,
       `OK    port: 127.0.0.1:${port} is served by a running gateway`,
     );
   } finally {
@@ -149,9 +159,7 @@ Deno.test("gateway doctor: a home the gateway's user cannot write is a failure",
       }
     } else {
       Deno.chmodSync(dir, 0o500);
-      const result = await cli(["doctor", "--config", configPath]);
-      text = result.out.join("\n");
-      code = result.code;
+      ({ code, text } = await doctor(configPath));
       Deno.chmodSync(dir, 0o700);
     }
     assertEquals(code, 1, text);
@@ -176,19 +184,16 @@ Deno.test({
       // A first start creates the schema and the secret key, as in real use.
       const gw = await startTestGateway(yaml, { dir });
       await gw.stop();
-      const result = await cli(["doctor", "--config", configPath, "--timeout", "3"]);
-      const text = result.out.join("\n");
-      assertEquals(result.code, 0, text);
+      const { code, text } = await doctor(configPath, { timeoutS: 3 });
+      assertEquals(code, 0, text);
       const latest = loadPgMigrations().at(-1)!.version;
       assertStringIncludes(text, `OK    database: ${used} accepts connections (schema ${latest})`);
       assertStringIncludes(text, "OK    database: user gw may write");
       assertStringIncludes(text, "OK    secret key:");
 
       // GATEWAY_DATABASE_URL wins over the file, as when serving.
-      const fresh = await cli(["doctor", "--config", configPath, "--timeout", "3"], {
-        GATEWAY_DATABASE_URL: empty,
-      });
-      const freshText = fresh.out.join("\n");
+      const fresh = await doctor(configPath, { timeoutS: 3, databaseUrl: empty });
+      const freshText = fresh.text;
       assertEquals(fresh.code, 0, freshText);
       assertStringIncludes(
         freshText,
@@ -202,10 +207,8 @@ Deno.test({
       admin.exec(`CREATE ROLE ${reader} LOGIN`);
       admin.close();
       const readOnly = used.replace("//gw@", `//${reader}@`);
-      const denied = await cli(["doctor", "--config", configPath, "--timeout", "3"], {
-        GATEWAY_DATABASE_URL: readOnly,
-      });
-      const deniedText = denied.out.join("\n");
+      const denied = await doctor(configPath, { timeoutS: 3, databaseUrl: readOnly });
+      const deniedText = denied.text;
       assertEquals(denied.code, 1, deniedText);
       assertStringIncludes(
         deniedText,
@@ -217,10 +220,8 @@ Deno.test({
       const grant = PgDatabase.connect(used);
       grant.exec(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${reader}`);
       grant.close();
-      const readable = await cli(["doctor", "--config", configPath, "--timeout", "3"], {
-        GATEWAY_DATABASE_URL: readOnly,
-      });
-      const readableText = readable.out.join("\n");
+      const readable = await doctor(configPath, { timeoutS: 3, databaseUrl: readOnly });
+      const readableText = readable.text;
       assertEquals(readable.code, 1, readableText);
       assertStringIncludes(
         readableText,
@@ -229,10 +230,8 @@ Deno.test({
       assertStringIncludes(readableText, `FAIL  database: user ${reader} cannot write: permission denied`);
 
       const missing = used.replace(/[^/]+$/, "no_such_database");
-      const absent = await cli(["doctor", "--config", configPath, "--timeout", "3"], {
-        GATEWAY_DATABASE_URL: missing,
-      });
-      const absentText = absent.out.join("\n");
+      const absent = await doctor(configPath, { timeoutS: 3, databaseUrl: missing });
+      const absentText = absent.text;
       assertEquals(absent.code, 1, absentText);
       assertStringIncludes(absentText, `FAIL  database: cannot connect to ${missing}`);
       assertStringIncludes(absentText, "fix: create the database: createdb -h 127.0.0.1");
@@ -247,11 +246,8 @@ Deno.test("gateway doctor on PostgreSQL: a closed port fails with the fix, and t
   const { dir, configPath } = homeWith(serverYaml(closedPort()));
   try {
     const url = `postgres://gw:hunter2secret@127.0.0.1:${port}/gateway`;
-    const result = await cli(["doctor", "--config", configPath, "--timeout", "3"], {
-      GATEWAY_DATABASE_URL: url,
-    });
-    const text = result.out.join("\n");
-    assertEquals(result.code, 1, text);
+    const { code, text } = await doctor(configPath, { timeoutS: 3, databaseUrl: url });
+    assertEquals(code, 1, text);
     assertStringIncludes(
       text,
       `FAIL  database: cannot connect to postgres://gw:***@127.0.0.1:${port}/gateway`,
