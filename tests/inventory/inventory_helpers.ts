@@ -60,15 +60,15 @@ export function startUpstream(
   });
 }
 
-/** A one-token chat completion of model `m1` answering "hi". */
-export function chatAnswer(): Response {
+/** A chat completion of model `m1` answering `content`, by default "hi" on a one-token prompt. */
+export function chatAnswer(content = "hi", id = "c1", promptTokens = 1): Response {
   return Response.json({
-    id: "c1",
+    id,
     object: "chat.completion",
     created: 0,
     model: "m1",
-    choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
-    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: { prompt_tokens: promptTokens, completion_tokens: 1, total_tokens: promptTokens + 1 },
   });
 }
 
@@ -90,14 +90,7 @@ export async function startKeyAwareUpstream(good: readonly string[]): Promise<Ke
         headers: { "x-ratelimit-limit-requests": "500", "x-ratelimit-limit-tokens": "200000" },
       });
     }
-    return Response.json({
-      id: "chatcmpl-1",
-      object: "chat.completion",
-      created: 0,
-      model: "m1",
-      choices: [{ index: 0, message: { role: "assistant", content: "hello" }, finish_reason: "stop" }],
-      usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
-    });
+    return chatAnswer("hello", "chatcmpl-1", 3);
   });
   return {
     ...upstream,
