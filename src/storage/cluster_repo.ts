@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import type { SqlStatement } from "./sql.ts";
 
 /** One message another gateway process on the same database published. */
 export interface ClusterEvent {
@@ -14,6 +15,8 @@ export interface ClusterEvent {
  */
 export class ClusterRepo {
   readonly #db: Database;
+  /** Prepared once: the budget check runs it before budgeted requests while other processes share the database. */
+  #eventsAfter: SqlStatement | undefined;
 
   constructor(db: Database) {
     this.#db = db;
@@ -27,9 +30,10 @@ export class ClusterRepo {
 
   /** Events after `afterId` published by other processes, oldest first. */
   eventsAfter(afterId: number, origin: string, limit = 1000): ClusterEvent[] {
-    const rows = this.#db.prepare(
+    this.#eventsAfter ??= this.#db.prepare(
       "SELECT id, origin, kind, payload FROM cluster_events WHERE id > ? AND origin <> ? ORDER BY id LIMIT ?",
-    ).all(afterId, origin, limit) as unknown as ClusterEvent[];
+    );
+    const rows = this.#eventsAfter.all(afterId, origin, limit) as unknown as ClusterEvent[];
     return rows.map((r) => ({ ...r, id: Number(r.id) }));
   }
 

@@ -2,17 +2,20 @@
  * `gateway serve --workers 2` as a user runs it, for the facts the issue says must hold across workers: a
  * cooldown set by one worker is honoured by the other (the delay measured), a CLI change reaches both, round
  * robin stays fair across them, a dashboard session from one is valid on the other and a dashboard change
- * there reaches the first, and each worker's live stream shows the other's requests. Requests are held to
- * one worker by a keep-alive connection and every answer says which worker served it (`x-gateway-worker`),
- * so each test shows both workers took part.
+ * there reaches the first, each worker's live stream shows the other's requests, and a budget is enforced
+ * on the spend of both with a bounded overshoot. Requests are held to one worker by a keep-alive connection
+ * and every answer says which worker served it (`x-gateway-worker`), so each test shows both workers took
+ * part.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { parsePrometheusText } from "../helpers/prom_text.ts";
 import { pinnedClients, startWorkers, waitForPeers, waitUntil } from "../helpers/workers.ts";
+import { BUDGET_SLICE } from "../../src/gateway/budget_guard.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const KEY = "static-admin-key-1234567890";
@@ -294,6 +297,72 @@ Deno.test("serve --workers 2: a dashboard's live stream on one worker shows the 
     const { code, output } = await gateway.stop();
     assertEquals(code, 0, output);
     await upstream.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("serve --workers 2: a burst against a daily budget from both workers overshoots it by less than the stated bound", async () => {
+  const upstream = await startMockUpstream();
+  // 1000 $/Mtok in and out: the fixture's 10 + 5 tokens cost $0.015 a request.
+  upstream.script({ json: chatCompletion("ok") });
+  const cost = 0.015;
+  const limit = 0.3; // 20 requests
+  const dir = await home(
+    chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]) +
+      "pricing:\n  m1:\n    input_per_mtok: 1000\n    output_per_mtok: 1000\n",
+  );
+  const gateway = await startWorkers(dir);
+  assert(gateway.url, gateway.printed());
+  let ok = 0;
+  const workers = new Set<string>();
+  const concurrency = 4;
+  try {
+    await waitForPeers(dir, 2);
+    await cli(dir, "budgets", "set", "--daily", String(limit), "--global");
+    await new Promise((r) => setTimeout(r, 1_000)); // both workers reload (≤ 250 ms)
+    let sent = 0;
+    let refused = false;
+    const client = async () => {
+      while (!refused && sent < 200) {
+        sent++;
+        const { status, worker } = await freshChat(gateway.url!);
+        if (status === 200) {
+          ok++;
+          workers.add(worker ?? "none");
+        } else {
+          assertEquals(status, 429);
+          refused = true;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, client));
+    assert(refused, "the budget stopped the burst");
+  } finally {
+    const { code, output } = await gateway.stop();
+    assertEquals(code, 0, output);
+    await upstream.close();
+  }
+  try {
+    const db = new DatabaseSync(join(dir, "gateway.db"), { readOnly: true });
+    const row = db.prepare("SELECT count(*) AS n, sum(cost) AS spent FROM usage WHERE status = 200")
+      .get() as {
+        n: number;
+        spent: number;
+      };
+    db.close();
+    assertEquals(Number(row.n), ok);
+    // The bound (docs/scaling.md): the requests in flight when the limit was crossed (at most one per
+    // client here) plus, per other worker, one slice of the limit it may not have published yet.
+    const bound = limit + concurrency * cost + (2 - 1) * BUDGET_SLICE * limit;
+    console.log(
+      `  budget $${limit}: ${ok} requests answered by workers ${[...workers].sort().join(", ")}, spent $${
+        row.spent.toFixed(3)
+      } (overshoot $${(row.spent - limit).toFixed(3)}, bound $${(bound - limit).toFixed(3)})`,
+    );
+    assertEquals([...workers].sort(), ["1", "2"], "both workers spent against the budget");
+    assert(row.spent >= limit - 1e-9, "the burst was not refused before the limit");
+    assert(row.spent <= bound + 1e-9, `spent $${row.spent} over a $${limit} budget; bound $${bound}`);
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
