@@ -263,34 +263,42 @@ Deno.test("serve --workers 2: a dashboard's live stream on one worker shows the 
   const reader = live.body!.pipeThrough(new TextDecoderStream()).getReader();
   try {
     assertEquals(live.status, 200);
-    // The sender learns that someone watches at its next heartbeat (once a second).
-    await new Promise((r) => setTimeout(r, 1_500));
+    let text = "";
+    const pump = (async () => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+    })().catch(() => {});
+    const usageEvents = (model: string) =>
+      text.split("\n\n").filter((m) => m.startsWith("event: request")).flatMap((m) =>
+        JSON.parse(m.slice(m.indexOf("data: ") + 6)).events as { phase: string; model: string }[]
+      ).filter((e) => e.phase === "usage" && e.model.endsWith(model)).length;
+    // The sender publishes live events once it knows someone watches (at its next heartbeat, once a
+    // second): probe until one of its requests shows up, then count.
+    const ready = await waitUntil(
+      async () => {
+        const res = await sender.fetch("/v1/chat/completions", chatInit("p/m1"));
+        assertEquals(res.status, 200);
+        await new Promise((r) => setTimeout(r, 100));
+        return usageEvents("m1") > 0;
+      },
+      10_000,
+      0,
+    );
     const sent = 5;
     for (let i = 0; i < sent; i++) {
       const res = await sender.fetch("/v1/chat/completions", chatInit("p/m2"));
       assertEquals(res.status, 200);
-      await res.body?.cancel();
     }
-    let text = "";
-    const usageEvents = () =>
-      text.split("\n\n").filter((m) => m.startsWith("event: request")).flatMap((m) =>
-        JSON.parse(m.slice(m.indexOf("data: ") + 6)).events as { phase: string; model: string }[]
-      ).filter((e) => e.phase === "usage" && e.model.endsWith("m2")).length;
-    const deadline = Date.now() + 5_000;
-    while (usageEvents() < sent && Date.now() < deadline) {
-      const next = await Promise.race([
-        reader.read(),
-        new Promise<null>((r) => setTimeout(() => r(null), 250)),
-      ]);
-      if (next === null) continue;
-      if (next.done) break;
-      text += next.value;
-    }
-    assertEquals(
-      usageEvents(),
-      sent,
-      `worker ${watcher.worker}'s stream shows worker ${sender.worker}'s requests`,
+    const took = await waitUntil(() => usageEvents("m2") >= sent, 5_000);
+    console.log(
+      `  worker ${watcher.worker}'s stream showed worker ${sender.worker}'s requests after ${
+        ready.toFixed(0)
+      } ms ` +
+        `of probing; the last of ${sent} arrived ${took.toFixed(0)} ms after its answer`,
     );
+    await new Promise((r) => setTimeout(r, 200));
+    assertEquals(usageEvents("m2"), sent, "each request appears once");
+    await reader.cancel().catch(() => {});
+    await pump;
   } finally {
     await reader.cancel().catch(() => {});
     for (const c of clients.values()) c.close();
