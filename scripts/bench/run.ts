@@ -500,9 +500,20 @@ async function main() {
   benchMetricsCost(200_000);
   // p99 over one connection and RSS after load, against the bare proxy (its own servers on its own ports).
   await benchLatencyRss();
-  // Scale-out: 1 vs N workers, SQLite vs PostgreSQL (its own servers on its own ports).
-  await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/bench/workers.ts", String(navigator.hardwareConcurrency || 2)],
+  // Scale-out: 1 vs N workers, SQLite vs PostgreSQL (its own servers on its own ports). This process is
+  // pinned to CPU 1 and a child inherits that, which put every worker on one core; the child gets every
+  // online CPU back.
+  const online = Deno.readTextFileSync("/sys/devices/system/cpu/online").trim();
+  await new Deno.Command("taskset", {
+    args: [
+      "-c",
+      online,
+      Deno.execPath(),
+      "run",
+      "-A",
+      "scripts/bench/workers.ts",
+      String(navigator.hardwareConcurrency || 2),
+    ],
     cwd: ROOT,
     stdout: "inherit",
     stderr: "inherit",
