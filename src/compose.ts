@@ -145,6 +145,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     dashboard,
     metrics: endpoint,
     clock: () => performance.now(),
+    worker: options.processLabel?.startsWith("worker-") ? options.processLabel.slice(7) : undefined,
   });
   let closed: Promise<void> | undefined;
   return {

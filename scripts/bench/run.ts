@@ -7,11 +7,14 @@
  * streamed chunk when a stream arrives in one write (passthrough and translate), and the CPU one more
  * chunk costs when each chunk arrives in its own write, against a JS pass-through floor and the bare
  * proxy's native pipe, and the routing decision alone with 1,000 accounts under one prefix
- * (`routing_resolve.ts`). Bounded in time: about five minutes.
+ * (`routing_resolve.ts`); then the issue's goals in their own runs: p99 over one connection against the
+ * bare proxy and RSS after load (`latency_rss.ts`), 1 vs N workers and PostgreSQL vs SQLite (`workers.ts`).
+ * Bounded in time: about eight minutes.
  */
 import { join } from "node:path";
 import { benchRoutingResolve } from "./routing_resolve.ts";
 import { benchMetricsCost } from "./metrics_cost.ts";
+import { benchLatencyRss } from "./latency_rss.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const PORTS = {
@@ -495,9 +498,22 @@ async function main() {
   benchRoutingResolve(1000, 20_000);
   // What metrics and x-gateway-overhead-ms add to each request, in this process.
   benchMetricsCost(200_000);
-  // Scale-out: 1 vs N workers, SQLite vs PostgreSQL (its own servers on its own ports).
-  await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/bench/workers.ts", String(navigator.hardwareConcurrency || 2)],
+  // p99 over one connection and RSS after load, against the bare proxy (its own servers on its own ports).
+  await benchLatencyRss();
+  // Scale-out: 1 vs N workers, SQLite vs PostgreSQL (its own servers on its own ports). This process is
+  // pinned to CPU 1 and a child inherits that, which put every worker on one core; the child gets every
+  // online CPU back.
+  const online = Deno.readTextFileSync("/sys/devices/system/cpu/online").trim();
+  await new Deno.Command("taskset", {
+    args: [
+      "-c",
+      online,
+      Deno.execPath(),
+      "run",
+      "-A",
+      "scripts/bench/workers.ts",
+      String(navigator.hardwareConcurrency || 2),
+    ],
     cwd: ROOT,
     stdout: "inherit",
     stderr: "inherit",

@@ -35,6 +35,15 @@ function treeCpuMs(pid: number): number {
   return ns / 1e6;
 }
 
+/** CPU ms of a process's main thread (the event loop), from the scheduler's counters. */
+function mainThreadCpuMs(pid: number): number {
+  try {
+    return Number(Deno.readTextFileSync(`/proc/${pid}/task/${pid}/schedstat`).split(" ")[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
 async function wrk(url: string, seconds: number): Promise<{ rps: number; requests: number }> {
   const lua = await Deno.makeTempFile({ suffix: ".lua" });
   await Deno.writeTextFile(
@@ -94,9 +103,12 @@ async function measure(workers: number, config: string, env: Record<string, stri
     await waitReady(url);
     await wrk(url, 10); // warm-up: V8 optimizes the gateway's code over the first ~30 k requests
     const before = treeCpuMs(child.pid);
+    const mainBefore = mainThreadCpuMs(child.pid);
     const result = await wrk(url, SECONDS);
     const cpuUs = ((treeCpuMs(child.pid) - before) * 1000) / result.requests;
-    return { rps: result.rps, cpuUs };
+    // One worker is the gateway process itself: its main thread runs the event loop, the request path.
+    const mainUs = ((mainThreadCpuMs(child.pid) - mainBefore) * 1000) / result.requests;
+    return { rps: result.rps, cpuUs, mainUs };
   } finally {
     child.kill("SIGTERM");
     await child.status;
@@ -118,18 +130,31 @@ const mock = new Deno.Command(Deno.execPath(), {
 try {
   const one = await measure(1, config);
   const many = await measure(WORKERS, config);
+  const load = Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
   console.log(
-    `Workers (wrk -t1 -c50, ${SECONDS} s, ${navigator.hardwareConcurrency} cores shared with wrk and the mock):`,
+    `Workers (wrk -t1 -c50, ${SECONDS} s, ${navigator.hardwareConcurrency} cores shared with wrk and the mock; ` +
+      `load average ${load}, ${new Date().toISOString()}):`,
   );
   console.log(`  1 worker:  ${one.rps.toFixed(0)} req/s, ${one.cpuUs.toFixed(0)} µs CPU per request`);
   console.log(
     `  ${WORKERS} workers: ${many.rps.toFixed(0)} req/s, ${many.cpuUs.toFixed(0)} µs CPU per request`,
   );
+  const perWorker = many.rps / one.rps / WORKERS;
+  const cpuRatio = many.cpuUs / one.cpuUs;
   console.log(
-    `  throughput ratio ${(many.rps / one.rps).toFixed(2)}× (${
-      (many.rps / one.rps / WORKERS).toFixed(2)
-    } per worker); ` +
-      `CPU per request ${(many.cpuUs / one.cpuUs).toFixed(2)}× one worker's`,
+    `  throughput ratio ${(many.rps / one.rps).toFixed(2)}× (${perWorker.toFixed(2)} per worker); ` +
+      `CPU per request ${cpuRatio.toFixed(2)}× one worker's`,
+  );
+  // The issue's goal, measured as it is stated and as the CPU counters project it for free cores.
+  console.log(
+    `  goal "${WORKERS} workers reach ≥ 0.8 × ${WORKERS} of one worker's req/s": measured ${
+      perWorker.toFixed(2)
+    } × ${WORKERS} (${
+      perWorker >= 0.8 ? "met" : "not met"
+    }; the cores are not free here: wrk, the mock and ` +
+      `other users share them); by CPU per request, ${WORKERS} free cores would give ${
+        (1 / cpuRatio).toFixed(2)
+      } × ${WORKERS} (${1 / cpuRatio >= 0.8 ? "met" : "not met"})`,
   );
   if (postgresUnavailable() === null) {
     const pg = await testPostgres();
@@ -140,6 +165,17 @@ try {
         `(${(onPg.rps / one.rps).toFixed(2)}× SQLite's req/s, ${
           (onPg.cpuUs / one.cpuUs).toFixed(2)
         }× its CPU per request)`,
+    );
+    // CPU per request counts the gateway's process (its PostgreSQL bridge thread included), not the
+    // PostgreSQL server; the main thread's share is the request path (the event loop).
+    const signed = (n: number) => `${n >= 0 ? "+" : ""}${n.toFixed(0)}`;
+    console.log(
+      `  goal "PostgreSQL costs the request path nothing": main thread (the request path) ${
+        signed(onPg.mainUs - one.mainUs)
+      } µs per request (${onPg.mainUs.toFixed(0)} against ${one.mainUs.toFixed(0)}), whole process ${
+        signed(onPg.cpuUs - one.cpuUs)
+      } µs, req/s ${signed((onPg.rps / one.rps - 1) * 100)} % against SQLite (the PostgreSQL server shares ` +
+        `the cores)`,
     );
   } else console.log(`  PostgreSQL skipped: ${postgresUnavailable()}`);
 } finally {

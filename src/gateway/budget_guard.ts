@@ -11,6 +11,13 @@ interface SpendMessage {
   readonly t: number;
 }
 
+/**
+ * The share of a daily limit one process may hold back unpublished: once its recorded-but-unpublished spend
+ * under a budget reaches this fraction of that budget's limit, it publishes at once instead of at the next
+ * 50 ms tick. With W processes the others can know at most (W − 1) × 1 % of the limit less than was spent.
+ */
+export const BUDGET_SLICE = 0.01;
+
 /** The server's own time zone, used when reporting_timezone is empty. */
 export function localTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
@@ -19,7 +26,11 @@ export function localTimeZone(): string {
 /**
  * Daily budgets without touching the database per request: today's spend per key and in total is kept
  * in memory, loaded once per day (and on start) and increased as usage is recorded, here and (through the
- * cluster channel, within about 100 ms) by every other process on the same database.
+ * cluster channel) by every other process on the same database. With other processes present, the spend
+ * they publish is read just before a budgeted request is admitted, and each process publishes its own
+ * spend at once whenever a budget's slice of it (BUDGET_SLICE) is unpublished; so a budget can be
+ * overshot across processes by at most (W − 1) slices beyond what one process overshoots by (the
+ * requests already in flight when the limit is crossed). See docs/scaling.md.
  */
 export class BudgetGuard {
   readonly #control: ControlPlane;
@@ -31,10 +42,15 @@ export class BudgetGuard {
   #total = 0;
   #byKey = new Map<number, number>();
   readonly #peers: ClusterChannel<SpendMessage> | null;
+  readonly #cluster: ClusterSync | null;
+  /** Spend recorded here since the last flush this guard made (an upper bound of what is unpublished). */
+  #unsentTotal = 0;
+  readonly #unsentByKey = new Map<number, number>();
 
   constructor(control: ControlPlane, store: Store, now: number, cluster?: ClusterSync) {
     this.#control = control;
     this.#store = store;
+    this.#cluster = cluster ?? null;
     // Today's spend is read now, so spend other processes report from here on adds to it.
     this.#roll(now);
     this.#peers = cluster?.channel<SpendMessage>("spend", (messages) => {
@@ -53,7 +69,22 @@ export class BudgetGuard {
     this.#roll(now);
     if (cost <= 0) return;
     this.#count(keyId, cost);
-    this.#peers?.publish({ k: keyId, c: cost, t: now });
+    if (this.#peers === null || this.#cluster === null || this.#cluster.peers === 0) return;
+    this.#peers.publish({ k: keyId, c: cost, t: now });
+    if (this.#control.budgets.length === 0) return;
+    this.#unsentTotal += cost;
+    const unsentKey = keyId === null ? 0 : (this.#unsentByKey.get(keyId) ?? 0) + cost;
+    if (keyId !== null) this.#unsentByKey.set(keyId, unsentKey);
+    // Publish at once when a budget's slice is held back here; otherwise the tick sends it with the rest.
+    let due = false;
+    for (const budget of this.#control.budgets) {
+      const unsent = budget.keyId === null ? this.#unsentTotal : budget.keyId === keyId ? unsentKey : 0;
+      if (unsent >= budget.dailyLimit * BUDGET_SLICE) due = true;
+    }
+    if (!due) return;
+    this.#peers.flush();
+    this.#unsentTotal = 0;
+    this.#unsentByKey.clear();
   }
 
   #count(keyId: number | null, cost: number): void {
@@ -74,6 +105,11 @@ export class BudgetGuard {
       keyId === null ? undefined : budgets.find((b) => b.keyId === keyId),
       budgets.find((b) => b.keyId === null),
     ];
+    // Decide on the others' latest published spend, not on what the last tick brought (one indexed read,
+    // only for requests a budget applies to and only while other processes share the database).
+    if ((scopes[0] || scopes[1]) && this.#cluster !== null && this.#cluster.peers > 0) {
+      this.#cluster.receiveNow();
+    }
     for (const budget of scopes) {
       if (!budget) continue;
       const spent = this.spentToday(budget.keyId, now);

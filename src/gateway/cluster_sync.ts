@@ -17,6 +17,8 @@ export interface ClusterChannel<T> {
   publish(message: T): void;
   /** Writes a message at once, peers or not (cooldowns: every process must honour them within 100 ms). */
   publishNow(message: T): void;
+  /** Writes this channel's queued messages at once instead of at the next tick (budget slices). */
+  flush(): void;
 }
 
 interface Channel {
@@ -82,7 +84,30 @@ export class ClusterSync {
       },
       // Always written: these are rare, and a peer that started within the last heartbeat must see them.
       publishNow: (message) => this.#write(kind, [message]),
+      flush: () => {
+        if (channel.queued.length === 0) return;
+        const messages = channel.queued;
+        channel.queued = [];
+        this.#guarded(() => this.#write(kind, messages));
+      },
     };
+  }
+
+  /**
+   * Reads what the others published since the last tick, now (one indexed read; on PostgreSQL none unless
+   * a notification arrived). The budget check calls it so that it never decides on spend a tick old.
+   */
+  receiveNow(): void {
+    if (this.#timer === undefined) return;
+    this.#guarded(() => this.#receive());
+  }
+
+  #guarded(work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      log("warn", `cluster sync failed: ${(error as Error).message}`);
+    }
   }
 
   /** Whether another process listens to an optional channel, as of the last heartbeat. */

@@ -22,6 +22,11 @@ export interface AppDeps extends UtilityDeps, SurfaceDeps {
   readonly metrics?: MetricsEndpoint;
   /** A monotonic clock in ms for `x-gateway-overhead-ms` (performance.now unless given). */
   readonly clock?: () => number;
+  /**
+   * This process's worker number under `serve --workers`, sent as `x-gateway-worker` on every response, so
+   * an operator (and a test) can tell which process answered; absent for a single process (no header).
+   */
+  readonly worker?: string;
 }
 
 /** Builds the Hono app. No I/O happens here beyond what the deps do. */
@@ -64,6 +69,7 @@ export function createHandler(
   const app = createApp(deps);
   const isTrustedProxy = ipMatcher(deps.control.config.server.trustedProxies);
   const clock = deps.clock ?? (() => performance.now());
+  const worker = deps.worker;
   return (request, info) => {
     const timing = new RequestTiming(clock);
     let path = pathOf(request.url);
@@ -76,32 +82,34 @@ export function createHandler(
     if (isResponsesUpgrade(path, request)) return serveResponsesSocket(deps, request, clock);
     if (request.method === "POST") {
       const handled = handleSurfaceRequest(deps, path, request, timing);
-      if (handled !== null) return handled.then((response) => withOverhead(response, timing));
+      if (handled !== null) return handled.then((response) => withOverhead(response, timing, worker));
     }
     const peer = info?.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "";
     const response = app.fetch(request, { trustedProxy: isTrustedProxy(peer), peer });
     return response instanceof Promise
-      ? response.then((r) => withOverhead(r, timing))
-      : withOverhead(response, timing);
+      ? response.then((r) => withOverhead(r, timing, worker))
+      : withOverhead(response, timing, worker);
   };
 }
 
 /**
  * Adds `x-gateway-overhead-ms`: the time the gateway spent on the request, minus what it waited on
  * upstreams. Headers leave before a stream's body, so for a stream it covers the time to the first byte.
+ * Under `serve --workers` it also adds `x-gateway-worker`.
  */
-function withOverhead(response: Response, timing: RequestTiming): Response {
+function withOverhead(response: Response, timing: RequestTiming, worker: string | undefined): Response {
   // A model request fixed its overhead at its first byte (its answer encoded); others are measured now.
   const value = (timing.overheadMs >= 0 ? timing.overheadMs : timing.overheadNow()).toFixed(3);
+  let target = response;
   try {
-    response.headers.set("x-gateway-overhead-ms", value);
-    return response;
+    target.headers.set("x-gateway-overhead-ms", value);
   } catch {
     // Immutable headers (a redirect made by Response.redirect): copy into a response we own.
-    const copy = new Response(response.body, response);
-    copy.headers.set("x-gateway-overhead-ms", value);
-    return copy;
+    target = new Response(response.body, response);
+    target.headers.set("x-gateway-overhead-ms", value);
   }
+  if (worker !== undefined) target.headers.set("x-gateway-worker", worker);
+  return target;
 }
 
 /** The path of an absolute URL without building a URL object (the request path is hot). */

@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import type { SqlStatement } from "./sql.ts";
 
 /** One message another gateway process on the same database published. */
 export interface ClusterEvent {
@@ -22,6 +23,8 @@ export interface EventCursor {
 export class IdCursor implements EventCursor {
   readonly #db: Database;
   #lastId: number;
+  /** Prepared once: with several processes the budget check reads before every budgeted request. */
+  #read: SqlStatement | undefined;
 
   /** Starts after the newest event: older ones are already reflected in the tables a process loads. */
   constructor(db: Database) {
@@ -31,9 +34,10 @@ export class IdCursor implements EventCursor {
   }
 
   next(origin: string, limit = 1000): ClusterEvent[] {
-    const rows = this.#db.prepare(
+    this.#read ??= this.#db.prepare(
       "SELECT id, origin, kind, payload FROM cluster_events WHERE id > ? AND origin <> ? ORDER BY id LIMIT ?",
-    ).all(this.#lastId, origin, limit) as unknown as ClusterEvent[];
+    );
+    const rows = this.#read.all(this.#lastId, origin, limit) as unknown as ClusterEvent[];
     const events = rows.map((r) => ({ ...r, id: Number(r.id) }));
     if (events.length > 0) this.#lastId = events[events.length - 1].id;
     return events;
