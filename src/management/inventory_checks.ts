@@ -9,26 +9,10 @@ import type { CheckRecord, KeyToCheck } from "../storage/mod.ts";
 import { log } from "../log.ts";
 import type { ManagementDeps } from "./deps.ts";
 import { identifyKey } from "./inventory_identify.ts";
+import { RecheckPlan } from "./inventory_recheck.ts";
 
 /** Reloads are batched: a burst of finished checks rebuilds routing once, not once per key. */
 const RELOAD_DEBOUNCE_MS = 250;
-
-/** Retries after consecutive `error` verdicts; past them the key waits for the check interval. */
-export const ERROR_RETRIES = 6;
-
-/** A daily limit is checked again this long after 00:00 UTC, so the upstream has surely reset it. */
-const RESET_MARGIN_MS = 60_000;
-
-/**
- * The wait before retrying a key whose check ended in `error` for the `failures`-th time in a row: the
- * base doubled each time (1, 2, 4 … 32 × base), or null past ERROR_RETRIES (or with a base of 0). An
- * `error` is a timeout, a refused target or an upstream 5xx: not a verdict on the key, so an active key
- * that hit one should not stay out of routing for a whole check interval.
- */
-export function errorRetryDelay(failures: number, baseMs: number): number | null {
-  if (baseMs <= 0 || failures < 1 || failures > ERROR_RETRIES) return null;
-  return baseMs * 2 ** (failures - 1);
-}
 
 /**
  * Runs key checks in the background: a queue (each key at most once), at most `check_concurrency` at a
@@ -55,14 +39,12 @@ export class InventoryChecks {
   #forward: ((ids?: readonly string[], identify?: boolean) => void) | undefined;
   /** Keys to identify (tried against the configured providers) before their check, at the user's request. */
   readonly #identify = new Set<string>();
-  /** Keys to check again at a set time (ms): error retries, daily limits that reset. One timer for all. */
-  readonly #later = new Map<string, number>();
-  #laterTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Consecutive `error` verdicts per key (the retry backoff); a conclusive check clears it. */
-  readonly #failures = new Map<string, number>();
+  /** Checks ahead of the interval: error retries, daily limits that reset. */
+  readonly #recheck: RecheckPlan;
 
   constructor(deps: ManagementDeps, fetchImpl?: typeof fetch) {
     this.#deps = deps;
+    this.#recheck = new RecheckPlan(deps, (ids) => this.schedule(ids));
     const signal = this.#abort.signal;
     const base = fetchImpl ?? fetch;
     this.#fetch = guardedFetch({
@@ -141,7 +123,7 @@ export class InventoryChecks {
 
   /** When a key is checked again ahead of the interval (error retry, daily reset); ms, in this process. */
   plannedAt(id: string): number | undefined {
-    return this.#later.get(id);
+    return this.#recheck.plannedAt(id);
   }
 
   /** Keys waiting or being checked. */
@@ -155,8 +137,7 @@ export class InventoryChecks {
     this.#queue.length = 0;
     this.#queued.clear();
     clearInterval(this.#scheduleTimer);
-    clearTimeout(this.#laterTimer);
-    this.#later.clear();
+    this.#recheck.close();
     this.#abort.abort(new DOMException("the gateway is shutting down", "AbortError"));
     if (this.#running > 0) await new Promise<void>((resolve) => this.#idle.push(resolve));
     clearTimeout(this.#reloadTimer);
@@ -189,7 +170,7 @@ export class InventoryChecks {
     const key = this.#deps.store.inventoryChecks.due([id])[0];
     if (key === undefined) {
       // Deleted, archived or revoked meanwhile: forget its error streak too.
-      this.#failures.delete(id);
+      this.#recheck.forget(id);
       return;
     }
     let outcome: CheckOutcome;
@@ -213,43 +194,7 @@ export class InventoryChecks {
     }
     this.#dirty = true;
     this.#reloadTimer ??= setTimeout(() => this.#reloadNow(), RELOAD_DEBOUNCE_MS);
-    this.#followUp(id, outcome);
-  }
-
-  /** Plans the key's next check ahead of the interval: an error's retry, or a daily limit's reset. */
-  #followUp(id: string, outcome: CheckOutcome): void {
-    if (outcome.status === "error") {
-      const failures = (this.#failures.get(id) ?? 0) + 1;
-      this.#failures.set(id, failures);
-      const delay = errorRetryDelay(failures, this.#deps.config.inventory.errorRetryMs);
-      if (delay !== null) this.#checkAt(id, this.#deps.now() + delay);
-      return;
-    }
-    this.#failures.delete(id);
-    if (outcome.recheckAt !== undefined) this.#checkAt(id, outcome.recheckAt + RESET_MARGIN_MS);
-  }
-
-  #checkAt(id: string, at: number): void {
-    if (this.#closed) return;
-    this.#later.set(id, Math.min(at, this.#later.get(id) ?? Infinity));
-    this.#armLater();
-  }
-
-  #armLater(): void {
-    clearTimeout(this.#laterTimer);
-    this.#laterTimer = undefined;
-    if (this.#later.size === 0 || this.#closed) return;
-    const next = Math.min(...this.#later.values());
-    // setTimeout holds at most ~24.8 days; a later time is simply re-armed when this one fires.
-    const wait = Math.min(Math.max(0, next - this.#deps.now()), 2 ** 31 - 1);
-    this.#laterTimer = setTimeout(() => {
-      const now = this.#deps.now();
-      const due = [...this.#later].filter(([, at]) => at <= now).map(([id]) => id);
-      for (const id of due) this.#later.delete(id);
-      this.#armLater();
-      if (due.length > 0) this.schedule(due);
-    }, wait);
-    Deno.unrefTimer(this.#laterTimer);
+    this.#recheck.followUp(id, outcome);
   }
 
   #target(key: KeyToCheck): CheckTarget {

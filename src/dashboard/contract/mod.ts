@@ -15,11 +15,10 @@ import type {
   SettingsSection,
   ToolsSection,
 } from "./manage.ts";
+import type { InventoryKeysSection, InventorySection } from "./inventory.ts";
 import type {
   Alert,
   AnalyticsSection,
-  InventoryKeysSection,
-  InventorySection,
   LeaderboardSection,
   OverviewSection,
   RequestLogsSection,
@@ -32,6 +31,7 @@ export type { SigninFlow } from "../../signin/plan.ts";
 export type { SigninStatus, SigninView } from "../../signin/session.ts";
 export type * from "./manage.ts";
 export type * from "./usage.ts";
+export type * from "./inventory.ts";
 export type * from "./quota.ts";
 
 /** Each state section's name mapped to the type of its `data`. */
