@@ -1,5 +1,5 @@
 import type { Database } from "./database.ts";
-import type { SqlStatement } from "./sql.ts";
+import type { SqlStatement, SqlValue } from "./sql.ts";
 
 /** One usage row: one attempt outcome (success or failure). */
 export interface UsageRow {
@@ -42,10 +42,45 @@ interface DailyGroup {
   unpriced: number;
 }
 
+/** Statement sizes a batch of usage rows is cut into, largest first (ends with 1, so every row fits). */
+const INSERT_CHUNKS = [64, 8, 1] as const;
+
+const USAGE_COLUMNS = "ts, client_format, request_model, model, provider_id, account_id, client_key_id, " +
+  "client_key_label, status, input_tokens, cache_read_tokens, cache_creation_tokens, output_tokens, " +
+  "reasoning_tokens, estimated, cost, priced, latency_ms, streamed, error";
+const USAGE_ROW_PLACEHOLDERS = `(${USAGE_COLUMNS.split(",").map(() => "?").join(", ")})`;
+
+/** One row's values in USAGE_COLUMNS order. */
+function pushUsageParams(params: SqlValue[], r: UsageRow): void {
+  params.push(
+    r.ts,
+    r.clientFormat,
+    r.requestModel,
+    r.model,
+    r.providerId,
+    r.accountId,
+    r.clientKeyId,
+    r.clientKeyLabel,
+    r.status,
+    r.inputTokens,
+    r.cacheReadTokens,
+    r.cacheCreationTokens,
+    r.outputTokens,
+    r.reasoningTokens,
+    r.estimated ? 1 : 0,
+    r.cost,
+    r.priced ? 1 : 0,
+    r.latencyMs,
+    r.streamed ? 1 : 0,
+    r.error,
+  );
+}
+
 /** The usage table. Writes come in batches from the usage writer. */
 export class UsageRepo {
   readonly #db: Database;
-  #insertStatement: SqlStatement | undefined;
+  /** Inserts of 64, 8 and 1 rows, prepared on first use: this runs for every attempt of every request. */
+  readonly #insertStatements = new Map<number, SqlStatement>();
   #rollupStatement: SqlStatement | undefined;
 
   constructor(db: Database) {
@@ -62,37 +97,29 @@ export class UsageRepo {
   }
 
   #insertRows(rows: readonly UsageRow[]): void {
-    // Prepared once: this runs for every attempt of every request.
-    const statement = this.#insertStatement ??= this.#db.prepare(
-      `INSERT INTO usage (ts, client_format, request_model, model, provider_id, account_id, client_key_id,
-         client_key_label, status, input_tokens, cache_read_tokens, cache_creation_tokens, output_tokens,
-         reasoning_tokens, estimated, cost, priced, latency_ms, streamed, error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const r of rows) {
-      statement.run(
-        r.ts,
-        r.clientFormat,
-        r.requestModel,
-        r.model,
-        r.providerId,
-        r.accountId,
-        r.clientKeyId,
-        r.clientKeyLabel,
-        r.status,
-        r.inputTokens,
-        r.cacheReadTokens,
-        r.cacheCreationTokens,
-        r.outputTokens,
-        r.reasoningTokens,
-        r.estimated ? 1 : 0,
-        r.cost,
-        r.priced ? 1 : 0,
-        r.latencyMs,
-        r.streamed ? 1 : 0,
-        r.error,
-      );
+    // Rows go in statements of a few fixed sizes, so there are at most three statement texts to prepare
+    // once, and a batch of n rows costs about n / 64 statements instead of n. On PostgreSQL each statement
+    // is a message round of its own in the bridge, so this is most of what a usage row costs there.
+    let at = 0;
+    for (const size of INSERT_CHUNKS) {
+      while (rows.length - at >= size) {
+        const params: SqlValue[] = [];
+        for (let i = at; i < at + size; i++) pushUsageParams(params, rows[i]);
+        this.#insertStatement(size).run(...params);
+        at += size;
+      }
     }
+  }
+
+  /** The insert of `size` rows, prepared once per size. */
+  #insertStatement(size: number): SqlStatement {
+    let statement = this.#insertStatements.get(size);
+    if (statement === undefined) {
+      const values = Array.from({ length: size }, () => USAGE_ROW_PLACEHOLDERS).join(", ");
+      statement = this.#db.prepare(`INSERT INTO usage (${USAGE_COLUMNS}) VALUES ${values}`);
+      this.#insertStatements.set(size, statement);
+    }
+    return statement;
   }
 
   #addToRollup(rows: readonly UsageRow[]): void {

@@ -114,6 +114,40 @@ const checks: Record<string, (store: Store) => void> = {
     assertEquals([since.requests, since.okRequests, since.clientErrors, since.serverErrors], [3, 2, 1, 0]);
     assertEquals(store.usageStats.daily(Math.floor(NOW / DAY) - 1).map((d) => d.requests), [1, 3]);
   },
+  "usage: a batch of 137 rows (64 + 64 + 8 + 1 per statement) stores every row's values in order"(store) {
+    const rows = Array.from({ length: 137 }, (_, i) =>
+      usage({
+        ts: NOW + i,
+        latencyMs: 1000 + i,
+        clientKeyId: i % 3 === 0 ? null : i,
+        estimated: i % 2 === 0,
+        error: i === 100 ? 'it\'s "quoted" – ünïcode' : "",
+      }));
+    store.transaction(() => store.usage.insert(rows));
+    assertEquals(store.usage.count(), 137);
+    const stored = store.db.prepare(
+      "SELECT ts, latency_ms, client_key_id, estimated, error FROM usage ORDER BY ts",
+    ).all() as {
+      ts: number;
+      latency_ms: number;
+      client_key_id: number | null;
+      estimated: number;
+      error: string;
+    }[];
+    assertEquals(
+      stored.map((
+        r,
+      ) => [
+        Number(r.ts),
+        Number(r.latency_ms),
+        r.client_key_id === null ? null : Number(r.client_key_id),
+        Number(r.estimated),
+        r.error,
+      ]),
+      rows.map((r) => [r.ts, r.latencyMs, r.clientKeyId, r.estimated ? 1 : 0, r.error]),
+    );
+    assertEquals(store.usageStats.totals(Math.floor(NOW / DAY)).requests, 137, "the rollup counts every row");
+  },
   "cooldowns and request logs: apply, clear, prune, page"(store) {
     store.cooldowns.apply([{
       accountId: "a",
