@@ -30,7 +30,7 @@ export interface SubscriptionConsole {
   probe(provider: ProviderConfig, model: string): Promise<ProbeResult>;
 }
 
-const NO_CLIENT = { hasImages: false, agentTurn: false, clientHeaders: new Headers() };
+const NO_CLIENT = { hasImages: false, agentTurn: false, clientHeaders: new Headers(), conversation: null };
 
 /** The console over the runtime's subscriptions (the composition root builds it). */
 export function subscriptionConsole(

@@ -11,7 +11,7 @@ import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
 import { isSubscriptionKind, type SubscriptionCall } from "../executors/oauth/mod.ts";
 import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
-import type { Attempt } from "../routing/mod.ts";
+import { type Attempt, cacheAffinityKey } from "../routing/mod.ts";
 import { upstreamCodecFor } from "../wire/mod.ts";
 import type { UpstreamCodec } from "../wire/codec.ts";
 import type { CredentialBlob } from "../credentials/mod.ts";
@@ -73,6 +73,7 @@ export function prepareCall(
       m.role === "tool" || m.parts.some((p) => p.kind === "toolResult")
     ),
     clientHeaders: caller.clientHeaders,
+    conversation: cacheAffinityKey(original),
   };
   const subscription = deps.subscriptions.call(target.provider, shape);
   if (subscription instanceof Promise) {

@@ -158,3 +158,39 @@ async function assertRejectsStatus(promise: Promise<unknown>, status: number): P
   assertEquals((error as { status?: number }).status, status);
   assertStringIncludes(String((error as Error).message), "");
 }
+
+Deno.test("responses_oauth: a client without a session id gets one per conversation; a client's own passes through", async () => {
+  const { mock, gw, client } = await setup(864_000);
+  try {
+    const conversation = (first: string) => [
+      { role: "user" as const, content: first },
+      { role: "assistant" as const, content: "ok" },
+      { role: "user" as const, content: "and then?" },
+    ];
+    const sessions: (string | null)[] = [];
+    for (const first of ["fix the parser", "fix the parser", "write the docs"]) {
+      await client.chat.completions.create({ model: "codex/gpt-5", messages: conversation(first) });
+      sessions.push(mock.calls.at(-1)!.headers.get("session_id"));
+    }
+    assert(
+      sessions[0] !== null &&
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(sessions[0]),
+    );
+    assertEquals(sessions[1], sessions[0], "the same conversation keeps its session");
+    assert(sessions[2] !== sessions[0], "another conversation gets another session");
+    await client.chat.completions.create(
+      { model: "codex/gpt-5", messages: conversation("fix the parser") },
+      { headers: { session_id: "client-own-session" } },
+    );
+    assertEquals(mock.calls.at(-1)!.headers.get("session_id"), "client-own-session");
+    // A lone first turn has no conversation identity yet: no session id is made up for it.
+    await client.chat.completions.create({
+      model: "codex/gpt-5",
+      messages: [{ role: "user", content: "hi" }],
+    });
+    assertEquals(mock.calls.at(-1)!.headers.get("session_id"), null);
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});

@@ -18,6 +18,11 @@ export interface CallShape {
   /** The turn continues a tool loop (Copilot bills it as the agent's, not a new premium request). */
   readonly agentTurn: boolean;
   readonly clientHeaders: Headers;
+  /**
+   * A stable identity of the conversation (its prompt-cache affinity key), or null for a lone first turn:
+   * kinds whose backend caches per session derive their session id from it.
+   */
+  readonly conversation: string | null;
 }
 
 /** How to call one subscription account for one request. */
@@ -252,6 +257,13 @@ function codexCall(provider: ProviderConfig, blob: CredentialBlob, shape: CallSh
     const value = shape.clientHeaders.get(name);
     if (value !== null) headers[name] = value;
   }
+  // Codex's backend keeps its prompt cache per session: a client that sends none (any client whose format
+  // is translated) gets one derived from its conversation, so every turn of it lands on the same cache.
+  if (
+    headers.session_id === undefined && headers["session-id"] === undefined && shape.conversation !== null
+  ) {
+    headers.session_id = conversationUuid(shape.conversation);
+  }
   return {
     format: "responses",
     url: `${base}/responses`,
@@ -261,6 +273,20 @@ function codexCall(provider: ProviderConfig, blob: CredentialBlob, shape: CallSh
     rewriteBody: normalizeCodexBody,
     inlineImagesOnly: true,
   };
+}
+
+/**
+ * A UUID-shaped id that is the same for the same conversation key and differs between keys (four FNV-1a
+ * lanes with different seeds; not a secret, and the key itself never leaves).
+ */
+export function conversationUuid(key: string): string {
+  const lanes = [0x811c9dc5, 0x050c5d1f, 0x2f3d4c5b, 0x6a09e667];
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    for (let l = 0; l < 4; l++) lanes[l] = Math.imul(lanes[l] ^ c, 16777619 + 2 * l);
+  }
+  const hex = lanes.map((h) => (h >>> 0).toString(16).padStart(8, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The ChatGPT account id: stored beside the tokens by a sign-in, else read from the tokens' claims. */
