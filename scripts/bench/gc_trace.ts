@@ -7,6 +7,7 @@
  * Usage: deno run -A scripts/bench/gc_trace.ts [rounds=2] [seconds=5]
  */
 import { join } from "node:path";
+import { waitReady } from "./wait_ready.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ROUNDS = Number(Deno.args[0] ?? 2);
@@ -55,23 +56,6 @@ async function wrk(url: string, seconds: number): Promise<number> {
   const requests = /(\d+) requests in/.exec(text);
   if (!requests) throw new Error(`wrk failed: ${text}`);
   return Number(requests[1]);
-}
-
-async function waitReady(url: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    try {
-      await (await fetch(url, {
-        method: "POST",
-        body: BODY,
-        headers: { "content-type": "application/json" },
-      }))
-        .arrayBuffer();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${url} did not start`);
 }
 
 /** One --trace-gc line: kind, heap used before → after (MB), committed after (MB), pause (ms). */
@@ -143,7 +127,7 @@ try {
       `http://127.0.0.1:${mockPort}`,
     ], barePort),
   );
-  await Promise.all(targets.map((t) => waitReady(t.url)));
+  await Promise.all(targets.map((t) => waitReady(t.url, BODY)));
   for (let round = 0; round < ROUNDS; round++) {
     for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
       t.requests += await wrk(t.url, SECONDS);

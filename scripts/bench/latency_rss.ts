@@ -13,6 +13,7 @@
  * Usage: deno run -A scripts/bench/latency_rss.ts [rounds=5] [round seconds=4]
  */
 import { join } from "node:path";
+import { waitReady } from "./wait_ready.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ROUNDS = Number(Deno.args[0] ?? 5);
@@ -47,23 +48,6 @@ function spawnPinned(
   }).spawn();
   children.push(child);
   return child;
-}
-
-async function waitReady(url: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    try {
-      await (await fetch(url, {
-        method: "POST",
-        body: BODY,
-        headers: { "content-type": "application/json" },
-      }))
-        .arrayBuffer();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${url} did not start`);
 }
 
 /** A wrk run pinned to CPU 1; `--latency` gives the percentiles of every request (wrk measures them all). */
@@ -237,7 +221,7 @@ export async function benchLatencyRss(rounds = ROUNDS, roundSeconds = ROUND_SECO
     });
   });
   try {
-    await Promise.all(targets.map((t) => waitReady(t.url)));
+    await Promise.all(targets.map((t) => waitReady(t.url, BODY)));
     const idle = targets.map((t) => memoryMb(t.pid));
     // Load: the RSS a server keeps after serving 50 connections (and V8's warm-up for the gateways).
     const after: { rss: number; peak: number }[] = [];

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { benchRoutingResolve } from "./routing_resolve.ts";
 import { benchMetricsCost } from "./metrics_cost.ts";
 import { benchLatencyRss } from "./latency_rss.ts";
+import { waitReady } from "./wait_ready.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const PORTS = {
@@ -81,18 +82,6 @@ function spawnPinned(cpu: string, args: string[]): Deno.ChildProcess {
   }).spawn();
   children.push(child);
   return child;
-}
-
-async function waitReady(url: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await (await fetch(url, { method: "POST", body: CHAT_BODY })).body?.cancel();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`server at ${url} did not start`);
 }
 
 async function wrk(
@@ -281,7 +270,12 @@ async function main() {
   const bare = `http://127.0.0.1:${PORTS.bare}/v1/chat/completions`;
   const viaGateway = `http://127.0.0.1:${PORTS.gateway}/v1/chat/completions`;
   const viaClientProxy = `http://127.0.0.1:${PORTS.clientBare}/v1/chat/completions`;
-  await Promise.all([waitReady(direct), waitReady(bare), waitReady(viaGateway), waitReady(viaClientProxy)]);
+  await Promise.all([
+    waitReady(direct, CHAT_BODY),
+    waitReady(bare, CHAT_BODY),
+    waitReady(viaGateway, CHAT_BODY),
+    waitReady(viaClientProxy, CHAT_BODY),
+  ]);
   // Warm-up so JIT and connection pools settle (see WARMUP_SECONDS).
   await wrk(viaGateway, { seconds: WARMUP_SECONDS });
   await wrk(bare, { seconds: Math.ceil(WARMUP_SECONDS / 3) });

@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { postgresUnavailable, testPostgres } from "../../tests/helpers/postgres.ts";
+import { waitReady } from "./wait_ready.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const WORKERS = Number(Deno.args[0] ?? 2);
@@ -62,23 +63,6 @@ async function wrk(url: string, seconds: number): Promise<{ rps: number; request
   return { rps: Number(rps[1]), requests: Number(requests[1]) };
 }
 
-async function waitReady(url: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    try {
-      await (await fetch(url, {
-        method: "POST",
-        body: BODY,
-        headers: { "content-type": "application/json" },
-      }))
-        .body?.cancel();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${url} did not start`);
-}
-
 async function measure(workers: number, config: string, env: Record<string, string> = {}) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -100,7 +84,7 @@ async function measure(workers: number, config: string, env: Record<string, stri
   }).spawn();
   const url = `http://127.0.0.1:${GATEWAY_PORT}/v1/chat/completions`;
   try {
-    await waitReady(url);
+    await waitReady(url, BODY);
     await wrk(url, 10); // warm-up: V8 optimizes the gateway's code over the first ~30 k requests
     const before = treeCpuMs(child.pid);
     const mainBefore = mainThreadCpuMs(child.pid);
