@@ -8,31 +8,7 @@ import { DatabaseSync } from "node:sqlite";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-async function startWorkers(home: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "serve", "--workers", "2", "--port", "0"],
-    env: { GATEWAY_HOME: home, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let printed = "";
-  while (!printed.includes("workers\n")) {
-    const { value, done } = await stdout.read();
-    if (done) break;
-    printed += value;
-  }
-  const url = /listening on (http:\/\/\S+) with 2 workers/.exec(printed)?.[1];
-  const rest = (async () => {
-    for (let r = await stdout.read(); !r.done; r = await stdout.read()) printed += r.value;
-    return printed;
-  })();
-  const errors = new Response(child.stderr).text();
-  return { child, url, output: rest, errors, printed: () => printed };
-}
+import { startWorkers } from "../helpers/workers.ts";
 
 function post(url: string, body: unknown) {
   return fetch(`${url}/v1/chat/completions`, {
