@@ -7,7 +7,7 @@
  * Usage: deno run -A scripts/bench/gc_trace.ts [rounds=2] [seconds=5]
  */
 import { join } from "node:path";
-import { waitReady } from "./wait_ready.ts";
+import { waitReady, wrkPost } from "./bench_process.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ROUNDS = Number(Deno.args[0] ?? 2);
@@ -41,18 +41,7 @@ function start(name: string, cwd: string, args: string[], port: number): Traced 
 }
 
 async function wrk(url: string, seconds: number): Promise<number> {
-  const lua = await Deno.makeTempFile({ suffix: ".lua" });
-  await Deno.writeTextFile(
-    lua,
-    `wrk.method = "POST"\nwrk.body = ${
-      JSON.stringify(BODY)
-    }\nwrk.headers["Content-Type"] = "application/json"\n`,
-  );
-  const output = await new Deno.Command("taskset", {
-    args: ["-c", "1", "wrk", "-t1", "-c50", `-d${seconds}s`, "-s", lua, url],
-  }).output();
-  await Deno.remove(lua);
-  const text = new TextDecoder().decode(output.stdout);
+  const text = await wrkPost(url, BODY, ["-t1", "-c50", `-d${seconds}s`], { cpu: "1" });
   const requests = /(\d+) requests in/.exec(text);
   if (!requests) throw new Error(`wrk failed: ${text}`);
   return Number(requests[1]);

@@ -13,7 +13,7 @@
  * Usage: deno run -A scripts/bench/latency_rss.ts [rounds=5] [round seconds=4]
  */
 import { join } from "node:path";
-import { waitReady } from "./wait_ready.ts";
+import { waitReady, wrkPost } from "./bench_process.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ROUNDS = Number(Deno.args[0] ?? 5);
@@ -52,20 +52,11 @@ function spawnPinned(
 
 /** A wrk run pinned to CPU 1; `--latency` gives the percentiles of every request (wrk measures them all). */
 async function wrk(url: string, connections: number, seconds: number) {
-  const lua = await Deno.makeTempFile({ suffix: ".lua" });
-  await Deno.writeTextFile(
-    lua,
-    `wrk.method = "POST"\nwrk.body = ${
-      JSON.stringify(BODY)
-    }\nwrk.headers["Content-Type"] = "application/json"\n`,
-  );
-  const output = await new Deno.Command("taskset", {
-    args: ["-c", "1", "wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", lua, url],
-  }).output();
-  await Deno.remove(lua);
-  const text = new TextDecoder().decode(output.stdout);
+  const text = await wrkPost(url, BODY, ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency"], {
+    cpu: "1",
+  });
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(text);
-  if (!rps) throw new Error(`wrk failed: ${text}${new TextDecoder().decode(output.stderr)}`);
+  if (!rps) throw new Error(`wrk failed: ${text}`);
   if (/Non-2xx/.test(text)) console.error(`  warning: non-2xx answers from ${url}`);
   const ms = (label: string) => {
     const match = new RegExp(`^\\s+${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, "m").exec(text);

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { benchRoutingResolve } from "./routing_resolve.ts";
 import { benchMetricsCost } from "./metrics_cost.ts";
 import { benchLatencyRss } from "./latency_rss.ts";
-import { waitReady } from "./wait_ready.ts";
+import { waitReady, wrkPost } from "./bench_process.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const PORTS = {
@@ -92,23 +92,10 @@ async function wrk(
     seconds?: number;
   } = {},
 ): Promise<{ rps: number; requests: number }> {
-  const lua = await Deno.makeTempFile({ suffix: ".lua" });
-  const lines = [
-    `wrk.method = "POST"`,
-    `wrk.body = ${JSON.stringify(body)}`,
-    `wrk.headers["Content-Type"] = "application/json"`,
-  ];
-  for (const [name, value] of Object.entries(headers)) {
-    lines.push(`wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`);
-  }
-  await Deno.writeTextFile(lua, lines.join("\n") + "\n");
-  const output = await new Deno.Command("taskset", {
-    args: ["-c", "1", "wrk", "-t1", "-c50", `-d${seconds}s`, "-s", lua, url],
-  }).output();
-  const text = new TextDecoder().decode(output.stdout);
+  const text = await wrkPost(url, body, ["-t1", "-c50", `-d${seconds}s`], { cpu: "1", headers });
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(text);
   const requests = /(\d+) requests in/.exec(text);
-  if (!rps || !requests) throw new Error(`wrk failed: ${text}${new TextDecoder().decode(output.stderr)}`);
+  if (!rps || !requests) throw new Error(`wrk failed: ${text}`);
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(text);
   if (errors) console.error(`  warning: ${errors[1]} non-2xx responses from ${url}`);
   return { rps: Number(rps[1]), requests: Number(requests[1]) };

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { postgresUnavailable, testPostgres } from "../../tests/helpers/postgres.ts";
-import { waitReady } from "./wait_ready.ts";
+import { waitReady, wrkPost } from "./bench_process.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const WORKERS = Number(Deno.args[0] ?? 2);
@@ -46,16 +46,7 @@ function mainThreadCpuMs(pid: number): number {
 }
 
 async function wrk(url: string, seconds: number): Promise<{ rps: number; requests: number }> {
-  const lua = await Deno.makeTempFile({ suffix: ".lua" });
-  await Deno.writeTextFile(
-    lua,
-    `wrk.method = "POST"\nwrk.body = ${
-      JSON.stringify(BODY)
-    }\nwrk.headers["Content-Type"] = "application/json"\n`,
-  );
-  const output = await new Deno.Command("wrk", { args: ["-t1", "-c50", `-d${seconds}s`, "-s", lua, url] })
-    .output();
-  const text = new TextDecoder().decode(output.stdout);
+  const text = await wrkPost(url, BODY, ["-t1", "-c50", `-d${seconds}s`]);
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(text);
   const requests = /(\d+) requests in/.exec(text);
   if (!rps || !requests) throw new Error(`wrk failed: ${text}`);

@@ -1,0 +1,51 @@
+/** What the benchmark scripts that start servers and load them with wrk share. */
+
+/**
+ * Waits until a benchmark server answers a POST of `body` (any status counts: it is listening), polling
+ * every 100 ms for up to 15 s.
+ */
+export async function waitReady(url: string, body: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    try {
+      await (await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" } }))
+        .body?.cancel();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`server at ${url} did not start`);
+}
+
+/**
+ * Runs wrk POSTing `body` as JSON (plus `headers`) to `url` with `args` (connections, duration, …), pinned
+ * to `cpu` when given, and returns what it printed (stdout, then stderr); each script reads the numbers it needs.
+ */
+export async function wrkPost(
+  url: string,
+  body: string,
+  args: readonly string[],
+  { cpu, headers = {} }: { cpu?: string; headers?: Record<string, string> } = {},
+): Promise<string> {
+  const lua = await Deno.makeTempFile({ suffix: ".lua" });
+  const lines = [
+    `wrk.method = "POST"`,
+    `wrk.body = ${JSON.stringify(body)}`,
+    `wrk.headers["Content-Type"] = "application/json"`,
+  ];
+  for (const [name, value] of Object.entries(headers)) {
+    lines.push(`wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`);
+  }
+  try {
+    await Deno.writeTextFile(lua, lines.join("\n") + "\n");
+    const wrk = ["wrk", ...args, "-s", lua, url];
+    const command = cpu === undefined
+      ? new Deno.Command(wrk[0], { args: wrk.slice(1) })
+      : new Deno.Command("taskset", { args: ["-c", cpu, ...wrk] });
+    const output = await command.output();
+    // stderr after stdout: a script that finds no numbers shows why (wrk missing, a bad URL).
+    return new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+  } finally {
+    await Deno.remove(lua).catch(() => {});
+  }
+}
