@@ -6,9 +6,8 @@
  */
 import type { NeutralRequest, NeutralResponse, Part, WireFormat } from "../../src/model/mod.ts";
 import { codecFor } from "../../src/wire/mod.ts";
-import { type Frame, ndjsonFrames, sseFrames } from "../../src/wire/framing/mod.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { collect } from "../helpers/collect.ts";
+import { decodeClientBytes } from "../helpers/collect.ts";
 import { startFormatUpstream, type UpstreamLabel, upstreamLabelOf } from "../helpers/format_upstream.ts";
 import { kiroToolPairs } from "../helpers/kiro_wire.ts";
 import { apiKeyFor } from "../e2e/harness.ts";
@@ -101,21 +100,6 @@ async function send(
     signal: AbortSignal.timeout(10_000),
   });
   return { status: response.status, text: await response.text() };
-}
-
-/** What the client would understand from the bytes it received. */
-async function decodeClient(
-  client: WireFormat,
-  stream: boolean,
-  text: string,
-): Promise<NeutralResponse & { errors: readonly string[] }> {
-  const codec = codecFor(client);
-  if (!stream) return { ...codec.decodeResponse(JSON.parse(text)), errors: [] };
-  const frames: Frame[] = await Array.fromAsync(
-    ReadableStream.from([text]).pipeThrough(codec.framing === "ndjson" ? ndjsonFrames() : sseFrames()),
-  );
-  const events = await Array.fromAsync(ReadableStream.from(frames).pipeThrough(codec.decodeStream()));
-  return collect(events);
 }
 
 function textOf(parts: readonly Part[], kind: "text" | "reasoning"): string {
@@ -242,7 +226,7 @@ Deno.test("conformance matrix: 5 client surfaces × 6 upstream kinds × stream/n
               const upstreamRequest = mock.requests[before];
               assertEquals(upstreamLabelOf(upstreamRequest.path), upstream.format);
               checkUpstreamRequest(upstream.format, scenario, upstreamRequest.body, label);
-              const got = await decodeClient(client, stream, text);
+              const got = await decodeClientBytes(client, stream, text);
               checkAnswer(client, scenario, got);
               checkModelNames(
                 `${upstream.prefix}/${scenario}`,
@@ -258,7 +242,7 @@ Deno.test("conformance matrix: 5 client surfaces × 6 upstream kinds × stream/n
               const { status, text } = await send(gw.url, client, scenarioRequest("text", stream), route);
               assertEquals(status, 200, `${label}: ${text.slice(0, 300)}`);
               assertEquals(mock.requests.length, before + 1, `${label}: one upstream call`);
-              const got = await decodeClient(client, stream, text);
+              const got = await decodeClientBytes(client, stream, text);
               checkAnswer(client, "text", got);
               checkModelNames(route, text, got, `${client} ← ${upstream.format} ${label}`);
             }
@@ -282,7 +266,7 @@ Deno.test("conformance matrix: 5 client surfaces × 6 upstream kinds × stream/n
             `${upstream.prefix}/error_after`,
           );
           assertEquals(cut.status, 200, "after the first byte there is no fallback");
-          const partial = await decodeClient(client, true, cut.text);
+          const partial = await decodeClientBytes(client, true, cut.text);
           assertEquals([...new Set(namedModels(cut.text))], [`${upstream.prefix}/error_after`]);
           assertStringIncludes(textOf(partial.parts, "text"), "Partial ans");
           assert(

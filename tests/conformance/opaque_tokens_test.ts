@@ -6,11 +6,10 @@
  * format carries (its turn-two body is built from what it decoded), and every answer names the model id
  * the client sent.
  */
-import type { NeutralRequest, NeutralResponse, Part, WireFormat } from "../../src/model/mod.ts";
+import type { NeutralRequest, Part, WireFormat } from "../../src/model/mod.ts";
 import { codecFor } from "../../src/wire/mod.ts";
-import { type Frame, ndjsonFrames, sseFrames } from "../../src/wire/framing/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { collect } from "../helpers/collect.ts";
+import { decodeClientBytes } from "../helpers/collect.ts";
 import { formatOfPath } from "../helpers/format_upstream.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { type SigningMock, startSigningUpstream, TOKENS } from "../helpers/signing_upstream.ts";
@@ -108,16 +107,6 @@ async function send(gw: TestGateway, client: WireFormat, request: NeutralRequest
   };
 }
 
-/** What the client understood from its bytes: only what its own format carries. */
-async function decodeClient(client: WireFormat, stream: boolean, text: string): Promise<NeutralResponse> {
-  const codec = codecFor(client);
-  if (!stream) return codec.decodeResponse(JSON.parse(text));
-  const frames: Frame[] = await Array.fromAsync(
-    ReadableStream.from([text]).pipeThrough(codec.framing === "ndjson" ? ndjsonFrames() : sseFrames()),
-  );
-  return collect(await Array.fromAsync(ReadableStream.from(frames).pipeThrough(codec.decodeStream())));
-}
-
 /** Every model name in a client's bytes (tool arguments are escaped JSON strings and never match). */
 function namedModels(text: string): string[] {
   return [...text.matchAll(/"(?:model|modelVersion)":"((?:[^"\\]|\\.)*)"/g)].map((m) =>
@@ -130,7 +119,7 @@ async function toolLoop(gw: TestGateway, client: WireFormat, route: string, stre
   const first = await send(gw, client, neutral([{ role: "user", parts: [USER] }], stream), route);
   assertEquals(first.status, 200, `turn one: ${first.text.slice(0, 300)}`);
   assertEquals([...new Set(namedModels(first.text))], [route], "turn one names the model the client sent");
-  const answer = await decodeClient(client, stream, first.text);
+  const answer = await decodeClientBytes(client, stream, first.text);
   const call = answer.parts.find((p) => p.kind === "toolCall");
   assert(
     call !== undefined && call.kind === "toolCall",
@@ -182,7 +171,7 @@ Deno.test("signatures, signed thinking and encrypted reasoning round-trip from e
               [route],
               "turn two names the model the client sent",
             );
-            const text = (await decodeClient(client, stream, second.text)).parts
+            const text = (await decodeClientBytes(client, stream, second.text)).parts
               .map((p) => (p.kind === "text" ? p.text : "")).join("");
             assertEquals(text, "It is 18C in Paris.");
             const sent = mock.requests.slice(before);
@@ -217,7 +206,7 @@ Deno.test("tokens kept for a tool call survive a gateway restart (the client rep
       await gw.stop();
       gw = await startTestGateway(yamlFor(mock.url), { dir });
       try {
-        const answer = await decodeClient("chat_completions", false, first.text);
+        const answer = await decodeClientBytes("chat_completions", false, first.text);
         const call = answer.parts.find((p) => p.kind === "toolCall") as Extract<Part, { kind: "toolCall" }>;
         const history: NeutralRequest["messages"] = [
           { role: "user", parts: [USER] },
@@ -305,7 +294,7 @@ Deno.test("a Responses client carries signed thinking itself (wrapped encrypted_
           turnOne.text.includes('"encrypted_content":"gwr1.'),
           "the signed thinking travels to the client",
         );
-        const answer = await decodeClient("responses", stream, turnOne.text);
+        const answer = await decodeClientBytes("responses", stream, turnOne.text);
         const call = answer.parts.find((p) => p.kind === "toolCall") as Extract<Part, { kind: "toolCall" }>;
         const history: NeutralRequest["messages"] = [
           { role: "user", parts: [USER] },

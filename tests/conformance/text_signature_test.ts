@@ -3,11 +3,10 @@
  * whose format has no place for it replays the turn as plain text; the gateway keeps the signature by the
  * turn's text and puts it back on the way to a Gemini upstream, from every client surface, stream and not.
  */
-import type { NeutralRequest, NeutralResponse, WireFormat } from "../../src/model/mod.ts";
+import type { NeutralRequest, WireFormat } from "../../src/model/mod.ts";
 import { codecFor } from "../../src/wire/mod.ts";
-import { type Frame, ndjsonFrames, sseFrames } from "../../src/wire/framing/mod.ts";
 import { assertEquals } from "../helpers/assert.ts";
-import { collect } from "../helpers/collect.ts";
+import { decodeClientBytes } from "../helpers/collect.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 
@@ -80,16 +79,6 @@ async function send(url: string, client: WireFormat, request: NeutralRequest): P
   return text;
 }
 
-/** What the client understood: only what its own format carries. */
-async function decodeClient(client: WireFormat, stream: boolean, text: string): Promise<NeutralResponse> {
-  const codec = codecFor(client);
-  if (!stream) return codec.decodeResponse(JSON.parse(text));
-  const frames: Frame[] = await Array.fromAsync(
-    ReadableStream.from([text]).pipeThrough(codec.framing === "ndjson" ? ndjsonFrames() : sseFrames()),
-  );
-  return collect(await Array.fromAsync(ReadableStream.from(frames).pipeThrough(codec.decodeStream())));
-}
-
 Deno.test("a Gemini thoughtSignature on answer text comes back to the upstream from every client surface", async (t) => {
   const mock = await startMockUpstream();
   mock.script({
@@ -108,7 +97,7 @@ Deno.test("a Gemini thoughtSignature on answer text comes back to the upstream f
             role: "user" as const,
             parts: [{ kind: "text" as const, text: `Weather? (${client} ${stream})` }],
           };
-          const first = await decodeClient(
+          const first = await decodeClientBytes(
             client,
             stream,
             await send(gw.url, client, neutral([user], stream)),

@@ -7,6 +7,9 @@ import {
   type Usage,
   ZERO_USAGE,
 } from "../../src/model/mod.ts";
+import type { WireFormat } from "../../src/model/mod.ts";
+import { codecFor } from "../../src/wire/mod.ts";
+import { type Frame, ndjsonFrames, sseFrames } from "../../src/wire/framing/mod.ts";
 
 /** Collects everything `items` produce through `transform`. */
 export async function run<I, O>(items: readonly I[], transform: ReadableWritablePair<O, I>): Promise<O[]> {
@@ -106,4 +109,18 @@ function openPart(start: Extract<StreamEvent, { type: "blockStart" }>): Part {
     case "text":
       return { kind: "text", text: "" };
   }
+}
+
+/** What a client of `client`'s format understands from the bytes it received (only what its format carries). */
+export async function decodeClientBytes(
+  client: WireFormat,
+  stream: boolean,
+  text: string,
+): Promise<Collected> {
+  const codec = codecFor(client);
+  if (!stream) return { ...codec.decodeResponse(JSON.parse(text)), errors: [] };
+  const frames: Frame[] = await Array.fromAsync(
+    ReadableStream.from([text]).pipeThrough(codec.framing === "ndjson" ? ndjsonFrames() : sseFrames()),
+  );
+  return collect(await Array.fromAsync(ReadableStream.from(frames).pipeThrough(codec.decodeStream())));
 }
