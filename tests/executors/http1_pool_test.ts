@@ -487,3 +487,38 @@ Deno.test({
     }
   },
 });
+
+Deno.test("ProviderClient keeps every connection a burst opened, so the next burst of the same size opens none", async () => {
+  // Closing idle connections beyond a small cap made a steady 50-connection load open ~900 upstream
+  // connections a second (each with its buffers): the keep-alive cap is the concurrency cap.
+  const burst = 40;
+  let arrived = 0;
+  let release = () => {};
+  let gate = new Promise<void>((resolve) => release = resolve);
+  const server = rawServer(async (peer) => {
+    for (let request = await peer.request(); request !== null; request = await peer.request()) {
+      // Every request of a burst waits for the whole burst, so each needs its own connection.
+      if (++arrived % burst === 0) release();
+      await gate;
+      await peer.write(json("{}"));
+    }
+  });
+  const client = new ProviderClient(() => undefined);
+  const wave = () =>
+    Promise.all(
+      Array.from({ length: burst }, () =>
+        client.post(`${server.url}/v1/x`, {}, "{}", signal()).then((r) => r.text())),
+    );
+  try {
+    await wave();
+    assertEquals(server.connections, burst);
+    assertEquals(client.idleConnections, burst);
+    gate = new Promise<void>((resolve) => release = resolve);
+    await wave();
+    assertEquals(server.connections, burst);
+    assertEquals(client.idleConnections, burst);
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
