@@ -10,6 +10,7 @@
  * they include exists, without compiling (`deno compile` downloads its runtime, which some machines cannot).
  */
 import { parseArgs } from "node:util";
+import { V8_FLAGS_ARG } from "../src/cli/v8_flags.ts";
 
 /** The program's entry point. */
 export const ENTRY = "main.ts";
@@ -41,8 +42,8 @@ export const TARGETS: Readonly<Record<string, string>> = {
 /** The `deno` arguments that compile for `triple` (the host when undefined) into `output`. */
 export function compileArgs(triple: string | undefined, output: string): string[] {
   // --unstable-net: `serve --workers` listens with SO_REUSEPORT. Worker modules (the PostgreSQL bridge,
-  // the token counter) are started by URL, so they are included by path.
-  const args = ["compile", "-A", "--unstable-net"];
+  // the token counter) are started by URL, so they are included by path. The heap flags are baked in.
+  const args = ["compile", "-A", "--unstable-net", V8_FLAGS_ARG];
   for (const include of INCLUDES) args.push("--include", include);
   if (triple !== undefined) args.push("--target", triple);
   args.push("--output", output, ENTRY);

@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { waitReady, wrkPost } from "./bench_process.ts";
+import { V8_HEAP_FLAGS } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ROUNDS = Number(Deno.args[0] ?? 2);
@@ -23,9 +24,23 @@ interface Traced {
   requests: number;
 }
 
-function start(name: string, cwd: string, args: string[], port: number): Traced {
+function start(
+  name: string,
+  cwd: string,
+  args: string[],
+  port: number,
+  v8Flags: readonly string[] = [],
+): Traced {
   const child = new Deno.Command("taskset", {
-    args: ["-c", "0", Deno.execPath(), "run", "-A", "--v8-flags=--trace-gc", ...args],
+    args: [
+      "-c",
+      "0",
+      Deno.execPath(),
+      "run",
+      "-A",
+      `--v8-flags=${["--trace-gc", ...v8Flags].join(",")}`,
+      ...args,
+    ],
     cwd,
     stdout: "piped",
     stderr: "null",
@@ -105,6 +120,8 @@ try {
         root,
         ["main.ts", "serve", "--config", join(dir, "config.yaml"), "--port", String(port)],
         port,
+        // This checkout's gateway as `serve` runs it; a baseline checkout as it ran then.
+        root === ROOT ? V8_HEAP_FLAGS : [],
       ),
     );
   });

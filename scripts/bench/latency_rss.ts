@@ -5,15 +5,17 @@
  * VmHWM, from /proc/<pid>/status) after 50 connections for a few seconds. Servers run on CPU 0, wrk and
  * the mock upstream on CPU 1.
  *
- * Gateways are started once per variant: `default` is `gateway serve` as users run it; a variant given
- * as `name=--flag,--flag` in BENCH_GATEWAY_VARIANTS runs `deno run --v8-flags=<flags>`, to compare heap
- * settings in the same run (e.g. `BENCH_GATEWAY_VARIANTS="semi2=--max-semi-space-size=2"`). With
+ * Gateways are started once per variant: `default` is `gateway serve` as users run it (with the heap
+ * flags of src/cli/v8_flags.ts); a variant given as `name=--flag,--flag` in BENCH_GATEWAY_VARIANTS runs
+ * `deno run --v8-flags=<flags>` instead, to compare heap settings in the same run (e.g.
+ * `BENCH_GATEWAY_VARIANTS="v8-defaults=;semi2=--max-semi-space-size=2"`; no flags is V8's defaults). With
  * BENCH_BASELINE_DIR set to another checkout (say `git archive` of the previous commit, with node_modules
  * and ui/dist linked in), a `gateway baseline` from there runs beside them: before and after a change.
  * Usage: deno run -A scripts/bench/latency_rss.ts [rounds=5] [round seconds=4]
  */
 import { join } from "node:path";
 import { waitReady, wrkPost } from "./bench_process.ts";
+import { V8_HEAP_FLAGS } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ROUNDS = Number(Deno.args[0] ?? 5);
@@ -159,7 +161,7 @@ export async function benchLatencyRss(rounds = ROUNDS, roundSeconds = ROUND_SECO
     `http://127.0.0.1:${mockPort}`,
   ]);
   // `name=--flag,--flag|ENV=value` each; `default` is `gateway serve` as users run it.
-  const variants: [string, string[], Record<string, string>][] = [["default", [], {}]];
+  const variants: [string, string[], Record<string, string>][] = [["default", [...V8_HEAP_FLAGS], {}]];
   for (const spec of (Deno.env.get("BENCH_GATEWAY_VARIANTS") ?? "").split(";").filter(Boolean)) {
     const at = spec.indexOf("=");
     const [flags, ...envs] = (at === -1 ? "" : spec.slice(at + 1)).split("|");

@@ -16,6 +16,7 @@ import { benchRoutingResolve } from "./routing_resolve.ts";
 import { benchMetricsCost } from "./metrics_cost.ts";
 import { benchLatencyRss } from "./latency_rss.ts";
 import { waitReady, wrkPost } from "./bench_process.ts";
+import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const PORTS = {
@@ -246,6 +247,7 @@ async function main() {
   const gateway = spawnPinned("0", [
     "run",
     "-A",
+    V8_FLAGS_ARG,
     "main.ts",
     "serve",
     "--config",

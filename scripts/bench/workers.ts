@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import { postgresUnavailable, testPostgres } from "../../tests/helpers/postgres.ts";
 import { waitReady, wrkPost } from "./bench_process.ts";
+import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const WORKERS = Number(Deno.args[0] ?? 2);
@@ -59,6 +60,7 @@ async function measure(workers: number, config: string, env: Record<string, stri
     args: [
       "run",
       "-A",
+      V8_FLAGS_ARG,
       "main.ts",
       "serve",
       "--config",

@@ -1,5 +1,6 @@
 import type { CliIo } from "./io.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./io.ts";
+import { V8_FLAGS_ARG } from "./v8_flags.ts";
 
 /** The environment variable that makes a `gateway serve` process one worker of a supervisor. */
 export const WORKER_ENV = "GATEWAY_WORKER_ID";
@@ -80,7 +81,7 @@ export async function superviseWorkers(options: SupervisorOptions): Promise<numb
 /** The command that runs this program again: the compiled binary itself, or `deno run` on the entry. */
 function selfCommand(): { command: string; prefix: string[] } {
   if (Deno.build.standalone) return { command: Deno.execPath(), prefix: [] };
-  return { command: Deno.execPath(), prefix: ["run", "-A", "--unstable-net", Deno.mainModule] };
+  return { command: Deno.execPath(), prefix: ["run", "-A", "--unstable-net", V8_FLAGS_ARG, Deno.mainModule] };
 }
 
 function spawnWorker(id: number, serveArgs: readonly string[], port: number): Deno.ChildProcess {

@@ -9,6 +9,7 @@ import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { startWorkers } from "../helpers/workers.ts";
+import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 function post(url: string, body: unknown) {
   return fetch(`${url}/v1/chat/completions`, {
@@ -42,6 +43,14 @@ Deno.test("serve --workers 2: both workers serve one port; a cooldown set by one
     const members = db.prepare("SELECT count(*) AS n FROM cluster_members").get() as { n: number };
     db.close();
     assertEquals(Number(members.n), 2, "two worker processes share the database");
+    const workerCommands = Deno.readTextFileSync(
+      `/proc/${gateway.child.pid}/task/${gateway.child.pid}/children`,
+    )
+      .trim().split(" ").map((pid) => Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0"));
+    assertEquals(workerCommands.length, 2);
+    for (const args of workerCommands) {
+      assert(args.includes(V8_FLAGS_ARG), `a worker without the heap flags: ${args}`);
+    }
 
     const first = await post(gateway.url!, request);
     assertEquals(first.status, 200);

@@ -7,6 +7,7 @@
 import { parse } from "yaml";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ENTRY, INCLUDES, missingInputs, plan, TARGETS } from "../../scripts/release.ts";
+import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const read = (path: string) => Deno.readTextFileSync(new URL(path, ROOT));
@@ -35,7 +36,7 @@ Deno.test("release dry run: main.ts for Linux x64/arm64 and macOS x64/arm64 with
   const triples = new Set<string>();
   for (const line of lines) {
     const args = line.split(" ");
-    assertEquals(args.slice(0, 4), ["deno", "compile", "-A", "--unstable-net"]);
+    assertEquals(args.slice(0, 5), ["deno", "compile", "-A", "--unstable-net", V8_FLAGS_ARG]);
     assertEquals(args.at(-1), "main.ts", "the entry point comes last");
     const includes = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
     assertEquals(includes.sort(), [...INCLUDES].sort());
