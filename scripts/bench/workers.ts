@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import { postgresUnavailable, testPostgres } from "../../tests/helpers/postgres.ts";
 import { waitReady, wrkPost } from "./bench_process.ts";
+import { type CpuQuota, cpuQuota, cpuQuotaUnavailable } from "./cpu_quota.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -55,21 +56,29 @@ async function wrk(url: string, seconds: number): Promise<{ rps: number; request
   return { rps: Number(rps[1]), requests: Number(requests[1]) };
 }
 
-async function measure(workers: number, config: string, env: Record<string, string> = {}) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      V8_FLAGS_ARG,
-      "main.ts",
-      "serve",
-      "--config",
-      config,
-      "--port",
-      String(GATEWAY_PORT),
-      "--workers",
-      String(workers),
-    ],
+async function measure(
+  workers: number,
+  config: string,
+  env: Record<string, string> = {},
+  quota?: CpuQuota,
+) {
+  const command = [
+    Deno.execPath(),
+    "run",
+    "-A",
+    V8_FLAGS_ARG,
+    "main.ts",
+    "serve",
+    "--config",
+    config,
+    "--port",
+    String(GATEWAY_PORT),
+    "--workers",
+    String(workers),
+  ];
+  const [program, ...args] = quota === undefined ? command : ["sh", ...quota.wrap(command)];
+  const child = new Deno.Command(program, {
+    args,
     cwd: ROOT,
     stdout: "null",
     stderr: "inherit",
@@ -133,6 +142,28 @@ try {
         (1 / cpuRatio).toFixed(2)
       } × ${WORKERS} (${1 / cpuRatio >= 0.8 ? "met" : "not met"})`,
   );
+  // Free cores emulated: each worker gets a CPU budget (0.4 core, or BENCH_WORKER_CORES) (a cgroup quota on the process tree),
+  // so wrk and the mock keep about one core to themselves and the gateway never waits for them.
+  const unavailable = cpuQuotaUnavailable();
+  if (unavailable === null) {
+    const perWorker = Number(Deno.env.get("BENCH_WORKER_CORES") ?? 0.4);
+    const budgeted = async (n: number) => {
+      const quota = cpuQuota("gateway-bench-workers", n * perWorker);
+      try {
+        return await measure(n, config, {}, quota);
+      } finally {
+        quota.remove();
+      }
+    };
+    const oneB = await budgeted(1);
+    const manyB = await budgeted(WORKERS);
+    const ratio = manyB.rps / oneB.rps / WORKERS;
+    console.log(
+      `  with ${perWorker} core of CPU budget per worker (cgroup quota; the rest left to wrk and the mock): ` +
+        `1 worker ${oneB.rps.toFixed(0)} req/s, ${WORKERS} workers ${manyB.rps.toFixed(0)} req/s: ` +
+        `${ratio.toFixed(2)} × ${WORKERS} (goal ≥ 0.8 × ${WORKERS}: ${ratio >= 0.8 ? "met" : "not met"})`,
+    );
+  } else console.log(`  CPU budget per worker skipped: ${unavailable}`);
   if (postgresUnavailable() === null) {
     const pg = await testPostgres();
     const onPg = await measure(1, config, { GATEWAY_DATABASE_URL: await pg.newDatabase() });
