@@ -91,6 +91,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     random: (bytes) => crypto.getRandomValues(new Uint8Array(bytes)),
     provider: (id) => management.providers.get(id),
     facts: providerSigninFacts,
+    sessions: store.signins,
     // Through the provider service: sealed, and routing reloads so the provider is callable at once.
     save: (id, credential) => {
       management.providers.update(id, { apiKey: JSON.stringify(credential) });
@@ -157,9 +158,10 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     endLiveStreams: () => hub.close(),
     abortInFlight: () => drain.abort(new DOMException("the gateway is shutting down", "AbortError")),
     close() {
-      signin.close();
+      // The sign-ins this process polls end first: their last writes need the store still open.
+      const pollers = signin.close();
       stopMetrics();
-      closed ??= management.close().then(() => runtime.close());
+      closed ??= pollers.then(() => management.close()).then(() => runtime.close());
       return closed;
     },
   };

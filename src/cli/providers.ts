@@ -50,17 +50,21 @@ async function connect(args: readonly string[], io: CliIo): Promise<number> {
   }
   const config = configForCommand(stringFlag(values, "config"), io);
   const store = openStore(config, io);
+  let signin: SigninService | undefined;
   try {
     // A fresh install has not served yet: take the providers from the config as serve would.
     seedFromConfig(store.db, config, store.box, io.now());
     // No reload: a running gateway is another process and notices the commit by polling the database.
     const manage = new Management({ store, config, now: io.now, env: io.env, reload: () => {} });
-    const signin = new SigninService({
+    signin = new SigninService({
       fetch: io.fetch ?? fetch,
       now: io.now,
       random: (n) => crypto.getRandomValues(new Uint8Array(n)),
       provider: (providerId) => manage.providers.get(providerId),
       facts: providerSigninFacts,
+      // The table running gateways share: a dashboard sign-in for the provider replaces this one, and
+      // the other way round.
+      sessions: store.signins,
       save: (providerId, credential) => {
         manage.providers.update(providerId, { apiKey: JSON.stringify(credential) });
       },
@@ -72,6 +76,8 @@ async function connect(args: readonly string[], io: CliIo): Promise<number> {
       : await pastePkce(signin, started, io);
     return report(ended, io);
   } finally {
+    // A device sign-in still polled here (an error while waiting) is cancelled before the store closes.
+    await signin?.close();
     store.close();
   }
 }

@@ -109,7 +109,7 @@ export async function exchangeCode(
   fetcher: OAuthFetch,
   endpoints: PkceFlowEndpoints,
   code: string,
-  pair: PkcePair,
+  pair: Pick<PkcePair, "verifier" | "state">,
   nowMs: number,
 ): Promise<SignedInCredential> {
   const fields: Record<string, string> = {

@@ -1,6 +1,5 @@
-import type { DeviceGrant } from "./device_flow.ts";
-import type { PkcePair } from "./pkce_flow.ts";
-import type { SigninFlow, SigninPlan } from "./plan.ts";
+import type { SigninRecord } from "../storage/mod.ts";
+import type { SigninFlow } from "./plan.ts";
 
 /** Where a sign-in stands. */
 export type SigninStatus = "pending" | "succeeded" | "failed" | "cancelled" | "expired";
@@ -25,49 +24,35 @@ export interface SigninView {
   readonly pkce?: { readonly authorize_url: string; readonly redirect_uri: string };
 }
 
-/** One sign-in's server-side state, secrets included (never sent anywhere as is). */
-export interface Session {
-  readonly id: string;
-  readonly owner: string;
-  readonly providerId: string;
-  readonly plan: SigninPlan;
-  readonly expiresAt: number;
-  readonly abort: AbortController;
-  status: SigninStatus;
-  message?: string;
-  finishedAt?: number;
-  grant?: DeviceGrant;
-  intervalS?: number;
-  pkce?: { pair: PkcePair; url: string; exchanging: boolean };
-  done?: Promise<void>;
-}
-
-/** The view of a session: what the user needs, no secret. */
-export function sessionView(session: Session): SigninView {
+/**
+ * The view of a stored sign-in: what the user needs, no secret (the record carries none). One being
+ * completed (its credential being fetched or saved) is still pending to the user.
+ */
+export function signinView(record: SigninRecord): SigninView {
   const base = {
-    id: session.id,
-    provider_id: session.providerId,
-    flow: session.plan.flow,
-    status: session.status,
-    ...(session.message ? { message: session.message } : {}),
-    expires_at: new Date(session.expiresAt).toISOString(),
+    id: record.id,
+    provider_id: record.providerId,
+    flow: record.flow,
+    status: record.status === "completing" ? "pending" as const : record.status,
+    ...(record.message ? { message: record.message } : {}),
+    expires_at: new Date(record.expiresAt).toISOString(),
   };
-  if (session.grant) {
-    const g = session.grant;
+  if (record.device) {
+    const d = record.device;
     return {
       ...base,
       device: {
-        user_code: g.userCode,
-        verification_uri: g.verificationUri,
-        ...(g.verificationUriComplete ? { verification_uri_complete: g.verificationUriComplete } : {}),
-        interval_s: session.intervalS ?? g.intervalS,
+        user_code: d.userCode,
+        verification_uri: d.verificationUri,
+        ...(d.verificationUriComplete ? { verification_uri_complete: d.verificationUriComplete } : {}),
+        interval_s: d.intervalS,
       },
     };
   }
-  if (session.pkce && session.plan.flow === "pkce") {
+  if (record.pkce) {
     return {
       ...base,
-      pkce: { authorize_url: session.pkce.url, redirect_uri: session.plan.endpoints.redirectUri },
+      pkce: { authorize_url: record.pkce.authorizeUrl, redirect_uri: record.pkce.redirectUri },
     };
   }
   return base;

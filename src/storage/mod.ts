@@ -19,6 +19,7 @@ import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
 import { TurnTokensRepo } from "./turn_tokens_repo.ts";
 import { ClusterRepo } from "./cluster_repo.ts";
+import { SigninSessionsRepo } from "./signin_sessions_repo.ts";
 import { PgDatabase } from "./postgres/pg_database.ts";
 import { migratePostgres } from "./postgres/pg_migrate.ts";
 
@@ -64,6 +65,13 @@ export type { SqlDatabase } from "./sql.ts";
 export { loadMigrations, migrate } from "./migrate.ts";
 export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";
 export { type CredentialSlot, CredentialsRepo, type CredentialStateRecord } from "./credentials_repo.ts";
+export {
+  type SigninEndStatus,
+  type SigninRecord,
+  type SigninRowStatus,
+  type SigninSecrets,
+  SigninSessionsRepo,
+} from "./signin_sessions_repo.ts";
 
 /** Whether a storage location is a PostgreSQL URL rather than a SQLite file path. */
 export function isPostgresUrl(location: string): boolean {
@@ -104,6 +112,8 @@ export class Store {
   readonly cluster: ClusterRepo;
   /** Subscription credential state, refresh leases and rotation write-back. */
   readonly credentials: CredentialsRepo;
+  /** Subscription sign-ins in progress, shared by every process on the database (secrets sealed). */
+  readonly signins: SigninSessionsRepo;
   /** The credential sealer (dashboard Reset re-seeds providers with it). */
   readonly box: SecretBox;
 
@@ -127,6 +137,7 @@ export class Store {
     this.turnTokens = new TurnTokensRepo(db);
     this.cluster = new ClusterRepo(db, db instanceof PgDatabase);
     this.credentials = new CredentialsRepo(db, box);
+    this.signins = new SigninSessionsRepo(db, box);
     this.box = box;
   }
 

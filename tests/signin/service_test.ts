@@ -1,6 +1,4 @@
-import type { ApiType, ProviderConfig } from "../../src/config/mod.ts";
 import { GatewayError } from "../../src/model/mod.ts";
-import { type SignedInCredential, type SigninFacts, SigninService } from "../../src/signin/mod.ts";
 import { assert, assertEquals, assertRejects, assertThrows } from "../helpers/assert.ts";
 import {
   MOCK_ACCESS_TOKEN,
@@ -8,45 +6,11 @@ import {
   type MockOAuth,
   startMockOAuth,
 } from "../helpers/mock_oauth.ts";
+import { signinOver } from "./signin_helpers.ts";
 
-function facts(mock: MockOAuth): SigninFacts {
-  return {
-    label: "Mock subscription",
-    clientId: "mock-client",
-    tokenUrl: `${mock.url}/oauth/token`,
-    tokenBody: "form",
-    authorize: { url: `${mock.url}/oauth/authorize`, redirectUri: `${mock.url}/callback`, scopes: "openid" },
-    device: {
-      codeUrl: `${mock.url}/login/device/code`,
-      tokenUrl: `${mock.url}/login/oauth/access_token`,
-      verificationUrl: `${mock.url}/login/device`,
-      protocol: "rfc8628",
-    },
-  };
-}
-
-function provider(id: string, apiType: ApiType): ProviderConfig {
-  return { id, prefix: id, apiType, baseUrl: "http://127.0.0.1:9", apiKey: "", models: [], enabled: true };
-}
-
-/** A service over the mock whose polls do not wait; `saved` collects what it stores. */
+/** A service over its own in-memory database, polling without waiting; `saved` collects what it stores. */
 function service(mock: MockOAuth) {
-  const saved: { id: string; credential: SignedInCredential }[] = [];
-  const providers = [provider("copilot", "device_oauth_assistant"), provider("plain", "chat_compat")];
-  const signin = new SigninService({
-    fetch,
-    now: Date.now,
-    random: (n) => crypto.getRandomValues(new Uint8Array(n)),
-    provider: (id) => {
-      const found = providers.find((p) => p.id === id);
-      if (!found) throw new GatewayError(404, "not_found", `Provider "${id}" does not exist`);
-      return found;
-    },
-    facts: (p) => p.apiType === "chat_compat" ? null : facts(mock),
-    save: (id, credential) => saved.push({ id, credential }),
-    sleep: () => new Promise((resolve) => setTimeout(resolve, 1)),
-  });
-  return { signin, saved };
+  return signinOver(mock);
 }
 
 Deno.test("SigninService: a device sign-in shows the code and link, polls to success and saves the credential", async () => {
@@ -148,7 +112,23 @@ Deno.test("SigninService: starting again for a provider replaces the open sign-i
   const first = await signin.start("copilot", "owner-a");
   const second = await signin.start("copilot", "owner-a", "pkce");
   assertEquals(signin.get(first.id, "owner-a").status, "cancelled");
+  assertEquals(signin.get(first.id, "owner-a").message, "Replaced by a newer sign-in");
+  assertEquals((await signin.settled(first.id, "owner-a")).status, "cancelled", "its polling stopped");
   assertEquals(signin.get(second.id, "owner-a").status, "pending");
-  signin.close();
-  assertEquals(signin.get(second.id, "owner-a").status, "cancelled");
+});
+
+Deno.test("SigninService: close() cancels the device sign-ins this process polls; a PKCE one stays open for any process", async () => {
+  await using mock = await startMockOAuth();
+  mock.deviceSteps("authorization_pending");
+  const { signin, saved } = service(mock);
+  const device = await signin.start("copilot", "owner-a");
+  const pkce = await signin.start("other", "owner-a", "pkce");
+  await signin.close();
+  const ended = signin.get(device.id, "owner-a");
+  assertEquals([ended.status, ended.message], ["cancelled", "The gateway that was polling it shut down"]);
+  assertEquals(signin.get(pkce.id, "owner-a").status, "pending");
+  const polls = mock.requests.length;
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assertEquals(mock.requests.length, polls, "no polls after close");
+  assertEquals(saved, []);
 });

@@ -1,7 +1,16 @@
 import type { SqlDatabase } from "../sql.ts";
 
-/** Tables that hold nothing worth moving: live coordination state each database keeps for itself. */
-const SKIPPED = new Set(["cluster_events", "cluster_members", "config_generation", "oauth_leases"]);
+/**
+ * Tables that hold nothing worth moving: live coordination state each database keeps for itself, and
+ * sign-ins in progress (their polling process stops with the gateway that is being moved).
+ */
+const SKIPPED = new Set([
+  "cluster_events",
+  "cluster_members",
+  "config_generation",
+  "oauth_leases",
+  "signin_sessions",
+]);
 /** Parents first, so foreign keys hold while rows go in; the rest follow in name order. */
 const FIRST = ["api_keys", "inventory_providers", "upstream_keys"];
 /** PostgreSQL takes at most 65,535 parameters per statement. */
