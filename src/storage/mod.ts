@@ -117,7 +117,7 @@ export class Store {
     this.budgets = new BudgetsRepo(db);
     this.cooldowns = new CooldownsRepo(db);
     this.cacheAffinity = new CacheAffinityRepo(db);
-    this.usage = new UsageRepo(db);
+    this.usage = new UsageRepo(db, db instanceof PgDatabase);
     this.requestLogs = new RequestLogsRepo(db);
     this.sessions = new DashboardSessionsRepo(db);
     this.inventory = new InventoryRepo(db, box);
