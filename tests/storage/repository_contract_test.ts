@@ -158,7 +158,8 @@ const checks: Record<string, (store: Store) => void> = {
       '{"json": [1, "two", null]} $1 ? ?1 :name',
       "",
     ];
-    const rows = Array.from({ length: 150 }, (_, i) =>
+    // 600 rows: several statements on either database (SQLite 64 + 8 + 1 rows each, PostgreSQL 512).
+    const rows = Array.from({ length: 600 }, (_, i) =>
       usage({
         ts: i === 0 ? Number.MAX_SAFE_INTEGER : NOW + i,
         clientFormat: texts[i % 5],
