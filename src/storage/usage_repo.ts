@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { recordsetJson } from "./recordset_json.ts";
 import type { SqlStatement, SqlValue } from "./sql.ts";
 
 /** One usage row: one attempt outcome (success or failure). */
@@ -83,10 +84,10 @@ function pushUsageParams(params: SqlValue[], r: UsageRow): void {
 }
 
 /**
- * PostgreSQL's insert: a chunk of rows travels as one JSON text parameter (UsageRow's own keys), which
- * json_to_recordset turns back into typed columns. The driver encodes each parameter in JavaScript on the
- * bridge thread, so 20 parameters per row cost about 8 µs a row there; one JSON text per JSON_CHUNK rows,
- * serialised natively, costs a fraction of that. `::text` keeps the driver from serialising it as JSON again.
+ * PostgreSQL's insert: a chunk of rows travels as one JSON text parameter (UsageRow's own keys, see
+ * recordset_json.ts), which json_to_recordset turns back into typed columns. As 20 parameters a row, the
+ * driver's encoding cost the bridge thread about 8 µs a row. `::text` keeps the driver from serialising the
+ * text as JSON again.
  */
 const USAGE_JSON_INSERT = `INSERT INTO usage (${USAGE_COLUMNS})
   SELECT r."ts", r."clientFormat", r."requestModel", r."model", r."providerId", r."accountId", r."clientKeyId",
@@ -99,32 +100,15 @@ const USAGE_JSON_INSERT = `INSERT INTO usage (${USAGE_COLUMNS})
     "outputTokens" bigint, "reasoningTokens" bigint, "estimated" boolean, "cost" double precision,
     "priced" boolean, "latencyMs" bigint, "streamed" boolean, "error" text)`;
 
-/**
- * Rows as the JSON text USAGE_JSON_INSERT reads, stored exactly as the parameter path stores them. Two
- * things plain JSON.stringify would change go the slow way: a non-finite number (JSON says null; as text,
- * "NaN" or "Infinity" is what a parameter sends) and a lone surrogate (an error text cut inside an emoji:
- * JSON escapes it and PostgreSQL refuses the escape; as a parameter it arrives as U+FFFD).
- */
-function usageJson(rows: readonly UsageRow[]): string {
-  let finite = true;
+/** Whether every number of `rows` is finite (else recordsetJson must take its slow way). */
+function finiteNumbers(rows: readonly UsageRow[]): boolean {
   for (const r of rows) {
-    // Any NaN or ±Infinity makes the sum non-finite (an overflow only takes the slow path needlessly).
+    // Any NaN or ±Infinity makes the sum non-finite (an overflow only takes the slow way needlessly).
     const sum = r.ts + (r.clientKeyId ?? 0) + r.status + r.inputTokens + r.cacheReadTokens +
       r.cacheCreationTokens + r.outputTokens + r.reasoningTokens + r.cost + r.latencyMs;
-    if (!Number.isFinite(sum)) finite = false;
+    if (!Number.isFinite(sum)) return false;
   }
-  const json = finite ? JSON.stringify(rows) : "";
-  // `\ud` also matches an escaped backslash before "ud"; that only takes the slow path needlessly.
-  if (finite && !json.includes("\\ud")) return json;
-  return JSON.stringify(
-    rows,
-    (_key, value: unknown) =>
-      typeof value === "number"
-        ? Number.isFinite(value) ? value : String(value)
-        : typeof value === "string"
-        ? value.toWellFormed()
-        : value,
-  );
+  return true;
 }
 
 /** The usage table. Writes come in batches from the usage writer. */
@@ -155,7 +139,8 @@ export class UsageRepo {
     if (this.#postgres) {
       const statement = this.#jsonStatement ??= this.#db.prepare(USAGE_JSON_INSERT);
       for (let at = 0; at < rows.length; at += JSON_CHUNK) {
-        statement.run(usageJson(rows.length <= JSON_CHUNK ? rows : rows.slice(at, at + JSON_CHUNK)));
+        const chunk = rows.length <= JSON_CHUNK ? rows : rows.slice(at, at + JSON_CHUNK);
+        statement.run(recordsetJson(chunk, finiteNumbers(chunk)));
       }
       return;
     }
