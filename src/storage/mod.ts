@@ -118,7 +118,7 @@ export class Store {
     this.cooldowns = new CooldownsRepo(db);
     this.cacheAffinity = new CacheAffinityRepo(db);
     this.usage = new UsageRepo(db, db instanceof PgDatabase);
-    this.requestLogs = new RequestLogsRepo(db);
+    this.requestLogs = new RequestLogsRepo(db, db instanceof PgDatabase);
     this.sessions = new DashboardSessionsRepo(db);
     this.inventory = new InventoryRepo(db, box);
     this.inventoryChecks = new InventoryChecksRepo(db, box);

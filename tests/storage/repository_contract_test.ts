@@ -263,6 +263,40 @@ const checks: Record<string, (store: Store) => void> = {
     assertEquals(store.requestLogs.page(10, 0).map((l) => l.user), ["carol", "bob"]);
     assertEquals(store.requestLogs.clear(), 2);
   },
+  "request logs: 150 rows with awkward text and warnings read back as written, newest first"(store) {
+    const texts = [
+      `it's "quoted"; -- '); DROP TABLE request_logs; --`,
+      "back\\slash \\ud800 \\u0000 and a tab\t and a newline\n",
+      "ünïcode – 中文 – emoji 😀👩‍👩‍👧 – U+2028\u2028",
+      '{"json": [1, "two", null]} $1 ? ?1',
+      "",
+    ];
+    const logs = Array.from({ length: 150 }, (_, i) => ({
+      ts: NOW + i,
+      clientFormat: texts[i % 5],
+      model: `p/${texts[(i + 1) % 5]}`,
+      providerId: texts[(i + 2) % 5],
+      accountId: texts[(i + 3) % 5],
+      status: [200, 429, 500][i % 3],
+      latencyMs: i + 0.5,
+      streamed: i % 2 === 0,
+      user: texts[(i + 4) % 5],
+      requestBody: JSON.stringify({ messages: [{ content: texts[i % 5] }] }),
+      responseBody: i % 7 === 0 ? "y".repeat(65_536) : texts[(i + 1) % 5],
+      error: texts[(i + 2) % 5],
+      requestTruncated: i % 3 === 0,
+      responseTruncated: i % 7 === 0,
+      warnings: i % 4 === 0 ? [] : [{ code: "dropped_field", message: texts[i % 5] }, {
+        code: "x",
+        message: "\ud800 as JSON keeps it escaped",
+      }],
+    }));
+    store.transaction(() => store.requestLogs.insert(logs));
+    assertEquals(
+      store.requestLogs.all().map(({ id: _id, ...rest }) => rest),
+      logs.map((l) => ({ ...l, latencyMs: Math.round(l.latencyMs) })).reverse(),
+    );
+  },
   "credentials: the refresh lease is exclusive until it expires; rotation is written back with its spent token"(
     store,
   ) {
