@@ -116,7 +116,7 @@ export class Store {
     this.pricing = new PricingRepo(db);
     this.budgets = new BudgetsRepo(db);
     this.cooldowns = new CooldownsRepo(db);
-    this.cacheAffinity = new CacheAffinityRepo(db);
+    this.cacheAffinity = new CacheAffinityRepo(db, db instanceof PgDatabase);
     this.usage = new UsageRepo(db, db instanceof PgDatabase);
     this.requestLogs = new RequestLogsRepo(db, db instanceof PgDatabase);
     this.sessions = new DashboardSessionsRepo(db);
@@ -124,7 +124,7 @@ export class Store {
     this.inventoryChecks = new InventoryChecksRepo(db, box);
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
-    this.turnTokens = new TurnTokensRepo(db);
+    this.turnTokens = new TurnTokensRepo(db, db instanceof PgDatabase);
     this.cluster = new ClusterRepo(db, db instanceof PgDatabase);
     this.credentials = new CredentialsRepo(db, box);
     this.box = box;

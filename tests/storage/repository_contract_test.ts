@@ -377,6 +377,37 @@ const checks: Record<string, (store: Store) => void> = {
     store.cacheAffinity.prune(NOW + 2);
     assertEquals(store.cacheAffinity.recent(0, 10).map((r) => r.keyHash), ["k3", "k1"]);
   },
+  "cache affinity and turn tokens: a batch of 600 with a key twice keeps the later values, as one by one"(
+    store,
+  ) {
+    const bindings = Array.from({ length: 600 }, (_, i) => ({
+      keyHash: `k${i}`,
+      accountId: `a-${i} 'ü' \\ 😀`,
+      usedAt: NOW + i,
+    }));
+    // The second k5 comes within the same 512 (one statement on PostgreSQL).
+    const moved = { keyHash: "k5", accountId: "moved", usedAt: NOW + 600 };
+    store.cacheAffinity.upsert([...bindings.slice(0, 10), moved, ...bindings.slice(10)]);
+    const recent = store.cacheAffinity.recent(0, 1_000);
+    assertEquals(recent.length, 600);
+    assertEquals(recent.at(-1), { keyHash: "k5", accountId: "moved", usedAt: NOW + 600 });
+    assertEquals(recent.slice(0, -1), bindings.filter((b) => b.keyHash !== "k5"));
+
+    const rows = Array.from({ length: 600 }, (_, i) => ({
+      key: `call-${i}`,
+      tokens: JSON.stringify([`sig "${i}" \\ 😀`]),
+      createdAt: NOW,
+    }));
+    const later = { key: "call-7", tokens: '["later"]', createdAt: NOW };
+    store.turnTokens.put([...rows.slice(0, 10), later, ...rows.slice(10)]);
+    const newest = store.turnTokens.newest(1_000_000);
+    assertEquals(newest.length, 600);
+    // Same created_at: newest first by insertion, and call-7 keeps its first place (an update, not a new row).
+    assertEquals(
+      newest.map((r) => [r.key, r.tokens]),
+      rows.map((r) => [r.key, r.key === "call-7" ? '["later"]' : r.tokens]).reverse(),
+    );
+  },
   "inventory: keys are sealed, found by hash, listed, archived, revoked, counted, deleted"(store) {
     const { inventory } = store;
     inventory.ensureProvider("openai", NOW);
