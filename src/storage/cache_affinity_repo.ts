@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { lastPerKey, RECORDSET_CHUNK, recordsetJson } from "./recordset_json.ts";
 
 /** One sticky prompt-cache binding: the hashed cache key and the account that serves it. */
 export interface AffinityRecord {
@@ -10,9 +11,12 @@ export interface AffinityRecord {
 /** The cache_affinity table: prompt-cache bindings that survive a restart. */
 export class CacheAffinityRepo {
   readonly #db: Database;
+  readonly #postgres: boolean;
 
-  constructor(db: Database) {
+  /** `postgres` says the database is PostgreSQL, where a batch is upserted from one JSON parameter. */
+  constructor(db: Database, postgres = false) {
     this.#db = db;
+    this.#postgres = postgres;
   }
 
   /** The most recently used bindings since `since`, newest last, at most `limit`. */
@@ -27,6 +31,21 @@ export class CacheAffinityRepo {
 
   /** Writes bindings, in the caller's transaction (one batch of the batched writer). */
   upsert(records: readonly AffinityRecord[]): void {
+    if (this.#postgres) {
+      // One statement per chunk instead of one per record (see recordset_json.ts).
+      const statement = this.#db.prepare(
+        `INSERT INTO cache_affinity (key_hash, account_id, used_at)
+         SELECT "keyHash", "accountId", "usedAt"
+         FROM json_to_recordset(?::text::json) AS r("keyHash" text, "accountId" text, "usedAt" bigint)
+         ON CONFLICT (key_hash) DO UPDATE SET account_id = excluded.account_id, used_at = excluded.used_at`,
+      );
+      const rows = lastPerKey(records, (r) => r.keyHash);
+      for (let at = 0; at < rows.length; at += RECORDSET_CHUNK) {
+        const chunk = rows.slice(at, at + RECORDSET_CHUNK);
+        statement.run(recordsetJson(chunk, chunk.every((r) => Number.isFinite(r.usedAt))));
+      }
+      return;
+    }
     const statement = this.#db.prepare(
       `INSERT INTO cache_affinity (key_hash, account_id, used_at) VALUES (?, ?, ?)
        ON CONFLICT (key_hash) DO UPDATE SET account_id = excluded.account_id, used_at = excluded.used_at`,

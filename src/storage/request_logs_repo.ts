@@ -1,4 +1,6 @@
 import type { Database } from "./database.ts";
+import { recordsetJson } from "./recordset_json.ts";
+import type { SqlStatement } from "./sql.ts";
 
 /** Something translation could not express for a logged request (a stable code and a sentence). */
 export interface RequestLogWarning {
@@ -71,16 +73,67 @@ interface Row {
 const SUMMARY_COLUMNS =
   `id, ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, "user", error, warnings`;
 
+const INSERT_COLUMNS =
+  `ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, "user",
+  request_body, response_body, error, request_truncated, response_truncated, warnings`;
+
+/** Rows per statement on PostgreSQL: bodies are up to 64 KB each, so a chunk stays under about 8 MB. */
+const JSON_CHUNK = 64;
+
+/**
+ * PostgreSQL's insert: a chunk of rows as one JSON text parameter (see recordset_json.ts; 15 parameters a
+ * row cost the bridge thread's driver about as much as a usage row's 20). `::text`: not JSON-encoded again.
+ */
+const JSON_INSERT = `INSERT INTO request_logs (${INSERT_COLUMNS})
+  SELECT ${INSERT_COLUMNS} FROM json_to_recordset(?::text::json) AS r(ts bigint, client_format text,
+    model text, provider_id text, account_id text, status bigint, latency_ms bigint, streamed bigint,
+    "user" text, request_body text, response_body text, error text, request_truncated bigint,
+    response_truncated bigint, warnings text)`;
+
+/** One row as stored, keyed by column (the same values the SQLite statement binds). */
+function storedRow(log: RequestLogInput) {
+  return {
+    ts: log.ts,
+    client_format: log.clientFormat,
+    model: log.model,
+    provider_id: log.providerId,
+    account_id: log.accountId,
+    status: log.status,
+    latency_ms: Math.max(0, Math.round(log.latencyMs)),
+    streamed: log.streamed ? 1 : 0,
+    user: log.user,
+    request_body: log.requestBody,
+    response_body: log.responseBody,
+    error: log.error,
+    request_truncated: log.requestTruncated ? 1 : 0,
+    response_truncated: log.responseTruncated ? 1 : 0,
+    warnings: JSON.stringify(log.warnings),
+  };
+}
+
 /** The request_logs table: captured requests, pruned to the retention setting. */
 export class RequestLogsRepo {
   readonly #db: Database;
+  readonly #postgres: boolean;
+  #jsonStatement: SqlStatement | undefined;
 
-  constructor(db: Database) {
+  /** `postgres` says the database is PostgreSQL, where rows are inserted from one JSON parameter. */
+  constructor(db: Database, postgres = false) {
     this.#db = db;
+    this.#postgres = postgres;
   }
 
   /** Inserts rows (call inside the writer's transaction), with one prepared statement for the batch. */
   insert(logs: readonly RequestLogInput[]): void {
+    if (this.#postgres) {
+      const statement = this.#jsonStatement ??= this.#db.prepare(JSON_INSERT);
+      for (let at = 0; at < logs.length; at += JSON_CHUNK) {
+        const rows = logs.slice(at, at + JSON_CHUNK).map(storedRow);
+        const finite = rows.every((r) => Number.isFinite(r.ts + r.status + r.latency_ms));
+        statement.run(recordsetJson(rows, finite));
+      }
+      return;
+    }
     const statement = this.#db.prepare(
       `INSERT INTO request_logs (ts, client_format, model, provider_id, account_id, status, latency_ms, streamed,
          "user", request_body, response_body, error, request_truncated, response_truncated, warnings)

@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { lastPerKey, RECORDSET_CHUNK, recordsetJson } from "./recordset_json.ts";
 
 /** One stored row: the key of a tool call and its tokens as JSON text. */
 export interface TurnTokensRow {
@@ -10,9 +11,12 @@ export interface TurnTokensRow {
 /** The turn_tokens table: opaque upstream tokens kept for tool calls whose client cannot carry them. */
 export class TurnTokensRepo {
   readonly #db: Database;
+  readonly #postgres: boolean;
 
-  constructor(db: Database) {
+  /** `postgres` says the database is PostgreSQL, where a batch is upserted from one JSON parameter. */
+  constructor(db: Database, postgres = false) {
     this.#db = db;
+    this.#postgres = postgres;
   }
 
   /** Newest rows first, until `maxChars` of token text is reached (what fits the in-memory cache). */
@@ -32,6 +36,21 @@ export class TurnTokensRepo {
 
   /** Inserts or replaces rows (one batch). */
   put(rows: readonly TurnTokensRow[]): void {
+    if (this.#postgres) {
+      // One statement per chunk instead of one per row (see recordset_json.ts).
+      const statement = this.#db.prepare(
+        `INSERT INTO turn_tokens (key, tokens, created_at)
+         SELECT key, tokens, "createdAt"
+         FROM json_to_recordset(?::text::json) AS r(key text, tokens text, "createdAt" bigint)
+         ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, created_at = excluded.created_at`,
+      );
+      const unique = lastPerKey(rows, (r) => r.key);
+      for (let at = 0; at < unique.length; at += RECORDSET_CHUNK) {
+        const chunk = unique.slice(at, at + RECORDSET_CHUNK);
+        statement.run(recordsetJson(chunk, chunk.every((r) => Number.isFinite(r.createdAt))));
+      }
+      return;
+    }
     const statement = this.#db.prepare(
       "INSERT INTO turn_tokens (key, tokens, created_at) VALUES (?, ?, ?) " +
         "ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, created_at = excluded.created_at",

@@ -148,6 +148,91 @@ const checks: Record<string, (store: Store) => void> = {
     );
     assertEquals(store.usageStats.totals(Math.floor(NOW / DAY)).requests, 137, "the rollup counts every row");
   },
+  "usage: awkward values (quotes, backslashes, unicode, large numbers, null keys) read back as written"(
+    store,
+  ) {
+    const texts = [
+      `it's "quoted"; -- '); DROP TABLE usage; --`,
+      "back\\slash \\ud800 \\u0000 \\n and a tab\t and a newline\n",
+      "ünïcode – 中文 – עברית – emoji 😀👩‍👩‍👧 – U+2028\u2028",
+      '{"json": [1, "two", null]} $1 ? ?1 :name',
+      "",
+    ];
+    // 600 rows: several statements on either database (SQLite 64 + 8 + 1 rows each, PostgreSQL 512).
+    const rows = Array.from({ length: 600 }, (_, i) =>
+      usage({
+        ts: i === 0 ? Number.MAX_SAFE_INTEGER : NOW + i,
+        clientFormat: texts[i % 5],
+        requestModel: `p/${texts[(i + 1) % 5]}`,
+        model: `p/m${i % 3}`,
+        providerId: texts[(i + 2) % 5],
+        accountId: texts[(i + 3) % 5],
+        clientKeyId: i % 4 === 0 ? null : i * 1_000_000_007,
+        clientKeyLabel: texts[(i + 4) % 5],
+        status: [200, 429, 500, 0][i % 4],
+        inputTokens: i * 123_456_789,
+        cacheReadTokens: i % 7,
+        cacheCreationTokens: 2 ** 40 + i,
+        outputTokens: 2 ** 31 + i,
+        reasoningTokens: i,
+        estimated: i % 2 === 0,
+        cost: [0, 0.1 + 0.2, 1e-12, 123_456.789_012_345_6, 1 / 3, -0.5][i % 6],
+        priced: i % 3 !== 0,
+        latencyMs: i * 1000,
+        streamed: i % 5 === 0,
+        error: i % 2 === 0 ? texts[i % 5] : "x".repeat(2000),
+      }));
+    store.transaction(() => store.usage.insert(rows));
+    const stored = store.db.prepare(`SELECT * FROM usage ORDER BY id`).all() as Record<string, unknown>[];
+    assertEquals(
+      stored.map((r): UsageRow => ({
+        ts: Number(r.ts),
+        clientFormat: r.client_format as string,
+        requestModel: r.request_model as string,
+        model: r.model as string,
+        providerId: r.provider_id as string,
+        accountId: r.account_id as string,
+        clientKeyId: r.client_key_id === null ? null : Number(r.client_key_id),
+        clientKeyLabel: r.client_key_label as string,
+        status: Number(r.status),
+        inputTokens: Number(r.input_tokens),
+        cacheReadTokens: Number(r.cache_read_tokens),
+        cacheCreationTokens: Number(r.cache_creation_tokens),
+        outputTokens: Number(r.output_tokens),
+        reasoningTokens: Number(r.reasoning_tokens),
+        estimated: Number(r.estimated) === 1,
+        cost: r.cost as number,
+        priced: Number(r.priced) === 1,
+        latencyMs: Number(r.latency_ms),
+        streamed: Number(r.streamed) === 1,
+        error: r.error as string,
+      })),
+      rows,
+    );
+  },
+  "usage: a cost that is not finite and an error text cut inside an emoji are stored as before"(store) {
+    // The recorder cuts error text at 2000 UTF-16 units, which can split a surrogate pair; the half left is
+    // stored as U+FFFD (what a text parameter turns it into), and the rest of the batch is stored too.
+    const cut = `${"x".repeat(1999)}😀`.slice(0, 2000);
+    store.transaction(() =>
+      store.usage.insert([
+        usage({ error: cut }),
+        usage({ cost: Infinity, ts: NOW + 1 }),
+        usage({ ts: NOW + 2 }),
+      ])
+    );
+    // Compared in SQL: PostgreSQL's answers cross the bridge as JSON, where Infinity reads back as null.
+    const stored = store.db.prepare("SELECT error, cost > 1e308 AS infinite FROM usage ORDER BY ts")
+      .all() as {
+        error: string;
+        infinite: number | boolean;
+      }[];
+    assertEquals(stored.map((r) => [r.error, Number(r.infinite)]), [
+      [`${"x".repeat(1999)}\ufffd`, 0],
+      ["", 1],
+      ["", 0],
+    ]);
+  },
   "cooldowns and request logs: apply, clear, prune, page"(store) {
     store.cooldowns.apply([{
       accountId: "a",
@@ -177,6 +262,40 @@ const checks: Record<string, (store: Store) => void> = {
     store.requestLogs.prune(2);
     assertEquals(store.requestLogs.page(10, 0).map((l) => l.user), ["carol", "bob"]);
     assertEquals(store.requestLogs.clear(), 2);
+  },
+  "request logs: 150 rows with awkward text and warnings read back as written, newest first"(store) {
+    const texts = [
+      `it's "quoted"; -- '); DROP TABLE request_logs; --`,
+      "back\\slash \\ud800 \\u0000 and a tab\t and a newline\n",
+      "ünïcode – 中文 – emoji 😀👩‍👩‍👧 – U+2028\u2028",
+      '{"json": [1, "two", null]} $1 ? ?1',
+      "",
+    ];
+    const logs = Array.from({ length: 150 }, (_, i) => ({
+      ts: NOW + i,
+      clientFormat: texts[i % 5],
+      model: `p/${texts[(i + 1) % 5]}`,
+      providerId: texts[(i + 2) % 5],
+      accountId: texts[(i + 3) % 5],
+      status: [200, 429, 500][i % 3],
+      latencyMs: i + 0.5,
+      streamed: i % 2 === 0,
+      user: texts[(i + 4) % 5],
+      requestBody: JSON.stringify({ messages: [{ content: texts[i % 5] }] }),
+      responseBody: i % 7 === 0 ? "y".repeat(65_536) : texts[(i + 1) % 5],
+      error: texts[(i + 2) % 5],
+      requestTruncated: i % 3 === 0,
+      responseTruncated: i % 7 === 0,
+      warnings: i % 4 === 0 ? [] : [{ code: "dropped_field", message: texts[i % 5] }, {
+        code: "x",
+        message: "\ud800 as JSON keeps it escaped",
+      }],
+    }));
+    store.transaction(() => store.requestLogs.insert(logs));
+    assertEquals(
+      store.requestLogs.all().map(({ id: _id, ...rest }) => rest),
+      logs.map((l) => ({ ...l, latencyMs: Math.round(l.latencyMs) })).reverse(),
+    );
   },
   "credentials: the refresh lease is exclusive until it expires; rotation is written back with its spent token"(
     store,
@@ -257,6 +376,37 @@ const checks: Record<string, (store: Store) => void> = {
     assertEquals(store.cacheAffinity.recent(NOW + 3, 10).map((r) => r.keyHash), ["k1"]);
     store.cacheAffinity.prune(NOW + 2);
     assertEquals(store.cacheAffinity.recent(0, 10).map((r) => r.keyHash), ["k3", "k1"]);
+  },
+  "cache affinity and turn tokens: a batch of 600 with a key twice keeps the later values, as one by one"(
+    store,
+  ) {
+    const bindings = Array.from({ length: 600 }, (_, i) => ({
+      keyHash: `k${i}`,
+      accountId: `a-${i} 'ü' \\ 😀`,
+      usedAt: NOW + i,
+    }));
+    // The second k5 comes within the same 512 (one statement on PostgreSQL).
+    const moved = { keyHash: "k5", accountId: "moved", usedAt: NOW + 600 };
+    store.cacheAffinity.upsert([...bindings.slice(0, 10), moved, ...bindings.slice(10)]);
+    const recent = store.cacheAffinity.recent(0, 1_000);
+    assertEquals(recent.length, 600);
+    assertEquals(recent.at(-1), { keyHash: "k5", accountId: "moved", usedAt: NOW + 600 });
+    assertEquals(recent.slice(0, -1), bindings.filter((b) => b.keyHash !== "k5"));
+
+    const rows = Array.from({ length: 600 }, (_, i) => ({
+      key: `call-${i}`,
+      tokens: JSON.stringify([`sig "${i}" \\ 😀`]),
+      createdAt: NOW,
+    }));
+    const later = { key: "call-7", tokens: '["later"]', createdAt: NOW };
+    store.turnTokens.put([...rows.slice(0, 10), later, ...rows.slice(10)]);
+    const newest = store.turnTokens.newest(1_000_000);
+    assertEquals(newest.length, 600);
+    // Same created_at: newest first by insertion, and call-7 keeps its first place (an update, not a new row).
+    assertEquals(
+      newest.map((r) => [r.key, r.tokens]),
+      rows.map((r) => [r.key, r.key === "call-7" ? '["later"]' : r.tokens]).reverse(),
+    );
   },
   "inventory: keys are sealed, found by hash, listed, archived, revoked, counted, deleted"(store) {
     const { inventory } = store;

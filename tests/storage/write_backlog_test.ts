@@ -13,6 +13,7 @@ function batch(...names: string[]): BoundStatement[] {
   return names.map((sql) => ({ sql, params: [] }));
 }
 
+/** A backlog that keeps at most `maxStatements` of the parameterless statements `batch` makes (64 bytes each). */
 function harness(maxStatements: number, failures: unknown[]) {
   const committed: string[] = [];
   const lines: string[] = [];
@@ -31,7 +32,7 @@ function harness(maxStatements: number, failures: unknown[]) {
       sleeps.push(ms);
       return Promise.resolve();
     },
-    maxStatements,
+    maxBytes: maxStatements * 64,
   });
   return { backlog, committed, lines, sleeps, settled: () => settled };
 }
@@ -64,6 +65,16 @@ Deno.test("WriteBacklog keeps at most its bound waiting, and counts and reports 
   assertEquals(h.lines.filter((l) => l.includes("backlog is full")).length, 1);
   assert(h.lines.at(-1)!.includes("3 writes were dropped (backlog full)"), h.lines.join("\n"));
   assert(h.sleeps.every((ms) => ms <= 5_000), "the wait between tries is capped");
+});
+
+Deno.test("WriteBacklog bounds what waits by size, so one statement carrying many rows counts as much as they do", async () => {
+  const h = harness(3, Array.from({ length: 20 }, () => refused));
+  h.backlog.add(batch("a1"));
+  h.backlog.add([{ sql: "big", params: ["x".repeat(3 * 64)] }]); // one statement, more than the bound: dropped
+  assertEquals(h.backlog.waiting, 1);
+  await h.backlog.idle();
+  assertEquals(h.committed, ["a1"]);
+  assertEquals(h.settled(), 2);
 });
 
 Deno.test("WriteBacklog drops a batch PostgreSQL refuses for its content after three tries, and goes on", async () => {

@@ -45,10 +45,23 @@ export interface BoundStatement {
 }
 
 /**
- * Writes waiting for PostgreSQL while it cannot be reached are kept up to this many statements (about one
- * per usage row or log); batches beyond it are dropped, counted and logged.
+ * Writes waiting for PostgreSQL while it cannot be reached are kept up to about this much memory, counted
+ * by `batchSize` (a usage row is about 450 bytes of it, a request log its bodies); batches beyond it are
+ * dropped, counted and logged. Counted in bytes, not statements: one statement may carry one row or many.
  */
-export const MAX_BACKLOG_STATEMENTS = 100_000;
+export const MAX_BACKLOG_BYTES = 256 * 1024 * 1024;
+
+/** About how many bytes a batch holds while it waits: its text parameters' length, 8 per other value. */
+export function batchSize(statements: readonly BoundStatement[]): number {
+  let size = 0;
+  for (const s of statements) {
+    size += 64;
+    for (const p of s.params) {
+      size += typeof p === "string" ? p.length : p instanceof Uint8Array ? p.byteLength : 8;
+    }
+  }
+  return size;
+}
 
 /** A synchronous call's sequence number travels with it. */
 export type NumberedRequest = BridgeRequest & { readonly seq: number };

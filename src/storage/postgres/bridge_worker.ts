@@ -11,7 +11,7 @@ import {
   type BridgeRequest,
   CELL,
   HEADER_BYTES,
-  MAX_BACKLOG_STATEMENTS,
+  MAX_BACKLOG_BYTES,
   MAX_BYTES,
   NOTIFY_CHANNEL,
   type NumberedRequest,
@@ -41,7 +41,7 @@ const backlog = new WriteBacklog({
   settled: () => Atomics.sub(cells, CELL.pendingBatches, 1),
   log: (level, message) => self.postMessage({ log: { level, message } } satisfies WorkerNotice),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  maxStatements: MAX_BACKLOG_STATEMENTS,
+  maxBytes: MAX_BACKLOG_BYTES,
 });
 
 /** int8 and numeric arrive as text by default; the repositories expect numbers, as node:sqlite gives. */

@@ -1,4 +1,4 @@
-import type { BoundStatement } from "./bridge_protocol.ts";
+import { batchSize, type BoundStatement } from "./bridge_protocol.ts";
 
 /** First retry after this long; each failure doubles it, up to RETRY_MAX_MS. */
 const RETRY_BASE_MS = 100;
@@ -32,8 +32,8 @@ export interface BacklogDeps {
   readonly settled: () => void;
   readonly log: (level: "error" | "warn" | "info", message: string) => void;
   readonly sleep: (ms: number) => Promise<void>;
-  /** The most statements kept waiting (see MAX_BACKLOG_STATEMENTS). */
-  readonly maxStatements: number;
+  /** The most bytes kept waiting, counted by batchSize (see MAX_BACKLOG_BYTES). */
+  readonly maxBytes: number;
 }
 
 /** Whether a failed commit is worth retrying: the server or the network failed, not the batch itself. */
@@ -49,14 +49,15 @@ export function isTransient(error: unknown): boolean {
 /**
  * Batched writes in order, kept in memory while PostgreSQL cannot take them: a batch that fails for a
  * transient reason is retried with backoff (100 ms doubling to 5 s) until it commits, and the ones behind
- * it wait their turn, so a short outage loses no usage row. Memory is bounded: beyond `maxStatements`
+ * it wait their turn, so a short outage loses no usage row. Memory is bounded: beyond `maxBytes`
  * waiting, new batches are dropped, counted, and reported. A batch PostgreSQL refuses for its content
  * (a constraint, a type) would fail forever, so after three tries it is dropped with an error line.
  */
 export class WriteBacklog {
   readonly #deps: BacklogDeps;
-  readonly #queue: (readonly BoundStatement[])[] = [];
+  readonly #queue: { readonly statements: readonly BoundStatement[]; readonly size: number }[] = [];
   #statements = 0;
+  #bytes = 0;
   #running = false;
   #idle: (() => void)[] = [];
   /** The first error of the outage under way, or null while writes go through. */
@@ -80,7 +81,8 @@ export class WriteBacklog {
 
   /** Queues a batch after the ones before it. */
   add(statements: readonly BoundStatement[]): void {
-    if (this.#statements + statements.length > this.#deps.maxStatements) {
+    const size = batchSize(statements);
+    if (this.#bytes + size > this.#deps.maxBytes) {
       if (this.#dropped === 0) {
         this.#deps.log(
           "error",
@@ -91,8 +93,9 @@ export class WriteBacklog {
       this.#deps.settled();
       return;
     }
-    this.#queue.push(statements);
+    this.#queue.push({ statements, size });
     this.#statements += statements.length;
+    this.#bytes += size;
     if (!this.#running) void this.#pump();
   }
 
@@ -107,7 +110,7 @@ export class WriteBacklog {
     let failures = 0;
     // Ends when the queue is empty; while PostgreSQL is down it waits between tries (at most 5 s apart).
     while (this.#queue.length > 0) {
-      const batch = this.#queue[0];
+      const batch = this.#queue[0].statements;
       try {
         await this.#deps.commit(batch);
       } catch (error) {
@@ -147,7 +150,8 @@ export class WriteBacklog {
 
   #done(): void {
     const batch = this.#queue.shift()!;
-    this.#statements -= batch.length;
+    this.#statements -= batch.statements.length;
+    this.#bytes -= batch.size;
     this.#deps.settled();
   }
 }
