@@ -3,19 +3,21 @@
  * parameter: the driver encodes every parameter in JavaScript on the bridge thread (several µs for a row of
  * 15–20 of them), while this is one native JSON.stringify on the main thread.
  */
+import { pgText } from "./postgres/pg_text.ts";
 
 /**
  * The JSON text of `rows`, stored exactly as text parameters would store the same values. Plain
- * JSON.stringify would change two things, so those rows take the slow way: a non-finite number (JSON says
+ * JSON.stringify would change these, so rows with them take the slow way: a non-finite number (JSON says
  * null; as text, "NaN" or "Infinity" is what a parameter sends: `finite` false says there may be one) and a
  * lone surrogate (an error text cut inside an emoji: JSON escapes it and PostgreSQL refuses the escape; as a
- * parameter it arrives as U+FFFD).
+ * parameter it arrives as U+FFFD). A NUL becomes U+FFFD too, as in every parameter (`pgText`).
  */
 export function recordsetJson(rows: readonly object[], finite: boolean): string {
   if (finite) {
     const json = JSON.stringify(rows);
-    // `\ud` also matches an escaped backslash before "ud"; that only takes the slow path needlessly.
-    if (!json.includes("\\ud")) return json;
+    // `\ud` or `\u0000` also match an escaped backslash before "ud" or "u0000"; that only takes the slow
+    // path needlessly.
+    if (!json.includes("\\ud") && !json.includes("\\u0000")) return json;
   }
   return JSON.stringify(rows, asParameter);
 }
@@ -35,6 +37,6 @@ export const RECORDSET_CHUNK = 512;
 
 function asParameter(_key: string, value: unknown): unknown {
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
-  if (typeof value === "string") return value.toWellFormed();
+  if (typeof value === "string") return pgText(value.toWellFormed());
   return value;
 }

@@ -3,7 +3,7 @@
  * the same answers on SQLite (the embedded default) and on PostgreSQL (a throwaway cluster; skipped with
  * the reason only where the server binaries are missing).
  */
-import { openDatabase, SecretBox, Store, type UsageRow } from "../../src/storage/mod.ts";
+import { openDatabase, PgDatabase, SecretBox, Store, type UsageRow } from "../../src/storage/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
 
@@ -232,6 +232,50 @@ const checks: Record<string, (store: Store) => void> = {
       ["", 1],
       ["", 0],
     ]);
+  },
+  "a NUL in a client's or an upstream's text does not cost its batch (PostgreSQL stores it as U+FFFD)"(
+    store,
+  ) {
+    // PostgreSQL text cannot hold U+0000 and refuses the statement: one NUL dropped every row batched with it.
+    // node:sqlite ends a text parameter at a NUL; PostgreSQL stores U+FFFD. Either way every row is stored.
+    const nul = store.db instanceof PgDatabase ? "\ufffd" : "";
+    store.transaction(() =>
+      store.usage.insert([
+        usage({ error: "upstream said \u0000" }),
+        usage({ ts: NOW + 1, requestModel: "m\u0000" }),
+      ])
+    );
+    const errors = store.db.prepare("SELECT error, request_model FROM usage ORDER BY ts").all() as {
+      error: string;
+      request_model: string;
+    }[];
+    assertEquals(errors.map((r) => [r.error, r.request_model]), [[`upstream said ${nul}`, "p/m1"], [
+      "",
+      `m${nul}`,
+    ]]);
+    const log = {
+      ts: NOW,
+      clientFormat: "chat_completions",
+      model: "p/m1",
+      providerId: "a",
+      accountId: "a",
+      status: 200,
+      latencyMs: 4,
+      streamed: false,
+      user: "alice",
+      requestBody: JSON.stringify({ messages: [{ content: "a\u0000b" }] }),
+      responseBody: "b\u0000c",
+      error: "",
+      requestTruncated: false,
+      responseTruncated: false,
+      warnings: [],
+    };
+    store.transaction(() => store.requestLogs.insert([log, { ...log, ts: NOW + 1, user: "bob" }]));
+    const logs = store.requestLogs.all();
+    const cut = store.db instanceof PgDatabase ? "b\ufffdc" : "b";
+    assertEquals(logs.map((l) => [l.user, l.responseBody]), [["bob", cut], ["alice", cut]]);
+    // JSON.stringify escapes the NUL in the body, so it is stored as written everywhere.
+    assertEquals(logs[0].requestBody, log.requestBody);
   },
   "cooldowns and request logs: apply, clear, prune, page"(store) {
     store.cooldowns.apply([{

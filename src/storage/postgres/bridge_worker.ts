@@ -17,6 +17,7 @@ import {
   type NumberedRequest,
   type WorkerNotice,
 } from "./bridge_protocol.ts";
+import { pgParams } from "./pg_text.ts";
 import { isTransient, WriteBacklog } from "./write_backlog.ts";
 
 type Sql = ReturnType<typeof postgres>;
@@ -36,7 +37,7 @@ let closing = false;
 const backlog = new WriteBacklog({
   async commit(statements) {
     // Returning the queries unawaited pipelines them: one round trip for the whole batch.
-    await batchSql!.begin((tx) => statements.map((s) => tx.unsafe(s.sql, s.params as never[])));
+    await batchSql!.begin((tx) => statements.map((s) => tx.unsafe(s.sql, pgParams(s.params) as never[])));
   },
   settled: () => Atomics.sub(cells, CELL.pendingBatches, 1),
   log: (level, message) => self.postMessage({ log: { level, message } } satisfies WorkerNotice),
@@ -92,7 +93,7 @@ async function handle(request: BridgeRequest): Promise<BridgeAnswer> {
         return { rows: [], changes: 0 };
       }
       case "query": {
-        const result = await syncSql!.unsafe(request.sql, request.params as never[]);
+        const result = await syncSql!.unsafe(request.sql, pgParams(request.params) as never[]);
         return { rows: [...result] as Record<string, unknown>[], changes: result.count ?? 0 };
       }
       case "exec": {
