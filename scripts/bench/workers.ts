@@ -6,7 +6,7 @@
  * per request as one, N free cores give N times the throughput.
  * Usage: deno run -A scripts/bench/workers.ts [workers=2] [seconds=5]
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { postgresUnavailable, testPostgres } from "../../tests/helpers/postgres.ts";
 import { waitReady, wrkPost } from "./bench_process.ts";
 import { type CpuQuota, cpuQuota, cpuQuotaUnavailable } from "./cpu_quota.ts";
@@ -56,48 +56,64 @@ async function wrk(url: string, seconds: number): Promise<{ rps: number; request
   return { rps: Number(rps[1]), requests: Number(requests[1]) };
 }
 
+/**
+ * Requests per second and CPU per request of `serve --workers <workers>`, or (`independent`) of that many
+ * single gateways that share nothing but the port (each its own home and database, bound with SO_REUSEPORT
+ * as a worker is): the control that tells the machine's own scaling from the cost of sharing a database.
+ */
 async function measure(
   workers: number,
   config: string,
   env: Record<string, string> = {},
   quota?: CpuQuota,
+  independent = false,
 ) {
-  const command = [
+  const serve = (configFile: string, extra: string[]) => [
     Deno.execPath(),
     "run",
     "-A",
+    "--unstable-net",
     V8_FLAGS_ARG,
     "main.ts",
     "serve",
     "--config",
-    config,
+    configFile,
     "--port",
     String(GATEWAY_PORT),
-    "--workers",
-    String(workers),
+    ...extra,
   ];
-  const [program, ...args] = quota === undefined ? command : ["sh", ...quota.wrap(command)];
-  const child = new Deno.Command(program, {
-    args,
-    cwd: ROOT,
-    stdout: "null",
-    stderr: "inherit",
-    env: { NO_COLOR: "1", ...env },
-  }).spawn();
+  const commands = independent
+    ? Array.from({ length: workers }, (_, i) => {
+      const dir = Deno.makeTempDirSync({ dir: dirname(config), prefix: "independent-" });
+      Deno.copyFileSync(config, join(dir, "config.yaml"));
+      return { command: serve(join(dir, "config.yaml"), []), env: { GATEWAY_WORKER_ID: String(i + 1) } };
+    })
+    : [{ command: serve(config, ["--workers", String(workers)]), env: {} }];
+  const children = commands.map(({ command, env: own }) => {
+    const [program, ...args] = quota === undefined ? command : ["sh", ...quota.wrap(command)];
+    return new Deno.Command(program, {
+      args,
+      cwd: ROOT,
+      stdout: "null",
+      stderr: "inherit",
+      env: { NO_COLOR: "1", ...env, ...own },
+    }).spawn();
+  });
+  const sum = (read: (pid: number) => number) => children.reduce((total, c) => total + read(c.pid), 0);
   const url = `http://127.0.0.1:${GATEWAY_PORT}/v1/chat/completions`;
   try {
     await waitReady(url, BODY);
     await wrk(url, 10); // warm-up: V8 optimizes the gateway's code over the first ~30 k requests
-    const before = treeCpuMs(child.pid);
-    const mainBefore = mainThreadCpuMs(child.pid);
+    const before = sum(treeCpuMs);
+    const mainBefore = sum(mainThreadCpuMs);
     const result = await wrk(url, SECONDS);
-    const cpuUs = ((treeCpuMs(child.pid) - before) * 1000) / result.requests;
+    const cpuUs = ((sum(treeCpuMs) - before) * 1000) / result.requests;
     // One worker is the gateway process itself: its main thread runs the event loop, the request path.
-    const mainUs = ((mainThreadCpuMs(child.pid) - mainBefore) * 1000) / result.requests;
+    const mainUs = ((sum(mainThreadCpuMs) - mainBefore) * 1000) / result.requests;
     return { rps: result.rps, cpuUs, mainUs };
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
+    for (const child of children) child.kill("SIGTERM");
+    await Promise.all(children.map((c) => c.status));
   }
 }
 
@@ -147,21 +163,33 @@ try {
   const unavailable = cpuQuotaUnavailable();
   if (unavailable === null) {
     const perWorker = Number(Deno.env.get("BENCH_WORKER_CORES") ?? 0.4);
-    const budgeted = async (n: number) => {
+    const budgeted = async (n: number, independent = false) => {
       const quota = cpuQuota("gateway-bench-workers", n * perWorker);
       try {
-        return await measure(n, config, {}, quota);
+        return await measure(n, config, {}, quota, independent);
       } finally {
         quota.remove();
       }
     };
     const oneB = await budgeted(1);
     const manyB = await budgeted(WORKERS);
+    const apart = await budgeted(WORKERS, true);
     const ratio = manyB.rps / oneB.rps / WORKERS;
+    const apartRatio = apart.rps / oneB.rps / WORKERS;
     console.log(
       `  with ${perWorker} core of CPU budget per worker (cgroup quota; the rest left to wrk and the mock): ` +
-        `1 worker ${oneB.rps.toFixed(0)} req/s, ${WORKERS} workers ${manyB.rps.toFixed(0)} req/s: ` +
-        `${ratio.toFixed(2)} × ${WORKERS} (goal ≥ 0.8 × ${WORKERS}: ${ratio >= 0.8 ? "met" : "not met"})`,
+        `1 worker ${oneB.rps.toFixed(0)} req/s (${
+          oneB.cpuUs.toFixed(0)
+        } µs CPU per request), ${WORKERS} workers ` +
+        `${manyB.rps.toFixed(0)} req/s (${manyB.cpuUs.toFixed(0)} µs): ` +
+        `${ratio.toFixed(2)} × ${WORKERS} (goal ≥ 0.8 × ${WORKERS}: ${ratio >= 0.8 ? "met" : "not met"}); ` +
+        `control: ${WORKERS} gateways sharing nothing but the port, same budget, ${
+          apart.rps.toFixed(0)
+        } req/s ` +
+        `(${apart.cpuUs.toFixed(0)} µs): ` +
+        `${apartRatio.toFixed(2)} × ${WORKERS} (what this machine allows; workers reach ${
+          (ratio / apartRatio * 100).toFixed(0)
+        } % of it)`,
     );
   } else console.log(`  CPU budget per worker skipped: ${unavailable}`);
   if (postgresUnavailable() === null) {
