@@ -14,7 +14,7 @@ import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { parsePrometheusText } from "../helpers/prom_text.ts";
-import { pinnedClients, startWorkers, waitForPeers, waitUntil } from "../helpers/workers.ts";
+import { dashboardLogin, pinnedClients, startWorkers, waitForPeers, waitUntil } from "../helpers/workers.ts";
 import { BUDGET_SLICE } from "../../src/gateway/budget_guard.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -200,15 +200,7 @@ Deno.test("serve --workers 2: a dashboard session from one worker works on the o
   const clients = await pinnedClients(gateway.url);
   try {
     const [first, second] = [...clients.values()];
-    const login = await first.fetch("/dashboard/login", {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ api_key: KEY, next: "/dashboard" }),
-    });
-    await login.body?.cancel();
-    assertEquals(login.status, 303);
-    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+    const cookie = await dashboardLogin(first, KEY);
     assert(cookie.startsWith("gateway_dashboard_key="), cookie);
 
     const me = await second.fetch("/dashboard/api/me", { headers: { cookie } });

@@ -12,9 +12,16 @@ import {
   MOCK_ACCESS_TOKEN,
   MOCK_REFRESH_TOKEN,
   type MockOAuth,
+  signinProvidersYaml,
   startMockOAuth,
 } from "../helpers/mock_oauth.ts";
-import { type PinnedClient, pinnedClients, startWorkers, waitUntil } from "../helpers/workers.ts";
+import {
+  dashboardLogin,
+  type PinnedClient,
+  pinnedClients,
+  startWorkers,
+  waitUntil,
+} from "../helpers/workers.ts";
 
 const KEY = "static-admin-key-signin-workers";
 const DEVICE_CODE = "mock-device-code-secret";
@@ -24,17 +31,7 @@ function config(mock: MockOAuth): string {
   - key: ${KEY}
     client_key_label: admin
 providers:
-  - id: copilot
-    prefix: cp
-    api_type: device_oauth_assistant
-    base_url: http://127.0.0.1:9
-    models: [gpt-4o]
-${mock.overridesYaml("    ")}  - id: claude
-    prefix: cl
-    api_type: messages_oauth
-    base_url: http://127.0.0.1:9
-    models: [claude-sonnet]
-${mock.overridesYaml("    ")}`;
+${signinProvidersYaml(mock)}`;
 }
 
 /** A JSON call on one worker's connection; every answer's text is kept to check none carries a secret. */
@@ -74,14 +71,7 @@ Deno.test("serve --workers 2: a dashboard sign-in started on one worker is watch
   const seen: string[] = [];
   try {
     const [first, second] = [...clients.values()];
-    const login = await first.fetch("/dashboard/login", {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ api_key: KEY, next: "/dashboard" }),
-    });
-    assertEquals(login.status, 303);
-    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+    const cookie = await dashboardLogin(first, KEY);
     const onFirst = caller(first, cookie, seen);
     const onSecond = caller(second, cookie, seen);
 

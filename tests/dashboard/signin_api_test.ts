@@ -5,6 +5,7 @@ import {
   MOCK_ACCESS_TOKEN,
   MOCK_REFRESH_TOKEN,
   type MockOAuth,
+  signinProvidersYaml,
   startMockOAuth,
 } from "../helpers/mock_oauth.ts";
 
@@ -14,17 +15,7 @@ const OTHER_ADMIN = "static-admin-key-signin-2";
 /** A gateway with a Copilot (device) and a Claude (PKCE) provider signing in at the mock, and an API-key one. */
 async function setup(mock: MockOAuth): Promise<TestGateway & AsyncDisposable> {
   const gw = await startTestGateway(`providers:
-  - id: copilot
-    prefix: cp
-    api_type: device_oauth_assistant
-    base_url: http://127.0.0.1:9
-    models: [gpt-4o]
-${mock.overridesYaml("    ")}  - id: claude
-    prefix: cl
-    api_type: messages_oauth
-    base_url: http://127.0.0.1:9
-    models: [claude-sonnet]
-${mock.overridesYaml("    ")}  - id: codex
+${signinProvidersYaml(mock)}  - id: codex
     prefix: cx
     api_type: responses_oauth
     base_url: http://127.0.0.1:9

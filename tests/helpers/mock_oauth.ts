@@ -217,3 +217,21 @@ async function s256(verifier: string): Promise<string> {
   for (const byte of digest) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
+
+/**
+ * YAML list entries (under `providers:`) for a Copilot provider (device sign-in, `cp/`) and a Claude one
+ * (PKCE, `cl/`), both signing in at `mock`.
+ */
+export function signinProvidersYaml(mock: MockOAuth): string {
+  return `  - id: copilot
+    prefix: cp
+    api_type: device_oauth_assistant
+    base_url: http://127.0.0.1:9
+    models: [gpt-4o]
+${mock.overridesYaml("    ")}  - id: claude
+    prefix: cl
+    api_type: messages_oauth
+    base_url: http://127.0.0.1:9
+    models: [claude-sonnet]
+${mock.overridesYaml("    ")}`;
+}

@@ -145,3 +145,15 @@ export async function waitUntil(
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
+
+/** Signs in to the dashboard with `apiKey` on `client`'s worker; the session cookie (`name=value`). */
+export async function dashboardLogin(client: PinnedClient, apiKey: string): Promise<string> {
+  const login = await client.fetch("/dashboard/login", {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ api_key: apiKey, next: "/dashboard" }),
+  });
+  if (login.status !== 303) throw new Error(`dashboard login answered ${login.status}`);
+  return (login.headers.get("set-cookie") ?? "").split(";")[0];
+}

@@ -3,7 +3,14 @@
  * the same answers on SQLite (the embedded default) and on PostgreSQL (a throwaway cluster; skipped with
  * the reason only where the server binaries are missing).
  */
-import { openDatabase, PgDatabase, SecretBox, Store, type UsageRow } from "../../src/storage/mod.ts";
+import {
+  openDatabase,
+  PgDatabase,
+  type RequestLogInput,
+  SecretBox,
+  Store,
+  type UsageRow,
+} from "../../src/storage/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
 
@@ -33,6 +40,27 @@ function usage(overrides: Partial<UsageRow>): UsageRow {
     latencyMs: 3,
     streamed: false,
     error: "",
+    ...overrides,
+  };
+}
+
+function requestLog(overrides: Partial<RequestLogInput>): RequestLogInput {
+  return {
+    ts: NOW,
+    clientFormat: "chat_completions",
+    model: "p/m1",
+    providerId: "a",
+    accountId: "a",
+    status: 200,
+    latencyMs: 4,
+    streamed: false,
+    user: "alice",
+    requestBody: "{}",
+    responseBody: "{}",
+    error: "",
+    requestTruncated: false,
+    responseTruncated: false,
+    warnings: [],
     ...overrides,
   };
 }
@@ -253,23 +281,10 @@ const checks: Record<string, (store: Store) => void> = {
       "",
       `m${nul}`,
     ]]);
-    const log = {
-      ts: NOW,
-      clientFormat: "chat_completions",
-      model: "p/m1",
-      providerId: "a",
-      accountId: "a",
-      status: 200,
-      latencyMs: 4,
-      streamed: false,
-      user: "alice",
+    const log = requestLog({
       requestBody: JSON.stringify({ messages: [{ content: "a\u0000b" }] }),
       responseBody: "b\u0000c",
-      error: "",
-      requestTruncated: false,
-      responseTruncated: false,
-      warnings: [],
-    };
+    });
     store.transaction(() => store.requestLogs.insert([log, { ...log, ts: NOW + 1, user: "bob" }]));
     const logs = store.requestLogs.all();
     const cut = store.db instanceof PgDatabase ? "b\ufffdc" : "b";
@@ -285,23 +300,7 @@ const checks: Record<string, (store: Store) => void> = {
     assertEquals(store.cooldowns.all().map((c) => [c.accountId, c.backoffLevel]), [["a", 1]]);
     store.cooldowns.clear();
     assertEquals(store.cooldowns.all(), []);
-    const log = {
-      ts: NOW,
-      clientFormat: "chat_completions",
-      model: "p/m1",
-      providerId: "a",
-      accountId: "a",
-      status: 200,
-      latencyMs: 4,
-      streamed: false,
-      user: "alice",
-      requestBody: "{}",
-      responseBody: "{}",
-      error: "",
-      requestTruncated: false,
-      responseTruncated: false,
-      warnings: [],
-    };
+    const log = requestLog({});
     store.requestLogs.insert([log, { ...log, user: "bob" }, { ...log, user: "carol" }]);
     store.requestLogs.prune(2);
     assertEquals(store.requestLogs.page(10, 0).map((l) => l.user), ["carol", "bob"]);
