@@ -139,6 +139,8 @@ Deno.test("shutdown waits for a row whose estimate is still being counted in sli
   // A megabyte takes many slices: the row cannot be queued yet.
   assertEquals(writer.pending, 0);
   await t.gw.runtime.close();
+  // On PostgreSQL the last batch is committed by the bridge; closing the store waits for it, as this does.
+  t.gw.runtime.control.store.settleWrites();
   const rows = t.gw.runtime.control.store.db.prepare(
     "SELECT estimated, input_tokens, output_tokens FROM usage",
   )

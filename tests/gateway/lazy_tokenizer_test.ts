@@ -28,6 +28,8 @@ Deno.test("the first row without usage waits for the tokenizer to load; shutdown
   // Loading is asynchronous, so nothing can be queued yet.
   assertEquals(writer.pending, 0);
   await t.gw.runtime.close();
+  // On PostgreSQL the last batch is committed by the bridge; closing the store waits for it, as this does.
+  t.gw.runtime.control.store.settleWrites();
   assert(tokenizerLoaded());
   const [row] = t.gw.runtime.control.store.db.prepare("SELECT * FROM usage").all() as Record<
     string,

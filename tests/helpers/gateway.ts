@@ -6,7 +6,7 @@ import { Store } from "../../src/storage/mod.ts";
 
 /**
  * `GATEWAY_TEST_STORAGE=postgres` runs every in-process test gateway on PostgreSQL instead of SQLite
- * (`deno task test:postgres`): the same tests hold the repositories to the same contract on both.
+ * (the second pass of `deno task test`, or `deno task test:postgres`): the same tests hold the repositories to the same contract on both.
  */
 const ON_POSTGRES = Deno.env.get("GATEWAY_TEST_STORAGE") === "postgres";
 /** Test homes whose gateway already has a PostgreSQL database (a second gateway on a home shares it). */
