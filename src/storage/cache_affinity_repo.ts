@@ -1,5 +1,5 @@
 import type { Database } from "./database.ts";
-import { lastPerKey, RECORDSET_CHUNK, recordsetJson } from "./recordset_json.ts";
+import { chunksOf, lastPerKey, recordsetJson } from "./recordset_json.ts";
 
 /** One sticky prompt-cache binding: the hashed cache key and the account that serves it. */
 export interface AffinityRecord {
@@ -40,8 +40,7 @@ export class CacheAffinityRepo {
          ON CONFLICT (key_hash) DO UPDATE SET account_id = excluded.account_id, used_at = excluded.used_at`,
       );
       const rows = lastPerKey(records, (r) => r.keyHash);
-      for (let at = 0; at < rows.length; at += RECORDSET_CHUNK) {
-        const chunk = rows.slice(at, at + RECORDSET_CHUNK);
+      for (const chunk of chunksOf(rows)) {
         statement.run(recordsetJson(chunk, chunk.every((r) => Number.isFinite(r.usedAt))));
       }
       return;

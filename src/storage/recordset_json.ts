@@ -35,6 +35,15 @@ export function lastPerKey<T>(rows: readonly T[], key: (row: T) => string): T[] 
 /** Rows per statement for small rows on PostgreSQL: each statement costs the bridge ~50 µs of its own. */
 export const RECORDSET_CHUNK = 512;
 
+/** `rows` in chunks of at most `size` (the array itself when it fits: no copy for the usual batch). */
+export function* chunksOf<T>(rows: readonly T[], size = RECORDSET_CHUNK): Generator<readonly T[]> {
+  if (rows.length <= size) {
+    if (rows.length > 0) yield rows;
+    return;
+  }
+  for (let at = 0; at < rows.length; at += size) yield rows.slice(at, at + size);
+}
+
 function asParameter(_key: string, value: unknown): unknown {
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
   if (typeof value === "string") return pgText(value.toWellFormed());

@@ -1,5 +1,5 @@
 import type { Database } from "./database.ts";
-import { recordsetJson } from "./recordset_json.ts";
+import { chunksOf, recordsetJson } from "./recordset_json.ts";
 import type { SqlStatement } from "./sql.ts";
 
 /** Something translation could not express for a logged request (a stable code and a sentence). */
@@ -127,8 +127,8 @@ export class RequestLogsRepo {
   insert(logs: readonly RequestLogInput[]): void {
     if (this.#postgres) {
       const statement = this.#jsonStatement ??= this.#db.prepare(JSON_INSERT);
-      for (let at = 0; at < logs.length; at += JSON_CHUNK) {
-        const rows = logs.slice(at, at + JSON_CHUNK).map(storedRow);
+      for (const chunk of chunksOf(logs, JSON_CHUNK)) {
+        const rows = chunk.map(storedRow);
         const finite = rows.every((r) => Number.isFinite(r.ts + r.status + r.latency_ms));
         statement.run(recordsetJson(rows, finite));
       }

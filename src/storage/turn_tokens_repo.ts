@@ -1,5 +1,5 @@
 import type { Database } from "./database.ts";
-import { lastPerKey, RECORDSET_CHUNK, recordsetJson } from "./recordset_json.ts";
+import { chunksOf, lastPerKey, recordsetJson } from "./recordset_json.ts";
 
 /** One stored row: the key of a tool call and its tokens as JSON text. */
 export interface TurnTokensRow {
@@ -45,8 +45,7 @@ export class TurnTokensRepo {
          ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, created_at = excluded.created_at`,
       );
       const unique = lastPerKey(rows, (r) => r.key);
-      for (let at = 0; at < unique.length; at += RECORDSET_CHUNK) {
-        const chunk = unique.slice(at, at + RECORDSET_CHUNK);
+      for (const chunk of chunksOf(unique)) {
         statement.run(recordsetJson(chunk, chunk.every((r) => Number.isFinite(r.createdAt))));
       }
       return;

@@ -1,5 +1,5 @@
 import type { Database } from "./database.ts";
-import { recordsetJson } from "./recordset_json.ts";
+import { chunksOf, recordsetJson } from "./recordset_json.ts";
 import type { SqlStatement, SqlValue } from "./sql.ts";
 
 /** One usage row: one attempt outcome (success or failure). */
@@ -45,12 +45,6 @@ interface DailyGroup {
 
 /** Statement sizes a batch of usage rows is cut into, largest first (ends with 1, so every row fits). */
 const INSERT_CHUNKS = [64, 8, 1] as const;
-/**
- * Rows per statement on PostgreSQL (any count fits one statement text there). Each statement costs the
- * bridge thread about 50 µs of its own (messages, a round of the driver's event loop), so a larger chunk
- * saves that per row; 512 rows are about 230 KB of JSON.
- */
-const JSON_CHUNK = 512;
 
 const USAGE_COLUMNS = "ts, client_format, request_model, model, provider_id, account_id, client_key_id, " +
   "client_key_label, status, input_tokens, cache_read_tokens, cache_creation_tokens, output_tokens, " +
@@ -138,10 +132,8 @@ export class UsageRepo {
   #insertRows(rows: readonly UsageRow[]): void {
     if (this.#postgres) {
       const statement = this.#jsonStatement ??= this.#db.prepare(USAGE_JSON_INSERT);
-      for (let at = 0; at < rows.length; at += JSON_CHUNK) {
-        const chunk = rows.length <= JSON_CHUNK ? rows : rows.slice(at, at + JSON_CHUNK);
-        statement.run(recordsetJson(chunk, finiteNumbers(chunk)));
-      }
+      // RECORDSET_CHUNK rows (about 230 KB of JSON) a statement: each costs the bridge ~50 µs of its own.
+      for (const chunk of chunksOf(rows)) statement.run(recordsetJson(chunk, finiteNumbers(chunk)));
       return;
     }
     // Rows go in statements of a few fixed sizes, so there are at most three statement texts to prepare
