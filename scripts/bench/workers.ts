@@ -82,13 +82,19 @@ async function measure(
     String(GATEWAY_PORT),
     ...extra,
   ];
+  // Every measurement starts on a fresh database: a usage table grown by the runs before makes each insert
+  // dearer, which would count against whichever configuration runs later.
+  const freshConfig = () => {
+    const dir = Deno.makeTempDirSync({ dir: dirname(config), prefix: "run-" });
+    Deno.copyFileSync(config, join(dir, "config.yaml"));
+    return join(dir, "config.yaml");
+  };
   const commands = independent
-    ? Array.from({ length: workers }, (_, i) => {
-      const dir = Deno.makeTempDirSync({ dir: dirname(config), prefix: "independent-" });
-      Deno.copyFileSync(config, join(dir, "config.yaml"));
-      return { command: serve(join(dir, "config.yaml"), []), env: { GATEWAY_WORKER_ID: String(i + 1) } };
-    })
-    : [{ command: serve(config, ["--workers", String(workers)]), env: {} }];
+    ? Array.from({ length: workers }, (_, i) => ({
+      command: serve(freshConfig(), []),
+      env: { GATEWAY_WORKER_ID: String(i + 1) },
+    }))
+    : [{ command: serve(freshConfig(), ["--workers", String(workers)]), env: {} }];
   const children = commands.map(({ command, env: own }) => {
     const [program, ...args] = quota === undefined ? command : ["sh", ...quota.wrap(command)];
     return new Deno.Command(program, {
@@ -132,6 +138,8 @@ const mock = new Deno.Command(Deno.execPath(), {
 try {
   const one = await measure(1, config);
   const many = await measure(WORKERS, config);
+  // The same load on N gateways that share nothing but the port: what sharing one database costs per request.
+  const apartFull = await measure(WORKERS, config, {}, undefined, true);
   const load = Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
   console.log(
     `Workers (wrk -t1 -c50, ${SECONDS} s, ${navigator.hardwareConcurrency} cores shared with wrk and the mock; ` +
@@ -146,6 +154,13 @@ try {
   console.log(
     `  throughput ratio ${(many.rps / one.rps).toFixed(2)}× (${perWorker.toFixed(2)} per worker); ` +
       `CPU per request ${cpuRatio.toFixed(2)}× one worker's`,
+  );
+  console.log(
+    `  ${WORKERS} gateways sharing nothing but the port: ${apartFull.rps.toFixed(0)} req/s, ${
+      apartFull.cpuUs.toFixed(0)
+    } µs CPU per request: the workers' shared database and cluster sync cost ${
+      ((many.cpuUs / apartFull.cpuUs - 1) * 100).toFixed(0)
+    } % CPU per request`,
   );
   // The issue's goal, measured as it is stated and as the CPU counters project it for free cores.
   console.log(
