@@ -170,17 +170,18 @@ export async function benchLatencyRss(rounds = ROUNDS, roundSeconds = ROUND_SECO
     );
     variants.push([at === -1 ? spec : spec.slice(0, at), flags.split(",").filter(Boolean), env]);
   }
-  const targets: Target[] = [{
-    name: "bare proxy",
-    url: `http://127.0.0.1:${PORT_BASE + 2}/v1/chat/completions`,
-    pid: bare.pid,
+  const target = (name: string, port: number, pid: number): Target => ({
+    name,
+    url: `http://127.0.0.1:${port}/v1/chat/completions`,
+    pid,
     p50: [],
     p99: [],
     rps: [],
     rps50: [],
     cpuUs: [],
     js: [],
-  }];
+  });
+  const targets: Target[] = [target("bare proxy", PORT_BASE + 2, bare.pid)];
   const baseline = Deno.env.get("BENCH_BASELINE_DIR");
   const roots = variants.map(() => ROOT);
   if (baseline) {
@@ -201,17 +202,7 @@ export async function benchLatencyRss(rounds = ROUNDS, roundSeconds = ROUND_SECO
       { GATEWAY_HOME: dir, ...env },
       roots[i],
     );
-    targets.push({
-      name: `gateway ${name}`,
-      url: `http://127.0.0.1:${port}/v1/chat/completions`,
-      pid: child.pid,
-      p50: [],
-      p99: [],
-      rps: [],
-      rps50: [],
-      cpuUs: [],
-      js: [],
-    });
+    targets.push(target(`gateway ${name}`, port, child.pid));
   });
   try {
     await Promise.all(targets.map((t) => waitReady(t.url, BODY)));
