@@ -1,11 +1,6 @@
-import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
+import type { GatewayWarning, NeutralRequest, UpstreamFormat } from "../model/mod.ts";
 
-/** Something a translation could not express: a short stable code and the codec's own sentence. */
-export interface GatewayWarning {
-  /** `<kind>:<subject>`, e.g. `dropped_field:store`; documented in docs/warnings.md. */
-  readonly code: string;
-  readonly message: string;
-}
+export type { GatewayWarning } from "../model/mod.ts";
 
 /** The response header that lists the codes of an answer's warnings. */
 export const WARNINGS_HEADER = "x-gateway-warnings";

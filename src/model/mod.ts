@@ -9,3 +9,4 @@ export * from "./finish.ts";
 export * from "./stream_event.ts";
 export * from "./errors.ts";
 export * from "./tool_pairing.ts";
+export * from "./warning.ts";
