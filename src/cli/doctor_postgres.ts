@@ -1,5 +1,12 @@
 import { databaseLabel, type HomePaths } from "../config/mod.ts";
-import { loadPgMigrations, PgDatabase, PostgresError, sealedSample } from "../storage/mod.ts";
+import {
+  loadPgMigrations,
+  PgDatabase,
+  pgServerFacts,
+  pgWriteProbe,
+  PostgresError,
+  sealedSample,
+} from "../storage/mod.ts";
 import { checkSecretKey, type DoctorOptions, fail, type Finding, ok, warn } from "./doctor_checks.ts";
 
 const GRANT_FIX =
@@ -23,32 +30,6 @@ function connectFix(error: unknown, url: URL): string {
     return `start PostgreSQL, or correct the host and port (${where}) in storage.url or GATEWAY_DATABASE_URL`;
   }
   return `check that ${where} is reachable from here (DNS, firewall, listen_addresses) and the URL is right`;
-}
-
-function currentSchema(db: PgDatabase): number | null {
-  try {
-    const row = db.prepare("SELECT coalesce(max(version), 0) AS v FROM schema_migrations").get() as {
-      v: number;
-    };
-    return Number(row.v);
-  } catch (error) {
-    if (error instanceof PostgresError && error.code === "42P01") return null; // no table: nothing applied yet
-    throw error;
-  }
-}
-
-/** Whether this user can write: a probe row (or, on an empty database, a table) in a rolled-back transaction. */
-function writeProbe(db: PgDatabase, schema: number | null): void {
-  db.exec("BEGIN");
-  try {
-    if (schema === null) db.exec("CREATE TABLE gateway_doctor_probe (x BIGINT)");
-    else {
-      db.prepare("INSERT INTO cluster_members (origin, label, seen_at, wants) VALUES (?, ?, ?, '')")
-        .run(`doctor-${crypto.randomUUID()}`, "doctor", 0);
-    }
-  } finally {
-    db.exec("ROLLBACK");
-  }
 }
 
 /**
@@ -76,9 +57,9 @@ export function checkPostgres(url: string, paths: HomePaths, options: DoctorOpti
   }
   const found: Finding[] = [];
   try {
-    const version = (db.prepare("SHOW server_version_num").get() as { server_version_num: string })
-      .server_version_num;
-    if (Number(version) < 130000) {
+    const facts = pgServerFacts(db);
+    const version = facts.versionNum;
+    if (version < 130000) {
       found.push(
         fail(
           "database",
@@ -88,7 +69,7 @@ export function checkPostgres(url: string, paths: HomePaths, options: DoctorOpti
       );
       return found;
     }
-    const schema = currentSchema(db);
+    const schema = facts.schema;
     const latest = loadPgMigrations().at(-1)?.version ?? 0;
     if (schema === null) {
       found.push(
@@ -108,15 +89,14 @@ export function checkPostgres(url: string, paths: HomePaths, options: DoctorOpti
           : `${label} accepts connections (schema ${schema}; migrations up to ${latest} apply on next start)`,
       ));
     }
-    const standby = db.prepare("SELECT pg_is_in_recovery() AS standby").get() as { standby: boolean };
-    if (standby.standby) {
+    if (facts.standby) {
       found.push(
         fail("database", `${label} is a read-only standby`, "point the gateway at the primary server"),
       );
       return found;
     }
     try {
-      writeProbe(db, schema);
+      pgWriteProbe(db, schema);
       found.push(ok("database", `user ${decodeURIComponent(parsed.username) || "(default)"} may write`));
     } catch (error) {
       found.push(fail(

@@ -43,7 +43,8 @@ export interface StartOptions {
   readonly config: Config;
   readonly port?: number;
   readonly host?: string;
-  readonly now?: () => number;
+  /** The wall clock (ms): taken from the CLI's io at the root, a fixed or stepped clock in tests. */
+  readonly now: () => number;
   readonly quiet?: boolean;
   readonly watchIntervalMs?: number;
   readonly timeouts?: UpstreamTimeouts;
@@ -51,8 +52,8 @@ export interface StartOptions {
   readonly drainTimeoutMs?: number;
   /** Told when the drain deadline passes with requests still in flight. */
   readonly onDrainTimeout?: () => void;
-  /** Environment lookup; the process environment unless given. */
-  readonly env?: (name: string) => string | undefined;
+  /** Environment lookup: the process environment from the CLI's io, or what a test gives. */
+  readonly env: (name: string) => string | undefined;
   /** This process's name among the processes sharing the database (`worker-2`). */
   readonly processLabel?: string;
   /** Lets other processes listen on the same port (the workers of `serve --workers`). */
@@ -62,8 +63,7 @@ export interface StartOptions {
 /** Opens the database, seeds it, builds the app and serves it. */
 export function startGateway(options: StartOptions): Promise<RunningGateway> {
   const { config } = options;
-  const now = options.now ?? Date.now;
-  const env = options.env ?? ((name: string) => Deno.env.get(name));
+  const { now, env } = options;
   Deno.mkdirSync(config.paths.home, { recursive: true, mode: 0o700 });
   const store = Store.openWithSecret(
     databaseLocation(config),
@@ -180,6 +180,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
       port,
       host,
       env: io.env,
+      now: io.now,
       processLabel: workerId === undefined ? undefined : `worker-${workerId}`,
       reusePort: workerId !== undefined,
       onDrainTimeout: () => io.out(`Drain deadline passed: ending the requests still in flight.`),

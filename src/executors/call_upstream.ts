@@ -107,7 +107,7 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
     if (clientSignal.aborted) onClientAbort();
     else clientSignal.addEventListener("abort", onClientAbort, { once: true });
   };
-  const sentAt = Date.now();
+  const sentAt = performance.now();
   // The end of the current phase, past which no idle time counts: the first content of a stream, then
   // (once committed) its total duration. Keep-alives push the idle deadline back, never this one.
   let phaseEnd = request.firstContentTimeoutMs ? sentAt + request.firstContentTimeoutMs : Infinity;
@@ -147,7 +147,7 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
       : { kind: "network", reason: "connection", message: connectionMessage(error) };
   }
   responded = true;
-  deadline.deadline = Math.min(Date.now() + request.idleTimeoutMs, phaseEnd);
+  deadline.deadline = Math.min(performance.now() + request.idleTimeoutMs, phaseEnd);
   return {
     kind: "response",
     status: response.status,
@@ -181,7 +181,7 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
             return null;
           }
           // Each chunk pushes the idle deadline back (plain arithmetic; the watchdog does the rest).
-          deadline.deadline = Math.min(Date.now() + request.idleTimeoutMs, phaseEnd);
+          deadline.deadline = Math.min(performance.now() + request.idleTimeoutMs, phaseEnd);
           return chunk;
         } catch (error) {
           done();
@@ -197,7 +197,7 @@ export async function callUpstream(request: UpstreamRequest): Promise<UpstreamOu
       committed() {
         streaming = true;
         phaseEnd = request.maxStreamDurationMs ? sentAt + request.maxStreamDurationMs : Infinity;
-        deadline.deadline = Math.min(Date.now() + request.idleTimeoutMs, phaseEnd);
+        deadline.deadline = Math.min(performance.now() + request.idleTimeoutMs, phaseEnd);
       },
     }),
   };

@@ -1,11 +1,11 @@
 /** How often deadlines are checked; upstream timeouts are seconds long, so this is precise enough. */
 export const WATCHDOG_TICK_MS = 100;
 
-/** One watched call: aborted once `deadline` (epoch ms) passes without being pushed back. */
+/** One watched call: aborted once `deadline` (monotonic ms, `performance.now()`) passes without being pushed back. */
 export interface Deadline {
   deadline: number;
   readonly onExpire: () => void;
-  /** When to run `onLongRunning` (epoch ms; 0 once it ran or when there is none). */
+  /** When to run `onLongRunning` (monotonic ms; 0 once it ran or when there is none). */
   longRunningAt: number;
   /** Run once by the first tick at or after `longRunningAt`, if the call is still watched. */
   readonly onLongRunning?: () => void;
@@ -42,7 +42,7 @@ export class DeadlineWatchdog {
     const entry: WatchedSlot = {
       deadline,
       onExpire,
-      longRunningAt: longRunning ? Date.now() + longRunning.afterMs : 0,
+      longRunningAt: longRunning ? performance.now() + longRunning.afterMs : 0,
       onLongRunning: longRunning?.run,
       slot,
     };
@@ -77,7 +77,7 @@ export class DeadlineWatchdog {
       this.#timer = undefined;
       return;
     }
-    const now = Date.now();
+    const now = performance.now();
     const slots = this.#slots;
     for (let i = 0; i < slots.length; i++) {
       const entry = slots[i];

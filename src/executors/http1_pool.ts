@@ -154,7 +154,7 @@ export class Http1Pool {
 
   /** The most recently used idle connection that has not expired; expired ones met on the way are closed. */
   #takeIdle(): Connection | null {
-    const now = Date.now();
+    const now = performance.now();
     for (let connection = this.#idle.pop(); connection !== undefined; connection = this.#idle.pop()) {
       if (connection.idleUntil > now) {
         connection.received = false;
@@ -214,7 +214,7 @@ export class Http1Pool {
       connection.close();
       return;
     }
-    connection.idleUntil = Date.now() + keepMs;
+    connection.idleUntil = performance.now() + keepMs;
     this.#idle.push(connection);
     if (this.#idle.length > this.#options.maxIdle) this.#idle.shift()!.close();
     this.#scheduleSweep();
@@ -225,7 +225,7 @@ export class Http1Pool {
     if (this.#sweepTimer !== null) return;
     const timer = setTimeout(() => {
       this.#sweepTimer = null;
-      const now = Date.now();
+      const now = performance.now();
       const keep = this.#idle.filter((connection) => connection.idleUntil > now);
       for (const connection of this.#idle) if (connection.idleUntil <= now) connection.close();
       this.#idle = keep;

@@ -61,6 +61,7 @@ export {
 } from "./seed.ts";
 export { PgDatabase, PostgresError } from "./postgres/pg_database.ts";
 export { loadPgMigrations } from "./postgres/pg_migrate.ts";
+export { type PgServerFacts, pgServerFacts, pgWriteProbe } from "./postgres/pg_diagnostics.ts";
 export type { SqlDatabase } from "./sql.ts";
 export { loadMigrations, migrate } from "./migrate.ts";
 export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";

@@ -24,6 +24,7 @@ async function sealedHome() {
     port: 0,
     host: "127.0.0.1",
     env: () => undefined,
+    now: Date.now,
   });
   await gateway.close();
   return { home, args, keyPath: `${home.dir}/secret.key` };

@@ -4,11 +4,11 @@ import { assertEquals } from "../helpers/assert.ts";
 Deno.test("DeadlineWatchdog expires a passed deadline once and leaves pushed-back ones alone", async () => {
   const watchdog = new DeadlineWatchdog();
   const fired: string[] = [];
-  watchdog.watch(Date.now() + 50, () => fired.push("short"));
-  const pushed = watchdog.watch(Date.now() + 50, () => fired.push("pushed"));
-  const removed = watchdog.watch(Date.now() + 50, () => fired.push("removed"));
+  watchdog.watch(performance.now() + 50, () => fired.push("short"));
+  const pushed = watchdog.watch(performance.now() + 50, () => fired.push("pushed"));
+  const removed = watchdog.watch(performance.now() + 50, () => fired.push("removed"));
   watchdog.unwatch(removed);
-  pushed.deadline = Date.now() + 10_000;
+  pushed.deadline = performance.now() + 10_000;
   await new Promise((r) => setTimeout(r, 300));
   assertEquals(fired, ["short"]);
   watchdog.unwatch(pushed);
@@ -17,15 +17,15 @@ Deno.test("DeadlineWatchdog expires a passed deadline once and leaves pushed-bac
 Deno.test("DeadlineWatchdog reuses freed slots, ignores a second unwatch and runs long-running work once", async () => {
   const watchdog = new DeadlineWatchdog();
   const fired: string[] = [];
-  const first = watchdog.watch(Date.now() + 10_000, () => fired.push("first"));
+  const first = watchdog.watch(performance.now() + 10_000, () => fired.push("first"));
   watchdog.unwatch(first);
   watchdog.unwatch(first);
   assertEquals(watchdog.size, 0);
-  const second = watchdog.watch(Date.now() + 10_000, () => fired.push("second"), {
+  const second = watchdog.watch(performance.now() + 10_000, () => fired.push("second"), {
     afterMs: 0,
     run: () => fired.push("long"),
   });
-  const third = watchdog.watch(Date.now() + 50, () => fired.push("third"));
+  const third = watchdog.watch(performance.now() + 50, () => fired.push("third"));
   // A stale handle must not free the slot its successor now holds.
   watchdog.unwatch(first);
   assertEquals(watchdog.size, 2);

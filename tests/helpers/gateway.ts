@@ -48,10 +48,10 @@ export async function startTestGateway(
     port: 0,
     host: "127.0.0.1",
     timeouts: options.timeouts,
-    now: options.now,
+    now: options.now ?? Date.now,
     watchIntervalMs: options.watchIntervalMs ?? 200,
     // Variables the test gives win over the process environment (INVENTORY_PUSH_TOKEN, …).
-    env: options.env ? (n) => options.env?.[n] ?? Deno.env.get(n) : undefined,
+    env: (n) => options.env?.[n] ?? Deno.env.get(n),
   });
   let stopped = false;
   return {

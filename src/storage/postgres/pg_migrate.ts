@@ -42,8 +42,11 @@ export function migratePostgres(db: PgDatabase, migrations = loadPgMigrations())
       const done = db.prepare("SELECT 1 FROM schema_migrations WHERE version = ?").get(migration.version);
       if (!done) {
         db.exec(migration.sql);
-        db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
-          .run(migration.version, migration.name, Date.now());
+        // The server's clock stamps it: storage takes no clock of its own.
+        db.prepare(
+          "INSERT INTO schema_migrations (version, name, applied_at) " +
+            "VALUES (?, ?, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)",
+        ).run(migration.version, migration.name);
         applied++;
       }
       db.exec("COMMIT");
