@@ -86,7 +86,13 @@ export class GatewayRuntime {
     this.routing = new RoutingService(store, this.writer, this.now(), this.cluster);
     this.budgets = new BudgetGuard(this.control, store, this.now(), this.cluster);
     this.savers = new SaverService(store, this.writer, options.fetch ?? fetch);
-    this.recorder = new UsageRecorder(store, this.writer, this.budgets, this.control.pricing);
+    this.recorder = new UsageRecorder(
+      store,
+      this.writer,
+      this.budgets,
+      this.control.pricing,
+      (texts) => this.#counter.count(texts),
+    );
     this.#rebuild();
     this.routing.quota.seed((accountId, since) => store.usage.accountSince(accountId, since), this.now());
     this.control.onReload(() => this.#rebuild());

@@ -2,14 +2,10 @@ import {
   buildPriceTable,
   BUILTIN_PRICES,
   costOf,
-  countTextTokens,
-  estimateRequestTokens,
-  loadTokenizer,
   lookupPrice,
   type PriceMatch,
   type PriceTable,
-  timePacer,
-  tokenizerLoaded,
+  requestTexts,
 } from "../accounting/mod.ts";
 import type { NeutralRequest, Usage, WireFormat } from "../model/mod.ts";
 import type { Store, UsageRow } from "../storage/mod.ts";
@@ -42,14 +38,20 @@ export interface AttemptRecord {
   readonly error?: string;
 }
 
+/** Counts texts with the reference tokenizer off the serving thread (the runtime's TokenCounter). */
+export type CountTokens = (texts: readonly string[]) => Promise<number>;
+
 /**
  * Turns attempt outcomes into usage rows with cost and hands them to the batched writer. Successful
- * attempts without upstream usage are estimated with a real tokenizer; failed ones record zero tokens.
+ * attempts without upstream usage are estimated with a real tokenizer, on the token-count worker: the
+ * tokenizer's tables (about 20 MB, a third of a second to build) never load on the serving thread, and a
+ * large prompt is counted there too, so no estimate holds up other requests. Failed ones record zero tokens.
  */
 export class UsageRecorder {
   readonly #store: Store;
   readonly #writer: BatchedWriter;
   readonly #budgets: BudgetGuard;
+  readonly #count: CountTokens;
   #prices: PriceTable;
   /** Prices found per routed model; progressive matching is not free and models repeat. */
   #priceOf = new Map<string, PriceMatch | null>();
@@ -65,7 +67,9 @@ export class UsageRecorder {
     writer: BatchedWriter,
     budgets: BudgetGuard,
     overrides: Parameters<typeof buildPriceTable>[1],
+    count: CountTokens,
   ) {
+    this.#count = count;
     this.#store = store;
     this.#writer = writer;
     this.#budgets = budgets;
@@ -84,9 +88,8 @@ export class UsageRecorder {
   }
 
   /**
-   * Records one attempt outcome. A success without upstream usage is estimated; the first one waits for
-   * the tokenizer to load (see loadTokenizer) and is recorded when it has. Building the tokenizer's
-   * tables holds the event loop once, for about a third of a second, as it did at every startup before.
+   * Records one attempt outcome. A success without upstream usage is estimated by the token-count worker
+   * and recorded when the count arrives (`settled()` waits for those rows).
    */
   record(attempt: AttemptRecord, now: number): void {
     const success = attempt.status >= 200 && attempt.status < 300;
@@ -96,15 +99,7 @@ export class UsageRecorder {
       this.#write(attempt, usage, now);
       return;
     }
-    // A large request is counted in slices between other work (see countTextTokens) and recorded after.
-    const estimate = tokenizerLoaded()
-      ? this.#estimate(attempt)
-      : loadTokenizer().then(() => this.#estimate(attempt));
-    if (!(estimate instanceof Promise)) {
-      this.#write(attempt, estimate, now);
-      return;
-    }
-    const waiting: Promise<void> = estimate
+    const waiting: Promise<void> = this.#estimate(attempt)
       .catch((error) => {
         // The row still counts the request; its tokens stay unknown (zero) rather than invented.
         if (!this.#tokenizerFailureReported) {
@@ -128,22 +123,14 @@ export class UsageRecorder {
     while (this.#waiting.size > 0) await Promise.all(this.#waiting);
   }
 
-  /** The estimate at once when both counts fit in one slice of work, else a promise of it. */
-  #estimate(attempt: AttemptRecord): Usage | Promise<Usage> {
-    // One pacer for both counts, so together they take one slice before pausing.
-    const pacer = timePacer();
-    const input = estimateRequestTokens(attempt.request, pacer);
-    const output = countTextTokens([attempt.outputText ?? ""], pacer);
-    const usage = (inputTotal: number, output: number): Usage => ({
-      inputTotal,
-      cacheRead: 0,
-      cacheWrite: 0,
-      output,
-      reasoning: 0,
-      estimated: true,
-    });
-    if (typeof input === "number" && typeof output === "number") return usage(input, output);
-    return Promise.all([input, output]).then(([i, o]) => usage(i, o));
+  /** Input and output tokens counted on the worker; the input's fixed overheads (images, turns) added. */
+  async #estimate(attempt: AttemptRecord): Promise<Usage> {
+    const { texts, fixed } = requestTexts(attempt.request);
+    const [input, output] = await Promise.all([
+      this.#count(texts),
+      this.#count([attempt.outputText ?? ""]),
+    ]);
+    return { inputTotal: fixed + input, cacheRead: 0, cacheWrite: 0, output, reasoning: 0, estimated: true };
   }
 
   #write(attempt: AttemptRecord, usage: Usage | null, now: number): void {

@@ -1,6 +1,7 @@
 /**
- * The tokenizer is loaded only when an upstream leaves usage out. These tests run in order in one
- * isolate: the first needs a tokenizer that nothing has loaded yet.
+ * Estimates for answers without upstream usage are counted by the token-count worker: the tokenizer's
+ * tables never load on the serving thread. These tests share one isolate, so the first one checks that
+ * nothing in this isolate loaded them.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
@@ -11,40 +12,34 @@ const setup = startChatGateway;
 
 const ASK = { model: "p/m1", messages: [{ role: "user", content: "hello world" }] };
 
-Deno.test("an upstream that reports usage never loads the tokenizer", async () => {
+Deno.test("answers with and without upstream usage never load the tokenizer on the serving thread", async () => {
   await using t = await setup();
   t.mock.script({ json: chatCompletion("Hi") });
   assertEquals((await post(`${t.gw.url}/v1/chat/completions`, ASK)).status, 200);
-  const [row] = await usageRows(t.gw);
-  assertEquals([row.input_tokens, row.output_tokens, row.estimated], [10, 5, 0]);
+  const { usage: _, ...withoutUsage } = chatCompletion("hello world");
+  t.mock.script({ json: withoutUsage });
+  assertEquals((await post(`${t.gw.url}/v1/chat/completions`, ASK)).status, 200);
+  const rows = await usageRows(t.gw);
+  assertEquals(rows.map((row) => row.estimated), [0, 1]);
+  assertEquals([rows[1].input_tokens, rows[1].output_tokens], [9, 2]);
   assertEquals(tokenizerLoaded(), false);
 });
 
-Deno.test("the first row without usage waits for the tokenizer to load; shutdown waits for that row", async () => {
+Deno.test("a row without usage is written when the worker's count arrives; shutdown waits for it", async () => {
   await using t = await setup();
   const writer = t.gw.runtime.writer;
   writer.flush();
   t.gw.runtime.recorder.record(attemptWithoutUsage("hello world"), Date.now());
-  // Loading is asynchronous, so nothing can be queued yet.
+  // The count is a message to the worker and back, so nothing can be queued yet.
   assertEquals(writer.pending, 0);
   await t.gw.runtime.close();
   // On PostgreSQL the last batch is committed by the bridge; closing the store waits for it, as this does.
   t.gw.runtime.control.store.settleWrites();
-  assert(tokenizerLoaded());
   const [row] = t.gw.runtime.control.store.db.prepare("SELECT * FROM usage").all() as Record<
     string,
     unknown
   >[];
+  assert(row !== undefined, "the estimated row was written before shutdown ended");
   assertEquals([row.status, row.output_tokens, row.estimated], [200, 2, 1]);
   assertEquals(row.input_tokens, 9, "priming 3 + message overhead 4 + 2 tokens");
-});
-
-Deno.test("once loaded, answers without usage are estimated at once", async () => {
-  await using t = await setup();
-  const { usage: _, ...withoutUsage } = chatCompletion("hello world");
-  t.mock.script({ json: withoutUsage });
-  assertEquals((await post(`${t.gw.url}/v1/chat/completions`, ASK)).status, 200);
-  t.gw.runtime.writer.flush();
-  const rows = t.gw.runtime.control.store.db.prepare("SELECT estimated FROM usage").all();
-  assertEquals(rows, [{ estimated: 1 }]);
 });
