@@ -14,7 +14,7 @@ export function authenticate(control: ControlPlane, request: Request): ClientIde
   const key = presentedKey(request.headers, request.url);
   const identity = key === null ? null : control.identify(key);
   if (identity !== null) return identity;
-  if (control.settings.server_require_api_key) throw invalidApiKey();
+  if (control.settings.server_require_api_key) throw invalidApiKey(key !== null);
   return ANONYMOUS;
 }
 

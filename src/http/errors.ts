@@ -48,10 +48,21 @@ export function errorResponse(error: unknown, surface: AppVariables["surface"]):
   return new Response(JSON.stringify(body), { status: encoded.status, headers });
 }
 
-/** 401 with the spec's fixed body. */
-export function invalidApiKey(): GatewayError {
-  return new GatewayError(401, "authentication", "Invalid API key", {
+/**
+ * 401 with the spec's fixed body. The body cannot tell a missing key from a wrong one, so the RFC 6750
+ * challenge beside it does: a bare `Bearer realm` when no key was sent, `error="invalid_token"` when the
+ * key sent is unknown, revoked or expired. The message (request logs, not clients) says the same.
+ */
+export function invalidApiKey(sent: boolean): GatewayError {
+  const challenge = sent
+    ? 'Bearer realm="gateway", error="invalid_token", error_description="The API key is unknown, revoked or expired"'
+    : 'Bearer realm="gateway"';
+  const message = sent
+    ? "Invalid API key: the key sent is unknown, revoked or expired"
+    : "Invalid API key: no key was sent";
+  return new GatewayError(401, "authentication", message, {
     fixedBody: { detail: "Invalid API key" },
+    headers: { "www-authenticate": challenge },
   });
 }
 

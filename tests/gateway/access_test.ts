@@ -69,9 +69,15 @@ Deno.test("require_api_key: every credential method works; missing and unknown k
   }
   assertEquals((await post(`${url}?key=${key}`, body)).status, 200);
   assertEquals((await post(url, body, { authorization: "Bearer static-secret-1" })).status, 200);
-  for (const headers of [{}, { authorization: "Bearer sk-gateway-wrong" }] as Record<string, string>[]) {
+  // The spec's body cannot tell a missing key from a wrong one; the RFC 6750 challenge beside it does.
+  const challenges = [
+    [{}, /^Bearer realm="gateway"$/],
+    [{ authorization: "Bearer sk-gateway-wrong" }, /^Bearer realm="gateway", error="invalid_token", /],
+  ] as const;
+  for (const [headers, challenge] of challenges) {
     const response = await post(url, body, headers);
     assertEquals(response.status, 401);
+    assert(challenge.test(response.headers.get("www-authenticate") ?? ""), JSON.stringify(headers));
     assertEquals(await response.json(), { detail: "Invalid API key" });
   }
   const models = await fetch(`${t.gw.url}/v1/models`);
