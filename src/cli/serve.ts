@@ -198,7 +198,21 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   io.out(`  API (Gemini, Ollama):                ${gateway.url}`);
   io.out(`  Dashboard:                           ${gateway.url}/dashboard`);
   io.out(`  Config: ${config.paths.configPath}   Database: ${databaseLabel(config)}`);
+  const boundHost = host ?? config.server.host;
+  if (!gateway.runtime.control.settings.server_require_api_key && !isLoopbackHost(boundHost)) {
+    io.err(
+      `gateway: warning: listening on ${boundHost} with require_api_key off: anyone who can reach this ` +
+        "address can spend your upstream accounts. Turn it on (gateway settings set server_require_api_key " +
+        "true, or the dashboard's Settings) or bind 127.0.0.1.",
+    );
+  }
   return await untilSignal(gateway, io, drainSeconds);
+}
+
+/** Whether a listen host is reachable from this machine only (a name is judged loopback only as localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 /**
