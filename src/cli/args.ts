@@ -13,12 +13,15 @@ export interface ParsedArgs {
 export function parseCommandArgs(args: readonly string[], options: OptionSpec, command: string): ParsedArgs {
   try {
     const { values, positionals } = parseArgs({
-      args: joinStringValues(args, { ...options, config: { type: "string" } }),
+      args: joinStringValues(args, { ...options, config: { type: "string" } }).map(hideNegative),
       options: { ...options, help: { type: "boolean", short: "h" }, config: { type: "string" } },
       allowPositionals: true,
       strict: true,
     });
-    return { values: values as Record<string, string | boolean | undefined>, positionals };
+    return {
+      values: values as Record<string, string | boolean | undefined>,
+      positionals: positionals.map(showNegative),
+    };
   } catch (error) {
     const message = (error as Error).message.split("\n")[0].replace(/\. To specify a positional.*$/, "");
     throw new UsageError(`${command}: ${message}`);
@@ -52,6 +55,21 @@ export function idArgument(text: string | undefined, command: string): number {
 /** Splits a comma-separated list, dropping blanks. */
 export function csv(text: string): string[] {
   return text.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/**
+ * A negative number given as a positional (`settings set x -5`) would be read as a short flag; it is
+ * carried through the parser under a marker no typed argument can contain, then restored.
+ */
+const NEGATIVE_MARK = "\u0000negative:";
+const NEGATIVE_NUMBER = /^-(\d+(\.\d*)?|\.\d+)$/;
+
+function hideNegative(arg: string): string {
+  return NEGATIVE_NUMBER.test(arg) ? NEGATIVE_MARK + arg : arg;
+}
+
+function showNegative(arg: string): string {
+  return arg.startsWith(NEGATIVE_MARK) ? arg.slice(NEGATIVE_MARK.length) : arg;
 }
 
 /** Joins `--flag value` into `--flag=value` for string flags, so values like "-1" are not taken for flags. */

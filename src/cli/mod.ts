@@ -30,6 +30,7 @@ Commands:
   db            copy the SQLite database into PostgreSQL (migrate-to-postgres)
   providers     connect (sign in) a subscription provider: device code or pasted redirect URL
 
+gateway --version prints the version.
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
 the database lives beside it) and --help.`;
 

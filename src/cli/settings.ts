@@ -1,4 +1,4 @@
-import { describeSetting, SETTING_KEYS } from "../config/runtime_settings.ts";
+import { describeSetting, SETTING_KEYS, settingDefaultText } from "../config/runtime_settings.ts";
 import { parseCommandArgs, stringFlag } from "./args.ts";
 import { withManagement } from "./context.ts";
 import { type CliIo, EXIT_OK, UsageError } from "./io.ts";
@@ -10,7 +10,7 @@ export const SETTINGS_HELP = `Usage:
   gateway settings reset <key> [--json]
 
 Settings (default in brackets):
-${SETTING_KEYS.map((k) => `  ${k.padEnd(32)} ${describeSetting(k)}`).join("\n")}
+${SETTING_KEYS.map((k) => `  ${k.padEnd(32)} ${describeSetting(k)} [${settingDefaultText(k)}]`).join("\n")}
 
 A running gateway picks up changes within 2 seconds.`;
 
@@ -36,7 +36,13 @@ export function settingsCommand(args: readonly string[], io: CliIo): number {
       }
       return withManagement(config, io, (manage) => {
         const stored = (manage.settings.apply({ [key]: value }).settings as unknown as SettingValues)[key];
-        io.out(values.json ? JSON.stringify({ [key]: stored }) : `${key} = ${stored}`);
+        // A clamped number (retention 10 → 50) is said, not left for the user to notice.
+        const clamped = typeof stored === "number" && stored !== Number(value.trim());
+        if (values.json) {
+          io.out(JSON.stringify(clamped ? { [key]: stored, clamped_from: value } : { [key]: stored }));
+        } else {io.out(
+            `${key} = ${stored}${clamped ? ` (clamped from ${value.trim()} to the allowed range)` : ""}`,
+          );}
         return EXIT_OK;
       });
     }

@@ -239,6 +239,13 @@ export function resolveSettings(
   return out as unknown as RuntimeSettings;
 }
 
+/** A setting's default as help texts show it (`server_require_api_key`'s comes from the YAML). */
+export function settingDefaultText(key: SettingKey): string {
+  if (key === "server_require_api_key") return "server.require_api_key in the YAML, else false";
+  const fallback = String(SETTING_DEFINITIONS[key].fallback);
+  return fallback === "" ? "empty" : fallback;
+}
+
 /** The description of a setting, for help texts and the dashboard. */
 export function describeSetting(key: SettingKey): string {
   return SETTING_DEFINITIONS[key].description;

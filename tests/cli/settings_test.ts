@@ -26,6 +26,16 @@ Deno.test("settings get lists every setting with its default", async () => {
   }
 });
 
+Deno.test("settings --help shows each setting's default", async () => {
+  const help = (await cli(["settings", "--help"])).out.join("\n");
+  for (const line of ["server_request_log_retention", "combo_strategy", "combo_fusion_judge"]) {
+    const shown = help.split("\n").find((l) => l.trim().startsWith(line)) ?? "";
+    assertEquals(/\[[^\]]+\]$/.test(shown), true, shown);
+  }
+  assertEquals(help.includes("request log rows kept (oldest pruned) [500]"), true);
+  assertEquals(help.includes("[empty]"), true);
+});
+
 Deno.test("settings set validates, clamps where the spec says, and the database value wins", async () => {
   const home = tempHome("server:\n  require_api_key: true\n");
   const c = ["--config", home.configPath];
@@ -35,10 +45,17 @@ Deno.test("settings set validates, clamps where the spec says, and the database 
     ]);
     assertEquals((await cli(["settings", "get", "server_require_api_key", ...c])).out, ["false"]);
     assertEquals((await cli(["settings", "set", "server_request_log_retention", "10", ...c])).out, [
-      "server_request_log_retention = 50",
+      "server_request_log_retention = 50 (clamped from 10 to the allowed range)",
     ]);
     assertEquals((await cli(["settings", "set", "server_request_log_retention", "99999", ...c])).out, [
-      "server_request_log_retention = 5000",
+      "server_request_log_retention = 5000 (clamped from 99999 to the allowed range)",
+    ]);
+    // A negative number is a value, not a flag.
+    assertEquals((await cli(["settings", "set", "server_request_log_retention", "-5", "--json", ...c])).out, [
+      '{"server_request_log_retention":50,"clamped_from":"-5"}',
+    ]);
+    assertEquals((await cli(["settings", "set", "server_request_log_retention", "700", ...c])).out, [
+      "server_request_log_retention = 700",
     ]);
     assertEquals((await cli(["settings", "set", "combo_strategy", "round_robin", ...c])).code, 0);
   } finally {
