@@ -1,6 +1,13 @@
 import { DatabaseSync } from "node:sqlite";
-import { type Config, fileExists, type HomePaths, loadConfig } from "../config/mod.ts";
-import { loadMigrations, loadSecretBox, sealedSample } from "../storage/mod.ts";
+import { type Config, fileExists, type HomePaths, loadConfig, type ProviderConfig } from "../config/mod.ts";
+import {
+  loadMigrations,
+  loadSecretBox,
+  sealedSample,
+  type SecretBox,
+  servedConfig,
+  sqliteFacts,
+} from "../storage/mod.ts";
 
 /** One finding: fine, worth knowing, or something that must be fixed before the gateway works. */
 export interface Finding {
@@ -112,34 +119,48 @@ export function checkHome(paths: HomePaths): Finding[] {
   return found;
 }
 
+/** What the database checks found, and what the database serves when it could be read. */
+export interface DatabaseReport {
+  readonly findings: Finding[];
+  /** The providers and combos in the database; null when it is new, unreadable or its key is missing. */
+  readonly served: ReturnType<typeof servedConfig> | null;
+}
+
 /** The database: opens, passes SQLite's quick check, and the secret key opens its sealed credentials. */
-export function checkDatabase(paths: HomePaths, options: DoctorOptions): Finding[] {
-  if (!fileExists(paths.dbPath)) return [ok("database", `${paths.dbPath} will be created on first start`)];
+export function checkDatabase(paths: HomePaths, options: DoctorOptions): DatabaseReport {
+  if (!fileExists(paths.dbPath)) {
+    return { findings: [ok("database", `${paths.dbPath} will be created on first start`)], served: null };
+  }
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(paths.dbPath, { readOnly: true });
   } catch (error) {
-    return [
-      fail(
-        "database",
-        `cannot open ${paths.dbPath}: ${(error as Error).message}`,
-        "check its owner and mode",
-      ),
-    ];
+    return {
+      findings: [
+        fail(
+          "database",
+          `cannot open ${paths.dbPath}: ${(error as Error).message}`,
+          "check its owner and mode",
+        ),
+      ],
+      served: null,
+    };
   }
   const found: Finding[] = [];
+  let served: DatabaseReport["served"] = null;
   try {
-    const check = db.prepare("PRAGMA quick_check").get() as { quick_check: string };
-    if (check.quick_check !== "ok") {
-      return [fail(
-        "database",
-        `${paths.dbPath} is damaged: ${check.quick_check}`,
-        "stop the gateway and restore the database from a backup",
-      )];
+    const facts = sqliteFacts(db);
+    if (facts.quickCheck !== "ok") {
+      return {
+        findings: [fail(
+          "database",
+          `${paths.dbPath} is damaged: ${facts.quickCheck}`,
+          "stop the gateway and restore the database from a backup",
+        )],
+        served: null,
+      };
     }
-    const version = Number(
-      (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
-    );
+    const version = facts.schema;
     const latest = loadMigrations().at(-1)?.version ?? 0;
     found.push(ok(
       "database",
@@ -147,7 +168,9 @@ export function checkDatabase(paths: HomePaths, options: DoctorOptions): Finding
         ? `${paths.dbPath} is sound (schema ${version})`
         : `${paths.dbPath} is sound (schema ${version}; migrations up to ${latest} apply on next start)`,
     ));
-    found.push(...checkSecretKey(paths, options, version > 0 ? sealedSample(db) : undefined));
+    const secret = checkSecretKey(paths, options, version > 0 ? sealedSample(db) : undefined);
+    found.push(...secret.findings);
+    if (version > 0 && secret.box !== null) served = servedConfig(db, secret.box);
   } catch (error) {
     found.push(
       fail("database", (error as Error).message, "see the message; restore from a backup if damaged"),
@@ -155,7 +178,7 @@ export function checkDatabase(paths: HomePaths, options: DoctorOptions): Finding
   } finally {
     db.close();
   }
-  return found;
+  return { findings: found, served };
 }
 
 /**
@@ -166,19 +189,22 @@ export function checkSecretKey(
   paths: HomePaths,
   options: DoctorOptions,
   sample: string | undefined,
-): Finding[] {
+): { findings: Finding[]; box: SecretBox | null } {
   const envKey = options.env("GATEWAY_SECRET_KEY");
   // Only checked where a key exists: loading with none would create a key file.
   if (envKey || fileExists(paths.secretKeyPath)) {
-    loadSecretBox(paths.secretKeyPath, envKey, sample);
-    return [ok("secret key", sample ? "opens the stored credentials" : "is readable")];
+    const box = loadSecretBox(paths.secretKeyPath, envKey, sample);
+    return { findings: [ok("secret key", sample ? "opens the stored credentials" : "is readable")], box };
   }
-  if (sample === undefined) return [];
-  return [fail(
-    "secret key",
-    `${paths.secretKeyPath} is missing but the database holds sealed credentials`,
-    "restore the key file from a backup or set GATEWAY_SECRET_KEY (every instance needs the same key)",
-  )];
+  if (sample === undefined) return { findings: [], box: null };
+  return {
+    findings: [fail(
+      "secret key",
+      `${paths.secretKeyPath} is missing but the database holds sealed credentials`,
+      "restore the key file from a backup or set GATEWAY_SECRET_KEY (every instance needs the same key)",
+    )],
+    box: null,
+  };
 }
 
 /** The listening address is free (or already held by a gateway, which is fine). */
@@ -216,14 +242,30 @@ async function gatewayVersionAt(address: string): Promise<string | null> {
   }
 }
 
-/** Each enabled provider's host accepts a TCP connection (DNS, routing and firewall are fine). */
-export async function checkUpstreams(config: Config, options: DoctorOptions): Promise<Finding[]> {
+/**
+ * Each enabled provider's host accepts a TCP connection (DNS, routing and firewall are fine). `providers`
+ * are the ones served: the database's once it holds any, the YAML's before the first start seeds them.
+ */
+export async function checkUpstreams(
+  providers: readonly ProviderConfig[],
+  options: DoctorOptions,
+): Promise<Finding[]> {
   const proxy = options.env("HTTPS_PROXY") || options.env("https_proxy") || options.env("HTTP_PROXY") ||
     options.env("http_proxy");
-  const providers = config.providers.filter((p) => p.enabled);
-  if (providers.length === 0) {
-    return [warn("upstreams", "no enabled provider", "add one under providers: or in the dashboard")];
+  const enabled = providers.filter((p) => p.enabled);
+  if (enabled.length === 0) {
+    return [
+      warn("upstreams", "no enabled provider", "add one in the dashboard, with the CLI or under providers:"),
+    ];
   }
+  return await checkHosts(enabled, options, proxy);
+}
+
+async function checkHosts(
+  providers: readonly ProviderConfig[],
+  options: DoctorOptions,
+  proxy: string | undefined,
+): Promise<Finding[]> {
   return await Promise.all(providers.map(async (provider): Promise<Finding> => {
     const url = new URL(provider.baseUrl);
     const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));

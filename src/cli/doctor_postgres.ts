@@ -6,8 +6,17 @@ import {
   pgWriteProbe,
   PostgresError,
   sealedSample,
+  servedConfig,
 } from "../storage/mod.ts";
-import { checkSecretKey, type DoctorOptions, fail, type Finding, ok, warn } from "./doctor_checks.ts";
+import {
+  checkSecretKey,
+  type DatabaseReport,
+  type DoctorOptions,
+  fail,
+  type Finding,
+  ok,
+  warn,
+} from "./doctor_checks.ts";
 
 const GRANT_FIX =
   "use the user that created the gateway's tables, or GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public (and USAGE ON ALL SEQUENCES) TO <user>";
@@ -37,7 +46,18 @@ function connectFix(error: unknown, url: URL): string {
  * apply on start), this user may write (a primary, not a read-only standby), and the secret key opens the
  * credentials stored there. Every failure says what to change.
  */
-export function checkPostgres(url: string, paths: HomePaths, options: DoctorOptions): Finding[] {
+export function checkPostgres(url: string, paths: HomePaths, options: DoctorOptions): DatabaseReport {
+  let served: DatabaseReport["served"] = null;
+  const findings = postgresFindings(url, paths, options, (report) => served = report);
+  return { findings, served };
+}
+
+function postgresFindings(
+  url: string,
+  paths: HomePaths,
+  options: DoctorOptions,
+  serve: (served: NonNullable<DatabaseReport["served"]>) => void,
+): Finding[] {
   const label = databaseLabel({ storage: { url }, paths });
   let parsed: URL;
   try {
@@ -109,7 +129,9 @@ export function checkPostgres(url: string, paths: HomePaths, options: DoctorOpti
           : GRANT_FIX,
       ));
     }
-    found.push(...checkSecretKey(paths, options, schema === null ? undefined : sealedSample(db)));
+    const secret = checkSecretKey(paths, options, schema === null ? undefined : sealedSample(db));
+    found.push(...secret.findings);
+    if (schema !== null && secret.box !== null) serve(servedConfig(db, secret.box));
   } catch (error) {
     const denied = error instanceof PostgresError && error.code === "42501";
     found.push(fail(

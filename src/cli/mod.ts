@@ -1,5 +1,6 @@
 import { ConfigError } from "../config/mod.ts";
 import { GATEWAY_VERSION } from "../version.ts";
+import { configCommand } from "./config_drift.ts";
 import { GatewayError } from "../model/mod.ts";
 import { SecretKeyError } from "../storage/mod.ts";
 import { configInitCommand } from "./config_init.ts";
@@ -23,6 +24,7 @@ Usage: gateway <command> [options]
 Commands:
   serve         start the gateway (writes a default config on first run)
   config-init   write a default, commented config file
+  config        diff the YAML against the database, or apply the YAML (config diff|apply)
   keys          create, list, update and revoke API keys
   settings      read and change runtime settings
   budgets       set, list and delete daily spend limits
@@ -45,6 +47,8 @@ export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<num
     switch (command) {
       case "serve":
         return await serveCommand(rest, io);
+      case "config":
+        return configCommand(rest, io);
       case "config-init":
         return configInitCommand(rest, io);
       case "keys":

@@ -21,3 +21,4 @@ export { parseConfig } from "./load.ts";
 export { fileExists, loadConfig, writeDefaultConfig } from "./files.ts";
 export { type HomePaths, resolveHomePaths } from "./paths.ts";
 export { DEFAULT_CONFIG_YAML } from "./default_config.ts";
+export { type ConfigDrift, configDrift, type ConfigSide, describeDrift } from "./drift.ts";

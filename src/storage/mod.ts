@@ -52,6 +52,7 @@ export type { SaverStat } from "./saver_stats_repo.ts";
 export type { ClusterEvent, EventCursor } from "./cluster_repo.ts";
 export { type Database, openDatabase, sealedSample, transaction } from "./database.ts";
 export { loadSecretBox, SecretBox, SecretKeyError } from "./secret_box.ts";
+export { servedConfig, type SqliteFacts, sqliteFacts } from "./diagnostics.ts";
 export {
   replaceFromConfig,
   SAVER_SETTING_KEYS,
