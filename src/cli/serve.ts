@@ -62,8 +62,17 @@ export interface StartOptions {
 
 /** Opens the database, seeds it, builds the app and serves it. */
 export function startGateway(options: StartOptions): Promise<RunningGateway> {
-  const { config } = options;
   const { now, env } = options;
+  // --host and --port win over the file: everything that reports the address (the dashboard's Settings,
+  // the Tools cards) reads it from the config. A port of 0 (tests) is only known once listening.
+  const config: Config = {
+    ...options.config,
+    server: {
+      ...options.config.server,
+      host: options.host ?? options.config.server.host,
+      port: options.port ?? options.config.server.port,
+    },
+  };
   Deno.mkdirSync(config.paths.home, { recursive: true, mode: 0o700 });
   const store = Store.openWithSecret(
     databaseLocation(config),
@@ -87,12 +96,12 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
   const { runtime } = gateway;
   runtime.control.watch(options.watchIntervalMs);
   runtime.cluster.start();
-  const hostname = options.host ?? config.server.host;
+  const hostname = config.server.host;
   return new Promise((resolve, reject) => {
     try {
       const server = Deno.serve({
         hostname,
-        port: options.port ?? config.server.port,
+        port: config.server.port,
         reusePort: options.reusePort,
         onListen: ({ port }) => {
           const url = `http://${hostPort(hostname, port)}`;
