@@ -11,13 +11,14 @@ import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
 import { isSubscriptionKind, type SubscriptionCall } from "../executors/oauth/mod.ts";
 import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
+import { addWarnings, droppedField } from "../model/mod.ts";
 import { type Attempt, cacheAffinityKey } from "../routing/mod.ts";
 import { upstreamCodecFor } from "../wire/mod.ts";
 import type { UpstreamCodec } from "../wire/codec.ts";
 import type { CredentialBlob } from "../credentials/mod.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
-import { addWarnings, droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
+import { droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
 
 /** The account an attempt calls and how to reach it. */
 export interface CallTarget {
@@ -144,7 +145,12 @@ function build(
     const rewritten = sub.rewriteBody(body);
     body = rewritten.body;
     if (rewritten.dropped.length > 0) {
-      addWarnings(warnings, [`this subscription upstream does not take: ${rewritten.dropped.join(", ")}`]);
+      addWarnings(
+        warnings,
+        rewritten.dropped.map((name) =>
+          droppedField(name, `${name}: this subscription upstream does not take it`)
+        ),
+      );
     }
   }
   const adjustedHeaders = sub && sub.betas.length > 0
@@ -198,7 +204,7 @@ type AdjustedRequest = {
   request: NeutralRequest;
   headers: Readonly<Record<string, string>>;
   /** What the adjustments could not do (an image that could not be fetched). */
-  warnings?: readonly string[];
+  warnings?: readonly GatewayWarning[];
 };
 
 /** Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. */
@@ -236,7 +242,7 @@ function adjustForTarget(
       request: fetched.request,
       headers: adjusted.headers,
       // The image stays a URL the upstream may not accept; the reason (refused target, timeout, …) is logged.
-      warnings: fetched.failures.map((f) => `image prefetch failed, sent as a URL: ${f.reason}`),
+      warnings: fetched.warnings,
     }));
 }
 
