@@ -136,9 +136,7 @@ function build(
     attempt.upstreamModel,
   );
   const warnings = droppedExtraWarnings(request, preset.format);
-  if (adjusted.warnings !== undefined && adjusted.warnings.length > 0) {
-    addWarnings(warnings, adjusted.warnings);
-  }
+  if (adjusted.warnings.length > 0) addWarnings(warnings, adjusted.warnings);
   if (encoded.warnings.length > 0) addWarnings(warnings, encoded.warnings);
   let body = encoded.body;
   if (sub?.rewriteBody) {
@@ -203,8 +201,8 @@ const localProviders = new WeakMap<ProviderConfig, boolean>();
 type AdjustedRequest = {
   request: NeutralRequest;
   headers: Readonly<Record<string, string>>;
-  /** What the adjustments could not do (an image that could not be fetched). */
-  warnings?: readonly GatewayWarning[];
+  /** What the adjustments lost or could not do (images stripped for a model without vision, or not fetched). */
+  warnings: readonly GatewayWarning[];
 };
 
 /** Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. */
@@ -242,7 +240,7 @@ function adjustForTarget(
       request: fetched.request,
       headers: adjusted.headers,
       // The image stays a URL the upstream may not accept; the reason (refused target, timeout, …) is logged.
-      warnings: fetched.warnings,
+      warnings: [...adjusted.warnings, ...fetched.warnings],
     }));
 }
 

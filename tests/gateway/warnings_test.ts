@@ -8,9 +8,10 @@ import type {
 } from "../../src/model/mod.ts";
 import { addWarnings, droppedField, WARNING_CODES } from "../../src/model/mod.ts";
 import { codecFor, upstreamCodecFor } from "../../src/wire/mod.ts";
-import { prefetchImages } from "../../src/adjustments/mod.ts";
+import { applyAdjustments, prefetchImages } from "../../src/adjustments/mod.ts";
 import { droppedExtraWarnings, warningsHeaderValue } from "../../src/gateway/warnings.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
+import { target } from "../adjustments/fixtures.ts";
 
 /** The `dropped_field:<name>` row: a field named by the client's own format. */
 const CLIENT_FIELD = "dropped_field:<name>";
@@ -339,6 +340,15 @@ const CASES: readonly Case[] = [
     ),
   },
   // adjustments and the gateway
+  {
+    path: "strip_images: images for a model known to lack vision",
+    codes: ["dropped_part:image"],
+    warnings: () =>
+      applyAdjustments(
+        ask({ messages: [{ role: "user", parts: [image] }] }),
+        target("deepseek-chat", "chat_completions"),
+      ).warnings,
+  },
   {
     path: "image prefetch: a URL refused for an inline-only upstream",
     codes: ["changed_part:image_not_fetched"],
