@@ -1,4 +1,4 @@
-import type { NeutralRequest } from "../model/mod.ts";
+import type { GatewayWarning, NeutralRequest } from "../model/mod.ts";
 import { betasFor, normalizeClaudeCode } from "./claude_code.ts";
 import { dedupeTools } from "./dedupe_tools.ts";
 import { injectReasoningContent } from "./reasoning_content.ts";
@@ -6,8 +6,15 @@ import { stripUnsupportedImages } from "./strip_images.ts";
 import type { AdjustTarget } from "./target.ts";
 import { applyThinkingIntent } from "./thinking_intent.ts";
 
-/** A per-attempt adjustment: returns the same request when it does not apply. */
-export type Adjustment = (request: NeutralRequest, target: AdjustTarget) => NeutralRequest;
+/**
+ * A per-attempt adjustment: returns the same request when it does not apply, and reports through `warn`
+ * what the change lost for the client (most adjustments lose nothing and ignore it).
+ */
+export type Adjustment = (
+  request: NeutralRequest,
+  target: AdjustTarget,
+  warn: (warning: GatewayWarning) => void,
+) => NeutralRequest;
 
 /** The synchronous adjustments, in the order they run. */
 export const ADJUSTMENTS: readonly (readonly [string, Adjustment])[] = [
@@ -18,11 +25,12 @@ export const ADJUSTMENTS: readonly (readonly [string, Adjustment])[] = [
   ["dedupe_tools", dedupeTools],
 ];
 
-/** An adjusted request, the extra upstream headers it needs, and which adjustments changed something. */
+/** An adjusted request, the extra upstream headers it needs, which adjustments changed something and what they lost. */
 export interface AdjustedRequest {
   readonly request: NeutralRequest;
   readonly headers: Readonly<Record<string, string>>;
   readonly applied: readonly string[];
+  readonly warnings: readonly GatewayWarning[];
 }
 
 /**
@@ -38,11 +46,13 @@ export function applyAdjustments(request: NeutralRequest, target: AdjustTarget):
     if (betas.length > 0) headers["anthropic-beta"] = betas.join(",");
   }
   const applied: string[] = [];
+  const warnings: GatewayWarning[] = [];
+  const warn = (w: GatewayWarning) => warnings.push(w);
   let current = request;
   for (const [name, adjust] of ADJUSTMENTS) {
-    const next = adjust(current, target);
+    const next = adjust(current, target, warn);
     if (next !== current) applied.push(name);
     current = next;
   }
-  return { request: current, headers, applied };
+  return { request: current, headers, applied, warnings };
 }

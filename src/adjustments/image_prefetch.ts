@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { concatBytes } from "../bytes.ts";
-import type { ImagePart, Message, NeutralRequest, Part } from "../model/mod.ts";
+import type { GatewayWarning, ImagePart, Message, NeutralRequest, Part } from "../model/mod.ts";
+import { warning } from "../model/mod.ts";
 import { isPublicAddress } from "../security/ip_ranges.ts";
 import { pinnedGet } from "./pinned_get.ts";
 import type { AdjustTarget } from "./target.ts";
@@ -85,6 +86,8 @@ export function systemPrefetchDeps(options: SystemPrefetchOptions): PrefetchDeps
 export interface PrefetchResult {
   readonly request: NeutralRequest;
   readonly failures: readonly { readonly url: string; readonly reason: string }[];
+  /** One `changed_part:image_not_fetched` per failure: the upstream may reject the URL it gets instead. */
+  readonly warnings: readonly GatewayWarning[];
 }
 
 type Inline = { readonly mediaType: string; readonly data: string };
@@ -217,17 +220,22 @@ export async function prefetchImages(
   urls: readonly string[],
   deps: PrefetchDeps,
 ): Promise<PrefetchResult> {
-  if (urls.length === 0) return { request, failures: [] };
+  if (urls.length === 0) return { request, failures: [], warnings: [] };
   const fetched = new Map<string, Inline>();
   const failures: { url: string; reason: string }[] = [];
+  const warnings: GatewayWarning[] = [];
   await Promise.all(urls.map(async (url) => {
     try {
       fetched.set(url, await download(url, deps));
     } catch (error) {
-      failures.push({ url, reason: error instanceof Error ? error.message : String(error) });
+      const reason = error instanceof Error ? error.message : String(error);
+      failures.push({ url, reason });
+      warnings.push(
+        warning("changed_part:image_not_fetched", `image prefetch failed, sent as a URL: ${reason}`, { url }),
+      );
     }
   }));
-  if (fetched.size === 0) return { request, failures };
+  if (fetched.size === 0) return { request, failures, warnings };
   let changed = false;
   const messages = request.messages.map((message): Message => {
     const parts = replaceParts(message.parts, fetched);
@@ -235,5 +243,5 @@ export async function prefetchImages(
     changed = true;
     return { ...message, parts };
   });
-  return { request: changed ? { ...request, messages } : request, failures };
+  return { request: changed ? { ...request, messages } : request, failures, warnings };
 }

@@ -1,4 +1,5 @@
-import type { Message, NeutralRequest, Part, TextPart } from "../model/mod.ts";
+import type { GatewayWarning, Message, NeutralRequest, Part, TextPart } from "../model/mod.ts";
+import { warning } from "../model/mod.ts";
 import type { AdjustTarget } from "./target.ts";
 
 /** The text that takes an image's place for models without vision. */
@@ -23,10 +24,15 @@ function stripParts(parts: readonly Part[]): readonly Part[] {
 }
 
 /**
- * Replaces images with a text placeholder, only when the model is known to lack vision. An unknown
- * model keeps its images: the upstream's own error is better than silently losing them.
+ * Replaces images with a text placeholder, only when the model is known to lack vision (and says so with
+ * `dropped_part:image`: the client sent images the model never saw). An unknown model keeps its images:
+ * the upstream's own error is better than silently losing them.
  */
-export function stripUnsupportedImages(request: NeutralRequest, target: AdjustTarget): NeutralRequest {
+export function stripUnsupportedImages(
+  request: NeutralRequest,
+  target: AdjustTarget,
+  warn: (warning: GatewayWarning) => void = () => {},
+): NeutralRequest {
   if (target.capabilities.vision !== false) return request;
   let changed = false;
   const messages = request.messages.map((message): Message => {
@@ -35,5 +41,9 @@ export function stripUnsupportedImages(request: NeutralRequest, target: AdjustTa
     changed = true;
     return { ...message, parts };
   });
-  return changed ? { ...request, messages } : request;
+  if (!changed) return request;
+  warn(
+    warning("dropped_part:image", `images replaced by a placeholder: ${target.model} does not accept images`),
+  );
+  return { ...request, messages };
 }

@@ -11,13 +11,14 @@ import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
 import { isSubscriptionKind, type SubscriptionCall } from "../executors/oauth/mod.ts";
 import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
+import { addWarnings, droppedField } from "../model/mod.ts";
 import { type Attempt, cacheAffinityKey } from "../routing/mod.ts";
 import { upstreamCodecFor } from "../wire/mod.ts";
 import type { UpstreamCodec } from "../wire/codec.ts";
 import type { CredentialBlob } from "../credentials/mod.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
-import { addWarnings, droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
+import { droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
 
 /** The account an attempt calls and how to reach it. */
 export interface CallTarget {
@@ -135,16 +136,19 @@ function build(
     attempt.upstreamModel,
   );
   const warnings = droppedExtraWarnings(request, preset.format);
-  if (adjusted.warnings !== undefined && adjusted.warnings.length > 0) {
-    addWarnings(warnings, adjusted.warnings);
-  }
+  if (adjusted.warnings.length > 0) addWarnings(warnings, adjusted.warnings);
   if (encoded.warnings.length > 0) addWarnings(warnings, encoded.warnings);
   let body = encoded.body;
   if (sub?.rewriteBody) {
     const rewritten = sub.rewriteBody(body);
     body = rewritten.body;
     if (rewritten.dropped.length > 0) {
-      addWarnings(warnings, [`this subscription upstream does not take: ${rewritten.dropped.join(", ")}`]);
+      addWarnings(
+        warnings,
+        rewritten.dropped.map((name) =>
+          droppedField(name, `${name}: this subscription upstream does not take it`)
+        ),
+      );
     }
   }
   const adjustedHeaders = sub && sub.betas.length > 0
@@ -197,8 +201,8 @@ const localProviders = new WeakMap<ProviderConfig, boolean>();
 type AdjustedRequest = {
   request: NeutralRequest;
   headers: Readonly<Record<string, string>>;
-  /** What the adjustments could not do (an image that could not be fetched). */
-  warnings?: readonly string[];
+  /** What the adjustments lost or could not do (images stripped for a model without vision, or not fetched). */
+  warnings: readonly GatewayWarning[];
 };
 
 /** Per-attempt adjustments (thinking, images, Claude Code, reasoning echo) and image prefetch. */
@@ -236,7 +240,7 @@ function adjustForTarget(
       request: fetched.request,
       headers: adjusted.headers,
       // The image stays a URL the upstream may not accept; the reason (refused target, timeout, …) is logged.
-      warnings: fetched.failures.map((f) => `image prefetch failed, sent as a URL: ${f.reason}`),
+      warnings: [...adjusted.warnings, ...fetched.warnings],
     }));
 }
 

@@ -6,6 +6,8 @@ import type { SqlStatement } from "./sql.ts";
 export interface RequestLogWarning {
   readonly code: string;
   readonly message: string;
+  /** The field, part or value concerned, when the warning's producer gave one. */
+  readonly detail?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /** One captured request, as written by the request-log observer. */

@@ -1,5 +1,6 @@
 import type {
   GatewayError,
+  GatewayWarning,
   NeutralRequest,
   NeutralResponse,
   StreamEvent,
@@ -42,7 +43,7 @@ export interface EncodeContext {
 /** An upstream request body plus what could not be expressed in the target format. */
 export interface EncodedRequest {
   readonly body: Record<string, unknown>;
-  readonly warnings: readonly string[];
+  readonly warnings: readonly GatewayWarning[];
 }
 
 /** A client-facing error in this format's envelope. */

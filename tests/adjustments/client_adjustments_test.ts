@@ -144,5 +144,5 @@ Deno.test("applyAdjustments() returns the same request and no headers when nothi
   const input = request([{ role: "user", parts: [{ kind: "text", text: "hi" }] }]);
   const out = applyAdjustments(input, target("gpt-4o", "chat_completions"));
   assert(out.request === input);
-  assertEquals([out.applied, out.headers], [[], {}]);
+  assertEquals([out.applied, out.headers, out.warnings], [[], {}, []]);
 });

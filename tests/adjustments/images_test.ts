@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import type { Message } from "../../src/model/mod.ts";
+import type { GatewayWarning, Message } from "../../src/model/mod.ts";
 import {
   IMAGE_PLACEHOLDER,
   imagesToPrefetch,
@@ -24,6 +24,15 @@ Deno.test("stripUnsupportedImages() replaces images with a placeholder when the 
     target("deepseek-chat", "chat_completions"),
   );
   assertEquals(out.messages[0].parts[1], { kind: "text", text: IMAGE_PLACEHOLDER });
+});
+
+Deno.test("stripUnsupportedImages() reports the images the model never saw as dropped_part:image", () => {
+  const warnings: GatewayWarning[] = [];
+  const input = request([withImage("https://example.com/a.png")]);
+  stripUnsupportedImages(input, target("deepseek-chat", "chat_completions"), (w) => warnings.push(w));
+  assertEquals(warnings.map((w) => w.code), ["dropped_part:image"]);
+  stripUnsupportedImages(input, target("gpt-4o", "chat_completions"), (w) => warnings.push(w));
+  assertEquals(warnings.length, 1);
 });
 
 Deno.test("stripUnsupportedImages() keeps images when vision is unknown or supported", () => {

@@ -189,6 +189,8 @@ export interface LogSummaryView {
 export interface LogWarningView {
   readonly code: string;
   readonly message: string;
+  /** The field, part or value concerned, when the warning's producer gave one. */
+  readonly detail?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /** A request log row with bodies (`GET /dashboard/api/request-logs/{id}`). */

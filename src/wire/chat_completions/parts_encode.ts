@@ -1,5 +1,6 @@
 /** Neutral text and image parts → chat-completions content, and the per-call state they share. */
-import type { CacheControl, Extra, ImagePart, TextPart } from "../../model/mod.ts";
+import type { CacheControl, Extra, GatewayWarning, ImagePart, TextPart } from "../../model/mod.ts";
+import { warning } from "../../model/mod.ts";
 import { mergeExtraFields } from "./extra_fields.ts";
 
 const FORMAT = "chat_completions";
@@ -10,7 +11,7 @@ type Json = Record<string, unknown>;
 export interface Encoding {
   readonly sameFormat: boolean;
   readonly upstreamModel: string;
-  readonly warnings: string[];
+  readonly warnings: GatewayWarning[];
 }
 
 /**
@@ -75,7 +76,12 @@ export function cacheHint(
     target.cache_control = { ...cacheControl };
     return true;
   }
-  enc.warnings.push(`cacheControl on ${what} cannot be expressed in chat completions; dropped`);
+  enc.warnings.push(
+    warning(
+      "dropped_field:cache_control",
+      `cacheControl on ${what} cannot be expressed in chat completions; dropped`,
+    ),
+  );
   return false;
 }
 

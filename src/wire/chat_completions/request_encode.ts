@@ -11,7 +11,7 @@ import type {
   ToolDefinition,
   ToolResultPart,
 } from "../../model/mod.ts";
-import { extraFieldsFor } from "../../model/mod.ts";
+import { extraFieldsFor, warning } from "../../model/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
 import { isRecord, requiresThoughtSignatures, SKIP_THOUGHT_SIGNATURE } from "../shared/mod.ts";
 import { mergeExtraFields } from "./extra_fields.ts";
@@ -61,7 +61,9 @@ function encodeParams(request: NeutralRequest, body: Json, enc: Encoding): void 
   if (p.temperature !== undefined) body.temperature = p.temperature;
   if (p.topP !== undefined) body.top_p = p.topP;
   if (p.topK !== undefined) {
-    enc.warnings.push(`top_k (${p.topK}) cannot be expressed in chat completions; dropped`);
+    enc.warnings.push(
+      warning("dropped_field:top_k", `top_k (${p.topK}) cannot be expressed in chat completions; dropped`),
+    );
   }
   if (p.stop !== undefined && p.stop.length > 0) body.stop = [...p.stop];
   if (p.seed !== undefined) body.seed = p.seed;
@@ -90,7 +92,13 @@ function reasoningEffort(intent: ReasoningIntent | undefined, enc: Encoding): st
   if (intent.budgetTokens === undefined) return undefined;
   const budget = intent.budgetTokens;
   const effort = budget <= 0 ? "none" : budget <= 2048 ? "low" : budget <= 16384 ? "medium" : "high";
-  enc.warnings.push(`reasoning budget of ${budget} tokens expressed as reasoning_effort "${effort}"`);
+  enc.warnings.push(
+    warning(
+      "changed_field:reasoning_budget",
+      `reasoning budget of ${budget} tokens expressed as reasoning_effort "${effort}"`,
+      { budget, effort },
+    ),
+  );
   return effort;
 }
 
@@ -138,7 +146,13 @@ function encodeMessage(message: Message, enc: Encoding, out: Json[]): void {
   const others = message.parts.length - results;
   switch (message.role) {
     case "tool":
-      if (others > 0) enc.warnings.push(`${others} non-tool-result part(s) in a tool message dropped`);
+      if (others > 0) {
+        enc.warnings.push(
+          warning("dropped_part:misplaced", `${others} non-tool-result part(s) in a tool message dropped`, {
+            count: others,
+          }),
+        );
+      }
       return;
     case "user":
       if (results === 0 || others > 0) out.push(encodeUser(message, enc));
@@ -166,7 +180,10 @@ function userContent(parts: readonly Part[], enc: Encoding): (TextPart | ImagePa
   const content: (TextPart | ImagePart)[] = [];
   for (const part of parts) {
     if (isContentPart(part)) content.push(part);
-    else if (part.kind !== "toolResult") enc.warnings.push(`${part.kind} part in a user message dropped`);
+    else if (part.kind !== "toolResult") {
+      const code = part.kind === "toolCall" ? "dropped_part:tool_call" : "dropped_part:reasoning";
+      enc.warnings.push(warning(code, `${part.kind} part in a user message dropped`));
+    }
   }
   return content;
 }
@@ -186,14 +203,24 @@ function encodeAssistant(message: Message, enc: Encoding): Json {
       case "reasoning":
         reasoning += part.text;
         if (part.signature !== undefined) {
-          enc.warnings.push("reasoning signature cannot be expressed in chat completions; dropped");
+          enc.warnings.push(
+            warning(
+              "dropped_part:signature",
+              "reasoning signature cannot be expressed in chat completions; dropped",
+            ),
+          );
         }
         if (part.redactedData !== undefined) {
-          enc.warnings.push("redacted reasoning cannot be expressed in chat completions; dropped");
+          enc.warnings.push(
+            warning(
+              "dropped_part:redacted_reasoning",
+              "redacted reasoning cannot be expressed in chat completions; dropped",
+            ),
+          );
         }
         break;
       case "image":
-        enc.warnings.push("image part in an assistant message dropped");
+        enc.warnings.push(warning("dropped_part:image", "image part in an assistant message dropped"));
         break;
       case "toolResult":
         break;
@@ -221,14 +248,22 @@ function encodeToolCall(part: ToolCallPart, enc: Encoding, first: boolean): Json
       out.extra_content = { google: { thought_signature: part.signature } };
     } else {
       enc.warnings.push(
-        `tool call signature of "${part.name}" cannot be expressed for this upstream; dropped`,
+        warning(
+          "dropped_part:signature",
+          `tool call signature of "${part.name}" cannot be expressed for this upstream; dropped`,
+          { tool: part.name },
+        ),
       );
     }
   } else if (first && requiresThoughtSignatures(enc.upstreamModel)) {
     // Gemini 3's OpenAI-compatible endpoint rejects a step's first call without one, like its native API.
     out.extra_content = { google: { thought_signature: SKIP_THOUGHT_SIGNATURE } };
     enc.warnings.push(
-      `tool call "${part.name}" has no thought signature to send back; sent Gemini's skip value`,
+      warning(
+        "changed_part:signature",
+        `tool call "${part.name}" has no thought signature to send back; sent Gemini's skip value`,
+        { tool: part.name },
+      ),
     );
   }
   return withExtra(out, part.extra);
@@ -238,12 +273,24 @@ function encodeToolResult(part: ToolResultPart, messageExtra: Extra | undefined,
   const texts: TextPart[] = [];
   for (const item of part.content) {
     if (item.kind === "text") texts.push(item);
-    else {enc.warnings.push(
-        `image in the result of tool call "${part.callId}" dropped (tool messages carry text)`,
-      );}
+    else {
+      enc.warnings.push(
+        warning(
+          "dropped_part:image",
+          `image in the result of tool call "${part.callId}" dropped (tool messages carry text)`,
+          { callId: part.callId },
+        ),
+      );
+    }
   }
   if (part.isError) {
-    enc.warnings.push(`error flag of tool result "${part.callId}" cannot be expressed in chat completions`);
+    enc.warnings.push(
+      warning(
+        "dropped_field:tool_error",
+        `error flag of tool result "${part.callId}" cannot be expressed in chat completions`,
+        { callId: part.callId },
+      ),
+    );
   }
   const out: Json = { role: "tool", tool_call_id: part.callId, content: encodeContent(texts, enc, true) };
   if (enc.sameFormat && part.name !== undefined) out.name = part.name;

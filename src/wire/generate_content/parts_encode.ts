@@ -1,5 +1,5 @@
 import type { ImagePart, Part, ReasoningPart, ToolCallPart } from "../../model/mod.ts";
-import { extraFieldsFor } from "../../model/mod.ts";
+import { extraFieldsFor, warning } from "../../model/mod.ts";
 import { argumentsLost, argumentsObject, isRecord } from "../shared/mod.ts";
 import { guessMediaType, parseDataUrl } from "./media_type.ts";
 import type { Warnings } from "./warnings.ts";
@@ -54,7 +54,11 @@ function encodeImage(part: ImagePart): WirePart {
 function encodeToolCall(part: ToolCallPart, target: PartTarget, warnings: Warnings): WirePart {
   const extra = extraFieldsFor(part.extra, FORMAT);
   if (argumentsLost(part.arguments)) {
-    warnings.add(`tool call "${part.name}" had arguments that are not a JSON object; sent as {}`);
+    warnings.add(warning(
+      "changed_field:tool_arguments",
+      `tool call "${part.name}" had arguments that are not a JSON object; sent as {}`,
+      { tool: part.name },
+    ));
   }
   const args = argumentsObject(part.arguments);
   // Gemini upstreams reject `id` in request history (they pair calls and responses by name and
@@ -71,9 +75,12 @@ function encodeToolCall(part: ToolCallPart, target: PartTarget, warnings: Warnin
 function encodeReasoning(part: ReasoningPart, target: PartTarget, warnings: Warnings): WirePart | undefined {
   const google = part.family === "google";
   if (target === "upstream" && !google) {
-    warnings.add(
-      `dropped reasoning from provider family "${part.family ?? "unknown"}": Gemini cannot replay it`,
-    );
+    const family = part.family ?? "unknown";
+    warnings.add(warning(
+      "dropped_part:reasoning",
+      `dropped reasoning from provider family "${family}": Gemini cannot replay it`,
+      { family },
+    ));
     return undefined;
   }
   const signature = google ? part.signature : undefined;

@@ -5,7 +5,7 @@ import type {
   ToolChoice,
   ToolResultPart,
 } from "../../model/mod.ts";
-import { extraFieldsFor, partsText } from "../../model/mod.ts";
+import { droppedField, extraFieldsFor, partsText, warning } from "../../model/mod.ts";
 import { isRecord, requiresThoughtSignatures, SKIP_THOUGHT_SIGNATURE, tryParseJson } from "../shared/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
 import { mergeUnder } from "./merge.ts";
@@ -23,8 +23,11 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
   const warnings = new Warnings();
   const own = extraFieldsFor(request.extra, FORMAT);
   if (request.extra && request.extra.format !== FORMAT) {
-    const names = Object.keys(request.extra.fields).join(", ");
-    warnings.add(`dropped ${request.extra.format} fields Gemini cannot express: ${names}`);
+    for (const name of Object.keys(request.extra.fields)) {
+      warnings.add(
+        droppedField(name, `${name}: a ${request.extra.format} field Gemini cannot express; dropped`),
+      );
+    }
   }
 
   const contents = encodeContents(request.messages, warnings);
@@ -34,7 +37,9 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
     body.systemInstruction = { parts: request.system.map((p) => ({ text: p.text })) };
   }
   if (request.system.some((p) => p.cacheControl) || request.messages.some(hasCacheControl)) {
-    warnings.add("dropped cache breakpoints: Gemini caches implicitly");
+    warnings.add(
+      warning("dropped_field:cache_control", "dropped cache breakpoints: Gemini caches implicitly"),
+    );
   }
 
   const generationConfig = encodeGeneration(request, own, warnings);
@@ -82,9 +87,11 @@ function signActiveLoop(contents: Record<string, unknown>[], warnings: Warnings)
     if (call === undefined || typeof call.thoughtSignature === "string") continue;
     call.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
     const name = (call.functionCall as { name?: unknown }).name;
-    warnings.add(
+    warnings.add(warning(
+      "changed_part:signature",
       `tool call "${String(name)}" has no thought signature to send back; sent Gemini's skip value`,
-    );
+      { tool: String(name) },
+    ));
   }
 }
 
@@ -126,11 +133,20 @@ function encodeToolResult(
 ): WirePart {
   let name = part.name ?? callNames.get(part.callId);
   if (name === undefined) {
-    warnings.add(`tool result "${part.callId}" matches no earlier tool call; its id was sent as the name`);
+    warnings.add(warning(
+      "changed_field:tool_result_name",
+      `tool result "${part.callId}" matches no earlier tool call; its id was sent as the name`,
+      { callId: part.callId },
+    ));
     name = part.callId;
   }
   if (part.content.some((content) => content.kind === "image")) {
-    warnings.add("dropped images inside tool results: Gemini function responses carry JSON only");
+    warnings.add(
+      warning(
+        "dropped_part:image",
+        "dropped images inside tool results: Gemini function responses carry JSON only",
+      ),
+    );
   }
   const text = partsText(part.content);
   const parsed = tryParseJson(text);
@@ -152,9 +168,11 @@ function encodeGeneration(
   if (p.topK !== undefined) config.topK = p.topK;
   if (p.stop !== undefined && p.stop.length > 0) {
     if (p.stop.length > MAX_STOP_SEQUENCES) {
-      warnings.add(
+      warnings.add(warning(
+        "changed_field:stop",
         `sent only the first ${MAX_STOP_SEQUENCES} of ${p.stop.length} stop sequences (Gemini's limit)`,
-      );
+        { sent: MAX_STOP_SEQUENCES, requested: p.stop.length },
+      ));
     }
     config.stopSequences = p.stop.slice(0, MAX_STOP_SEQUENCES);
   }

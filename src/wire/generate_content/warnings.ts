@@ -1,14 +1,16 @@
-/** Collects encoder warnings, each distinct message once and in first-seen order. */
+import { addWarnings, type GatewayWarning } from "../../model/mod.ts";
+
+/** Collects encoder warnings, one per code (the first wins) and in first-seen order. */
 export class Warnings {
-  readonly #messages = new Set<string>();
+  readonly #warnings: GatewayWarning[] = [];
 
   /** Records one warning. */
-  add(message: string): void {
-    this.#messages.add(message);
+  add(warning: GatewayWarning): void {
+    addWarnings(this.#warnings, [warning]);
   }
 
   /** The warnings recorded so far. */
-  list(): string[] {
-    return [...this.#messages];
+  list(): GatewayWarning[] {
+    return [...this.#warnings];
   }
 }

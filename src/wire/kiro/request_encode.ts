@@ -1,6 +1,14 @@
-import type { ImagePart, Message, NeutralRequest, Part, ToolDefinition } from "../../model/mod.ts";
+import type {
+  GatewayWarning,
+  ImagePart,
+  Message,
+  NeutralRequest,
+  Part,
+  ToolDefinition,
+} from "../../model/mod.ts";
+import { addWarnings, warning } from "../../model/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
-import { argumentsObject } from "../shared/mod.ts";
+import { argumentsLost, argumentsObject } from "../shared/mod.ts";
 
 /** Max tokens sent when the client set none (the assistant's own default is far lower). */
 export const KIRO_DEFAULT_MAX_TOKENS = 32000;
@@ -27,7 +35,7 @@ interface Turn {
  * the executor (they are per call and per host, not per request).
  */
 export function encodeRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest {
-  const warnings = new Set<string>();
+  const warnings: GatewayWarning[] = [];
   const turns = mergeTurns(request.messages.map((m) => toTurn(m, warnings)));
   // The current message must be a user turn; a trailing assistant turn (a prefill) stays in history.
   const current = turns.at(-1)?.role === "user" ? turns.pop()! : emptyTurn("user");
@@ -53,24 +61,36 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
   const inferenceConfig: Wire = { maxTokens: params.maxTokens ?? KIRO_DEFAULT_MAX_TOKENS };
   if (params.temperature !== undefined) inferenceConfig.temperature = params.temperature;
   if (params.topP !== undefined) inferenceConfig.topP = params.topP;
-  if (params.stop?.length) warnings.add("dropped stop sequences: the cloud assistant has no such setting");
-  if (params.seed !== undefined || params.topK !== undefined) {
-    warnings.add("dropped seed/top_k: the cloud assistant has no such setting");
-  }
-  if (request.toolChoice && request.toolChoice.type !== "auto" && request.tools.length > 0) {
-    warnings.add(
-      `dropped tool_choice "${request.toolChoice.type}": the cloud assistant always decides itself`,
+  if (params.stop?.length) {
+    warnings.push(
+      warning("dropped_field:stop", "dropped stop sequences: the cloud assistant has no such setting"),
     );
   }
-  if (request.reasoning) warnings.add("dropped reasoning settings: the cloud assistant does not take them");
-  return { body: { conversationState, inferenceConfig }, warnings: [...warnings] };
+  if (params.seed !== undefined) {
+    warnings.push(warning("dropped_field:seed", "dropped seed: the cloud assistant has no such setting"));
+  }
+  if (params.topK !== undefined) {
+    warnings.push(warning("dropped_field:top_k", "dropped top_k: the cloud assistant has no such setting"));
+  }
+  if (request.toolChoice && request.toolChoice.type !== "auto" && request.tools.length > 0) {
+    warnings.push(warning(
+      "dropped_field:tool_choice",
+      `dropped tool_choice "${request.toolChoice.type}": the cloud assistant always decides itself`,
+    ));
+  }
+  if (request.reasoning) {
+    warnings.push(
+      warning("dropped_field:thinking", "dropped reasoning settings: the cloud assistant does not take them"),
+    );
+  }
+  return { body: { conversationState, inferenceConfig }, warnings };
 }
 
 function emptyTurn(role: Turn["role"]): Turn {
   return { role, text: "", images: [], toolResults: [], toolUses: [] };
 }
 
-function toTurn(message: Message, warnings: Set<string>): Turn {
+function toTurn(message: Message, warnings: GatewayWarning[]): Turn {
   const turn = emptyTurn(message.role === "assistant" ? "assistant" : "user");
   const texts: string[] = [];
   for (const part of message.parts) addPart(turn, texts, part, warnings);
@@ -78,7 +98,7 @@ function toTurn(message: Message, warnings: Set<string>): Turn {
   return turn;
 }
 
-function addPart(turn: Turn, texts: string[], part: Part, warnings: Set<string>): void {
+function addPart(turn: Turn, texts: string[], part: Part, warnings: GatewayWarning[]): void {
   switch (part.kind) {
     case "text":
       texts.push(part.text);
@@ -86,16 +106,35 @@ function addPart(turn: Turn, texts: string[], part: Part, warnings: Set<string>)
     case "image": {
       const image = encodeImage(part);
       if (image && turn.role === "user") turn.images.push(image);
-      else warnings.add("dropped an image: the cloud assistant takes only inline images in user turns");
+      else {
+        addWarnings(warnings, [
+          warning(
+            "dropped_part:image",
+            "dropped an image: the cloud assistant takes only inline images in user turns",
+          ),
+        ]);
+      }
       return;
     }
     case "toolCall":
+      if (argumentsLost(part.arguments)) {
+        addWarnings(warnings, [warning(
+          "changed_field:tool_arguments",
+          `tool call "${part.name}" had arguments that are not a JSON object; sent as {}`,
+          { tool: part.name },
+        )]);
+      }
       turn.toolUses.push({ toolUseId: part.id, name: part.name, input: argumentsObject(part.arguments) });
       return;
     case "toolResult": {
       const text = part.content.map((c) => c.kind === "text" ? c.text : "").join("");
       if (part.content.some((c) => c.kind === "image")) {
-        warnings.add("dropped an image inside a tool result: the cloud assistant takes text results only");
+        addWarnings(warnings, [
+          warning(
+            "dropped_part:image",
+            "dropped an image inside a tool result: the cloud assistant takes text results only",
+          ),
+        ]);
       }
       turn.toolResults.push({
         toolUseId: part.callId,

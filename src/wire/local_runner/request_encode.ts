@@ -1,5 +1,5 @@
-import { extraFieldsFor } from "../../model/mod.ts";
-import type { Message, NeutralRequest, Part, ToolResultPart } from "../../model/mod.ts";
+import { droppedField, extraFieldsFor, warning } from "../../model/mod.ts";
+import type { GatewayWarning, Message, NeutralRequest, Part, ToolResultPart } from "../../model/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
 import { argumentsLost, argumentsObject, isRecord } from "../shared/mod.ts";
 import { encodeOptions } from "./options.ts";
@@ -17,12 +17,19 @@ function joinText(parts: readonly Part[]): string {
 }
 
 /** Base64 data of the image parts; URL images cannot be sent (the gateway prefetches them for us). */
-function imagesOf(parts: readonly Part[], where: string, warnings: string[]): string[] {
+function imagesOf(parts: readonly Part[], where: string, warnings: GatewayWarning[]): string[] {
   const images: string[] = [];
   for (const part of parts) {
     if (part.kind !== "image") continue;
     if (part.source.type === "base64") images.push(part.source.data);
-    else warnings.push(`${where}: image by URL dropped (the local runner accepts base64 images only)`);
+    else {
+      warnings.push(
+        warning(
+          "dropped_part:image",
+          `${where}: image by URL dropped (the local runner accepts base64 images only)`,
+        ),
+      );
+    }
   }
   return images;
 }
@@ -32,7 +39,7 @@ function toolMessage(
   result: ToolResultPart,
   names: ReadonlyMap<string, string>,
   where: string,
-  warnings: string[],
+  warnings: GatewayWarning[],
 ) {
   const message: Json = { role: "tool", content: joinText(result.content) };
   const images = imagesOf(result.content, where, warnings);
@@ -41,7 +48,17 @@ function toolMessage(
   if (name) message.tool_name = name;
   // Newer runners pair by id; older ones ignore the field.
   message.tool_call_id = result.callId;
-  if (result.isError) warnings.push(`${where}: tool error flag cannot be expressed; sent as plain content`);
+  if (result.isError) {
+    warnings.push(
+      warning(
+        "dropped_field:tool_error",
+        `${where}: tool error flag cannot be expressed; sent as plain content`,
+        {
+          callId: result.callId,
+        },
+      ),
+    );
+  }
   return message;
 }
 
@@ -53,7 +70,7 @@ function currentTurnStart(messages: readonly Message[]): number {
   return -1;
 }
 
-function encodeMessages(request: NeutralRequest, warnings: string[]): Json[] {
+function encodeMessages(request: NeutralRequest, warnings: GatewayWarning[]): Json[] {
   const out: Json[] = request.system.map((part) => ({ role: "system", content: part.text }));
   const names = new Map<string, string>();
   const turnStart = currentTurnStart(request.messages);
@@ -80,7 +97,11 @@ function encodeMessages(request: NeutralRequest, warnings: string[]): Json[] {
       encoded.tool_calls = calls.map((call) => {
         names.set(call.id, call.name);
         if (argumentsLost(call.arguments)) {
-          warnings.push(`tool call "${call.name}" had arguments that are not a JSON object; sent as {}`);
+          warnings.push(warning(
+            "changed_field:tool_arguments",
+            `tool call "${call.name}" had arguments that are not a JSON object; sent as {}`,
+            { tool: call.name },
+          ));
         }
         return { id: call.id, function: { name: call.name, arguments: argumentsObject(call.arguments) } };
       });
@@ -91,12 +112,15 @@ function encodeMessages(request: NeutralRequest, warnings: string[]): Json[] {
   return out;
 }
 
-function encodeTools(request: NeutralRequest, warnings: string[]): Json[] | undefined {
+function encodeTools(request: NeutralRequest, warnings: GatewayWarning[]): Json[] | undefined {
   if (request.tools.length === 0) return undefined;
   const choice = request.toolChoice;
   if (choice?.type === "none") return undefined;
   if (choice?.type === "required" || choice?.type === "tool") {
-    warnings.push(`toolChoice: "${choice.type}" cannot be expressed by the local runner; the model decides`);
+    warnings.push(warning(
+      "dropped_field:tool_choice",
+      `toolChoice: "${choice.type}" cannot be expressed by the local runner; the model decides`,
+    ));
   }
   return request.tools.map((tool) => ({
     type: "function",
@@ -110,7 +134,7 @@ function encodeTools(request: NeutralRequest, warnings: string[]): Json[] | unde
 
 /** Neutral request → an Ollama /api/chat body for `upstreamModel` (always chat, even for generate clients). */
 export function encodeRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest {
-  const warnings: string[] = [];
+  const warnings: GatewayWarning[] = [];
   const own = extraFieldsFor(request.extra, FORMAT);
   const keptOptions = isRecord(own.options) ? own.options : {};
   const body: Json = { model: upstreamModel, messages: encodeMessages(request, warnings) };
@@ -123,8 +147,9 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
   if (think !== undefined) body.think = think;
   for (const [key, value] of Object.entries(own)) {
     if (key === "options" || key in body) continue;
-    if (GENERATE_ONLY.has(key)) warnings.push(`${key}: dropped (the chat endpoint has no such field)`);
-    else body[key] = value;
+    if (GENERATE_ONLY.has(key)) {
+      warnings.push(droppedField(key, `${key}: dropped (the chat endpoint has no such field)`));
+    } else body[key] = value;
   }
   return { body, warnings };
 }

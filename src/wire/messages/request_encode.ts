@@ -1,5 +1,12 @@
-import { extraFieldsFor } from "../../model/mod.ts";
-import type { Message, NeutralRequest, Part, ToolChoice, ToolDefinition } from "../../model/mod.ts";
+import { extraFieldsFor, warning } from "../../model/mod.ts";
+import type {
+  GatewayWarning,
+  Message,
+  NeutralRequest,
+  Part,
+  ToolChoice,
+  ToolDefinition,
+} from "../../model/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
 import { argumentsLost, isRecord } from "../shared/mod.ts";
 import {
@@ -92,7 +99,7 @@ function wireRole(message: Message): WireRole {
  * the API wants alternating roles and every tool_use answered in the very next user message; within
  * a user message the tool_result blocks come first.
  */
-function encodeMessages(messages: readonly Message[], warnings: string[]): Block[] {
+function encodeMessages(messages: readonly Message[], warnings: GatewayWarning[]): Block[] {
   const out: WireMessage[] = [];
   const dropped: Dropped = { reasoning: 0, imageDetail: false, misplaced: 0, arguments: 0 };
   for (const message of messages) {
@@ -115,16 +122,30 @@ function encodeMessages(messages: readonly Message[], warnings: string[]): Block
     }
   }
   if (dropped.reasoning > 0) {
-    warnings.push(
+    warnings.push(warning(
+      "dropped_part:reasoning",
       `dropped ${dropped.reasoning} reasoning block(s) without an Anthropic signature (unsigned or from another provider)`,
+      { count: dropped.reasoning },
+    ));
+  }
+  if (dropped.imageDetail) {
+    warnings.push(
+      warning("dropped_field:image_detail", "image detail hints cannot be expressed in the messages format"),
     );
   }
-  if (dropped.imageDetail) warnings.push("image detail hints cannot be expressed in the messages format");
   if (dropped.arguments > 0) {
-    warnings.push(`${dropped.arguments} tool call(s) had arguments that are not a JSON object; sent as {}`);
+    warnings.push(warning(
+      "changed_field:tool_arguments",
+      `${dropped.arguments} tool call(s) had arguments that are not a JSON object; sent as {}`,
+      { count: dropped.arguments },
+    ));
   }
   if (dropped.misplaced > 0) {
-    warnings.push(`dropped ${dropped.misplaced} part(s) the messages format does not allow in that role`);
+    warnings.push(warning(
+      "dropped_part:misplaced",
+      `dropped ${dropped.misplaced} part(s) the messages format does not allow in that role`,
+      { count: dropped.misplaced },
+    ));
   }
   return out.map((message) => {
     const content = [...message.results, ...message.others];
@@ -177,30 +198,46 @@ function encodeSystem(request: NeutralRequest): unknown {
 }
 
 /** Sampling parameters, minus those the API rejects while thinking is on. */
-function samplingFields(request: NeutralRequest, thinkingOn: boolean, warnings: string[]): Block {
+function samplingFields(request: NeutralRequest, thinkingOn: boolean, warnings: GatewayWarning[]): Block {
   const { temperature, topP, topK, stop } = request.params;
   const out: Block = {};
   if (temperature !== undefined) {
     if (thinkingOn && temperature !== 1) {
-      warnings.push("temperature dropped: the API rejects it with thinking on");
+      warnings.push(
+        warning("dropped_field:temperature", "temperature dropped: the API rejects it with thinking on"),
+      );
     } else out.temperature = temperature;
   }
   if (topP !== undefined) {
-    if (thinkingOn && topP < THINKING_MIN_TOP_P) warnings.push("top_p dropped: below 0.95 with thinking on");
-    else out.top_p = topP;
+    if (thinkingOn && topP < THINKING_MIN_TOP_P) {
+      warnings.push(warning("dropped_field:top_p", "top_p dropped: below 0.95 with thinking on"));
+    } else out.top_p = topP;
   }
   if (topK !== undefined) {
-    if (thinkingOn) warnings.push("top_k dropped: the API rejects it with thinking on");
-    else out.top_k = topK;
+    if (thinkingOn) {
+      warnings.push(warning("dropped_field:top_k", "top_k dropped: the API rejects it with thinking on"));
+    } else out.top_k = topK;
   }
   if (stop && stop.length > 0) out.stop_sequences = stop;
   const { seed, presencePenalty, frequencyPenalty } = request.params;
-  if (seed !== undefined) warnings.push("seed cannot be expressed in the messages format");
+  if (seed !== undefined) {
+    warnings.push(warning("dropped_field:seed", "seed cannot be expressed in the messages format"));
+  }
   if (presencePenalty !== undefined) {
-    warnings.push("presence_penalty cannot be expressed in the messages format");
+    warnings.push(
+      warning(
+        "dropped_field:presence_penalty",
+        "presence_penalty cannot be expressed in the messages format",
+      ),
+    );
   }
   if (frequencyPenalty !== undefined) {
-    warnings.push("frequency_penalty cannot be expressed in the messages format");
+    warnings.push(
+      warning(
+        "dropped_field:frequency_penalty",
+        "frequency_penalty cannot be expressed in the messages format",
+      ),
+    );
   }
   return out;
 }
@@ -224,7 +261,7 @@ function unsignedToolTurn(messages: readonly Block[]): boolean {
 
 /** Neutral request → a messages API body for `upstreamModel`. */
 export function encodeRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest {
-  const warnings: string[] = [];
+  const warnings: GatewayWarning[] = [];
   const extra = extraFieldsFor(request.extra, FORMAT);
   const serverTools = take(extra, EXTRA_KEYS.serverTools);
   const choiceExtra = take(extra, EXTRA_KEYS.toolChoice);
@@ -240,16 +277,22 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
   let thinking = plan.thinking;
   let maxTokens = plan.maxTokens;
   if (thinking && thinking.type !== "disabled" && forced && tools.length > 0) {
-    warnings.push("thinking dropped: the API rejects it while tool_choice forces a tool");
+    warnings.push(
+      warning(
+        "dropped_field:thinking",
+        "thinking dropped: the API rejects it while tool_choice forces a tool",
+      ),
+    );
     thinking = undefined;
     maxTokens = request.params.maxTokens ?? DEFAULT_MAX_TOKENS;
   }
   const messages = encodeMessages(request.messages, warnings);
   if (thinking && thinking.type !== "disabled" && unsignedToolTurn(messages)) {
     // The API rejects this history with thinking on; without thinking it accepts it as it is.
-    warnings.push(
+    warnings.push(warning(
+      "changed_field:thinking",
       "thinking turned off: the current tool-use turn has no signed thinking block (its client could not carry it back)",
-    );
+    ));
     thinking = undefined;
     maxTokens = request.params.maxTokens ?? DEFAULT_MAX_TOKENS;
   }

@@ -1,4 +1,5 @@
-import type { NeutralRequest, ReasoningEffort, ReasoningIntent } from "../../model/mod.ts";
+import type { GatewayWarning, NeutralRequest, ReasoningEffort, ReasoningIntent } from "../../model/mod.ts";
+import { warning } from "../../model/mod.ts";
 import { isRecord } from "../shared/mod.ts";
 import { thinkingConfigSchema } from "./schema.ts";
 import type { OutputConfig, ThinkingConfig } from "./schema.ts";
@@ -56,7 +57,7 @@ export function decodeThinking(
 export interface ThinkingPlan {
   readonly thinking?: Record<string, unknown>;
   readonly maxTokens: number;
-  readonly warnings: readonly string[];
+  readonly warnings: readonly GatewayWarning[];
 }
 
 function sameIntent(a: ReasoningIntent | undefined, b: ReasoningIntent | undefined): boolean {
@@ -64,15 +65,17 @@ function sameIntent(a: ReasoningIntent | undefined, b: ReasoningIntent | undefin
     a?.includeThoughts === b?.includeThoughts;
 }
 
-function budgetFor(reasoning: ReasoningIntent | undefined, warnings: string[]): number | undefined {
+function budgetFor(reasoning: ReasoningIntent | undefined, warnings: GatewayWarning[]): number | undefined {
   if (!reasoning || reasoning.effort === "none") return undefined;
   if (reasoning.budgetTokens !== undefined) {
     // A zero budget is how Gemini clients switch thinking off.
     if (reasoning.budgetTokens <= 0) return undefined;
     if (reasoning.budgetTokens < MIN_THINKING_BUDGET) {
-      warnings.push(
+      warnings.push(warning(
+        "changed_field:thinking_budget",
         `thinking budget ${reasoning.budgetTokens} raised to ${MIN_THINKING_BUDGET}, the messages API minimum`,
-      );
+        { from: reasoning.budgetTokens, to: MIN_THINKING_BUDGET },
+      ));
       return MIN_THINKING_BUDGET;
     }
     return reasoning.budgetTokens;
@@ -92,7 +95,7 @@ export function planThinking(
   rawThinking: unknown,
   rawOutput: unknown,
 ): ThinkingPlan {
-  const warnings: string[] = [];
+  const warnings: GatewayWarning[] = [];
   const requested = request.params.maxTokens ?? DEFAULT_MAX_TOKENS;
   const raw = rawThinking === undefined ? undefined : thinkingConfigSchema.safeParse(rawThinking);
   let thinking: Record<string, unknown> | undefined;
@@ -113,9 +116,11 @@ export function planThinking(
   let maxTokens = requested;
   if (budget !== undefined && requested <= budget) {
     maxTokens = budget + requested;
-    warnings.push(
+    warnings.push(warning(
+      "changed_field:max_tokens",
       `max_tokens raised from ${requested} to ${maxTokens} to exceed the thinking budget ${budget}`,
-    );
+      { from: requested, to: maxTokens },
+    ));
   }
   return { ...(thinking ? { thinking } : {}), maxTokens, warnings };
 }

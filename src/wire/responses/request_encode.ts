@@ -1,4 +1,5 @@
 import type {
+  GatewayWarning,
   ImagePart,
   Message,
   NeutralRequest,
@@ -9,7 +10,7 @@ import type {
   ToolCallPart,
   ToolResultPart,
 } from "../../model/mod.ts";
-import { extraFieldsFor } from "../../model/mod.ts";
+import { addWarnings, extraFieldsFor, warning } from "../../model/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
 import { isRecord, toolIdFor } from "../shared/mod.ts";
 import { OPAQUE_ITEMS } from "./conversation.ts";
@@ -23,7 +24,7 @@ type Item = Record<string, unknown>;
 /** Encoding state: the items so far and what could not be expressed. */
 interface Out {
   readonly items: Item[];
-  readonly warnings: string[];
+  readonly warnings: GatewayWarning[];
   /** Whether the upstream keeps items (`store: true`), so reasoning can be replayed by id alone. */
   readonly stored: boolean;
 }
@@ -63,7 +64,11 @@ function functionCall(part: ToolCallPart): Item {
 }
 
 function functionCallOutput(part: ToolResultPart, out: Out): Item {
-  if (part.isError) out.warnings.push("tool result error flags cannot be expressed in the Responses API");
+  if (part.isError) {
+    out.warnings.push(
+      warning("dropped_field:tool_error", "tool result error flags cannot be expressed in the Responses API"),
+    );
+  }
   const onlyText = part.content.every((c) => c.kind === "text");
   const output = onlyText
     ? part.content.map((c) => (c.kind === "text" ? c.text : "")).join("")
@@ -89,14 +94,22 @@ function summaryFor(part: ReasoningPart, extraSummary: unknown): unknown[] {
 
 function reasoningItem(part: ReasoningPart, out: Out): Item | undefined {
   if (part.family !== "openai") {
-    out.warnings.push(`reasoning from provider family "${part.family ?? "unknown"}" dropped`);
+    const family = part.family ?? "unknown";
+    out.warnings.push(
+      warning("dropped_part:reasoning", `reasoning from provider family "${family}" dropped`, { family }),
+    );
     return undefined;
   }
   const fields = extraFieldsFor(part.extra, FORMAT);
   const encrypted = part.redactedData ?? part.signature;
   // Without encrypted content the upstream can only find the item by id, which needs store: true.
   if (!encrypted && !(out.stored && typeof fields.id === "string")) {
-    out.warnings.push("reasoning without encrypted_content dropped (items are not stored upstream)");
+    out.warnings.push(
+      warning(
+        "dropped_part:reasoning",
+        "reasoning without encrypted_content dropped (items are not stored upstream)",
+      ),
+    );
     return undefined;
   }
   return {
@@ -157,7 +170,9 @@ function encodePart(
       return;
     case "image":
       if (role === "assistant") {
-        out.warnings.push("images in assistant messages cannot be expressed; dropped");
+        out.warnings.push(
+          warning("dropped_part:image", "images in assistant messages cannot be expressed; dropped"),
+        );
       } else content().push(inputContent(part));
       return;
     case "toolCall":
@@ -232,14 +247,24 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
   if (params.maxTokens !== undefined) body.max_output_tokens = params.maxTokens;
   if (params.temperature !== undefined) body.temperature = params.temperature;
   if (params.topP !== undefined) body.top_p = params.topP;
-  if (params.stop && params.stop.length > 0) out.warnings.push("stop sequences cannot be expressed; dropped");
-  if (params.seed !== undefined) out.warnings.push("seed cannot be expressed; dropped");
-  if (params.topK !== undefined) out.warnings.push("top_k cannot be expressed; dropped");
+  if (params.stop && params.stop.length > 0) {
+    out.warnings.push(warning("dropped_field:stop", "stop sequences cannot be expressed; dropped"));
+  }
+  if (params.seed !== undefined) {
+    out.warnings.push(warning("dropped_field:seed", "seed cannot be expressed; dropped"));
+  }
+  if (params.topK !== undefined) {
+    out.warnings.push(warning("dropped_field:top_k", "top_k cannot be expressed; dropped"));
+  }
   if (params.presencePenalty !== undefined) {
-    out.warnings.push("presence_penalty cannot be expressed; dropped");
+    out.warnings.push(
+      warning("dropped_field:presence_penalty", "presence_penalty cannot be expressed; dropped"),
+    );
   }
   if (params.frequencyPenalty !== undefined) {
-    out.warnings.push("frequency_penalty cannot be expressed; dropped");
+    out.warnings.push(
+      warning("dropped_field:frequency_penalty", "frequency_penalty cannot be expressed; dropped"),
+    );
   }
 
   const reasoning = reasoningField(request, extraReasoning);
@@ -252,5 +277,7 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
     const include = Array.isArray(body.include) ? body.include : [];
     if (!include.includes(ENCRYPTED_REASONING)) body.include = [...include, ENCRYPTED_REASONING];
   }
-  return { body, warnings: [...new Set(out.warnings)] };
+  const warnings: GatewayWarning[] = [];
+  addWarnings(warnings, out.warnings);
+  return { body, warnings };
 }

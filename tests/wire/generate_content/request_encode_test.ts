@@ -144,7 +144,11 @@ Deno.test("encodeRequest() prefers the tool result's own name and wraps errors u
       { functionResponse: { name: "orphan", response: { result: "[1,2]" } } },
     ],
   }]);
-  assertEquals(warnings, ['tool result "orphan" matches no earlier tool call; its id was sent as the name']);
+  assertEquals(warnings, [{
+    code: "changed_field:tool_result_name",
+    message: 'tool result "orphan" matches no earlier tool call; its id was sent as the name',
+    detail: { callId: "orphan" },
+  }]);
 });
 
 Deno.test("encodeRequest() replays only Gemini thought signatures and drops other families' reasoning", () => {
@@ -175,7 +179,11 @@ Deno.test("encodeRequest() replays only Gemini thought signatures and drops othe
       { functionCall: { name: "h", args: {} } },
     ],
   });
-  assertEquals(warnings, ['dropped reasoning from provider family "anthropic": Gemini cannot replay it']);
+  assertEquals(warnings, [{
+    code: "dropped_part:reasoning",
+    message: 'dropped reasoning from provider family "anthropic": Gemini cannot replay it',
+    detail: { family: "anthropic" },
+  }]);
 });
 
 Deno.test("encodeRequest() maps images by URL, data URL and base64", () => {
@@ -246,7 +254,11 @@ Deno.test("encodeRequest() maps params, reasoning effort to named budgets, and t
   });
   assertEquals(body.tools, [{ functionDeclarations: [{ name: "f", description: "F" }] }]);
   assertEquals(body.toolConfig, { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["f"] } });
-  assertEquals(warnings, ["sent only the first 5 of 6 stop sequences (Gemini's limit)"]);
+  assertEquals(warnings, [{
+    code: "changed_field:stop",
+    message: "sent only the first 5 of 6 stop sequences (Gemini's limit)",
+    detail: { sent: 5, requested: 6 },
+  }]);
 });
 
 Deno.test("encodeRequest() answers a client that used thinkingLevel with levels, in its own spelling", () => {
@@ -272,5 +284,8 @@ Deno.test("encodeRequest() drops another format's extra with a warning", () => {
     "m",
   );
   assertEquals(body, { contents: [] });
-  assertEquals(warnings, ["dropped chat_completions fields Gemini cannot express: user, logprobs"]);
+  assertEquals(warnings.map((w) => [w.code, w.message]), [
+    ["dropped_field:user", "user: a chat_completions field Gemini cannot express; dropped"],
+    ["dropped_field:logprobs", "logprobs: a chat_completions field Gemini cannot express; dropped"],
+  ]);
 });

@@ -93,9 +93,9 @@ Deno.test("encodeKiroRequest() merges consecutive user turns and sends inline im
   assertEquals(state.currentMessage.userInputMessage.content, "one\n\ntwo");
   assertEquals(state.currentMessage.userInputMessage.images, [{ format: "png", source: { bytes: PNG_1X1 } }]);
   assertEquals(body.inferenceConfig, { maxTokens: 100, temperature: 0.2, topP: 0.9 });
-  assertEquals(warnings, [
-    "dropped an image: the cloud assistant takes only inline images in user turns",
-    "dropped stop sequences: the cloud assistant has no such setting",
+  assertEquals(warnings.map((w) => [w.code, w.message]), [
+    ["dropped_part:image", "dropped an image: the cloud assistant takes only inline images in user turns"],
+    ["dropped_field:stop", "dropped stop sequences: the cloud assistant has no such setting"],
   ]);
 });
 

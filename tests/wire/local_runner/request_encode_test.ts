@@ -83,7 +83,11 @@ Deno.test("encodeRequest() sends a generate request as a chat body and warns abo
     stream: true,
     keep_alive: "1m",
   });
-  assertEquals(warnings, ["suffix: dropped (the chat endpoint has no such field)"]);
+  assertEquals(warnings, [{
+    code: "dropped_field:suffix",
+    message: "suffix: dropped (the chat endpoint has no such field)",
+    detail: { field: "suffix" },
+  }]);
 });
 
 Deno.test("encodeRequest() turns JSON-text arguments into objects and tolerates malformed ones", () => {
@@ -124,7 +128,10 @@ Deno.test("encodeRequest() drops URL images with a warning, never sends empty to
     "m",
   );
   assertEquals(body, { model: "m", messages: [{ role: "user", content: "Look" }], stream: true });
-  assertEquals(warnings, ["messages[0]: image by URL dropped (the local runner accepts base64 images only)"]);
+  assertEquals(warnings.map((w) => [w.code, w.message]), [[
+    "dropped_part:image",
+    "messages[0]: image by URL dropped (the local runner accepts base64 images only)",
+  ]]);
 });
 
 Deno.test("encodeRequest() keeps only the current turn's unsigned thinking", () => {
@@ -192,7 +199,8 @@ Deno.test("encodeRequest() maps params, reasoning intents and tool choice", () =
     type: "function",
     function: { name: "f", parameters: { type: "object" } },
   }]);
-  assertEquals(forced.warnings, [
+  assertEquals(forced.warnings.map((w) => [w.code, w.message]), [[
+    "dropped_field:tool_choice",
     'toolChoice: "tool" cannot be expressed by the local runner; the model decides',
-  ]);
+  ]]);
 });

@@ -89,7 +89,10 @@ Deno.test("encodeRequest() keeps string system and content as strings, and adapt
   // top_k is rejected with thinking on, so it is the one change (reported).
   const { top_k: _, ...expected } = body;
   assertEquals(encoded.body, expected);
-  assertEquals(encoded.warnings, ["top_k dropped: the API rejects it with thinking on"]);
+  assertEquals(encoded.warnings.map((w) => [w.code, w.message]), [[
+    "dropped_field:top_k",
+    "top_k dropped: the API rejects it with thinking on",
+  ]]);
 });
 
 Deno.test("encodeRequest() merges tool messages and the following user message, tool results first", () => {
@@ -175,8 +178,8 @@ Deno.test("encodeRequest() replays signed Anthropic reasoning and drops other fa
     { type: "redacted_thinking", data: "blob" },
     { type: "text", text: "answer" },
   ]);
-  assertEquals(warnings.length, 1);
-  assertStringIncludes(warnings[0], "dropped 3 reasoning block(s)");
+  assertEquals(warnings.map((w) => [w.code, w.detail]), [["dropped_part:reasoning", { count: 3 }]]);
+  assertStringIncludes(warnings[0].message, "dropped 3 reasoning block(s)");
 });
 
 Deno.test("encodeRequest() derives a thinking budget from effort and keeps max_tokens above it", () => {
@@ -186,7 +189,7 @@ Deno.test("encodeRequest() derives a thinking budget from effort and keeps max_t
   assertEquals(body.thinking, { type: "enabled", budget_tokens: 8192 });
   assertEquals(body.max_tokens, 8192 + DEFAULT_MAX_TOKENS);
   assertEquals(body.temperature, undefined);
-  assertEquals(warnings.length, 2);
+  assertEquals(warnings.map((w) => w.code), ["changed_field:max_tokens", "dropped_field:temperature"]);
 
   const budget = encode(neutral({ reasoning: { budgetTokens: 3000 }, params: { maxTokens: 16000 } })).body;
   assertEquals(budget.thinking, { type: "enabled", budget_tokens: 3000 });
@@ -194,7 +197,8 @@ Deno.test("encodeRequest() derives a thinking budget from effort and keeps max_t
 
   const small = encode(neutral({ reasoning: { budgetTokens: 200 } }));
   assertEquals(small.body.thinking, { type: "enabled", budget_tokens: 1024 });
-  assertStringIncludes(small.warnings[0], "raised to 1024");
+  assertEquals(small.warnings[0].code, "changed_field:thinking_budget");
+  assertStringIncludes(small.warnings[0].message, "raised to 1024");
 
   assertEquals(encode(neutral({ reasoning: { effort: "none" } })).body.thinking, undefined);
   assertEquals(encode(neutral({ reasoning: { budgetTokens: 0 } })).body.thinking, undefined);
@@ -225,7 +229,7 @@ Deno.test("encodeRequest() drops thinking when tool_choice forces a tool", () =>
   }));
   assertEquals(body.thinking, undefined);
   assertEquals(body.max_tokens, DEFAULT_MAX_TOKENS);
-  assertStringIncludes(warnings.join("\n"), "thinking dropped");
+  assert(warnings.some((w) => w.code === "dropped_field:thinking"), warnings.map((w) => w.code).join(", "));
 });
 
 Deno.test("encodeRequest() sends URL images as url sources and data URLs as base64", () => {
@@ -242,7 +246,10 @@ Deno.test("encodeRequest() sends URL images as url sources and data URLs as base
     { type: "image", source: { type: "url", url: "https://x.test/a.png" } },
     { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/4AAQ" } },
   ]);
-  assertEquals(warnings, ["image detail hints cannot be expressed in the messages format"]);
+  assertEquals(warnings.map((w) => [w.code, w.message]), [[
+    "dropped_field:image_detail",
+    "image detail hints cannot be expressed in the messages format",
+  ]]);
 });
 
 Deno.test("encodeRequest() reports parameters the messages format cannot express", () => {
@@ -255,7 +262,11 @@ Deno.test("encodeRequest() reports parameters the messages format cannot express
   assertEquals(body.top_p, 0.5);
   assertEquals(body.stream, true);
   assertEquals(body.system, "sys");
-  assertEquals(warnings.length, 3);
+  assertEquals(warnings.map((w) => w.code), [
+    "dropped_field:seed",
+    "dropped_field:presence_penalty",
+    "dropped_field:frequency_penalty",
+  ]);
 });
 
 Deno.test("encodeRequest() ignores extra fields that came from another format", () => {
