@@ -8,11 +8,13 @@ import {
   checkHome,
   checkMetrics,
   checkPort,
+  checkServedAddress,
   checkUpstreams,
   type Finding,
   warn,
 } from "./doctor_checks.ts";
 import { checkPostgres } from "./doctor_postgres.ts";
+import { processAlive, readListenRecord } from "./listen_record.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
 
 /** Help text of `gateway doctor`. */
@@ -20,7 +22,7 @@ export const DOCTOR_HELP = `Usage: gateway doctor [--config <file>] [--timeout <
 
 Checks what the gateway needs before it can serve: the config file, the home folder's permissions, the
 database (SQLite, or PostgreSQL from storage.url or GATEWAY_DATABASE_URL: connection, schema, write access)
-and secret key, the listening port, and that every enabled provider the database serves accepts
+and secret key, the listening address (the one a running gateway recorded, else the file's), and that every enabled provider the database serves accepts
 connections (the YAML's before the first start). Lists YAML providers and combos the database does not
 hold as the YAML says (the YAML seeds the database on the first start only; see gateway config diff).
 Prints one line per check and what to fix; --json prints {findings, failures, warnings}. Exits 1 when
@@ -67,7 +69,11 @@ export async function doctorCommand(args: readonly string[], io: CliIo): Promise
     }
   }
   if (config !== null) {
-    findings.push(await checkPort(config.server.host, config.server.port));
+    const running = await checkServedAddress(readListenRecord(paths.home), processAlive);
+    if (running !== null) findings.push(running);
+    if (running === null || running.level === "warn") {
+      findings.push(await checkPort(config.server.host, config.server.port));
+    }
     findings.push(...await checkUpstreams(served?.providers ?? config.providers, options));
     const metrics = checkMetrics(config, options);
     if (metrics !== null) findings.push(metrics);

@@ -232,6 +232,34 @@ export async function checkPort(host: string, port: number): Promise<Finding> {
   );
 }
 
+/**
+ * The address a running gateway recorded (`--port`/`--host` may differ from the file): it answers as a
+ * gateway. Null when no gateway recorded one, so the caller checks the file's address instead.
+ */
+export async function checkServedAddress(
+  record: { url: string; pid: number } | null,
+  alive: (pid: number) => boolean,
+): Promise<Finding | null> {
+  if (record === null) return null;
+  const address = record.url.replace(/^https?:\/\//, "");
+  if (!alive(record.pid)) {
+    return warn(
+      "port",
+      `a gateway (process ${record.pid}) recorded ${address} but is no longer running (it did not stop cleanly)`,
+      "start it again with gateway serve; the stale record is replaced on start",
+    );
+  }
+  const version = await gatewayVersionAt(address);
+  if (version !== null) {
+    return ok("port", `${address} is served by the running gateway (process ${record.pid}, ${version})`);
+  }
+  return fail(
+    "port",
+    `the gateway (process ${record.pid}) listens on ${address} but does not answer /api/version`,
+    "check that the process is not stuck (journalctl -u gateway), or restart it",
+  );
+}
+
 async function gatewayVersionAt(address: string): Promise<string | null> {
   try {
     const response = await fetch(`http://${address}/api/version`, { signal: AbortSignal.timeout(2000) });

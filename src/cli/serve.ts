@@ -13,6 +13,7 @@ import { SecretKeyError, seedFromConfig, Store } from "../storage/mod.ts";
 import { numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
 import { superviseWorkers, WORKER_ENV } from "./supervisor.ts";
+import { removeListenRecord, writeListenRecord } from "./listen_record.ts";
 
 /** Help text of `gateway serve`. */
 export const SERVE_HELP =
@@ -202,7 +203,24 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   }
   const drainSeconds = config.server.drainTimeoutMs / 1000;
   io.out(`gateway listening on ${gateway.url}`);
-  if (workerId !== undefined) return await untilSignal(gateway, io, drainSeconds, true);
+  writeListenRecord(config.paths.home, { url: gateway.url, pid: Deno.pid, startedAt: io.now() });
+  try {
+    return await serveUntilSignal(gateway, io, config, drainSeconds, host, workerId !== undefined);
+  } finally {
+    removeListenRecord(config.paths.home, Deno.pid);
+  }
+}
+
+/** The start banner (not for workers: their supervisor printed it), then serving until a signal. */
+async function serveUntilSignal(
+  gateway: RunningGateway,
+  io: CliIo,
+  config: Config,
+  drainSeconds: number,
+  host: string | undefined,
+  worker: boolean,
+): Promise<number> {
+  if (worker) return await untilSignal(gateway, io, drainSeconds, true);
   io.out(`  API (OpenAI, Anthropic, Responses): ${gateway.url}/v1`);
   io.out(`  API (Gemini, Ollama):                ${gateway.url}`);
   io.out(`  Dashboard:                           ${gateway.url}/dashboard`);

@@ -4,6 +4,7 @@
  * Each broken case exits 1 and names the fix.
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { checkServedAddress } from "../../src/cli/doctor_checks.ts";
 import { cli } from "../helpers/cli.ts";
 import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
@@ -257,4 +258,14 @@ Deno.test("gateway doctor on PostgreSQL: a closed port fails with the fix, and t
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("doctor: a recorded address whose process is gone is a stale-record warning, and the file's port is checked", async () => {
+  const stale = await checkServedAddress({ url: "http://127.0.0.1:9", pid: 424242 }, () => false);
+  assertEquals(stale?.level, "warn");
+  assertEquals(stale?.message.includes("is no longer running"), true);
+  assertEquals(await checkServedAddress(null, () => true), null);
+  // Alive but answering nothing a gateway would: must be fixed.
+  const silent = await checkServedAddress({ url: "http://127.0.0.1:9", pid: Deno.pid }, () => true);
+  assertEquals(silent?.level, "fail");
 });

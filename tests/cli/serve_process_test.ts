@@ -62,6 +62,17 @@ Deno.test("serve: a fresh home gets a default config, answers on its port and st
       err,
       `error: cannot listen on 127.0.0.1:${port}: the port is in use (another gateway running? pick one with --port)`,
     );
+
+    // doctor checks the address this gateway serves (--port), not the file's default 20128.
+    const doctor = await cli(["doctor", "--json", "--timeout", "1"], { GATEWAY_HOME: home, HOME: home });
+    const findings =
+      (JSON.parse(doctor.out[0]) as { findings: { area: string; message: string }[] }).findings;
+    const served = findings.filter((f) => f.area === "port").map((f) => f.message);
+    assertEquals(served.length, 1, JSON.stringify(served));
+    assertStringIncludes(
+      served[0],
+      `127.0.0.1:${port} is served by the running gateway (process ${gateway.child.pid}`,
+    );
   } finally {
     gateway.child.kill("SIGTERM");
     const status = await gateway.child.status;
@@ -69,6 +80,8 @@ Deno.test("serve: a fresh home gets a default config, answers on its port and st
     const output = await gateway.output;
     assertEquals(status.code, 0, output);
     assertStringIncludes(output, "Stopped.");
+    // A clean stop takes the address record with it.
+    assertEquals(await Deno.stat(join(home, "listening.json")).then(() => true, () => false), false);
     await Deno.remove(home, { recursive: true });
   }
 });
