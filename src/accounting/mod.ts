@@ -9,7 +9,30 @@ export {
   budgetStatus,
   DEFAULT_WARN_PCT,
 } from "./budget.ts";
-export { dayStartMs, isValidTimeZone, secondsUntilMidnight } from "./local_day.ts";
+export {
+  dayStartMs,
+  isValidTimeZone,
+  localDayNumber,
+  secondsUntilMidnight,
+  startOfLocalDay,
+} from "./local_day.ts";
+export {
+  alertWindowStart,
+  type BudgetOwner,
+  type BudgetPeriod,
+  budgetPeriod,
+  type BudgetPeriodName,
+  type BudgetRejection,
+  budgetRejection,
+  type PeriodBudget,
+  type PeriodBudgetStatus,
+  periodStatus,
+  type PeriodWindow,
+  periodWindow,
+  PeriodWindows,
+  RollingSpend,
+  worstBudget,
+} from "./budget_period.ts";
 export {
   countTextTokens,
   estimateRequestTokens,
