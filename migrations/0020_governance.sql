@@ -80,8 +80,9 @@ CREATE INDEX IF NOT EXISTS audit_log_action ON audit_log (action, ts);
 CREATE TRIGGER IF NOT EXISTS audit_log_append_only BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
 
 -- Rate-limit counts each process shares with the others on the database (src/accounting/rate_limiter.ts):
--- per scope and process, cumulative requests and tokens admitted, requests in flight now, and the share of
--- each limit the process may use until its next tick. Upserted every tick; rows of gone processes are pruned.
+-- per scope and process, cumulative requests and tokens admitted, requests in flight now, the share of each
+-- limit the process may use until its next tick, and what it alone admitted still in the buckets (which a
+-- process that first sees the row adds to its own view). Upserted on the ticks where something changed; rows of gone processes are pruned.
 CREATE TABLE IF NOT EXISTS rate_counts (
   scope TEXT NOT NULL,
   origin TEXT NOT NULL,
@@ -91,6 +92,8 @@ CREATE TABLE IF NOT EXISTS rate_counts (
   share_requests REAL NOT NULL DEFAULT 0,
   share_tokens REAL NOT NULL DEFAULT 0,
   share_slots REAL NOT NULL DEFAULT 0,
+  level_requests REAL NOT NULL DEFAULT 0,
+  level_tokens REAL NOT NULL DEFAULT 0,
   updated_at INTEGER NOT NULL,
   PRIMARY KEY (scope, origin)
 ) STRICT;

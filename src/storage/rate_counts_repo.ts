@@ -14,6 +14,9 @@ export interface RateCountRow {
   readonly shareRequests: number;
   readonly shareTokens: number;
   readonly shareSlots: number;
+  /** What the publisher alone admitted still in the request and token buckets at updatedAt. */
+  readonly levelRequests: number;
+  readonly levelTokens: number;
   readonly updatedAt: number;
 }
 
@@ -26,6 +29,8 @@ interface Row {
   share_requests: number;
   share_tokens: number;
   share_slots: number;
+  level_requests: number;
+  level_tokens: number;
   updated_at: number;
 }
 
@@ -41,10 +46,11 @@ export class RateCountsRepo {
   publish(rows: readonly RateCountRow[]): void {
     const statement = this.#db.prepare(
       `INSERT INTO rate_counts (scope, origin, requests, tokens, in_flight, share_requests, share_tokens,
-         share_slots, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         share_slots, level_requests, level_tokens, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (scope, origin) DO UPDATE SET requests = excluded.requests, tokens = excluded.tokens,
          in_flight = excluded.in_flight, share_requests = excluded.share_requests,
          share_tokens = excluded.share_tokens, share_slots = excluded.share_slots,
+         level_requests = excluded.level_requests, level_tokens = excluded.level_tokens,
          updated_at = excluded.updated_at`,
     );
     for (const r of rows) {
@@ -57,6 +63,8 @@ export class RateCountsRepo {
         r.shareRequests,
         r.shareTokens,
         r.shareSlots,
+        r.levelRequests,
+        r.levelTokens,
         r.updatedAt,
       );
     }
@@ -76,6 +84,8 @@ export class RateCountsRepo {
       shareRequests: r.share_requests,
       shareTokens: r.share_tokens,
       shareSlots: r.share_slots,
+      levelRequests: r.level_requests,
+      levelTokens: r.level_tokens,
       updatedAt: Number(r.updated_at),
     }));
   }

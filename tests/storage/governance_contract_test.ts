@@ -235,6 +235,8 @@ const checks: Record<string, (store: Store) => void> = {
       shareRequests: 2.5,
       shareTokens: 250,
       shareSlots: 0.5,
+      levelRequests: 3.25,
+      levelTokens: 120.5,
       updatedAt: at,
     });
     store.rateCounts.publish([row("a", 1, NOW), { ...row("a", 1, NOW), scope: "key:2" }]);
