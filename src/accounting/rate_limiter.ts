@@ -215,6 +215,7 @@ export class RateLimiter {
     const tokens = Math.max(estimatedTokens, 0);
     let deniedBy: LimitDimension | null = null;
     let retryAfterMs = 0;
+    let shareOnly = false;
     if (limits.maxParallel !== null) {
       const busy = s.inFlight + s.othersInFlight;
       if (busy + 1 > limits.maxParallel) {
@@ -225,21 +226,24 @@ export class RateLimiter {
         !(s.sinceSlots === 0 && 1 > limits.maxParallel / (this.#processes + 1))
       ) {
         deniedBy = "concurrency";
-        retryAfterMs = SHARE_WAIT;
+        retryAfterMs = SHARE_RETRY_MS;
+        shareOnly = true;
       }
     }
     if (deniedBy === null && limits.rpm !== null) {
       const wait = this.#wait(s.requests, limits.rpm, 1, now, shared, s.sinceRequests, s.shareRequests);
-      if (wait > 0) {
+      if (wait !== 0) {
         deniedBy = "requests";
-        retryAfterMs = wait;
+        shareOnly = wait < 0;
+        retryAfterMs = shareOnly ? SHARE_RETRY_MS : wait;
       }
     }
     if (deniedBy === null && limits.tpm !== null) {
       const wait = this.#wait(s.tokens, limits.tpm, tokens, now, shared, s.sinceTokens, s.shareTokens);
-      if (wait > 0) {
+      if (wait !== 0) {
         deniedBy = "tokens";
-        retryAfterMs = wait;
+        shareOnly = wait < 0;
+        retryAfterMs = shareOnly ? SHARE_RETRY_MS : wait;
       }
     }
     if (deniedBy !== null) {
@@ -251,7 +255,7 @@ export class RateLimiter {
         requests: limits.rpm === null ? null : stateOf(s.requests, limits.rpm, now),
         tokens: limits.tpm === null ? null : stateOf(s.tokens, limits.tpm, now),
         permit: null,
-        waitForSync: retryAfterMs === SHARE_WAIT,
+        waitForSync: shareOnly,
       };
     }
     charge(s.requests, limits.rpm, 1, now);
@@ -294,7 +298,7 @@ export class RateLimiter {
 
   /**
    * How long until `units` fit in the bucket (0: now). Shared between processes, a request must also fit the
-   * share this process was granted at its last sync (SHARE_WAIT when only the share is short).
+   * share this process was granted at its last sync: -1 when only the share is short.
    */
   #wait(
     bucket: Bucket,
@@ -315,7 +319,7 @@ export class RateLimiter {
       // sync beyond its share: otherwise it would never be admitted. That costs at most one such request per
       // process beyond the limit; ordinary requests wait for the next sync instead.
       const big = units > limit / (this.#processes + 1);
-      if (!(big && since === 0)) return SHARE_WAIT;
+      if (!(big && since === 0)) return -1;
     }
     return 0;
   }
@@ -535,8 +539,8 @@ class Permit implements RatePermit {
   }
 }
 
-/** The wait a share-only refusal reports: the next sync is the soonest anything changes. */
-const SHARE_WAIT = 1;
+/** The wait a share-only refusal reports: the next sync (one 50 ms tick) is the soonest anything changes. */
+const SHARE_RETRY_MS = 50;
 
 const NOOP_PERMIT: RatePermit = { settle() {}, release() {} };
 

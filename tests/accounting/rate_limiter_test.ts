@@ -288,3 +288,22 @@ Deno.test("across processes: a gone process's share and in-flight slots are forg
   b.sync("b", [], 2, () => one, T0 + 61_000);
   assertEquals(b.check("k", one, 0, T0 + 61_000).allowed, true);
 });
+
+Deno.test("across processes: a refusal only for want of this process's share says waitForSync, not a 429 wait", () => {
+  const a = new RateLimiter();
+  a.sync("a", [], 2, () => limits(60), T0);
+  // A key first used between syncs starts with a 1/W share: 30 of 60 with two processes.
+  for (let i = 0; i < 30; i++) assert(a.check("k", limits(60), 0, T0).allowed);
+  const held = a.check("k", limits(60), 0, T0);
+  assertEquals([held.allowed, held.deniedBy, held.waitForSync, held.retryAfterMs], [
+    false,
+    "requests",
+    true,
+    50,
+  ]);
+  assertEquals(held.requests?.remaining, 30, "the key has room gateway-wide");
+  // Past its own limit a refusal is a real one.
+  const alone = new RateLimiter();
+  for (let i = 0; i < 60; i++) alone.check("k", limits(60), 0, T0);
+  assertEquals(alone.check("k", limits(60), 0, T0).waitForSync, false);
+});
