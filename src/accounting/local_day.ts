@@ -67,10 +67,11 @@ export function isValidTimeZone(timeZone: string): boolean {
 }
 
 /**
- * The first instant (epoch ms) of the local day numbered `targetDay`. Usually local 00:00; where a
- * DST jump skips midnight, the first instant that exists on that date.
+ * The first instant (epoch ms) of the local day numbered `targetDay` (days since 1970-01-01 as a calendar
+ * date, see localDayNumber). Usually local 00:00; where a DST jump skips midnight, the first instant that
+ * exists on that date.
  */
-function startOfLocalDay(targetDay: number, timeZone: string): number {
+export function startOfLocalDay(targetDay: number, timeZone: string): number {
   const naive = targetDay * DAY_MS;
   // Two passes of "subtract the zone's offset" land on local midnight whenever it exists.
   let guess = naive - offsetMs(naive, timeZone);
@@ -95,6 +96,11 @@ function offsetMs(epochMs: number, timeZone: string): number {
   const f = localFields(epochMs, timeZone);
   const wall = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second);
   return wall - Math.floor(epochMs / 1000) * 1000;
+}
+
+/** The local calendar date of an instant in `timeZone`, as days since 1970-01-01 (that date in UTC). */
+export function localDayNumber(nowMs: number, timeZone: string): number {
+  return dayNumber(localFields(nowMs, timeZone));
 }
 
 /** The start of the local day containing `nowMs` in `timeZone`, as epoch ms; correct across DST. */

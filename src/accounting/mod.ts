@@ -9,7 +9,30 @@ export {
   budgetStatus,
   DEFAULT_WARN_PCT,
 } from "./budget.ts";
-export { dayStartMs, isValidTimeZone, secondsUntilMidnight } from "./local_day.ts";
+export {
+  dayStartMs,
+  isValidTimeZone,
+  localDayNumber,
+  secondsUntilMidnight,
+  startOfLocalDay,
+} from "./local_day.ts";
+export {
+  alertWindowStart,
+  type BudgetOwner,
+  type BudgetPeriod,
+  budgetPeriod,
+  type BudgetPeriodName,
+  type BudgetRejection,
+  budgetRejection,
+  type PeriodBudget,
+  type PeriodBudgetStatus,
+  periodStatus,
+  type PeriodWindow,
+  periodWindow,
+  PeriodWindows,
+  RollingSpend,
+  worstBudget,
+} from "./budget_period.ts";
 export {
   countTextTokens,
   estimateRequestTokens,
@@ -24,3 +47,25 @@ export {
 } from "./estimate.ts";
 export { nextTurn, type Pacer, SLICE_MS, timePacer } from "./pacer.ts";
 export { imageSize, imageTokens, UNKNOWN_IMAGE_TOKENS } from "./image_tokens.ts";
+export {
+  effectiveLimits,
+  type LimitDimension,
+  type LimitState,
+  RATE_REFRESH_MS,
+  RATE_STATE_IDLE_MS,
+  type RateCounts,
+  type RateDecision,
+  RateLimiter,
+  type RateLimits,
+  type RatePermit,
+  UNLIMITED,
+} from "./rate_limiter.ts";
+export {
+  anthropicRateLimitHeaders,
+  goDuration,
+  openAiRateLimitHeaders,
+  rateLimitHeaders,
+  type RateLimitHeaderStyle,
+  type RateLimitSnapshot,
+  rfc3339Seconds,
+} from "./rate_limit_headers.ts";

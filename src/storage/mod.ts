@@ -1,6 +1,9 @@
 /** Storage: the only place with SQL. One repository per table family behind a narrow interface. */
 import { ApiKeysRepo } from "./api_keys_repo.ts";
+import { AuditLogRepo } from "./audit_log_repo.ts";
 import { BudgetsRepo } from "./budgets_repo.ts";
+import { KeyGroupsRepo } from "./key_groups_repo.ts";
+import { RateCountsRepo } from "./rate_counts_repo.ts";
 import { CombosRepo } from "./combos_repo.ts";
 import { CooldownsRepo } from "./cooldowns_repo.ts";
 import { CacheAffinityRepo } from "./cache_affinity_repo.ts";
@@ -23,8 +26,26 @@ import { SigninSessionsRepo } from "./signin_sessions_repo.ts";
 import { PgDatabase } from "./postgres/pg_database.ts";
 import { migratePostgres } from "./postgres/pg_migrate.ts";
 
-export type { ApiKeyChanges, ApiKeyRecord, KeyRole } from "./api_keys_repo.ts";
-export type { BudgetRecord } from "./budgets_repo.ts";
+export {
+  type ApiKeyChanges,
+  type ApiKeyRecord,
+  type KeyLimits,
+  type KeyRole,
+  NO_LIMITS,
+} from "./api_keys_repo.ts";
+export type {
+  BudgetAlertRecord,
+  BudgetPeriodKind,
+  BudgetRecord,
+  BudgetScope,
+  BudgetWebhook,
+  PeriodBudgetInput,
+  PeriodBudgetRecord,
+} from "./budgets_repo.ts";
+export type { KeyGroupInput, KeyGroupRecord, KeyGroupsRepo } from "./key_groups_repo.ts";
+export type { AuditActorKind, AuditEntry, AuditFilter, AuditLogRepo, AuditRecord } from "./audit_log_repo.ts";
+export type { RateCountRow, RateCountsRepo } from "./rate_counts_repo.ts";
+export { DuplicateNameError } from "./duplicate_name.ts";
 export type { ComboRecord } from "./combos_repo.ts";
 export type { CooldownRecord } from "./cooldowns_repo.ts";
 export type { AffinityRecord, CacheAffinityRepo } from "./cache_affinity_repo.ts";
@@ -100,6 +121,12 @@ export class Store {
   readonly combos: CombosRepo;
   readonly pricing: PricingRepo;
   readonly budgets: BudgetsRepo;
+  /** Key groups (teams, projects): limits, budgets and allowlists their keys inherit. */
+  readonly keyGroups: KeyGroupsRepo;
+  /** The append-only audit log of management changes and sign-ins. */
+  readonly audit: AuditLogRepo;
+  /** Rate-limit counts shared by the processes on the database. */
+  readonly rateCounts: RateCountsRepo;
   readonly cooldowns: CooldownsRepo;
   readonly cacheAffinity: CacheAffinityRepo;
   readonly usage: UsageRepo;
@@ -126,7 +153,10 @@ export class Store {
     this.providers = new ProvidersRepo(db, box);
     this.combos = new CombosRepo(db);
     this.pricing = new PricingRepo(db);
-    this.budgets = new BudgetsRepo(db);
+    this.budgets = new BudgetsRepo(db, box);
+    this.keyGroups = new KeyGroupsRepo(db);
+    this.audit = new AuditLogRepo(db);
+    this.rateCounts = new RateCountsRepo(db);
     this.cooldowns = new CooldownsRepo(db);
     this.cacheAffinity = new CacheAffinityRepo(db, db instanceof PgDatabase);
     this.usage = new UsageRepo(db, db instanceof PgDatabase);

@@ -39,8 +39,9 @@ async function env(extra = "", requireKey = true): Promise<Env> {
     mock,
     gw,
     key(allowed = []) {
+      // Active key names are unique.
       const created = createKey(gw.runtime.control.store, {
-        name: "k",
+        name: `k${gw.runtime.control.store.keys.list().length + 1}`,
         canLogin: true,
         allowedModels: allowed,
       }, Date.now());
