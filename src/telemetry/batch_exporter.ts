@@ -82,7 +82,12 @@ export class BatchSpanExporter implements SpanQueue {
   #idle: Promise<void> = Promise.resolve();
   #exported = 0;
   #failedRequests = 0;
-  readonly #dropped: Record<DropReason, number> = { queue_full: 0, export_failed: 0, rejected: 0, shutdown: 0 };
+  readonly #dropped: Record<DropReason, number> = {
+    queue_full: 0,
+    export_failed: 0,
+    rejected: 0,
+    shutdown: 0,
+  };
 
   constructor(deps: BatchExporterDeps) {
     if (deps.maxQueueSize < 1 || deps.maxBatchSize < 1) throw new Error("queue and batch sizes must be ≥ 1");
@@ -217,7 +222,9 @@ export class BatchSpanExporter implements SpanQueue {
       this.#failedRequests++;
       this.#deps.counters?.failed();
       this.#state(false, result.detail);
-      const delay = result.retryable ? retryDelayMs(this.#deps.retry, attempt + 1, result.retryAfterMs) : null;
+      const delay = result.retryable
+        ? retryDelayMs(this.#deps.retry, attempt + 1, result.retryAfterMs)
+        : null;
       if (delay === null || this.#abort.signal.aborted || !(await this.#sleep(delay))) {
         this.#drop("export_failed", batch.length);
         return;
@@ -285,7 +292,12 @@ export class BatchSpanExporter implements SpanQueue {
 
 type PostResult =
   | { readonly ok: true; readonly rejected: number }
-  | { readonly ok: false; readonly retryable: boolean; readonly retryAfterMs: number | null; readonly detail: string };
+  | {
+    readonly ok: false;
+    readonly retryable: boolean;
+    readonly retryAfterMs: number | null;
+    readonly detail: string;
+  };
 
 async function readCapped(response: Response, max: number): Promise<Uint8Array> {
   if (response.body === null) return new Uint8Array();

@@ -8,7 +8,7 @@
 import type { NeutralRequest } from "../model/request.ts";
 import type { Part } from "../model/parts.ts";
 import type { Finish } from "../model/finish.ts";
-import { type RandomSource, newSpanId, newTraceId } from "./ids.ts";
+import { newSpanId, newTraceId, type RandomSource } from "./ids.ts";
 import type { Sampler } from "./sampler.ts";
 import { FLAG_SAMPLED, traceHeaders } from "./trace_context.ts";
 import { type Attribute, bool, double, type SpanData, SpanKind, str } from "./span.ts";
@@ -102,7 +102,12 @@ export function noopRequestSpanSink(random: RandomSource): RequestSpanSink {
         sampled: false,
         attempt: () => ({
           // Without our own span the caller's span is the upstream call's parent, as a proxy would do.
-          headers: traceHeaders(traceId, request.incoming?.spanId ?? newSpanId(random), (flags & 1) === 1, traceState),
+          headers: traceHeaders(
+            traceId,
+            request.incoming?.spanId ?? newSpanId(random),
+            (flags & 1) === 1,
+            traceState,
+          ),
           ...NOOP_ATTEMPT,
         }),
         firstToken() {},
@@ -160,7 +165,11 @@ function startRequest(deps: SinkDeps, request: RequestStart): RequestTrace {
     },
     content(exchange) {
       if (ended || deps.capture === null) return;
-      span.event(EventName.inferenceDetails, deps.nowUnixNanos(), contentAttributes(request.operation, exchange, deps.capture));
+      span.event(
+        EventName.inferenceDetails,
+        deps.nowUnixNanos(),
+        contentAttributes(request.operation, exchange, deps.capture),
+      );
     },
     end(outcome) {
       if (ended) return;
@@ -227,14 +236,21 @@ function unsampledTrace(deps: SinkDeps, traceId: string, spanId: string, traceSt
     traceId,
     spanId,
     sampled: false,
-    attempt: () => ({ headers: traceHeaders(traceId, newSpanId(deps.random), false, traceState), ...NOOP_ATTEMPT }),
+    attempt: () => ({
+      headers: traceHeaders(traceId, newSpanId(deps.random), false, traceState),
+      ...NOOP_ATTEMPT,
+    }),
     firstToken() {},
     content() {},
     end() {},
   };
 }
 
-function contentAttributes(operation: string, exchange: CapturedExchange, capture: ContentCapture): Attribute[] {
+function contentAttributes(
+  operation: string,
+  exchange: CapturedExchange,
+  capture: ContentCapture,
+): Attribute[] {
   const input = captureJson(inputMessages(exchange.request), capture);
   const output = captureJson(outputMessages(exchange.answer, exchange.finish), capture);
   const attributes: Attribute[] = [
@@ -249,6 +265,8 @@ function contentAttributes(operation: string, exchange: CapturedExchange, captur
       attributes.push({ key: GatewayAttr.contentTruncated, value: bool(true) });
     }
   }
-  if (input.truncated || output.truncated) attributes.push({ key: GatewayAttr.contentTruncated, value: bool(true) });
+  if (input.truncated || output.truncated) {
+    attributes.push({ key: GatewayAttr.contentTruncated, value: bool(true) });
+  }
   return attributes;
 }
