@@ -27,10 +27,13 @@ export interface EncodedBatch {
   readonly contentType: string;
 }
 
+/** A timer handle as the runtime's `setTimeout` returns it. */
+export type TimerHandle = ReturnType<typeof setTimeout>;
+
 /** Timers as the exporter uses them (the global ones in production, fakes in tests). */
 export interface Timers {
-  setTimeout(fn: () => void, ms: number): number;
-  clearTimeout(id: number): void;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(id: TimerHandle): void;
 }
 
 /** What the exporter needs; all passed in by the composition root. */
@@ -71,7 +74,7 @@ export class BatchSpanExporter implements SpanQueue {
   readonly #ring: (SpanData | undefined)[];
   #head = 0;
   #size = 0;
-  #timer: number | null = null;
+  #timer: TimerHandle | null = null;
   /** The armed timer fires at once (a full batch is waiting). */
   #timerImmediate = false;
   #busy = false;
