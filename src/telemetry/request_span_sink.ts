@@ -89,27 +89,26 @@ export interface SinkDeps {
 
 const NOOP_ATTEMPT: Omit<AttemptTrace, "headers"> = { firstToken() {}, end() {} };
 
-/** A sink that records nothing (telemetry off); it still propagates an incoming trace upstream. */
+/**
+ * A sink that records nothing (telemetry off). An incoming trace is passed on to the upstream with the
+ * caller's span as parent, as a plain proxy would; without one no `traceparent` is invented, since
+ * nobody records that trace. The ids still exist so log lines can carry them.
+ */
 export function noopRequestSpanSink(random: RandomSource): RequestSpanSink {
   return {
     start(request) {
-      const traceId = request.incoming?.traceId ?? newTraceId(random);
-      const flags = request.incoming?.flags ?? 0;
-      const traceState = request.incoming?.traceState ?? "";
+      const incoming = request.incoming;
+      const headers = incoming === null ? {} : traceHeaders(
+        incoming.traceId,
+        incoming.spanId,
+        (incoming.flags & FLAG_SAMPLED) !== 0,
+        incoming.traceState,
+      );
       return {
-        traceId,
-        spanId: request.incoming?.spanId ?? newSpanId(random),
+        traceId: incoming?.traceId ?? newTraceId(random),
+        spanId: newSpanId(random),
         sampled: false,
-        attempt: () => ({
-          // Without our own span the caller's span is the upstream call's parent, as a proxy would do.
-          headers: traceHeaders(
-            traceId,
-            request.incoming?.spanId ?? newSpanId(random),
-            (flags & 1) === 1,
-            traceState,
-          ),
-          ...NOOP_ATTEMPT,
-        }),
+        attempt: () => ({ headers, ...NOOP_ATTEMPT }),
         firstToken() {},
         content() {},
         end() {},
