@@ -7,11 +7,11 @@
  */
 import type { Resource } from "./resource.ts";
 import type { Attribute, AttributeValue, SpanData, SpanEvent } from "./span.ts";
-import { hexToBytes } from "./ids.ts";
 
 /** The content type of this encoding. */
 export const PROTOBUF_CONTENT_TYPE = "application/x-protobuf";
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const VARINT = 0;
 const FIXED64 = 1;
 const LEN = 2;
@@ -49,8 +49,8 @@ class Writer {
   }
 
   varint64(value: bigint): void {
+    if (value >= 0n && value <= MAX_SAFE) return this.varint(Number(value));
     let v = BigInt.asUintN(64, value);
-    if (v <= BigInt(Number.MAX_SAFE_INTEGER)) return this.varint(Number(v));
     this.#ensure(10);
     while (v > 0x7fn) {
       this.#buf[this.#pos++] = Number(v & 0x7fn) | 0x80;
@@ -84,12 +84,15 @@ class Writer {
     this.#pos += 8;
   }
 
-  bytes(field: number, value: Uint8Array): void {
+  /** A bytes field from validated lowercase hex (trace and span ids), without an intermediate array. */
+  hexBytes(field: number, hex: string): void {
+    const size = hex.length >> 1;
     this.tag(field, LEN);
-    this.varint(value.length);
-    this.#ensure(value.length);
-    this.#buf.set(value, this.#pos);
-    this.#pos += value.length;
+    this.varint(size);
+    this.#ensure(size);
+    for (let i = 0; i < size; i++) {
+      this.#buf[this.#pos++] = (hexValue(hex.charCodeAt(2 * i)) << 4) | hexValue(hex.charCodeAt(2 * i + 1));
+    }
   }
 
   /** A string field; `always` writes it even when empty (a oneof member must be present). */
@@ -97,7 +100,17 @@ class Writer {
     if (value === "" && !always) return;
     const start = this.begin(field);
     this.#ensure(value.length * 3);
-    this.#pos += this.#utf8.encodeInto(value, this.#buf.subarray(this.#pos)).written;
+    // Attribute keys and most values are ASCII: copying code units beats a call into the encoder.
+    const buf = this.#buf;
+    let pos = this.#pos;
+    let i = 0;
+    for (; i < value.length; i++) {
+      const c = value.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[pos++] = c;
+    }
+    if (i < value.length) pos += this.#utf8.encodeInto(value.slice(i), buf.subarray(pos)).written;
+    this.#pos = pos;
     this.end(start);
   }
 
@@ -128,9 +141,24 @@ class Writer {
     this.#buf[at] = v;
   }
 
-  finish(): Uint8Array {
-    return this.#buf.slice(0, this.#pos);
+  /** Bytes already encoded (a cached attribute key field). */
+  raw(bytes: Uint8Array): void {
+    this.#ensure(bytes.length);
+    this.#buf.set(bytes, this.#pos);
+    this.#pos += bytes.length;
   }
+
+  /** A copy of what was written; the writer starts over and keeps its buffer for the next batch. */
+  finish(): Uint8Array {
+    const out = this.#buf.slice(0, this.#pos);
+    this.#pos = 0;
+    return out;
+  }
+}
+
+/** The value of one lowercase hex digit. */
+function hexValue(code: number): number {
+  return code <= 0x39 ? code - 0x30 : code - 0x57;
 }
 
 function anyValue(w: Writer, field: number, value: AttributeValue): void {
@@ -160,49 +188,91 @@ function anyValue(w: Writer, field: number, value: AttributeValue): void {
   w.end(start);
 }
 
-function keyValue(w: Writer, field: number, attribute: Attribute): void {
-  const start = w.begin(field);
-  w.string(1, attribute.key, true);
-  anyValue(w, 2, attribute.value);
-  w.end(start);
-}
+/** Most distinct attribute keys whose encoding is cached (the gateway uses a few dozen). */
+const MAX_CACHED_KEYS = 512;
 
-function event(w: Writer, e: SpanEvent): void {
-  const start = w.begin(11);
-  w.fixed64(1, e.timeUnixNano);
-  w.string(2, e.name);
-  for (const a of e.attributes) keyValue(w, 3, a);
-  w.end(start);
-}
+/**
+ * Encodes ExportTraceServiceRequests. One instance per exporter: it keeps its buffer between batches
+ * and the encoded bytes of attribute keys, which repeat on every span (the key field of a KeyValue is
+ * the same bytes every time).
+ */
+export class ProtobufTraceEncoder {
+  readonly #w = new Writer();
+  readonly #keys = new Map<string, Uint8Array>();
 
-function span(w: Writer, s: SpanData): void {
-  const start = w.begin(2);
-  w.bytes(1, hexToBytes(s.traceId));
-  w.bytes(2, hexToBytes(s.spanId));
-  w.string(3, s.traceState);
-  if (s.parentSpanId !== "") w.bytes(4, hexToBytes(s.parentSpanId));
-  w.string(5, s.name, true);
-  w.tag(6, VARINT);
-  w.varint(s.kind);
-  w.fixed64(7, s.startTimeUnixNano);
-  w.fixed64(8, s.endTimeUnixNano);
-  for (const a of s.attributes) keyValue(w, 9, a);
-  for (const e of s.events) event(w, e);
-  if (s.droppedEventsCount > 0) {
-    w.tag(12, VARINT);
-    w.varint(s.droppedEventsCount);
+  /** The protobuf bytes of an ExportTraceServiceRequest holding these spans under one resource. */
+  encode(resource: Resource, spans: readonly SpanData[]): Uint8Array {
+    const w = this.#w;
+    const resourceSpans = w.begin(1);
+    const res = w.begin(1);
+    for (const a of resource.attributes) this.#keyValue(1, a);
+    w.end(res);
+    const scopeSpans = w.begin(2);
+    const scope = w.begin(1);
+    w.string(1, resource.scopeName);
+    w.string(2, resource.scopeVersion);
+    w.end(scope);
+    for (const s of spans) this.#span(s);
+    w.end(scopeSpans);
+    w.end(resourceSpans);
+    return w.finish();
   }
-  if (s.status.code !== 0 || s.status.message !== "") {
-    const status = w.begin(15);
-    w.string(2, s.status.message);
-    if (s.status.code !== 0) {
-      w.tag(3, VARINT);
-      w.varint(s.status.code);
+
+  #keyValue(field: number, attribute: Attribute): void {
+    const w = this.#w;
+    const start = w.begin(field);
+    let key = this.#keys.get(attribute.key);
+    if (key === undefined && this.#keys.size < MAX_CACHED_KEYS) {
+      const one = new Writer();
+      one.string(1, attribute.key, true);
+      key = one.finish();
+      this.#keys.set(attribute.key, key);
     }
-    w.end(status);
+    if (key !== undefined) w.raw(key);
+    else w.string(1, attribute.key, true);
+    anyValue(w, 2, attribute.value);
+    w.end(start);
   }
-  w.fixed32(16, spanFlags(s));
-  w.end(start);
+
+  #event(e: SpanEvent): void {
+    const w = this.#w;
+    const start = w.begin(11);
+    w.fixed64(1, e.timeUnixNano);
+    w.string(2, e.name);
+    for (const a of e.attributes) this.#keyValue(3, a);
+    w.end(start);
+  }
+
+  #span(s: SpanData): void {
+    const w = this.#w;
+    const start = w.begin(2);
+    w.hexBytes(1, s.traceId);
+    w.hexBytes(2, s.spanId);
+    w.string(3, s.traceState);
+    if (s.parentSpanId !== "") w.hexBytes(4, s.parentSpanId);
+    w.string(5, s.name, true);
+    w.tag(6, VARINT);
+    w.varint(s.kind);
+    w.fixed64(7, s.startTimeUnixNano);
+    w.fixed64(8, s.endTimeUnixNano);
+    for (const a of s.attributes) this.#keyValue(9, a);
+    for (const e of s.events) this.#event(e);
+    if (s.droppedEventsCount > 0) {
+      w.tag(12, VARINT);
+      w.varint(s.droppedEventsCount);
+    }
+    if (s.status.code !== 0 || s.status.message !== "") {
+      const status = w.begin(15);
+      w.string(2, s.status.message);
+      if (s.status.code !== 0) {
+        w.tag(3, VARINT);
+        w.varint(s.status.code);
+      }
+      w.end(status);
+    }
+    w.fixed32(16, spanFlags(s));
+    w.end(start);
+  }
 }
 
 /** The OTLP span `flags` field: the W3C trace flags and whether the parent is remote. */
@@ -210,20 +280,7 @@ export function spanFlags(s: SpanData): number {
   return (s.flags & 0xff) | SPAN_FLAGS_HAS_IS_REMOTE | (s.parentIsRemote ? SPAN_FLAGS_IS_REMOTE : 0);
 }
 
-/** The protobuf bytes of an ExportTraceServiceRequest holding these spans under one resource. */
+/** The protobuf bytes of an ExportTraceServiceRequest (a one-off encoder; exporters keep one). */
 export function encodeTracesProtobuf(resource: Resource, spans: readonly SpanData[]): Uint8Array {
-  const w = new Writer();
-  const resourceSpans = w.begin(1);
-  const res = w.begin(1);
-  for (const a of resource.attributes) keyValue(w, 1, a);
-  w.end(res);
-  const scopeSpans = w.begin(2);
-  const scope = w.begin(1);
-  w.string(1, resource.scopeName);
-  w.string(2, resource.scopeVersion);
-  w.end(scope);
-  for (const s of spans) span(w, s);
-  w.end(scopeSpans);
-  w.end(resourceSpans);
-  return w.finish();
+  return new ProtobufTraceEncoder().encode(resource, spans);
 }

@@ -8,7 +8,7 @@
 import type { NeutralRequest } from "../model/request.ts";
 import type { Part } from "../model/parts.ts";
 import type { Finish } from "../model/finish.ts";
-import { newSpanId, newTraceId, type RandomSource } from "./ids.ts";
+import { IdGenerator, type RandomSource } from "./ids.ts";
 import type { Sampler } from "./sampler.ts";
 import { FLAG_SAMPLED, traceHeaders } from "./trace_context.ts";
 import { type Attribute, bool, double, type SpanData, SpanKind, str } from "./span.ts";
@@ -95,6 +95,7 @@ const NOOP_ATTEMPT: Omit<AttemptTrace, "headers"> = { firstToken() {}, end() {} 
  * nobody records that trace. The ids still exist so log lines can carry them.
  */
 export function noopRequestSpanSink(random: RandomSource): RequestSpanSink {
+  const ids = new IdGenerator(random);
   return {
     start(request) {
       const incoming = request.incoming;
@@ -105,8 +106,8 @@ export function noopRequestSpanSink(random: RandomSource): RequestSpanSink {
         incoming.traceState,
       );
       return {
-        traceId: incoming?.traceId ?? newTraceId(random),
-        spanId: newSpanId(random),
+        traceId: incoming?.traceId ?? ids.traceId(),
+        spanId: ids.spanId(),
         sampled: false,
         attempt: () => ({ headers, ...NOOP_ATTEMPT }),
         firstToken() {},
@@ -119,16 +120,17 @@ export function noopRequestSpanSink(random: RandomSource): RequestSpanSink {
 
 /** The sink that samples, records and queues spans. */
 export function createRequestSpanSink(deps: SinkDeps): RequestSpanSink {
-  return { start: (request) => startRequest(deps, request) };
+  const ids = new IdGenerator(deps.random);
+  return { start: (request) => startRequest(deps, ids, request) };
 }
 
-function startRequest(deps: SinkDeps, request: RequestStart): RequestTrace {
+function startRequest(deps: SinkDeps, ids: IdGenerator, request: RequestStart): RequestTrace {
   const parent = request.incoming;
-  const traceId = parent?.traceId ?? newTraceId(deps.random);
-  const spanId = newSpanId(deps.random);
+  const traceId = parent?.traceId ?? ids.traceId();
+  const spanId = ids.spanId();
   const sampled = deps.sampler.shouldSample(parent, traceId);
   const traceState = parent?.traceState ?? "";
-  if (!sampled) return unsampledTrace(deps, traceId, spanId, traceState);
+  if (!sampled) return unsampledTrace(ids, traceId, spanId, traceState);
 
   const startedAt = deps.nowUnixNanos();
   const span = new SpanBuilder({
@@ -152,7 +154,7 @@ function startRequest(deps: SinkDeps, request: RequestStart): RequestTrace {
     spanId,
     sampled: true,
     attempt(start) {
-      const attempt = startAttempt(deps, request.operation, span, start);
+      const attempt = startAttempt(deps, ids, request.operation, span, start);
       if (!ended) open.add(attempt.abandon);
       return attempt.trace;
     },
@@ -187,11 +189,12 @@ function ttft(elapsed: bigint): Attribute {
 
 function startAttempt(
   deps: SinkDeps,
+  ids: IdGenerator,
   operation: string,
   parent: SpanBuilder,
   start: AttemptStart,
 ): { trace: AttemptTrace; abandon: () => void } {
-  const spanId = newSpanId(deps.random);
+  const spanId = ids.spanId();
   const startedAt = deps.nowUnixNanos();
   const p = parent.start;
   const span = new SpanBuilder({
@@ -230,13 +233,13 @@ function startAttempt(
   };
 }
 
-function unsampledTrace(deps: SinkDeps, traceId: string, spanId: string, traceState: string): RequestTrace {
+function unsampledTrace(ids: IdGenerator, traceId: string, spanId: string, traceState: string): RequestTrace {
   return {
     traceId,
     spanId,
     sampled: false,
     attempt: () => ({
-      headers: traceHeaders(traceId, newSpanId(deps.random), false, traceState),
+      headers: traceHeaders(traceId, ids.spanId(), false, traceState),
       ...NOOP_ATTEMPT,
     }),
     firstToken() {},

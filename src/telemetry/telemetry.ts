@@ -8,7 +8,7 @@ import { BatchSpanExporter, type ExportCounters, type Timers } from "./batch_exp
 import type { TelemetrySettings } from "./config.ts";
 import type { RandomSource } from "./ids.ts";
 import { encodeTracesJson, JSON_CONTENT_TYPE } from "./otlp_json.ts";
-import { encodeTracesProtobuf, PROTOBUF_CONTENT_TYPE } from "./otlp_protobuf.ts";
+import { PROTOBUF_CONTENT_TYPE, ProtobufTraceEncoder } from "./otlp_protobuf.ts";
 import { createRequestSpanSink, noopRequestSpanSink, type RequestSpanSink } from "./request_span_sink.ts";
 import { buildResource } from "./resource.ts";
 import { createSampler } from "./sampler.ts";
@@ -52,13 +52,14 @@ export function createTelemetry(settings: TelemetrySettings, deps: TelemetryDeps
     extra: settings.resourceAttributes,
   });
   const json = settings.protocol === "http/json";
+  const protobuf = new ProtobufTraceEncoder();
   const exporter = new BatchSpanExporter({
     endpoint: settings.endpoint,
     headers: settings.headers,
     encode: (spans) =>
       json
         ? { body: encodeTracesJson(resource, spans), contentType: JSON_CONTENT_TYPE }
-        : { body: encodeTracesProtobuf(resource, spans), contentType: PROTOBUF_CONTENT_TYPE },
+        : { body: protobuf.encode(resource, spans), contentType: PROTOBUF_CONTENT_TYPE },
     fetch: deps.fetch,
     timers: deps.timers,
     nowEpochMs: deps.nowEpochMs,

@@ -2,7 +2,11 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { Rng } from "../fuzz/fuzzer.ts";
 import { decodeExportTraceRequest } from "../helpers/otlp_decode.ts";
-import { encodeTracesProtobuf, SPAN_FLAGS_HAS_IS_REMOTE } from "../../src/telemetry/otlp_protobuf.ts";
+import {
+  encodeTracesProtobuf,
+  ProtobufTraceEncoder,
+  SPAN_FLAGS_HAS_IS_REMOTE,
+} from "../../src/telemetry/otlp_protobuf.ts";
 import { buildResource } from "../../src/telemetry/resource.ts";
 import { randomSpan } from "./random_spans.ts";
 import type { SpanData } from "../../src/telemetry/span.ts";
@@ -24,11 +28,20 @@ function normalise(span: SpanData): unknown {
   }));
 }
 
-Deno.test("encodeTracesProtobuf(): 300 random batches decode to the spans that were encoded", () => {
+Deno.test("ProtobufTraceEncoder: 300 random batches through one encoder decode to the spans that were encoded", () => {
   const rng = new Rng(20261128);
+  // One encoder for every batch, as an exporter uses it: its reused buffer and key cache must not leak
+  // one batch into the next.
+  const encoder = new ProtobufTraceEncoder();
   for (let round = 0; round < 300; round++) {
     const spans = Array.from({ length: rng.size(0, 12) }, () => randomSpan(rng));
-    const decoded = decodeExportTraceRequest(encodeTracesProtobuf(resource, spans));
+    const body = encoder.encode(resource, spans);
+    assertEquals(
+      body,
+      encodeTracesProtobuf(resource, spans),
+      `round ${round}: same bytes as a fresh encoder`,
+    );
+    const decoded = decodeExportTraceRequest(body);
     assertEquals(decoded.resource, resource, `round ${round}`);
     assertEquals(decoded.spans.map((d) => normalise(d.span)), spans.map(normalise), `round ${round}`);
     for (const d of decoded.spans) {

@@ -8,7 +8,7 @@ import {
   parseTracestate,
   traceHeaders,
 } from "../../src/telemetry/trace_context.ts";
-import { newSpanId, newTraceId, type RandomSource } from "../../src/telemetry/ids.ts";
+import { IdGenerator, newSpanId, newTraceId, type RandomSource } from "../../src/telemetry/ids.ts";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const SPAN = "00f067aa0ba902b7";
@@ -111,4 +111,20 @@ Deno.test("newTraceId() draws again on an all-zero draw and fails on a source th
   };
   assertEquals(newTraceId(firstZero), "ab".repeat(16));
   assertThrows(() => newSpanId((bytes) => bytes.fill(0)));
+});
+
+Deno.test("IdGenerator hands out distinct ids across pool refills and draws 4 KB at a time", () => {
+  let draws = 0;
+  const source = seeded(11);
+  const ids = new IdGenerator((bytes) => {
+    draws++;
+    source(bytes);
+  });
+  const seen = new Set<string>();
+  for (let i = 0; i < 1000; i++) {
+    seen.add(ids.traceId());
+    seen.add(ids.spanId());
+  }
+  assertEquals(seen.size, 2000);
+  assertEquals(draws, Math.ceil((1000 * 24) / 4096));
 });
