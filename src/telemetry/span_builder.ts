@@ -64,6 +64,12 @@ export class SpanBuilder {
     return this;
   }
 
+  #attributeList(): Attribute[] {
+    const out: Attribute[] = [];
+    this.#attributes.forEach((value, key) => out.push({ key, value }));
+    return out;
+  }
+
   /** The finished span (an end before the start is clamped: clocks can step). */
   end(endTimeUnixNano: bigint): SpanData {
     const s = this.start;
@@ -78,7 +84,7 @@ export class SpanBuilder {
       kind: s.kind,
       startTimeUnixNano: s.startTimeUnixNano,
       endTimeUnixNano: endTimeUnixNano < s.startTimeUnixNano ? s.startTimeUnixNano : endTimeUnixNano,
-      attributes: [...this.#attributes].map(([key, value]) => ({ key, value })),
+      attributes: this.#attributeList(),
       events: this.#events,
       droppedEventsCount: this.#droppedEvents,
       status: this.#status,
