@@ -12,6 +12,7 @@ export {
   type TelemetryYaml,
 } from "./config.ts";
 export { registerTelemetryMetrics } from "./metrics.ts";
+export { type RequestLogFields, requestLogLine } from "./request_log_line.ts";
 export { extractTraceContext, type TraceContext } from "./trace_context.ts";
 export type { AttemptTrace, CapturedExchange, RequestSpanSink, RequestTrace } from "./request_span_sink.ts";
 export type { AttemptEnd, AttemptStart, RequestEnd, RequestStart } from "./request_span.ts";
