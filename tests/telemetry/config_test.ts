@@ -152,3 +152,19 @@ Deno.test("resolveTelemetry(): the batch processor variables set queue, batch, d
   assertEquals(settings.scheduleDelayMs, 250);
   assertEquals(settings.exportTimeoutMs, 3000);
 });
+
+Deno.test("resolveTelemetry(): a Langfuse Basic header with base64 padding and '+' survives OTEL_EXPORTER_OTLP_HEADERS", () => {
+  const { settings } = resolveTelemetry(
+    defaults,
+    env({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "https://cloud.langfuse.com/api/public/otel",
+      OTEL_EXPORTER_OTLP_HEADERS:
+        "Authorization=Basic%20cGstbGYtMTpzay+sZi0y==,x-langfuse-ingestion-version=4",
+    }),
+  );
+  assertEquals(settings.endpoint, "https://cloud.langfuse.com/api/public/otel/v1/traces");
+  assertEquals(settings.headers, {
+    Authorization: "Basic cGstbGYtMTpzay+sZi0y==",
+    "x-langfuse-ingestion-version": "4",
+  });
+});
