@@ -21,6 +21,7 @@ import {
 } from "../helpers/mock_aws_oidc.ts";
 import { assertNothingLeaked, capturingLogs, openProvidersScreen, pageMarkup } from "./connect_page.ts";
 import { CHROMIUM, CHROMIUM_ARGS, skipReason } from "./harness.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const ignore = skipReason();
 const ADMIN = "static-admin-key-kiro-browser";
@@ -55,11 +56,11 @@ Deno.test({
         assertEquals(await link.textContent(), `${oidc.url}/device`);
         await dialog.locator("text=Waiting for approval").waitFor();
         const polls = () => oidc.requests.filter((r) => r.path === "/token").length;
-        for (let i = 0; i < 50 && polls() === 0; i++) await new Promise((r) => setTimeout(r, 100));
-        assert(polls() > 0, "the gateway polls AWS");
+        await waitFor(() => polls() > 0, { what: "the gateway to poll AWS" });
         await dialog.locator("button", { hasText: "Cancel" }).click();
         await page.locator("gw-connect-dialog gw-dialog[open]").waitFor({ state: "detached" });
         const afterCancel = polls();
+        // Nothing must happen here, so time has to pass: longer than the poll interval (1 s).
         await new Promise((r) => setTimeout(r, 2_500));
         assertEquals(polls(), afterCancel, "no poll after Cancel");
 
