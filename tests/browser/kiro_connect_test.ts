@@ -6,7 +6,7 @@
  */
 import { chromium } from "playwright-core";
 import { startTestGateway } from "../helpers/gateway.ts";
-import { assert, assertEquals } from "../helpers/assert.ts";
+import { assertEquals } from "../helpers/assert.ts";
 import { kiroEvent } from "../helpers/event_stream_encode.ts";
 import { splitEventStream } from "../helpers/kiro_wire.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";

@@ -4,7 +4,7 @@ import { ProviderClient } from "../../src/executors/http_clients.ts";
 import { usesEnvProxy } from "../../src/executors/proxy_env.ts";
 import { GATEWAY_VERSION } from "../../src/version.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { assert, assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
+import { assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
