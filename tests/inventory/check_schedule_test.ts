@@ -9,6 +9,7 @@ import {
   startInventoryGateway,
   startUpstream,
 } from "./inventory_helpers.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 type Json = Record<string, unknown>;
 const FLAKY = "sk-flaky-inventory-key-00000001";
@@ -40,15 +41,6 @@ async function startFlakyUpstream(flakyFailures: number) {
   return { ...upstream, models, chats };
 }
 
-/** Polls `done` every 50 ms for at most `ms`. */
-async function waitFor(done: () => boolean, ms: number): Promise<boolean> {
-  for (let waited = 0; waited < ms; waited += 50) {
-    if (done()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return done();
-}
-
 Deno.test("errorRetryDelay() doubles from the base for six retries, then leaves the key to the interval", () => {
   assertEquals(
     Array.from({ length: ERROR_RETRIES + 1 }, (_, i) => errorRetryDelay(i + 1, 60_000)),
@@ -69,7 +61,9 @@ Deno.test("a check that ends in error is retried with backoff: a transient failu
     assert(Number(first.body.next_check_at) > Date.now() - 1000, "a retry is planned");
 
     // 30 ms, then 60 ms: the third check succeeds.
-    assert(await waitFor(() => (upstream.models.get(FLAKY) ?? 0) >= 3, 3000), "retried until it answered");
+    await waitFor(() => (upstream.models.get(FLAKY) ?? 0) >= 3, {
+      what: "the flaky key retried until it answered",
+    });
     await gw.management.inventory.checks.idle();
     const back = await dashboard(gw, `/dashboard/api/inventory/keys/${flakyId}`);
     assertEquals([(back.body.key as Json).status, (back.body.key as Json).routable], ["active", true]);
@@ -77,11 +71,16 @@ Deno.test("a check that ends in error is retried with backoff: a transient failu
     assertEquals(await chat(gw), 200);
     assert(upstream.chats.includes(FLAKY), "the recovered key carries traffic");
 
-    // 30 + 60 + … + 960 ms ≈ 1.9 s of retries, then nothing more until the interval (off here).
-    assert(await waitFor(() => upstream.models.get(DOWN) === 1 + ERROR_RETRIES, 5000));
-    await new Promise((r) => setTimeout(r, 400));
+    // 30 + 60 + … + 960 ms ≈ 1.9 s of retries, then nothing more until the interval (off here): once the
+    // last retry is recorded, no check is planned for it.
+    await waitFor(
+      async () =>
+        upstream.models.get(DOWN) === 1 + ERROR_RETRIES &&
+        (await dashboard(gw, `/dashboard/api/inventory/keys/${downId}`)).body.next_check_at === null,
+      { what: "the dead key's six retries, with nothing planned after", intervalMs: 50 },
+    );
+    await gw.management.inventory.checks.idle();
     assertEquals(upstream.models.get(DOWN), 1 + ERROR_RETRIES, "bounded: six retries, no more");
-    assertEquals((await dashboard(gw, `/dashboard/api/inventory/keys/${downId}`)).body.next_check_at, null);
     assertEquals(upstream.models.get(FLAKY), 3);
   } finally {
     await gw.stop();
@@ -103,10 +102,7 @@ Deno.test("the scheduled check interval re-checks every key without being asked"
     const id = (pushed.body.results as Json[])[0].id as string;
     await gw.management.inventory.checks.idle();
     assertEquals(upstream.models.get(GOOD), 1);
-    assert(
-      await waitFor(() => (upstream.models.get(GOOD) ?? 0) >= 3, 4000),
-      "two interval ticks re-checked it",
-    );
+    await waitFor(() => (upstream.models.get(GOOD) ?? 0) >= 3, { what: "two interval ticks to re-check it" });
     await gw.management.inventory.checks.idle();
     const history = (await dashboard(gw, `/dashboard/api/inventory/keys/${id}`)).body.history as Json[];
     assert(history.length >= 4, "one history row when added and one per check");
