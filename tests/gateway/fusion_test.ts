@@ -176,6 +176,10 @@ Deno.test("a client disconnect cancels the panel calls", async () => {
 
 Deno.test("a judge that fails after the panel answered is replaced by the first member that answered", async () => {
   const mock = await startMockUpstream();
+  // cm answers first: the others answer only after cm's answer is out, and then later still (slow
+  // members, not synchronisation), however the three calls were scheduled.
+  let cmAnswered = () => {};
+  const cmOut = new Promise<void>((resolve) => cmAnswered = resolve);
   mock.script({
     handler: async (request) => {
       const model = String(request.body.model);
@@ -184,7 +188,12 @@ Deno.test("a judge that fails after the panel answered is replaced by the first 
           ? Response.json({ error: { message: "judge down" } }, { status: 500 })
           : Response.json(chatCompletion(`JUDGED by ${model}`));
       }
-      if (model !== "cm") await new Promise((r) => setTimeout(r, 80));
+      if (model === "cm") {
+        setTimeout(cmAnswered, 0);
+      } else {
+        await cmOut;
+        await new Promise((r) => setTimeout(r, 200));
+      }
       return Response.json(chatCompletion(`answer from ${model}`));
     },
   });
