@@ -18,18 +18,22 @@ const GOOD = "sk-good-inventory-key-000000001";
 
 /**
  * An upstream whose model list answers 503 to FLAKY for its first `flakyFailures` calls, 503 to DOWN
- * always, 200 to GOOD; everything else is a 401. Counts model-list calls per key.
+ * always, 200 to GOOD; everything else is a 401. Counts model-list calls per key. FLAKY's second call is
+ * held until `releaseFlaky()`, so a test can look at the state the first one left.
  */
 async function startFlakyUpstream(flakyFailures: number) {
   const models = new Map<string, number>();
   const chats: string[] = [];
-  const upstream = await startUpstream(({ path, key }) => {
+  let releaseFlaky = () => {};
+  const flakyHeld = new Promise<void>((resolve) => releaseFlaky = resolve);
+  const upstream = await startUpstream(async ({ path, key }) => {
     if (![FLAKY, DOWN, GOOD].includes(key)) {
       return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
     }
     if (path === "/v1/models") {
       const n = (models.get(key) ?? 0) + 1;
       models.set(key, n);
+      if (key === FLAKY && n === 2) await flakyHeld;
       if (key === DOWN || (key === FLAKY && n <= flakyFailures)) {
         return Response.json({ error: { message: "overloaded" } }, { status: 503 });
       }
@@ -38,7 +42,7 @@ async function startFlakyUpstream(flakyFailures: number) {
     chats.push(key);
     return chatAnswer();
   });
-  return { ...upstream, models, chats };
+  return { ...upstream, models, chats, releaseFlaky };
 }
 
 Deno.test("errorRetryDelay() doubles from the base for six retries, then leaves the key to the interval", () => {
@@ -55,10 +59,12 @@ Deno.test("a check that ends in error is retried with backoff: a transient failu
   try {
     const pushed = await push(gw, { keys: [{ key: FLAKY, provider: "p" }, { key: DOWN, provider: "p" }] });
     const [flakyId, downId] = (pushed.body.results as Json[]).map((r) => r.id as string);
-    await gw.management.inventory.checks.idle();
+    // The first check fails and a retry comes (30 ms later); held at the upstream, it leaves the first
+    // check's result in place to look at, however long that takes.
+    await waitFor(() => upstream.models.get(FLAKY) === 2, { what: "the flaky key's first retry" });
     const first = await dashboard(gw, `/dashboard/api/inventory/keys/${flakyId}`);
     assertEquals((first.body.key as Json).status, "error");
-    assert(Number(first.body.next_check_at) > Date.now() - 1000, "a retry is planned");
+    upstream.releaseFlaky();
 
     // 30 ms, then 60 ms: the third check succeeds.
     await waitFor(() => (upstream.models.get(FLAKY) ?? 0) >= 3, {

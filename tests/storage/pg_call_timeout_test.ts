@@ -37,7 +37,8 @@ Deno.test("PgDatabase.connect() to a server that accepts but never answers fails
   const waited = performance.now() - started;
   assertEquals(error.code, TIMEOUT_CODE);
   assert(error.message.includes("did not answer within 500 ms"), error.message);
-  assert(waited >= 450 && waited < 3_000, `waited ${waited} ms`);
+  // Bounded well under the 10 s default call timeout: the worker's start on a busy machine takes a while.
+  assert(waited >= 450 && waited < 6_000, `waited ${waited} ms`);
   silent.close();
   for (const connection of held) connection.close();
   return accepting;
