@@ -1,6 +1,7 @@
 /** Browser checks of the provider form for the kinds of issue 16: free-tier presets and the Cursor bridge. */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { openDashboard, openProviderForm, skipReason } from "./harness.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const ignore = skipReason();
 if (ignore) console.warn(ignore);
@@ -102,9 +103,7 @@ Deno.test({
     assertEquals(await project.inputValue(), "my-project-123");
     await project.fill("");
     await dialog.locator("button[type=submit]").click();
-    for (let i = 0; i < 100 && stored("gcli-work")?.oauth?.project !== undefined; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitFor(() => stored("gcli-work")?.oauth?.project === undefined, { what: "the project cleared" });
     assertEquals(stored("gcli-work")?.oauth?.project, undefined, "an empty project clears it");
     assertEquals(d.consoleErrors, []);
   },

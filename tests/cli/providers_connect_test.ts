@@ -23,6 +23,7 @@ import {
   type MockOAuth,
   startMockOAuth,
 } from "../helpers/mock_oauth.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -197,10 +198,10 @@ Deno.test("providers connect: a gateway already serving that database picks the 
     const run = await connect(home, "copilot");
     assertEquals(run.code, 0, run.err);
     let seen = "";
-    for (let i = 0; i < 100 && seen === ""; i++) {
+    await waitFor(() => {
       seen = gw.runtime.control.providers.find((p) => p.id === "copilot")?.apiKey ?? "";
-      if (seen === "") await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return seen !== "";
+    }, { what: "the running gateway to pick the credential up", intervalMs: 50 });
     assertEquals(JSON.parse(seen).access_token, MOCK_ACCESS_TOKEN);
   } finally {
     await gw.stop();
@@ -235,12 +236,10 @@ ${oidc.overridesYaml("    ")}`;
       assert(!databaseBytes(home).includes(secret), "stored sealed only");
     }
     assertEquals(JSON.parse(storedKey(home, "kiro")).extra.clientSecret, AWS_CLIENT_SECRET);
-    let seen = "";
-    for (let i = 0; i < 100 && seen === ""; i++) {
-      seen = gw.runtime.control.providers.find((p) => p.id === "kiro")?.apiKey ?? "";
-      if (seen === "") await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert(seen !== "", "the running gateway picked the credential up");
+    await waitFor(() => (gw.runtime.control.providers.find((p) => p.id === "kiro")?.apiKey ?? "") !== "", {
+      what: "the running gateway to pick the credential up",
+      intervalMs: 50,
+    });
     kiro.script({
       handler: () =>
         splitEventStream([

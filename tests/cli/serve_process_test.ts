@@ -8,6 +8,7 @@ import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { cli } from "../helpers/cli.ts";
 import { chatProvidersYaml } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -122,9 +123,11 @@ Deno.test("serve: a second SIGTERM during a drain stops at once and still writes
     assertEquals((await (await ask()).json()).choices[0].message.content, "answered");
     const hanging = ask().then((r) => r.body?.cancel(), () => {});
     // Wait until the gateway holds the hanging call, then ask it to stop and wait for it to start draining.
-    while (mock.requests.length < 2) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => mock.requests.length >= 2, { what: "the hanging call at the upstream" });
     gateway.child.kill("SIGTERM");
-    while (!gateway.printed().includes("Shutting down")) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => gateway.printed().includes("Shutting down"), {
+      what: "the gateway to start draining",
+    });
     gateway.child.kill("SIGTERM");
     const status = await gateway.child.status;
     await gateway.child.stderr.cancel();

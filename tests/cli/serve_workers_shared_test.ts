@@ -15,6 +15,7 @@ import { chatProvidersYaml } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { parsePrometheusText } from "../helpers/prom_text.ts";
 import { dashboardLogin, pinnedClients, startWorkers, waitForPeers, waitUntil } from "../helpers/workers.ts";
+import { holdsFalse } from "../helpers/wait.ts";
 import { BUDGET_SLICE } from "../../src/gateway/budget_guard.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -95,7 +96,7 @@ Deno.test("serve --workers 2: a cooldown set by one worker is honoured by the ot
     const answered = performance.now() - sent;
     assertEquals(failing.requests.length, 1, "the setter tried the failing account once, then fell back");
     // Polled every 5 ms; what is reported is an upper bound: from sending the request that sets it.
-    const seen = await waitUntil(coolingOnOther, 5_000, 5);
+    const seen = await waitUntil(coolingOnOther, 20_000, 5);
     const delay = performance.now() - sent;
     console.log(
       `  cooldown propagation: worker ${other.worker} honoured worker ${setter.worker}'s cooldown ` +
@@ -104,9 +105,10 @@ Deno.test("serve --workers 2: a cooldown set by one worker is honoured by the ot
         } ms; ` +
         `${seen.toFixed(0)} ms of polling)`,
     );
-    // The issue's goal is 100 ms (one 50 ms sync tick plus a read); 1 s is the margin this shared, loaded
-    // 2-core machine gets in a pass/fail test. The measured value is printed above.
-    assert(delay <= 1_000, `the other worker took ${delay.toFixed(0)} ms to honour the cooldown`);
+    // The issue's goal is 100 ms (one 50 ms sync tick plus a read); the measured value is printed above
+    // (the benchmark tracks it). A pass/fail bound must hold on a busy machine that stalls both workers
+    // for a while, so it only catches propagation gone badly wrong.
+    assert(delay <= 5_000, `the other worker took ${delay.toFixed(0)} ms to honour the cooldown`);
 
     const again = await other.fetch("/v1/chat/completions", chatInit());
     assertEquals(again.status, 200);
@@ -155,7 +157,7 @@ Deno.test("serve --workers 2: a CLI setting change reaches both workers; round r
           }
           return b.requests.length > before;
         },
-        5_000,
+        20_000,
         50,
       );
     }
@@ -219,7 +221,7 @@ Deno.test("serve --workers 2: a dashboard session from one worker works on the o
         await res.body?.cancel();
         return res.status === 200;
       },
-      5_000,
+      20_000,
       25,
     );
     console.log(
@@ -265,30 +267,31 @@ Deno.test("serve --workers 2: a dashboard's live stream on one worker shows the 
       ).filter((e) => e.phase === "usage" && e.model.endsWith(model)).length;
     // The sender publishes live events once it knows someone watches (at its next heartbeat, once a
     // second): probe until one of its requests shows up, then count.
+    // Each probe that finds nothing yet sends one more request (polled every 100 ms).
     const ready = await waitUntil(
       async () => {
+        if (usageEvents("m1") > 0) return true;
         const res = await sender.fetch("/v1/chat/completions", chatInit("p/m1"));
         assertEquals(res.status, 200);
-        await new Promise((r) => setTimeout(r, 100));
-        return usageEvents("m1") > 0;
+        return false;
       },
-      10_000,
-      0,
+      20_000,
+      100,
     );
     const sent = 5;
     for (let i = 0; i < sent; i++) {
       const res = await sender.fetch("/v1/chat/completions", chatInit("p/m2"));
       assertEquals(res.status, 200);
     }
-    const took = await waitUntil(() => usageEvents("m2") >= sent, 5_000);
+    const took = await waitUntil(() => usageEvents("m2") >= sent, 20_000);
     console.log(
       `  worker ${watcher.worker}'s stream showed worker ${sender.worker}'s requests after ${
         ready.toFixed(0)
       } ms ` +
         `of probing; the last of ${sent} arrived ${took.toFixed(0)} ms after its answer`,
     );
-    await new Promise((r) => setTimeout(r, 200));
-    assertEquals(usageEvents("m2"), sent, "each request appears once");
+    // No request may show up twice: watched for a few sync ticks (50 ms).
+    await holdsFalse(() => usageEvents("m2") > sent, 250, "a request shown twice");
     await reader.cancel().catch(() => {});
     await pump;
   } finally {
@@ -309,7 +312,8 @@ Deno.test("serve --workers 2: a burst against a daily budget from both workers o
   const limit = 0.3; // 20 requests
   const dir = await home(
     chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]) +
-      "pricing:\n  m1:\n    input_per_mtok: 1000\n    output_per_mtok: 1000\n",
+      "pricing:\n  m1:\n    input_per_mtok: 1000\n    output_per_mtok: 1000\n" +
+      `metrics:\n  enabled: true\n  token: ${METRICS_TOKEN}\n`,
   );
   const gateway = await startWorkers(dir);
   assert(gateway.url, gateway.printed());
@@ -319,7 +323,24 @@ Deno.test("serve --workers 2: a burst against a daily budget from both workers o
   try {
     await waitForPeers(dir, 2);
     await cli(dir, "budgets", "set", "--daily", String(limit), "--global");
-    await new Promise((r) => setTimeout(r, 1_000)); // both workers reload (≤ 250 ms)
+    // Both workers reload (each polls the database every 250 ms): each one's own budget gauge, read over a
+    // connection to it, shows the limit.
+    const pinned = await pinnedClients(gateway.url!);
+    try {
+      for (const worker of pinned.values()) {
+        await waitUntil(async () => {
+          const scrape = await worker.fetch("/metrics", {
+            headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+          });
+          const family = parsePrometheusText(await scrape.text()).get("gateway_budget_limit_usd");
+          return (family?.samples ?? []).some((s) =>
+            s.labels.worker === worker.worker && s.labels.scope === "global" && s.value === limit
+          );
+        }, 20_000);
+      }
+    } finally {
+      for (const c of pinned.values()) c.close();
+    }
     let sent = 0;
     let refused = false;
     const client = async () => {

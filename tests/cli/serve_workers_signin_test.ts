@@ -22,6 +22,7 @@ import {
   startWorkers,
   waitUntil,
 } from "../helpers/workers.ts";
+import { holdsFalse } from "../helpers/wait.ts";
 
 const KEY = "static-admin-key-signin-workers";
 const DEVICE_CODE = "mock-device-code-secret";
@@ -91,7 +92,7 @@ Deno.test("serve --workers 2: a dashboard sign-in started on one worker is watch
         ended = await onSecond("GET", path);
         return ended.body.status !== "pending";
       },
-      15_000,
+      20_000,
       200,
     );
     assertEquals(ended.body.status, "succeeded", JSON.stringify(ended.body));
@@ -103,14 +104,18 @@ Deno.test("serve --workers 2: a dashboard sign-in started on one worker is watch
     const again = await onFirst("POST", "/providers/copilot/connect");
     assertEquals(again.status, 201);
     const againPath = `/providers/copilot/connect/${again.body.id}`;
-    await waitUntil(() => devicePolls(mock) >= 3, 10_000, 50);
+    await waitUntil(() => devicePolls(mock) >= 3, 20_000, 50);
+    const polls = devicePolls(mock);
     const cancelled = await onSecond("DELETE", againPath);
     assertEquals([cancelled.status, cancelled.body.status], [200, "cancelled"]);
-    // The poller re-reads the row every second and polls every second: give it two, then count.
-    await new Promise((r) => setTimeout(r, 2_000));
-    const polls = devicePolls(mock);
-    await new Promise((r) => setTimeout(r, 2_500));
-    assertEquals(devicePolls(mock), polls, "the first worker polls no more after the cancel on the second");
+    // The poller re-reads the row before each poll, so at most the poll already under way when the cancel
+    // was committed can still arrive, however late the first worker gets to run. Watched for longer than
+    // two poll intervals (1 s), so a poller that went on would show.
+    await holdsFalse(
+      () => devicePolls(mock) > polls + 1,
+      3_000,
+      "a poll by the first worker after the cancel on the second (beyond one under way)",
+    );
     assertEquals(storedKey(dir, "copilot"), after, "nothing saved for the cancelled sign-in");
     assertEquals((await onFirst("GET", againPath)).body.status, "cancelled");
 

@@ -8,7 +8,9 @@ import { DatabaseSync } from "node:sqlite";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
-import { startWorkers } from "../helpers/workers.ts";
+import { parsePrometheusText } from "../helpers/prom_text.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { pinnedClients, startWorkers, waitForPeers } from "../helpers/workers.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 function post(url: string, body: unknown) {
@@ -21,6 +23,7 @@ function post(url: string, body: unknown) {
 }
 
 const request = { model: "p/m1", messages: [{ role: "user", content: "hi" }] };
+const METRICS_TOKEN = "workers-metrics-token-123456";
 
 Deno.test("serve --workers 2: both workers serve one port; a cooldown set by one is honoured by both", async () => {
   const failing = await startMockUpstream();
@@ -34,7 +37,7 @@ Deno.test("serve --workers 2: both workers serve one port; a cooldown set by one
       id: "b",
       prefix: "p",
       url: healthy.url,
-    }]),
+    }]) + `metrics:\n  enabled: true\n  token: ${METRICS_TOKEN}\n`,
   );
   const gateway = await startWorkers(home);
   try {
@@ -52,12 +55,30 @@ Deno.test("serve --workers 2: both workers serve one port; a cooldown set by one
       assert(args.includes(V8_FLAGS_ARG), `a worker without the heap flags: ${args}`);
     }
 
+    // A worker shares what it decides once it has counted the other at a heartbeat.
+    await waitForPeers(home, 2);
     const first = await post(gateway.url!, request);
     assertEquals(first.status, 200);
     await first.body?.cancel();
     assertEquals(failing.requests.length, 1);
-    // Workers sync every 50 ms; wait well past it, then spread 20 requests over both workers.
-    await new Promise((r) => setTimeout(r, 300));
+    // Workers sync every 50 ms: wait until each one's own cooldown gauge, read over a connection to it,
+    // shows the account cooling, then spread 20 requests over both workers.
+    const pinned = await pinnedClients(gateway.url!);
+    try {
+      for (const worker of pinned.values()) {
+        await waitFor(async () => {
+          const scrape = await worker.fetch("/metrics", {
+            headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+          });
+          const family = parsePrometheusText(await scrape.text()).get("gateway_cooldowns_active");
+          return (family?.samples ?? []).some((s) =>
+            s.labels.worker === worker.worker && s.labels.provider === "a"
+          );
+        }, { what: `worker ${worker.worker} to know the cooldown` });
+      }
+    } finally {
+      for (const c of pinned.values()) c.close();
+    }
     for (let i = 0; i < 20; i++) {
       const res = await post(gateway.url!, request);
       assertEquals(res.status, 200);
@@ -108,7 +129,7 @@ Deno.test("serve --workers 2: SIGTERM under load drains both workers and loses n
       }
     };
     const clients = Array.from({ length: 8 }, client);
-    while (ok < 40) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => ok >= 40, { what: "40 answered requests" });
     gateway.child.kill("SIGTERM");
     await Promise.all(clients);
   } finally {

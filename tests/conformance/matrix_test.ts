@@ -111,13 +111,28 @@ function expressesCacheRead(client: WireFormat): boolean {
   return client !== "local_runner";
 }
 
-function checkAnswer(client: WireFormat, scenario: ScenarioName, got: NeutralResponse) {
+/**
+ * Which upstream formats report cache-write tokens: Generate-content (and the cloud-code envelope) and
+ * Responses have no such bucket, so the gateway can only pass on 0 from them.
+ */
+function reportsCacheWrite(upstream: UpstreamLabel): boolean {
+  return upstream === "chat_completions" || upstream === "messages" || upstream === "cloud_assistant";
+}
+
+function checkAnswer(
+  client: WireFormat,
+  upstream: UpstreamLabel,
+  scenario: ScenarioName,
+  got: NeutralResponse,
+) {
   const expected = scenarioResponse(scenario);
   assertEquals(got.usage.inputTotal, expected.usage.inputTotal, "input total");
   assertEquals(got.usage.output, expected.usage.output, "output tokens");
   if (expressesCacheRead(client)) assertEquals(got.usage.cacheRead, expected.usage.cacheRead, "cache read");
+  // Messages is the one client surface with a cache-write bucket: it carries what the upstream reported.
   if (client === "messages") {
-    assertEquals(got.usage.cacheWrite, expected.usage.cacheWrite === 0 ? 0 : got.usage.cacheWrite);
+    const reported = reportsCacheWrite(upstream) ? expected.usage.cacheWrite : 0;
+    assertEquals(got.usage.cacheWrite, reported, `cache write from ${upstream}`);
   }
   switch (scenario) {
     case "tool_round_trip": {
@@ -227,7 +242,7 @@ Deno.test("conformance matrix: 5 client surfaces × 6 upstream kinds × stream/n
               assertEquals(upstreamLabelOf(upstreamRequest.path), upstream.format);
               checkUpstreamRequest(upstream.format, scenario, upstreamRequest.body, label);
               const got = await decodeClientBytes(client, stream, text);
-              checkAnswer(client, scenario, got);
+              checkAnswer(client, upstream.format, scenario, got);
               checkModelNames(
                 `${upstream.prefix}/${scenario}`,
                 text,
@@ -243,7 +258,7 @@ Deno.test("conformance matrix: 5 client surfaces × 6 upstream kinds × stream/n
               assertEquals(status, 200, `${label}: ${text.slice(0, 300)}`);
               assertEquals(mock.requests.length, before + 1, `${label}: one upstream call`);
               const got = await decodeClientBytes(client, stream, text);
-              checkAnswer(client, "text", got);
+              checkAnswer(client, upstream.format, "text", got);
               checkModelNames(route, text, got, `${client} ← ${upstream.format} ${label}`);
             }
             const failed = await send(

@@ -1,5 +1,6 @@
 import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { type MockUpstream, startMockUpstream } from "../helpers/mock_upstream.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 /** The static YAML key every dashboard test signs in with. */
 export const ADMIN_KEY = "static-admin-key-1234567890";
@@ -72,10 +73,7 @@ export function recordingClient(gw: TestGateway, key: string, seen: string[]) {
 
 /** Reads until `done` holds, every 100 ms for at most 20 s. */
 export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("timed out waiting");
+  let value: T | undefined;
+  await waitFor(async () => done(value = await read()), { what: "the awaited answer", intervalMs: 100 });
+  return value as T;
 }

@@ -4,6 +4,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../help
 import { chatChunk, chatCompletion, post } from "../helpers/chat_fixtures.ts";
 import { sse } from "../helpers/mock_upstream.ts";
 import { body, setupDashboard } from "./dashboard_helpers.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 type Json = Record<string, unknown>;
 const ask = (url: string, extra: Json = {}) =>
@@ -237,7 +238,7 @@ Deno.test("live stream: snapshot first, then batched request events and in-fligh
         JSON.parse(m.slice(m.indexOf("data: ") + 6)).events as Json[]
       );
     const readUntil = async (done: () => boolean) => {
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 20_000;
       while (!done() && Date.now() < deadline) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const next = await Promise.race([
@@ -272,6 +273,7 @@ Deno.test("live stream: snapshot first, then batched request events and in-fligh
   } finally {
     controller.abort();
   }
-  await new Promise((r) => setTimeout(r, 50));
-  assertEquals(t.gw.dashboard.hub.subscribers, 0);
+  await waitFor(() => t.gw.dashboard.hub.subscribers === 0, {
+    what: "the live stream's subscriber to leave",
+  });
 });

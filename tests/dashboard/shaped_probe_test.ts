@@ -10,6 +10,7 @@ import { kiroEvent, kiroException } from "../helpers/event_stream_encode.ts";
 import { splitEventStream } from "../helpers/kiro_wire.ts";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { ADMIN_KEY, body } from "./dashboard_helpers.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 type Json = Record<string, unknown>;
 
@@ -236,12 +237,12 @@ Deno.test("Cloud Code quota is read while the account is used (oauth.usage_url) 
     });
     assertEquals(response.status, 200, await response.text());
     let windows: Json[] = [];
-    for (let i = 0; i < 100 && windows.length === 0; i++) {
+    await waitFor(async () => {
       const routing = await api(gw, "/dashboard/api/v2/state/routing", { method: "GET" });
       const prefix = ((routing.body.data as Json).prefixes as Json[]).find((p) => p.prefix === "gcli")!;
       windows = (((prefix.accounts as Json[])[0].quota as Json | null)?.windows as Json[] | undefined) ?? [];
-      if (windows.length === 0) await new Promise((r) => setTimeout(r, 20));
-    }
+      return windows.length > 0;
+    }, { what: "the quota windows in the routing state", intervalMs: 20 });
     // A pool the answer leaves without a fraction (proto3 drops zeros) is empty until its reset.
     assertEquals(windows.map((w) => [w.id, w.headroom, w.rejected]), [["cloudcode_gemini-2.5-pro", 0, true]]);
     const quota = mock.seen.find((s) => s.path === "/quota")!;

@@ -1,5 +1,6 @@
 import { DeadlineWatchdog } from "../../src/executors/deadline_watchdog.ts";
 import { assertEquals } from "../helpers/assert.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 Deno.test("DeadlineWatchdog expires a passed deadline once and leaves pushed-back ones alone", async () => {
   const watchdog = new DeadlineWatchdog();
@@ -9,7 +10,8 @@ Deno.test("DeadlineWatchdog expires a passed deadline once and leaves pushed-bac
   const removed = watchdog.watch(performance.now() + 50, () => fired.push("removed"));
   watchdog.unwatch(removed);
   pushed.deadline = performance.now() + 10_000;
-  await new Promise((r) => setTimeout(r, 300));
+  await waitFor(() => fired.length > 0, { what: "the passed deadline to expire" });
+  // The same tick looked at the other two: one was pushed back, one is gone.
   assertEquals(fired, ["short"]);
   watchdog.unwatch(pushed);
 });
@@ -29,7 +31,7 @@ Deno.test("DeadlineWatchdog reuses freed slots, ignores a second unwatch and run
   // A stale handle must not free the slot its successor now holds.
   watchdog.unwatch(first);
   assertEquals(watchdog.size, 2);
-  await new Promise((r) => setTimeout(r, 300));
+  await waitFor(() => fired.includes("third"), { what: "the third deadline to expire" });
   assertEquals(fired, ["long", "third"]);
   assertEquals(watchdog.size, 1);
   watchdog.unwatch(second);

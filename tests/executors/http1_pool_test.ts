@@ -3,7 +3,8 @@ import { Http1ProtocolError } from "../../src/executors/http1_wire.ts";
 import { ProviderClient } from "../../src/executors/http_clients.ts";
 import { usesEnvProxy } from "../../src/executors/proxy_env.ts";
 import { GATEWAY_VERSION } from "../../src/version.ts";
-import { assert, assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -203,16 +204,18 @@ Deno.test("Http1Pool does not reuse a connection the body ended by closing, or t
 });
 
 Deno.test("Http1Pool retries once on a fresh connection when a reused one was closed while idle", async () => {
+  let closed = 0;
   const server = rawServer(async (peer) => {
     await peer.request();
     // Answers as if keeping the connection, then closes it (a server's idle timeout racing the pool).
     await peer.write(json('{"ok":true}'));
     peer.close();
+    closed++;
   });
   const pool = new Http1Pool(server.origin, options);
   try {
     assertEquals(await (await pool.post("/", {}, "{}", signal())).text(), '{"ok":true}');
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => closed === 1, { what: "the server to close the idle connection" });
     assertEquals(await (await pool.post("/", {}, "{}", signal())).text(), '{"ok":true}');
     assertEquals(server.connections, 2);
   } finally {
@@ -312,8 +315,7 @@ Deno.test("Http1Pool: aborting the signal fails a pending read with its reason a
     const pending = response.read();
     controller.abort(new DOMException("client disconnected", "AbortError"));
     await assertRejects(() => pending, DOMException, "client disconnected");
-    await new Promise((r) => setTimeout(r, 50));
-    assert(peerSawClose, "the server should see the connection close");
+    await waitFor(() => peerSawClose, { what: "the server to see the connection close" });
     assertEquals(pool.idleCount, 0);
     // An aborted signal stops a call before it connects.
     await assertRejects(
@@ -331,12 +333,14 @@ Deno.test("Http1Pool: aborting the signal fails a pending read with its reason a
 Deno.test("Http1Pool keeps at most maxIdle connections, honours the server's keep-alive timeout, and text(limit)", async () => {
   let release = () => {};
   const gate = new Promise<void>((resolve) => release = resolve);
+  let waiting = 0;
   const server = rawServer(async (peer) => {
     for (let request = await peer.request(); request !== null; request = await peer.request()) {
       if (request.body === "short-lived") {
         await peer.write(json("{}", "keep-alive: timeout=1\r\n"));
         continue;
       }
+      waiting++;
       await gate;
       await peer.write(json(`{"body":"${"z".repeat(100)}"}`));
     }
@@ -344,7 +348,7 @@ Deno.test("Http1Pool keeps at most maxIdle connections, honours the server's kee
   const pool = new Http1Pool(server.origin, { maxIdle: 3, idleTimeoutMs: 10_000 });
   try {
     const calls = Array.from({ length: 8 }, () => pool.post("/", {}, "{}", signal()).then((r) => r.text()));
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => waiting === 8, { what: "all eight calls at the server, each on its own connection" });
     release();
     assertEquals(new Set(await Promise.all(calls)).size, 1);
     assertEquals(server.connections, 8);

@@ -1,8 +1,11 @@
 import OpenAI from "openai";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { chatChunk, chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
+import { chatChunk, chatCompletion, post, usageRows, waitForUsageRows } from "../helpers/chat_fixtures.ts";
+import { CLIENT_WATCH_AFTER_MS } from "../../src/executors/call_upstream.ts";
+import { WATCHDOG_TICK_MS } from "../../src/executors/deadline_watchdog.ts";
 import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
 import { sse, startMockUpstream } from "../helpers/mock_upstream.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 async function setup(extraYaml = "") {
   const mock = await startMockUpstream();
@@ -236,8 +239,7 @@ Deno.test("an upstream that breaks mid-stream gives a truncated stream and a fai
     text = await response.text();
   } catch { /* a cut stream may reject */ }
   assert(!text.includes("[DONE]") || text.includes("partial"), text);
-  await new Promise((r) => setTimeout(r, 50));
-  const rows = await usageRows(t.gw);
+  const rows = await waitForUsageRows(t.gw);
   assertEquals(rows.length, 1);
   assert(rows[0].status !== 200, `status ${rows[0].status}`);
   assertEquals(t.mock.requests.length, 1, "no retry after the first byte");
@@ -273,10 +275,8 @@ Deno.test("a client disconnect cancels the upstream stream", async () => {
   await reader.read();
   controller.abort();
   await reader.cancel().catch(() => {});
-  for (let i = 0; i < 50 && !upstreamCancelled; i++) await new Promise((r) => setTimeout(r, 20));
-  assert(upstreamCancelled, "upstream body should be cancelled");
-  await new Promise((r) => setTimeout(r, 50));
-  const rows = await usageRows(t.gw);
+  await waitFor(() => upstreamCancelled, { what: "the upstream body cancelled" });
+  const rows = await waitForUsageRows(t.gw);
   assertEquals(rows[0]?.status, 499);
 });
 
@@ -289,15 +289,15 @@ Deno.test("a client disconnect cancels a non-stream upstream call that is still 
     body: JSON.stringify({ model: "p/m1", messages: [{ role: "user", content: "x" }] }),
     signal: controller.signal,
   }).catch(() => null);
-  for (let i = 0; i < 50 && t.mock.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-  // Past the point where the gateway starts watching the client connection.
-  await new Promise((r) => setTimeout(r, 250));
+  await waitFor(() => t.mock.requests.length === 1, { what: "the upstream call" });
+  // Lets the call run long enough to be watched (CLIENT_WATCH_AFTER_MS, checked each watchdog tick), so
+  // the disconnect arrives through the listener. Not synchronisation: a disconnect seen earlier is
+  // found when the watch starts, and cancels the call the same way.
+  await new Promise((r) => setTimeout(r, CLIENT_WATCH_AFTER_MS + 2 * WATCHDOG_TICK_MS));
   controller.abort();
   await pending;
-  for (let i = 0; i < 50 && t.mock.cancelledHangs() === 0; i++) await new Promise((r) => setTimeout(r, 20));
-  assertEquals(t.mock.cancelledHangs(), 1, "the upstream call should be cancelled");
-  await new Promise((r) => setTimeout(r, 50));
-  const rows = await usageRows(t.gw);
+  await waitFor(() => t.mock.cancelledHangs() === 1, { what: "the upstream call cancelled" });
+  const rows = await waitForUsageRows(t.gw);
   assertEquals(rows.map((r) => r.status), [499]);
 });
 

@@ -8,13 +8,10 @@ import { ClusterSync } from "../../src/gateway/cluster_sync.ts";
 import { Store } from "../../src/storage/mod.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 async function nextSignal(store: Store, seen: number | null): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (store.changeSignal() === seen) {
-    if (Date.now() > deadline) throw new Error("no NOTIFY arrived");
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitFor(() => store.changeSignal() !== seen, { what: "a NOTIFY" });
 }
 
 Deno.test({
@@ -48,7 +45,12 @@ Deno.test({
       syncs[2].tick();
       assertEquals(received[2], [2, 1], "the late commit is delivered");
 
-      await new Promise((r) => setTimeout(r, 100));
+      // The first two are woken by their own NOTIFYs, whenever those arrive; ticking more often than
+      // needed must not deliver anything twice.
+      await waitFor(() => {
+        for (const sync of syncs) sync.tick();
+        return received[0].length > 0 && received[1].length > 0;
+      }, { what: "the first two processes to receive the other's message" });
       for (const sync of syncs) sync.tick();
       assertEquals(
         received,

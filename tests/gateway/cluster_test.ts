@@ -7,6 +7,7 @@ import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 type Backend = "SQLite" | "PostgreSQL";
 
@@ -18,7 +19,9 @@ async function pair(yaml: string, backend: Backend) {
   const first = await startTestGateway(storage + yaml);
   const second = await startTestGateway(storage + yaml, { dir: first.dir });
   // Both know of each other once a heartbeat has run on each side after the other started.
-  await waitFor(() => first.runtime.cluster.peers > 0 && second.runtime.cluster.peers > 0, 3_000);
+  await waitFor(() => first.runtime.cluster.peers > 0 && second.runtime.cluster.peers > 0, {
+    what: "each gateway to count the other as a peer",
+  });
   return {
     first,
     second,
@@ -27,14 +30,6 @@ async function pair(yaml: string, backend: Backend) {
       await first.stop();
     },
   };
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 function chat(gateway: TestGateway, model = "p/m1") {
@@ -76,7 +71,9 @@ test("a cooldown one gateway sets is honoured by the other after one sync tick",
     assert(t.first.runtime.routing.active(Date.now()).some((c) => c.accountId === "a"));
 
     // The other process's next sync tick (every 50 ms) delivers the cooldown.
-    await waitFor(() => t.second.runtime.routing.active(Date.now()).some((c) => c.accountId === "a"), 3_000);
+    await waitFor(() => t.second.runtime.routing.active(Date.now()).some((c) => c.accountId === "a"), {
+      what: "the second gateway to see the cooldown of a",
+    });
     const again = await chat(t.second);
     assertEquals(again.status, 200);
     await again.body?.cancel();
@@ -99,18 +96,24 @@ test("a daily budget is enforced on the spend of both gateways together", async 
   );
   try {
     t.first.management.budgets.set(null, 0.02, 80);
-    await waitFor(() => t.second.runtime.control.budgets.length === 1, 3_000);
+    await waitFor(() => t.second.runtime.control.budgets.length === 1, {
+      what: "the budget to reach the second gateway",
+    });
     const one = await chat(t.first);
     assertEquals(one.status, 200);
     await one.body?.cancel();
     await t.first.runtime.recorder.settled();
     // The second gateway has not served anything itself; it learns the first one's spend within two ticks.
-    await waitFor(() => t.second.runtime.budgets.spentToday(null, Date.now()) > 0.01, 3_000);
+    await waitFor(() => t.second.runtime.budgets.spentToday(null, Date.now()) > 0.01, {
+      what: "the first gateway's spend to reach the second",
+    });
     const two = await chat(t.second);
     assertEquals(two.status, 200, "under the limit: $0.015 of $0.02");
     await two.body?.cancel();
     await t.second.runtime.recorder.settled();
-    await waitFor(() => t.first.runtime.budgets.spentToday(null, Date.now()) > 0.02, 3_000);
+    await waitFor(() => t.first.runtime.budgets.spentToday(null, Date.now()) > 0.02, {
+      what: "the second gateway's spend to reach the first",
+    });
     const refused = await chat(t.first);
     assertEquals(refused.status, 429);
     assertEquals((await refused.json()).error.type, "budget_exceeded");
@@ -125,7 +128,9 @@ test("a dashboard change on one gateway reaches the other without a restart", as
   await using t = await pair(chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]), backend);
   try {
     t.first.management.combos.create({ name: "team", models: ["p/m1"] });
-    await waitFor(() => t.second.runtime.control.combos.some((c) => c.name === "team"), 3_000);
+    await waitFor(() => t.second.runtime.control.combos.some((c) => c.name === "team"), {
+      what: "the combo to reach the second gateway",
+    });
     const res = await chat(t.second, "team");
     assertEquals(res.status, 200);
     await res.body?.cancel();
@@ -142,23 +147,32 @@ test("each gateway's live stream shows the other's requests", async (backend) =>
     const seen: string[] = [];
     const unsubscribe = t.second.dashboard.hub.subscribe((text) => seen.push(text));
     // The first gateway publishes live events only once it knows someone watches (its next heartbeat).
-    await waitFor(() => t.first.runtime.cluster.wanted("live"), 3_000);
+    await waitFor(() => t.first.runtime.cluster.wanted("live"), {
+      what: "the first gateway to learn someone watches the live stream",
+    });
     const res = await chat(t.first);
     await res.body?.cancel();
     await t.first.runtime.recorder.settled();
-    await waitFor(() => t.second.dashboard.hub.recent().length === 3, 3_000);
+    await waitFor(() => t.second.dashboard.hub.recent().length === 3, {
+      what: "three live events on the second gateway",
+    });
     const recent = t.second.dashboard.hub.recent();
     assertEquals(recent.map((e) => e.phase).sort(), ["finish", "start", "usage"]);
     assertEquals(recent.find((e) => e.phase === "usage")?.provider_id, "a");
     assertEquals(t.second.dashboard.hub.inflight, 0);
     unsubscribe();
     assert(seen.length >= 1);
-    await waitFor(() => !t.first.runtime.cluster.wanted("live"), 3_000);
+    await waitFor(() => !t.first.runtime.cluster.wanted("live"), {
+      what: "the first gateway to learn nobody watches any more",
+    });
     const quiet = await chat(t.first);
     await quiet.body?.cancel();
     await t.first.runtime.recorder.settled();
-    // Several ticks pass on both sides; nothing arrives because nothing was published.
-    await new Promise((r) => setTimeout(r, 300));
+    // Sync ticks run on both sides, the publisher's first; nothing arrives because nothing was published.
+    for (let i = 0; i < 2; i++) {
+      t.first.runtime.cluster.tick();
+      t.second.runtime.cluster.tick();
+    }
     assertEquals(t.second.dashboard.hub.recent().length, 3, "nobody watches: nothing is published");
   } finally {
     await upstream.close();
@@ -176,7 +190,11 @@ test("a prompt-cache binding one gateway makes is used by the other", async (bac
   );
   const key = "conversation-hash-1";
   t.first.runtime.routing.affinity.bind(key, "b", Date.now());
-  await waitFor(() => t.second.runtime.routing.affinity.lookup(key, Date.now()) === "b", 3_000);
+  await waitFor(() => t.second.runtime.routing.affinity.lookup(key, Date.now()) === "b", {
+    what: "the binding to b on the second gateway",
+  });
   t.second.runtime.routing.affinity.bind(key, "a", Date.now() + 5);
-  await waitFor(() => t.first.runtime.routing.affinity.lookup(key, Date.now()) === "a", 3_000);
+  await waitFor(() => t.first.runtime.routing.affinity.lookup(key, Date.now()) === "a", {
+    what: "the binding to a on the first gateway",
+  });
 });

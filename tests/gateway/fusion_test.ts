@@ -3,11 +3,13 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { type MockUpstream, type RecordedRequest, startMockUpstream } from "../helpers/mock_upstream.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const ask = { messages: [{ role: "user", content: "What is 2+2?" }] };
 
 interface Behaviour {
-  delayMs?: number;
+  /** Never answers: the call ends only when the gateway cancels it (counted in `cancelled`). */
+  hang?: boolean;
   fail?: number;
   text?: string;
 }
@@ -17,6 +19,8 @@ interface Fusion {
   gw: TestGateway;
   panelCalls(): RecordedRequest[];
   judgeCalls(): RecordedRequest[];
+  /** How many hanging panel calls the gateway cancelled. */
+  cancelled(): number;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -29,12 +33,23 @@ async function fusion(
   settings: Record<string, string> = {},
 ): Promise<Fusion> {
   const mock = await startMockUpstream();
+  const closing = new AbortController();
+  let cancelled = 0;
   mock.script({
-    handler: async (request) => {
+    handler: async (request, signal) => {
       const model = String(request.body.model);
       if (isJudge(request)) return Response.json(chatCompletion(`JUDGED by ${model}`));
       const b = behaviour[model] ?? {};
-      if (b.delayMs) await new Promise((resolve) => setTimeout(resolve, b.delayMs));
+      if (b.hang) {
+        await new Promise<void>((resolve) => {
+          signal.addEventListener("abort", () => {
+            cancelled++;
+            resolve();
+          }, { once: true });
+          closing.signal.addEventListener("abort", () => resolve(), { once: true });
+        });
+        return new Response("too late", { status: 504 });
+      }
       if (b.fail) return Response.json({ error: { message: "down" } }, { status: b.fail });
       return Response.json(chatCompletion(b.text ?? `answer from ${model}`));
     },
@@ -54,7 +69,9 @@ async function fusion(
     gw,
     panelCalls: () => mock.requests.filter((r) => !isJudge(r)),
     judgeCalls: () => mock.requests.filter(isJudge),
+    cancelled: () => cancelled,
     async [Symbol.asyncDispose]() {
+      closing.abort();
       await gw.stop();
       await mock.close();
     },
@@ -96,33 +113,32 @@ Deno.test("fusion keeps the client's stream flag for the judge", async () => {
 });
 
 Deno.test("after the quorum a straggler gets the grace period, then is cancelled", async () => {
-  await using t = await fusion({ cm: { delayMs: 3000 } }, {
+  // The straggler never answers: the request can only end if the gateway stops waiting for it.
+  await using t = await fusion({ cm: { hang: true } }, {
     combo_fusion_min_panel: "2",
     combo_fusion_straggler_grace_s: "0.2",
   });
-  const started = Date.now();
   const response = await post(`${t.gw.url}/v1/chat/completions`, { model: "team", ...ask });
   assertEquals(response.status, 200);
   await response.body?.cancel();
-  assert(Date.now() - started < 2500, "the straggler must not be awaited to the end");
+  await waitFor(() => t.cancelled() === 1, { what: "the straggler's call cancelled" });
   const judgeText = JSON.stringify(t.judgeCalls()[0].body.messages);
   assert(!judgeText.includes("answer from cm"));
   assert(!judgeText.includes("[Source 3]"));
 });
 
 Deno.test("the hard timeout bounds the whole panel", async () => {
-  await using t = await fusion({ am: { delayMs: 3000 }, bm: { delayMs: 3000 }, cm: { text: "only me" } }, {
+  await using t = await fusion({ am: { hang: true }, bm: { hang: true }, cm: { text: "only me" } }, {
     combo_fusion_min_panel: "3",
     combo_fusion_hard_timeout_s: "0.3",
   });
-  const started = Date.now();
   const response = await post(`${t.gw.url}/v1/chat/completions`, { model: "team", ...ask });
   assertEquals(
     (await response.json()).choices[0].message.content,
     "only me",
     "one answer is returned directly",
   );
-  assert(Date.now() - started < 2500);
+  await waitFor(() => t.cancelled() === 2, { what: "the two unanswered panel calls cancelled" });
   assertEquals(t.judgeCalls().length, 0);
 });
 
@@ -144,22 +160,26 @@ Deno.test("the configured judge is used; an unroutable judge falls back to the f
 });
 
 Deno.test("a client disconnect cancels the panel calls", async () => {
-  await using t = await fusion({ am: { delayMs: 400 }, bm: { delayMs: 400 }, cm: { delayMs: 400 } });
+  await using t = await fusion({ am: { hang: true }, bm: { hang: true }, cm: { hang: true } });
   const controller = new AbortController();
   const pending = fetch(`${t.gw.url}/v1/chat/completions`, {
     method: "POST",
     body: JSON.stringify({ model: "team", ...ask }),
     signal: controller.signal,
   }).catch(() => null);
-  await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => t.panelCalls().length === 3, { what: "the three panel calls started" });
   controller.abort();
   await pending;
-  await new Promise((r) => setTimeout(r, 600));
+  await waitFor(() => t.cancelled() === 3, { what: "the three panel calls cancelled" });
   assertEquals(t.judgeCalls().length, 0, "no judge after the client left");
 });
 
 Deno.test("a judge that fails after the panel answered is replaced by the first member that answered", async () => {
   const mock = await startMockUpstream();
+  // cm answers first: the others answer only after cm's answer is out, and then later still (slow
+  // members, not synchronisation), however the three calls were scheduled.
+  let cmAnswered = () => {};
+  const cmOut = new Promise<void>((resolve) => cmAnswered = resolve);
   mock.script({
     handler: async (request) => {
       const model = String(request.body.model);
@@ -168,7 +188,12 @@ Deno.test("a judge that fails after the panel answered is replaced by the first 
           ? Response.json({ error: { message: "judge down" } }, { status: 500 })
           : Response.json(chatCompletion(`JUDGED by ${model}`));
       }
-      if (model !== "cm") await new Promise((r) => setTimeout(r, 80));
+      if (model === "cm") {
+        setTimeout(cmAnswered, 0);
+      } else {
+        await cmOut;
+        await new Promise((r) => setTimeout(r, 200));
+      }
       return Response.json(chatCompletion(`answer from ${model}`));
     },
   });

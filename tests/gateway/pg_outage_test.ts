@@ -8,15 +8,8 @@ import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
-import { PgDatabase } from "../../src/storage/postgres/pg_database.ts";
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { CALL_TIMEOUT_MS, PgDatabase } from "../../src/storage/postgres/pg_database.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 /** Usage rows in the database, read on a connection of its own (null while the server is down). */
 function usageRows(url: string): number | null {
@@ -75,28 +68,37 @@ Deno.test({
   async fn() {
     const { server, url, upstream, gateway, lines, chat, restoreConsole } = await startOnPostgres();
     let paused = false;
+    const count = (text: string) => lines.filter((l) => l.includes(text)).length;
     try {
       assertEquals((await chat()).status, 200);
-      await waitFor(() => usageRows(url) === 1, 5_000);
+      await waitFor(() => usageRows(url) === 1, { what: "the first usage row", intervalMs: 100 });
 
       await server.pause();
       paused = true;
       const during = [];
       for (let i = 0; i < 5; i++) {
         during.push(await chat());
-        await new Promise((r) => setTimeout(r, 200)); // the writer's 500 ms batches and the cluster ticks run
+        // Spreads the requests over several of the writer's 500 ms batches and the cluster ticks.
+        await new Promise((r) => setTimeout(r, 200));
       }
       assertEquals(during.map((r) => r.status), [200, 200, 200, 200, 200]);
-      assert(during.every((r) => r.ms < 2_000), `served without waiting: ${during.map((r) => r.ms)}`);
-      await new Promise((r) => setTimeout(r, 800)); // the last batch is handed to the worker and fails
+      // A request that waited for the database would wait for the call timeout.
+      assert(
+        during.every((r) => r.ms < CALL_TIMEOUT_MS / 2),
+        `served without waiting: ${during.map((r) => r.ms)}`,
+      );
+      // The outage lasts until both the writes and the cluster sync have failed (and said so).
+      await waitFor(
+        () => count("PostgreSQL writes are failing") > 0 && count("cluster sync failed") > 0,
+        { what: "the writes and the cluster sync to fail", intervalMs: 50 },
+      );
 
       await server.resume();
       paused = false;
-      await waitFor(() => usageRows(url) === 6, 20_000);
+      await waitFor(() => usageRows(url) === 6, { what: "the six usage rows", intervalMs: 100 });
       assertEquals((await chat()).status, 200);
-      await waitFor(() => usageRows(url) === 7, 10_000);
+      await waitFor(() => usageRows(url) === 7, { what: "the seventh usage row", intervalMs: 100 });
 
-      const count = (text: string) => lines.filter((l) => l.includes(text)).length;
       assertEquals(count("PostgreSQL writes are failing"), 1, lines.join("\n"));
       assertEquals(count("cluster sync failed"), 1, lines.join("\n"));
       assert(lines.some((l) => l.includes("PostgreSQL writes resumed")), lines.join("\n"));
@@ -119,7 +121,10 @@ Deno.test({
     try {
       await server.pause();
       assertEquals((await chat()).status, 200);
-      await new Promise((r) => setTimeout(r, 800)); // the usage batch is handed over and fails
+      await waitFor(() => lines.some((l) => l.includes("PostgreSQL writes are failing")), {
+        what: "the usage batch to be handed over and fail",
+        intervalMs: 50,
+      });
 
       const started = performance.now();
       const stopped = await gateway.stop().then(() => "stopped", (error: Error) => error.message);

@@ -4,6 +4,7 @@ import { chatCompletion, post } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
 import { type HostileMode, startHostileUpstream } from "../helpers/hostile_upstream.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const MIB = 1024 * 1024;
 const ask = { model: "p/m1", messages: [{ role: "user", content: "hi" }] };
@@ -128,11 +129,8 @@ Deno.test("a full account's excess request waits at most limits.pool_wait_timeou
   );
   const holder = new AbortController();
   const url = `${gw.url}/v1/chat/completions`;
-  const requested = async (mock: typeof busy, count: number) => {
-    for (let i = 0; i < 500 && mock.requests.length < count; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
+  const requested = (mock: typeof busy, count: number) =>
+    waitFor(() => mock.requests.length >= count, { what: `${count} request(s) at the upstream` });
   try {
     // The first request takes acct-1's only slot and hangs there.
     const held = [hold(url, holder.signal)];

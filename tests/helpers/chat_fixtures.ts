@@ -1,3 +1,5 @@
+import { waitFor } from "./wait.ts";
+
 /** Small builders for chat-completions upstream answers used across data-plane tests. */
 
 /** A non-stream chat completion. */
@@ -29,16 +31,17 @@ export function chatChunk(delta: Record<string, unknown>, finish: string | null 
   };
 }
 
+/** What `usageRows` needs of a gateway. */
+type UsageGateway = {
+  runtime: {
+    recorder: { settled(): Promise<void> };
+    writer: { flush(): void };
+    control: { store: { db: import("../../src/storage/mod.ts").SqlDatabase } };
+  };
+};
+
 /** Rows of the usage table once rows waiting for the tokenizer are recorded and the writer is flushed. */
-export async function usageRows(
-  gw: {
-    runtime: {
-      recorder: { settled(): Promise<void> };
-      writer: { flush(): void };
-      control: { store: { db: import("../../src/storage/mod.ts").SqlDatabase } };
-    };
-  },
-) {
+export async function usageRows(gw: UsageGateway) {
   await gw.runtime.recorder.settled();
   gw.runtime.writer.flush();
   return gw.runtime.control.store.db.prepare("SELECT * FROM usage ORDER BY id").all() as Record<
@@ -54,4 +57,15 @@ export function post(url: string, body: unknown, headers: Record<string, string>
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+}
+
+/**
+ * The usage rows once there are at least `count`: a request's row is handed to the recorder only when the
+ * gateway has finished with the request (a cut stream, a client that left), which may be after the client
+ * saw its end.
+ */
+export async function waitForUsageRows(gw: UsageGateway, count = 1) {
+  let rows: Record<string, unknown>[] = [];
+  await waitFor(async () => (rows = await usageRows(gw)).length >= count, { what: `${count} usage row(s)` });
+  return rows;
 }

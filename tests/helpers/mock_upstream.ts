@@ -23,7 +23,10 @@ export type MockReply =
     readonly breakAfter?: boolean;
   }
   | { readonly hang: true }
-  | { readonly handler: (request: RecordedRequest) => Response | Promise<Response> };
+  | {
+    /** `signal` aborts when the caller ends the request. */
+    readonly handler: (request: RecordedRequest, signal: AbortSignal) => Response | Promise<Response>;
+  };
 
 /** A running mock upstream. */
 export interface MockUpstream {
@@ -95,7 +98,7 @@ async function answer(
   signal: AbortSignal,
   hanging: (() => void)[],
 ): Promise<Response> {
-  if ("handler" in reply) return await reply.handler(recorded);
+  if ("handler" in reply) return await reply.handler(recorded, signal);
   if ("hang" in reply) {
     await new Promise<void>((release) => {
       hanging.push(release);

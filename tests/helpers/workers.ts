@@ -1,6 +1,7 @@
 /** `gateway serve --workers N` as a real process tree, and HTTP clients held to one worker each. */
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
+import { waitFor } from "./wait.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -64,23 +65,32 @@ export async function startWorkers(
   };
 }
 
-/** Waits until every worker of `home` has a heartbeat row and has seen the others' (one heartbeat: 1 s). */
+/**
+ * Waits until every worker of `home` has a heartbeat row and has seen the others' (one heartbeat: 1 s).
+ * Each process counts its peers right after writing its own row, so a row written after all rows were
+ * there belongs to a process that counted every peer.
+ */
 export async function waitForPeers(home: string, workers: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const db = new DatabaseSync(join(home, "gateway.db"), { readOnly: true });
-    const row = db.prepare("SELECT count(*) AS n, min(seen_at) AS oldest FROM cluster_members").get() as {
-      n: number;
-      oldest: number;
-    };
-    db.close();
-    // Each process counts its peers at its heartbeat; a heartbeat after the last one joined is enough.
-    if (Number(row.n) >= workers) {
-      await new Promise((r) => setTimeout(r, 1_200));
-      return;
+  const members = () => {
+    let db: DatabaseSync | undefined;
+    try {
+      db = new DatabaseSync(join(home, "gateway.db"), { readOnly: true });
+      const row = db.prepare("SELECT count(*) AS n, min(seen_at) AS oldest FROM cluster_members").get() as {
+        n: number;
+        oldest: number;
+      };
+      return { n: Number(row.n), oldest: Number(row.oldest) };
+    } catch {
+      return { n: 0, oldest: 0 }; // the database or the table is not there yet
+    } finally {
+      db?.close();
     }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${workers} workers did not all join the cluster table in 10 s`);
+  };
+  await waitFor(() => members().n >= workers, { what: `${workers} workers in the cluster table` });
+  const allThere = Date.now();
+  await waitFor(() => members().oldest > allThere, {
+    what: `a heartbeat of each of the ${workers} workers after all had joined`,
+  });
 }
 
 /** An HTTP client whose one keep-alive connection stays with one worker (the kernel picks per connection). */
@@ -133,17 +143,12 @@ export async function pinnedClients(url: string, count = 2): Promise<Map<string,
 }
 
 /** Polls `condition` every `stepMs` for at most `timeoutMs`; returns the ms it took. */
-export async function waitUntil(
+export function waitUntil(
   condition: () => boolean | Promise<boolean>,
   timeoutMs: number,
   stepMs = 20,
 ): Promise<number> {
-  const start = performance.now();
-  for (;;) {
-    if (await condition()) return performance.now() - start;
-    if (performance.now() - start > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
+  return waitFor(condition, { what: "the condition", timeoutMs, intervalMs: stepMs });
 }
 
 /** Signs in to the dashboard with `apiKey` on `client`'s worker; the session cookie (`name=value`). */

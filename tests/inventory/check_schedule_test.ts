@@ -9,6 +9,7 @@ import {
   startInventoryGateway,
   startUpstream,
 } from "./inventory_helpers.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 type Json = Record<string, unknown>;
 const FLAKY = "sk-flaky-inventory-key-00000001";
@@ -17,18 +18,22 @@ const GOOD = "sk-good-inventory-key-000000001";
 
 /**
  * An upstream whose model list answers 503 to FLAKY for its first `flakyFailures` calls, 503 to DOWN
- * always, 200 to GOOD; everything else is a 401. Counts model-list calls per key.
+ * always, 200 to GOOD; everything else is a 401. Counts model-list calls per key. FLAKY's second call is
+ * held until `releaseFlaky()`, so a test can look at the state the first one left.
  */
 async function startFlakyUpstream(flakyFailures: number) {
   const models = new Map<string, number>();
   const chats: string[] = [];
-  const upstream = await startUpstream(({ path, key }) => {
+  let releaseFlaky = () => {};
+  const flakyHeld = new Promise<void>((resolve) => releaseFlaky = resolve);
+  const upstream = await startUpstream(async ({ path, key }) => {
     if (![FLAKY, DOWN, GOOD].includes(key)) {
       return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
     }
     if (path === "/v1/models") {
       const n = (models.get(key) ?? 0) + 1;
       models.set(key, n);
+      if (key === FLAKY && n === 2) await flakyHeld;
       if (key === DOWN || (key === FLAKY && n <= flakyFailures)) {
         return Response.json({ error: { message: "overloaded" } }, { status: 503 });
       }
@@ -37,16 +42,7 @@ async function startFlakyUpstream(flakyFailures: number) {
     chats.push(key);
     return chatAnswer();
   });
-  return { ...upstream, models, chats };
-}
-
-/** Polls `done` every 50 ms for at most `ms`. */
-async function waitFor(done: () => boolean, ms: number): Promise<boolean> {
-  for (let waited = 0; waited < ms; waited += 50) {
-    if (done()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return done();
+  return { ...upstream, models, chats, releaseFlaky };
 }
 
 Deno.test("errorRetryDelay() doubles from the base for six retries, then leaves the key to the interval", () => {
@@ -63,13 +59,17 @@ Deno.test("a check that ends in error is retried with backoff: a transient failu
   try {
     const pushed = await push(gw, { keys: [{ key: FLAKY, provider: "p" }, { key: DOWN, provider: "p" }] });
     const [flakyId, downId] = (pushed.body.results as Json[]).map((r) => r.id as string);
-    await gw.management.inventory.checks.idle();
+    // The first check fails and a retry comes (30 ms later); held at the upstream, it leaves the first
+    // check's result in place to look at, however long that takes.
+    await waitFor(() => upstream.models.get(FLAKY) === 2, { what: "the flaky key's first retry" });
     const first = await dashboard(gw, `/dashboard/api/inventory/keys/${flakyId}`);
     assertEquals((first.body.key as Json).status, "error");
-    assert(Number(first.body.next_check_at) > Date.now() - 1000, "a retry is planned");
+    upstream.releaseFlaky();
 
     // 30 ms, then 60 ms: the third check succeeds.
-    assert(await waitFor(() => (upstream.models.get(FLAKY) ?? 0) >= 3, 3000), "retried until it answered");
+    await waitFor(() => (upstream.models.get(FLAKY) ?? 0) >= 3, {
+      what: "the flaky key retried until it answered",
+    });
     await gw.management.inventory.checks.idle();
     const back = await dashboard(gw, `/dashboard/api/inventory/keys/${flakyId}`);
     assertEquals([(back.body.key as Json).status, (back.body.key as Json).routable], ["active", true]);
@@ -77,11 +77,16 @@ Deno.test("a check that ends in error is retried with backoff: a transient failu
     assertEquals(await chat(gw), 200);
     assert(upstream.chats.includes(FLAKY), "the recovered key carries traffic");
 
-    // 30 + 60 + … + 960 ms ≈ 1.9 s of retries, then nothing more until the interval (off here).
-    assert(await waitFor(() => upstream.models.get(DOWN) === 1 + ERROR_RETRIES, 5000));
-    await new Promise((r) => setTimeout(r, 400));
+    // 30 + 60 + … + 960 ms ≈ 1.9 s of retries, then nothing more until the interval (off here): once the
+    // last retry is recorded, no check is planned for it.
+    await waitFor(
+      async () =>
+        upstream.models.get(DOWN) === 1 + ERROR_RETRIES &&
+        (await dashboard(gw, `/dashboard/api/inventory/keys/${downId}`)).body.next_check_at === null,
+      { what: "the dead key's six retries, with nothing planned after", intervalMs: 50 },
+    );
+    await gw.management.inventory.checks.idle();
     assertEquals(upstream.models.get(DOWN), 1 + ERROR_RETRIES, "bounded: six retries, no more");
-    assertEquals((await dashboard(gw, `/dashboard/api/inventory/keys/${downId}`)).body.next_check_at, null);
     assertEquals(upstream.models.get(FLAKY), 3);
   } finally {
     await gw.stop();
@@ -103,10 +108,7 @@ Deno.test("the scheduled check interval re-checks every key without being asked"
     const id = (pushed.body.results as Json[])[0].id as string;
     await gw.management.inventory.checks.idle();
     assertEquals(upstream.models.get(GOOD), 1);
-    assert(
-      await waitFor(() => (upstream.models.get(GOOD) ?? 0) >= 3, 4000),
-      "two interval ticks re-checked it",
-    );
+    await waitFor(() => (upstream.models.get(GOOD) ?? 0) >= 3, { what: "two interval ticks to re-check it" });
     await gw.management.inventory.checks.idle();
     const history = (await dashboard(gw, `/dashboard/api/inventory/keys/${id}`)).body.history as Json[];
     assert(history.length >= 4, "one history row when added and one per check");

@@ -98,7 +98,8 @@ Deno.test("guardedFetch(): allow_private_targets skips the address check; bodies
   const started = Date.now();
   const error = await assertRejects(() => slow("http://10.0.0.1/", GET));
   assertEquals((error as Error).name, "TimeoutError");
-  assert(Date.now() - started < 1000);
+  // Only the 50 ms timeout ends a hanging fetch; the bound is loose so a busy machine cannot break it.
+  assert(Date.now() - started < 5_000);
 });
 
 Deno.test("guardedFetch() with the system resolver refuses a loopback server that is really listening", async () => {

@@ -11,6 +11,7 @@ import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { parsePrometheusText, sumOf } from "../helpers/prom_text.ts";
 import { MetricsRegistry } from "../../src/metrics/registry.ts";
 import { type MetricsSnapshot, SharedMetrics } from "../../src/gateway/shared_metrics.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const TOKEN = "workers-metrics-token-123456";
@@ -54,15 +55,15 @@ Deno.test("serve --workers 2: a scrape on either worker shows both workers' seri
     // Workers share every few seconds; poll until a scrape sees both with every request counted.
     let workers = new Set<string>();
     let total = 0;
-    for (let tries = 0; tries < 60 && (workers.size < 2 || total < sent); tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor(async () => {
       const scrape = await fetch(`${url}/metrics`, {
         headers: { authorization: `Bearer ${TOKEN}`, connection: "close" },
       });
       const families = parsePrometheusText(await scrape.text());
       workers = new Set(families.get("gateway_build_info")!.samples.map((s) => s.labels.worker));
       total = sumOf(families, "gateway_requests_total");
-    }
+      return workers.size >= 2 && total >= sent;
+    }, { what: `a scrape with both workers and ${sent} requests`, timeoutMs: 30_000, intervalMs: 500 });
     assertEquals([...workers].sort(), ["1", "2"]);
     assertEquals(total, sent);
   } finally {

@@ -9,6 +9,7 @@ import { assert, assertEquals, assertRejects, assertThrows } from "../helpers/as
 import { MOCK_ACCESS_TOKEN, type MockOAuth, startMockOAuth } from "../helpers/mock_oauth.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
 import { signinOver, type TestSignin, visitAuthorize } from "./signin_helpers.ts";
+import { holdsFalse, waitFor } from "../helpers/wait.ts";
 
 const DEVICE_CODE = "mock-device-code-secret";
 
@@ -67,11 +68,11 @@ const tokenExchanges = (mock: MockOAuth) => mock.requests.filter((r) => r.path =
 const devicePolls = (mock: MockOAuth) =>
   mock.requests.filter((r) => r.path === "/login/oauth/access_token").length;
 
-/** `promise`, or a failure naming `what` after 5 s (a poller that never stops would hang the test). */
+/** `promise`, or a failure naming `what` after 20 s (a poller that never stops would hang the test). */
 async function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within 5 s`)), 5_000);
+    timer = setTimeout(() => reject(new Error(`${what}: not within 20 s`)), 20_000);
   });
   try {
     return await Promise.race([promise, late]);
@@ -81,8 +82,7 @@ async function within<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert(condition(), what);
+  await waitFor(condition, { what });
 }
 
 for (const backend of backends) {
@@ -115,8 +115,7 @@ for (const backend of backends) {
       const ended = await within(a.signin.settled(started.id, "owner-a"), "A's polling stops");
       assertEquals([ended.status, ended.message], ["cancelled", "The sign-in was cancelled"]);
       const polls = devicePolls(mock);
-      await new Promise((r) => setTimeout(r, 50));
-      assertEquals(devicePolls(mock), polls, "A polls no more");
+      await holdsFalse(() => devicePolls(mock) > polls, 50, "a poll by A after its polling ended");
       assertEquals([a.saved, b.saved], [[], []]);
     },
   );
@@ -186,8 +185,7 @@ for (const backend of backends) {
       assertEquals([ended.status, ended.message], ["cancelled", "Replaced by a newer sign-in"]);
       assertEquals(a.signin.get(second.id, "owner-a").status, "pending");
       const polls = devicePolls(mock);
-      await new Promise((r) => setTimeout(r, 50));
-      assertEquals(devicePolls(mock), polls);
+      await holdsFalse(() => devicePolls(mock) > polls, 50, "a poll by A after its polling ended");
     },
   );
 

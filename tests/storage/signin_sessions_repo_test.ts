@@ -13,6 +13,7 @@ import {
 } from "../../src/storage/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const NOW = 1_800_000_000_000;
 const box = new SecretBox(new Uint8Array(32).fill(5));
@@ -205,13 +206,12 @@ Deno.test({
     }).spawn();
     try {
       const repo = new SigninSessionsRepo(store.db, box);
-      for (let i = 0; i < 100; i++) {
+      await waitFor(() => {
         const locks = store.db.prepare(
           "SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE '%pg_sleep(0.6)%' AND pid <> pg_backend_pid()",
         ).get() as { n: number };
-        if (Number(locks.n) > 0) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+        return Number(locks.n) > 0;
+      }, { what: "the other instance's open transaction", intervalMs: 20 });
       // Its insert is not visible yet; ours waits on the unique index, fails when it commits, and retries.
       assertEquals(repo.open(device("ours"), deviceSecrets, 32, "Replaced by a newer sign-in"), true);
       assertEquals((await other.output()).success, true);

@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { startSubscriptionMock, type SubscriptionMock } from "../helpers/subscription_mock.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 function claudeYaml(mock: SubscriptionMock, blobs: string[]): string {
   return "providers:\n" + blobs.map((blob, i) =>
@@ -182,12 +183,11 @@ Deno.test("device_oauth_assistant: without a model list, a 400 'not accessible v
       ["/chat/completions", "/responses", "/responses"],
       "learnt once, then called there directly",
     );
-    // The quota read runs beside the request; wait for it (bounded) and look at what routing knows.
-    for (let i = 0; i < 50 && gw.runtime.routing.quota.headroom("copilot-1", Date.now()) === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    // The quota read runs beside the request; wait for it and look at what routing knows.
+    await waitFor(() => gw.runtime.routing.quota.headroom("copilot-1", Date.now()) !== undefined, {
+      what: "Copilot's quota to reach the routing quota tracker",
+    });
     const headroom = gw.runtime.routing.quota.headroom("copilot-1", Date.now());
-    assert(headroom !== undefined, "Copilot's quota reached the routing quota tracker");
     assert(JSON.stringify(headroom).includes("copilot_premium_interactions"), JSON.stringify(headroom));
   } finally {
     await gw.stop();
@@ -281,13 +281,13 @@ Deno.test("device_oauth_assistant: Copilot's quota reaches the Routing screen's 
     const answer = await ask(gw, "gpt-4.1");
     assertEquals(answer.status, 200, await answer.text());
     let windows: Record<string, unknown>[] = [];
-    for (let i = 0; i < 100 && windows.length === 0; i++) {
+    await waitFor(async () => {
       const quota = (await routingAccount(gw, "copilot-1")).quota as
         | { windows?: Record<string, unknown>[] }
         | null;
       windows = quota?.windows ?? [];
-      if (windows.length === 0) await new Promise((r) => setTimeout(r, 20));
-    }
+      return windows.length > 0;
+    }, { what: "Copilot's quota windows in the routing state", intervalMs: 20 });
     assertEquals(windows.map((w) => [w.id, w.source, w.limit, w.remaining, w.headroom]), [
       ["copilot_premium_interactions", "upstream", 300, 120, 0.4],
     ]);
