@@ -3,6 +3,7 @@
  * that Codex compacts, then the final answer; a Responses upstream that compacts natively), and a count
  * of the model requests the gateway served per transport and path.
  */
+import { frameText } from "../../src/wire/framing/mod.ts";
 import { type RecordedRequest, startMockUpstream } from "../helpers/mock_upstream.ts";
 import type { NeutralResponse, Usage, WireFormat } from "../../src/model/mod.ts";
 import { textAnswer, toolAnswer } from "./harness.ts";
@@ -54,7 +55,7 @@ export async function startAgentUpstream() {
           createdAt: 1_700_000_000,
           usage: undefined,
         };
-        return new Response(compactionStream(meta, item), {
+        return new Response(compactionStream(meta, item).map((frame) => frameText(frame, "sse")).join(""), {
           headers: { "content-type": "text/event-stream" },
         });
       }

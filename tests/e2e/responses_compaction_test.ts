@@ -1,3 +1,4 @@
+import { frameText } from "../../src/wire/framing/mod.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { startE2E, textAnswer, toolAnswer } from "./harness.ts";
 import {
@@ -89,7 +90,9 @@ Deno.test("a compaction_trigger routed to a Responses upstream that compacts pas
   mock.script({
     handler: (request) =>
       request.body.stream === true
-        ? new Response(compactionStream(meta, item), { headers: { "content-type": "text/event-stream" } })
+        ? new Response(compactionStream(meta, item).map((frame) => frameText(frame, "sse")).join(""), {
+          headers: { "content-type": "text/event-stream" },
+        })
         : Response.json(compactionResponseObject(meta, item)),
   });
   const gw = await startTestGateway(
@@ -175,7 +178,9 @@ Deno.test("POST /v1/responses/compact routed to a Responses upstream lets it com
     handler: () => {
       const item = { id: "cmp_native", type: "compaction", encrypted_content: "opaque-native-state" };
       const meta = { id: "resp_native", model: "m", createdAt: 1_700_000_123, usage: { input_tokens: 40 } };
-      return new Response(compactionStream(meta, item), { headers: { "content-type": "text/event-stream" } });
+      return new Response(compactionStream(meta, item).map((frame) => frameText(frame, "sse")).join(""), {
+        headers: { "content-type": "text/event-stream" },
+      });
     },
   });
   const gw = await startTestGateway(
