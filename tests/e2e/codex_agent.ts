@@ -75,8 +75,8 @@ export async function startAgentUpstream() {
 export interface ServedRequest {
   readonly transport: "http" | "websocket";
   /**
-   * `trigger`: carries a compaction_trigger (Codex's inline compaction, or the gateway's native call for
-   * /v1/responses/compact); `summary`: the gateway asking for a compaction summary; else `turn`.
+   * `trigger`: carries a compaction_trigger (Codex's inline compaction); `summary`: a request that asks
+   * for a compaction summary (the gateway's own summary call must never show up as one); else `turn`.
    */
   readonly kind: "trigger" | "summary" | "turn";
 }
