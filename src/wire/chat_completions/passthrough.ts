@@ -130,7 +130,7 @@ export function chatPassthroughFrames(options: PassthroughOptions): StreamStage<
         if (content !== null) {
           if (templateModel !== "") model = templateModel;
           observer?.text?.(content);
-          controller.enqueue({ event: frame.event, data: retemplated(frame.data, template, outTemplate) });
+          controller.enqueue(withData(frame, retemplated(frame.data, template, outTemplate)));
           return;
         }
       }
@@ -142,10 +142,7 @@ export function chatPassthroughFrames(options: PassthroughOptions): StreamStage<
         errored = true;
         observer?.error(upstreamErrorMessage(data.error));
         const text = wireText(frame.data, undefined);
-        controller.enqueue({
-          event: frame.event,
-          data: options.redactError ? options.redactError(text) : text,
-        });
+        controller.enqueue(withData(frame, options.redactError ? options.redactError(text) : text));
         return;
       }
       sawChunk = true;
@@ -191,10 +188,7 @@ export function chatPassthroughFrames(options: PassthroughOptions): StreamStage<
           sawFinish = true;
         }
       }
-      controller.enqueue({
-        event: frame.event,
-        data: wireText(frame.data, changed || renamed ? data : undefined),
-      });
+      controller.enqueue(withData(frame, wireText(frame.data, changed || renamed ? data : undefined)));
     },
     flush(controller) {
       end(controller);
@@ -303,4 +297,10 @@ function deltaText(delta: Record<string, unknown>): string {
 /** The same passthrough as SSE text (what a client reads), for callers outside the gateway's pump. */
 export function chatCompletionsPassthrough(options: PassthroughOptions): StreamStage<Frame, string> {
   return framedText(chatPassthroughFrames(options), "sse");
+}
+
+/** `frame` with `data`: the same object when nothing changed, and no `event` key when it has no name. */
+function withData(frame: Frame, data: string): Frame {
+  if (data === frame.data) return frame;
+  return frame.event === undefined ? { data } : { event: frame.event, data };
 }
