@@ -10,6 +10,7 @@ import {
   retainedUserMessages,
   summaryRequestBody,
 } from "../wire/responses/compaction.ts";
+import type { Frame } from "../wire/framing/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import { type Answer, drainFrames, fixedFrames, jsonAnswer, streamAnswer } from "./answer.ts";
 
@@ -34,7 +35,7 @@ export interface CompactionCalls {
 /** A Responses upstream's whole streamed answer that holds exactly one compaction item. */
 interface NativeAnswer {
   readonly answer: Answer;
-  readonly frames: readonly { readonly event?: string; readonly data: string }[];
+  readonly frames: readonly Frame[];
   readonly native: NonNullable<ReturnType<typeof compactionOfFrames>>;
 }
 
@@ -55,7 +56,7 @@ async function askNative(
     return null;
   }
   if (answer.body.kind !== "stream") return null;
-  let frames;
+  let frames: Frame[];
   try {
     frames = await drainFrames(answer.body.frames);
   } catch {

@@ -1,6 +1,6 @@
 import { type Answer, type FrameSource, StreamBroken } from "../gateway/answer.ts";
 import { WARNINGS_HEADER, warningsHeaderValue } from "../gateway/warnings.ts";
-import { type ClientFraming, frameText } from "../wire/framing/mod.ts";
+import { type ClientFraming, type Frame, frameText } from "../wire/framing/mod.ts";
 
 const JSON_TYPE = "application/json";
 
@@ -32,7 +32,7 @@ function frameBytes(source: FrameSource, framing: ClientFraming): ReadableStream
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let frames;
+      let frames: readonly Frame[] | null;
       try {
         frames = await source.next();
       } catch (error) {
