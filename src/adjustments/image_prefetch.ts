@@ -3,7 +3,7 @@ import { concatBytes } from "../bytes.ts";
 import type { GatewayWarning, ImagePart, Message, NeutralRequest, Part } from "../model/mod.ts";
 import { warning } from "../model/mod.ts";
 import { isPublicAddress } from "../security/ip_ranges.ts";
-import { pinnedGet } from "./pinned_get.ts";
+import { pinnedGet, type PinnedResponse } from "./pinned_get.ts";
 import type { AdjustTarget } from "./target.ts";
 
 /** Largest image the gateway downloads. */
@@ -47,7 +47,7 @@ export interface PrefetchDeps {
   /** The addresses a host name resolves to (every A and AAAA record the system resolver returns). */
   readonly resolve: (hostname: string) => Promise<readonly string[]>;
   /** GETs `url` over a connection to exactly `address`: the address that was checked, not a new lookup. */
-  readonly get: (url: URL, address: string, signal: AbortSignal) => Promise<Response>;
+  readonly get: (url: URL, address: string, signal: AbortSignal) => Promise<PinnedResponse>;
   /** Whether an address (and port) may be fetched from; see `systemPrefetchDeps`. */
   readonly isAllowedAddress: (address: string, port: number) => boolean;
   readonly maxBytes?: number;
@@ -169,7 +169,7 @@ async function download(url: string, deps: PrefetchDeps): Promise<Inline> {
       current = new URL(location, current);
       continue;
     }
-    if (!response.ok) {
+    if (response.status < 200 || response.status > 299) {
       await response.body?.cancel();
       throw new Error(`HTTP ${response.status}`);
     }

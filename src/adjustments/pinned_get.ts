@@ -119,8 +119,23 @@ function bodyStream(reader: ConnReader, head: ResponseHead, close: () => void): 
   });
 }
 
-/** GETs `url` over a connection to `address` (an IP literal), as a Response whose body streams. */
-export async function pinnedGet(url: URL, address: string, options: PinnedGetOptions): Promise<Response> {
+/**
+ * What a pinned GET answers: the parts of a fetch Response the image prefetch reads (a Response fits it,
+ * so tests can answer with one). Not a Response itself: only `src/http` builds those.
+ */
+export interface PinnedResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  /** Streams as it is read; null when the answer has no body. */
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+
+/** GETs `url` over a connection to `address` (an IP literal); the answer's body streams. */
+export async function pinnedGet(
+  url: URL,
+  address: string,
+  options: PinnedGetOptions,
+): Promise<PinnedResponse> {
   const tls = url.protocol === "https:";
   const port = Number(url.port || (tls ? 443 : 80));
   const tcp = await Deno.connect({ hostname: address, port, signal: options.signal });
@@ -154,10 +169,11 @@ export async function pinnedGet(url: URL, address: string, options: PinnedGetOpt
     }
     const noBody = head.framing.kind === "none" || head.status === 204 || head.status === 304;
     if (noBody) close();
-    return new Response(noBody ? null : bodyStream(reader, head, close), {
+    return {
       status: head.status,
       headers: new Headers(head.headers as [string, string][]),
-    });
+      body: noBody ? null : bodyStream(reader, head, close),
+    };
   } catch (error) {
     close();
     throw options.signal.aborted ? options.signal.reason : error;

@@ -10,6 +10,7 @@ import type { RoutingService } from "./routing_service.ts";
 import type { StreamSummary } from "./stream_meter.ts";
 import type { TurnTokenStore } from "./turn_token_store.ts";
 import type { TokenCounter } from "./token_counter.ts";
+import type { FrameSource } from "./answer.ts";
 import type { UsageRecorder } from "./usage_recorder.ts";
 import type { GatewayWarning } from "./warnings.ts";
 
@@ -85,8 +86,8 @@ export interface CallerContext {
 /** The outcome of one attempt. */
 export type AttemptOutcome =
   | { readonly kind: "answer"; readonly response: NeutralResponse }
-  /** A committed stream, already in the client's wire text; the lifecycle wraps it in a response. */
-  | { readonly kind: "stream"; readonly body: ReadableStream<Uint8Array> }
+  /** A committed stream, already in the client's frames; the lifecycle makes it an Answer. */
+  | { readonly kind: "stream"; readonly frames: FrameSource }
   | { readonly kind: "failure"; readonly message: string; readonly classification: FailureClassification };
 
 /** A neutral answer or a committed stream: what a successful route produces. */

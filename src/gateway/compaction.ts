@@ -1,8 +1,8 @@
-import { GatewayError } from "../model/mod.ts";
+import { GatewayError, type UpstreamFormat } from "../model/mod.ts";
 import {
   compactedResponse,
   compactionItem,
-  compactionOfStream,
+  compactionOfFrames,
   compactionResponseObject,
   compactionStream,
   nativeCompactionBody,
@@ -10,10 +10,9 @@ import {
   retainedUserMessages,
   summaryRequestBody,
 } from "../wire/responses/compaction.ts";
+import type { Frame } from "../wire/framing/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
-import type { Dispatcher } from "./dispatch.ts";
-import type { DispatchInput } from "./request_lifecycle.ts";
-import { WARNINGS_HEADER } from "./warnings.ts";
+import { type Answer, drainFrames, fixedFrames, jsonAnswer, streamAnswer } from "./answer.ts";
 
 /** Which of Codex's two compaction requests is being served. */
 export type CompactionKind =
@@ -22,37 +21,49 @@ export type CompactionKind =
   /** `POST /v1/responses` with a `compaction_trigger` item: a response (stream or JSON) with one compaction item. */
   | "inline";
 
-/** A Responses upstream's buffered streaming answer that holds exactly one compaction item. */
+/**
+ * What a compaction needs from the dispatcher. Every dispatch serves the same client request: one
+ * lifecycle, one trace, one request-log row for the native try and the summary together.
+ */
+export interface CompactionCalls {
+  /** Dispatches a Responses body as part of the compaction request; failures throw GatewayErrors. */
+  dispatch(body: unknown): Promise<Answer>;
+  /** The wire format of the upstream `model` would be tried on first, or null (no state change). */
+  firstUpstreamFormat(model: string): UpstreamFormat | null;
+}
+
+/** A Responses upstream's whole streamed answer that holds exactly one compaction item. */
 interface NativeAnswer {
-  readonly answer: Response;
-  readonly text: string;
-  readonly native: NonNullable<ReturnType<typeof compactionOfStream>>;
+  readonly answer: Answer;
+  readonly frames: readonly Frame[];
+  readonly native: NonNullable<ReturnType<typeof compactionOfFrames>>;
 }
 
 /**
- * Dispatches `streamingBody` (a request that asks the upstream to compact) and buffers the answer. Null when
- * the call failed or the answer did not hold exactly one compaction item (an upstream that answered the
- * trigger with plain text): Codex fails on anything but exactly one, so the routed model then writes the
- * summary instead.
+ * Dispatches `streamingBody` (a request that asks the upstream to compact) and takes its whole answer.
+ * Null when the call failed or the answer did not hold exactly one compaction item (an upstream that
+ * answered the trigger with plain text): Codex fails on anything but exactly one, so the routed model then
+ * writes the summary instead.
  */
 async function askNative(
-  dispatcher: Dispatcher,
-  input: DispatchInput,
+  calls: CompactionCalls,
   streamingBody: Record<string, unknown>,
 ): Promise<NativeAnswer | null> {
-  let answer: Response;
+  let answer: Answer;
   try {
-    answer = await dispatcher.handle({ ...input, body: streamingBody });
+    answer = await calls.dispatch(streamingBody);
   } catch {
     return null;
   }
-  if (!answer.ok) {
-    await answer.body?.cancel();
+  if (answer.body.kind !== "stream") return null;
+  let frames: Frame[];
+  try {
+    frames = await drainFrames(answer.body.frames);
+  } catch {
     return null;
   }
-  const text = await answer.text();
-  const native = compactionOfStream(text);
-  return native === null ? null : { answer, text, native };
+  const native = compactionOfFrames(frames);
+  return native === null ? null : { answer, frames, native };
 }
 
 /**
@@ -61,14 +72,13 @@ async function askNative(
  * compaction item, so the routed model writes the summary instead.
  */
 async function nativeCompaction(
-  dispatcher: Dispatcher,
-  input: DispatchInput,
+  calls: CompactionCalls,
   body: Record<string, unknown>,
-): Promise<Response | null> {
-  const asked = await askNative(dispatcher, input, nativeCompactionBody(body));
+): Promise<Answer | null> {
+  const asked = await askNative(calls, nativeCompactionBody(body));
   if (asked === null) return null;
   const meta = { ...asked.native.answer, model: String(body.model) };
-  return Response.json(compactedResponse(meta, [...retainedUserMessages(body), asked.native.item]));
+  return jsonAnswer(compactedResponse(meta, [...retainedUserMessages(body), asked.native.item]), []);
 }
 
 /**
@@ -79,52 +89,40 @@ async function nativeCompaction(
  * Null otherwise, so the routed model writes the summary instead.
  */
 async function nativeInlineCompaction(
-  dispatcher: Dispatcher,
-  input: DispatchInput,
+  calls: CompactionCalls,
   body: Record<string, unknown>,
-): Promise<Response | null> {
-  const asked = await askNative(dispatcher, input, { ...body, stream: true });
+): Promise<Answer | null> {
+  const asked = await askNative(calls, { ...body, stream: true });
   if (asked === null) return null;
-  const { answer, text, native } = asked;
-  if (body.stream === true) return new Response(text, { status: answer.status, headers: answer.headers });
+  const { answer, frames, native } = asked;
+  if (body.stream === true) return streamAnswer("sse", fixedFrames(frames), answer.warnings);
   const meta = { ...native.answer, model: String(body.model) };
-  return Response.json(compactionResponseObject(meta, native.item), { headers: warningHeaders(answer) });
-}
-
-/** The translation warnings of the answer a compaction was made from, for the compaction's own answer. */
-function warningHeaders(answer: Response): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const warnings = answer.headers.get(WARNINGS_HEADER);
-  if (warnings !== null) headers[WARNINGS_HEADER] = warnings;
-  return headers;
+  return jsonAnswer(compactionResponseObject(meta, native.item), answer.warnings);
 }
 
 /**
  * Serves a Codex compaction. Routed to a Responses upstream, the upstream compacts natively (inline
  * compaction passes through; the compact endpoint becomes an inline one) when its answer holds exactly
- * one compaction item. Otherwise, or when it cannot,
- * the routed model writes a handoff summary through the normal dispatch (routing, fallback, usage, logs)
- * and the gateway returns it as exactly one compaction item.
- * A model that answers with no text cannot compact: a 501 in the Responses error format says so.
+ * one compaction item. Otherwise, or when it cannot, the routed model writes a handoff summary through
+ * the normal dispatch (routing, fallback, usage) and the gateway returns it as exactly one compaction
+ * item. A model that answers with no text cannot compact: a 501 in the Responses error format says so.
  */
 export async function serveCompaction(
-  dispatcher: Dispatcher,
-  input: DispatchInput,
+  calls: CompactionCalls,
+  body: unknown,
   kind: CompactionKind,
-): Promise<Response> {
-  const body = input.body;
+): Promise<Answer> {
   // Malformed bodies get the Responses decoder's own 400 through the ordinary path.
-  if (!isRecord(body) || typeof body.model !== "string") return dispatcher.handle(input);
-  const native = dispatcher.firstUpstreamFormat(body.model) === "responses";
-  if (native) {
+  if (!isRecord(body) || typeof body.model !== "string") return calls.dispatch(body);
+  if (calls.firstUpstreamFormat(body.model) === "responses") {
     const compacted = kind === "inline"
-      ? await nativeInlineCompaction(dispatcher, input, body)
-      : await nativeCompaction(dispatcher, input, body);
+      ? await nativeInlineCompaction(calls, body)
+      : await nativeCompaction(calls, body);
     if (compacted !== null) return compacted;
   }
-  const summarised = await dispatcher.handle({ ...input, body: summaryRequestBody(body) });
-  if (!summarised.ok) return summarised;
-  const answer: unknown = await summarised.json();
+  const summarised = await calls.dispatch(summaryRequestBody(body));
+  // The summary's own response (the Responses object the gateway encoded) gives the id, time and usage.
+  const answer = summarised.body.kind === "json" ? summarised.body.value : null;
   const summary = outputTextOf(answer);
   if (summary === "") {
     const message =
@@ -141,7 +139,6 @@ export async function serveCompaction(
       },
     });
   }
-  // The summary's own response (a Responses object the gateway encoded) gives the id, time and usage.
   const summaryResponse = isRecord(answer) ? answer : {};
   const id = typeof summaryResponse.id === "string" ? summaryResponse.id : "resp_compaction";
   const meta = {
@@ -151,18 +148,10 @@ export async function serveCompaction(
     usage: summaryResponse.usage,
   };
   const item = compactionItem(`cmp_${id.replace(/^resp_/, "")}`, summary);
-  const headers = warningHeaders(summarised);
+  const warnings = summarised.warnings;
   if (kind === "endpoint") {
-    return Response.json(compactedResponse(meta, [...retainedUserMessages(body), item]), { headers });
+    return jsonAnswer(compactedResponse(meta, [...retainedUserMessages(body), item]), warnings);
   }
-  if (body.stream === true) {
-    return new Response(compactionStream(meta, item), {
-      headers: {
-        ...headers,
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache",
-      },
-    });
-  }
-  return Response.json(compactionResponseObject(meta, item), { headers });
+  if (body.stream === true) return streamAnswer("sse", fixedFrames(compactionStream(meta, item)), warnings);
+  return jsonAnswer(compactionResponseObject(meta, item), warnings);
 }

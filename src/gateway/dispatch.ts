@@ -14,6 +14,8 @@ import { codecFor, quoteValue } from "../wire/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import type { AttemptDeps, CallerContext, RouteSuccess } from "./attempt_context.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
+import { type Answer, jsonAnswer } from "./answer.ts";
+import { type CompactionKind, serveCompaction } from "./compaction.ts";
 import { countMessageTokens } from "./count_tokens.ts";
 import { type FusionSettings, runFusion } from "./fusion.ts";
 import { identityRoutingKey } from "./identity.ts";
@@ -24,6 +26,8 @@ import type { SaverService } from "./saver_service.ts";
 export { DEFAULT_TIMEOUTS, type UpstreamTimeouts } from "./attempt_context.ts";
 export type { DispatchInput, DispatchObserver, RequestTrace } from "./request_lifecycle.ts";
 export { responseEvents } from "./response_events.ts";
+export type { Answer, AnswerBody, FrameSource } from "./answer.ts";
+export type { CompactionKind } from "./compaction.ts";
 
 /** What the dispatcher needs from the runtime. */
 export interface DispatchDeps extends AttemptDeps {
@@ -31,14 +35,6 @@ export interface DispatchDeps extends AttemptDeps {
   readonly budgets: BudgetGuard;
   readonly savers: SaverService;
   readonly observers: readonly DispatchObserver[];
-}
-
-/** A count_tokens request: its body and who sent it. */
-export interface CountInput {
-  readonly body: unknown;
-  readonly identity: DispatchInput["identity"];
-  readonly clientHeaders: Headers;
-  readonly clientSignal: () => AbortSignal;
 }
 
 /**
@@ -54,16 +50,9 @@ export class Dispatcher {
     this.#deps = deps;
   }
 
-  /** Handles one model request and returns the client's response; observers hear about it once. */
-  async handle(input: DispatchInput): Promise<Response> {
-    const deps = this.#deps;
-    const lifecycle = new RequestLifecycle(
-      ++this.#lastTraceId,
-      input,
-      deps.observers,
-      deps.now,
-      deps.control,
-    );
+  /** Handles one model request and returns the client's answer; observers hear about it once. */
+  async handle(input: DispatchInput): Promise<Answer> {
+    const lifecycle = this.#begin(input);
     try {
       return await this.#handle(input, lifecycle);
     } catch (error) {
@@ -71,7 +60,43 @@ export class Dispatcher {
     }
   }
 
-  async #handle(input: DispatchInput, lifecycle: RequestLifecycle): Promise<Response> {
+  /**
+   * A Codex compaction (`/v1/responses/compact`, or a Responses body with a `compaction_trigger` item):
+   * one request however many dispatches it takes (a native try, then the summary), so one lifecycle,
+   * one trace and one request-log row.
+   */
+  async compact(input: DispatchInput, kind: CompactionKind): Promise<Answer> {
+    const lifecycle = this.#begin(input);
+    lifecycle.hold();
+    try {
+      const answer = await serveCompaction(
+        {
+          dispatch: (body) => this.#handle({ ...input, body }, lifecycle),
+          firstUpstreamFormat: (model) => this.firstUpstreamFormat(model),
+        },
+        input.body,
+        kind,
+      );
+      const streamed = isRecord(input.body) && input.body.stream === true;
+      if (answer.body.kind !== "json") return lifecycle.complete(answer, "", streamed);
+      const text = answer.body.text ?? JSON.stringify(answer.body.value);
+      return lifecycle.complete(jsonAnswer(answer.body.value, answer.warnings, text), text, streamed);
+    } catch (error) {
+      throw lifecycle.failed(error);
+    }
+  }
+
+  #begin(input: DispatchInput): RequestLifecycle {
+    return new RequestLifecycle(
+      ++this.#lastTraceId,
+      input,
+      this.#deps.observers,
+      this.#deps.now,
+      this.#deps.control,
+    );
+  }
+
+  async #handle(input: DispatchInput, lifecycle: RequestLifecycle): Promise<Answer> {
     const deps = this.#deps;
     const decoded = codecFor(input.surface).decodeRequest(input.body, input.decode);
     const orphan = orphanToolResult(decoded);
@@ -185,20 +210,41 @@ export class Dispatcher {
     throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });
   }
 
-  /** `POST /v1/messages/count_tokens`: the input tokens of a messages body (see countMessageTokens). */
-  async countTokens(input: CountInput): Promise<number> {
-    const deps = this.#deps;
-    const model = isRecord(input.body) && typeof input.body.model === "string" ? input.body.model : "";
-    const table = deps.table();
-    if (
-      input.identity.kind === "db" && input.identity.allowedModels.length > 0 &&
-      !isModelAllowed(input.identity.allowedModels, model, table)
-    ) {
-      throw new GatewayError(403, "model_not_allowed", `This API key is not allowed to use model "${model}"`);
+  /**
+   * `POST /v1/messages/count_tokens`: the input tokens of a messages body (see countMessageTokens), as
+   * `{input_tokens}`. A request like any other: one lifecycle, one trace, one request-log row.
+   */
+  async countTokens(input: DispatchInput): Promise<Answer> {
+    const lifecycle = this.#begin(input);
+    try {
+      const deps = this.#deps;
+      const model = isRecord(input.body) && typeof input.body.model === "string" ? input.body.model : "";
+      const table = deps.table();
+      if (
+        input.identity.kind === "db" && input.identity.allowedModels.length > 0 &&
+        !isModelAllowed(input.identity.allowedModels, model, table)
+      ) {
+        throw new GatewayError(
+          403,
+          "model_not_allowed",
+          `This API key is not allowed to use model "${model}"`,
+        );
+      }
+      const plan = deps.routing.peek(table, model, deps.control.settings, deps.now());
+      const attempt = plan.kind === "attempts" ? plan.attempts[0] : undefined;
+      const tokens = await countMessageTokens(
+        deps,
+        input.body,
+        attempt,
+        input.clientHeaders,
+        input.clientSignal,
+      );
+      const value = { input_tokens: tokens };
+      const text = JSON.stringify(value);
+      return lifecycle.complete(jsonAnswer(value, [], text), text, false);
+    } catch (error) {
+      throw lifecycle.failed(error);
     }
-    const plan = deps.routing.peek(table, model, deps.control.settings, deps.now());
-    const attempt = plan.kind === "attempts" ? plan.attempts[0] : undefined;
-    return await countMessageTokens(deps, input.body, attempt, input.clientHeaders, input.clientSignal);
   }
 
   /**

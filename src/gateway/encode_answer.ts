@@ -1,18 +1,25 @@
 import type { NeutralRequest, NeutralResponse } from "../model/mod.ts";
 import type { EncodeContext } from "../wire/mod.ts";
 import type { Codec } from "../wire/codec.ts";
+import type { Frame } from "../wire/framing/mod.ts";
 import { outputTextOf } from "./attempt_record.ts";
 import { responseEvents } from "./response_events.ts";
-import { type GatewayWarning, WARNINGS_HEADER, warningsHeaderValue } from "./warnings.ts";
 
 /** A whole answer in the client's wire format, and what the request log keeps of it. */
-export interface EncodedAnswer {
-  /** JSON text, or the complete stream text for a client that asked to stream. */
-  readonly body: string;
-  readonly streamed: boolean;
-  /** The JSON as sent, or the output text for a stream (as a streamed answer is logged). */
-  readonly logBody: string;
-}
+export type EncodedAnswer =
+  | {
+    readonly streamed: false;
+    /** The client's wire object, and the JSON text sent (and logged). */
+    readonly value: unknown;
+    readonly text: string;
+  }
+  | {
+    readonly streamed: true;
+    /** Every frame of the stream, in the client's framing. */
+    readonly frames: readonly Frame[];
+    /** The output text (as a streamed answer is logged). */
+    readonly logBody: string;
+  };
 
 /**
  * The encode context for answering a client. `clientModel` is the model id exactly as the client sent it
@@ -37,33 +44,13 @@ export function encodeAnswer(
   ctx: EncodeContext,
 ): EncodedAnswer {
   if (!request.stream) {
-    const body = JSON.stringify(codec.encodeResponse(response, ctx));
-    return { body, streamed: false, logBody: body };
+    const value = codec.encodeResponse(response, ctx);
+    return { streamed: false, value, text: JSON.stringify(value) };
   }
-  let body = "";
-  const encoder = codec.encodeStream(ctx).steps;
-  const out = { enqueue: (chunk: string) => (body += chunk) };
+  const frames: Frame[] = [];
+  const encoder = codec.encodeFrames(ctx).steps;
+  const out = { enqueue: (frame: Frame) => frames.push(frame) };
   for (const event of responseEvents(response)) encoder.transform(event, out);
   encoder.flush?.(out);
-  return { body, streamed: true, logBody: outputTextOf(response) };
-}
-
-/** The client's HTTP response: JSON or a stream in the codec's framing, with the warnings header if any. */
-export function answerResponse(
-  codec: Codec,
-  body: ReadableStream<Uint8Array> | string,
-  streamed: boolean,
-  warnings: readonly GatewayWarning[],
-): Response {
-  const headers: Record<string, string> = streamed
-    ? {
-      "content-type": codec.framing === "ndjson"
-        ? "application/x-ndjson"
-        : "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      "x-accel-buffering": "no",
-    }
-    : { "content-type": "application/json" };
-  if (warnings.length > 0) headers[WARNINGS_HEADER] = warningsHeaderValue(warnings);
-  return new Response(body, { headers });
+  return { streamed: true, frames, logBody: outputTextOf(response) };
 }

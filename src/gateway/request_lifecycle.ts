@@ -1,8 +1,10 @@
 import { GatewayError, type NeutralRequest, type WireFormat } from "../model/mod.ts";
 import type { Redactor } from "../security/redact.ts";
 import { codecFor, type DecodeContext } from "../wire/mod.ts";
+import type { Codec } from "../wire/codec.ts";
 import type { AttemptListener, RouteSuccess } from "./attempt_context.ts";
-import { answerResponse, encodeAnswer, encodeContext } from "./encode_answer.ts";
+import { type Answer, fixedFrames, jsonAnswer, streamAnswer } from "./answer.ts";
+import { encodeAnswer, encodeContext, type EncodedAnswer } from "./encode_answer.ts";
 import type { ClientIdentity } from "./identity.ts";
 import type { RequestTiming } from "./request_timing.ts";
 import { streamEndStatus, type StreamSummary } from "./stream_meter.ts";
@@ -80,6 +82,8 @@ export class RequestLifecycle implements AttemptListener {
   readonly #now: () => number;
   readonly #secrets: RedactorSource;
   #finished = false;
+  /** Set by `hold`: only `complete` (or a failure) ends the request. */
+  #held = false;
   /** The model id the client sent; set once the body is decoded. */
   #clientModel: string | undefined;
 
@@ -137,12 +141,15 @@ export class RequestLifecycle implements AttemptListener {
     this.trace.warnings = merged;
   }
 
-  /** The client's response for a successful route; a whole answer finishes the request now. */
-  answer(request: NeutralRequest, outcome: RouteSuccess): Response {
+  /**
+   * The client's answer for a successful route; a whole answer finishes the request now (unless the
+   * request is held: several dispatches serve it and `complete` ends it).
+   */
+  answer(request: NeutralRequest, outcome: RouteSuccess): Answer {
     const codec = codecFor(this.trace.input.surface);
     if (outcome.kind === "stream") {
-      this.trace.input.timing.firstByte();
-      return answerResponse(codec, outcome.body, true, this.trace.warnings);
+      if (!this.#held) this.trace.input.timing.firstByte();
+      return streamAnswer(codec.framing, outcome.frames, this.trace.warnings);
     }
     const ctx = encodeContext(
       this.#clientModel ?? request.model,
@@ -150,14 +157,43 @@ export class RequestLifecycle implements AttemptListener {
       this.#now(),
     );
     const encoded = encodeAnswer(codec, request, outcome.response, ctx);
+    if (this.#held) return this.#encoded(codec.framing, encoded);
     // After encoding: turning the answer into the client's format is the gateway's own work.
     this.trace.input.timing.firstByte();
-    this.#finish({ kind: "answered", logBody: encoded.logBody });
-    return answerResponse(codec, encoded.body, encoded.streamed, this.trace.warnings);
+    this.#finish({ kind: "answered", logBody: encoded.streamed ? encoded.logBody : encoded.text });
+    return this.#encoded(codec.framing, encoded);
   }
 
-  /** A committed stream is over: the request ends with it. */
+  #encoded(framing: Codec["framing"], encoded: EncodedAnswer): Answer {
+    return encoded.streamed
+      ? streamAnswer(framing, fixedFrames(encoded.frames), this.trace.warnings)
+      : jsonAnswer(encoded.value, this.trace.warnings, encoded.text);
+  }
+
+  /**
+   * Several dispatches serve this one request (compaction: a native try, then the summary): their
+   * answers and streams no longer end it; `complete` does, once, with the answer the client gets.
+   */
+  hold(): void {
+    this.#held = true;
+  }
+
+  /**
+   * A held request (or one the gateway answered itself, like count_tokens) ends with `answer`: `logBody`
+   * is what the request log keeps, `streamed` whether the client asked to stream.
+   */
+  complete(answer: Answer, logBody: string, streamed: boolean): Answer {
+    this.trace.streamed = streamed;
+    // The log keeps the warnings of the answer the client got, not those of a try that was not used.
+    this.trace.warnings = answer.warnings;
+    this.trace.input.timing.firstByte();
+    this.#finish({ kind: "answered", logBody });
+    return answer;
+  }
+
+  /** A committed stream is over: the request ends with it (a held request ends at `complete`). */
   streamEnded(summary: StreamSummary): void {
+    if (this.#held) return;
     this.#finish({ kind: "streamed", summary });
   }
 

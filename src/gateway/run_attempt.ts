@@ -135,7 +135,7 @@ export async function runAttempt(
   const started = await streamAttempt(deps, caller, prepared.codec, ctx, outcome.body(), record);
   if (started.kind === "failed") return fail(badGateway(started.message, started.message));
   caller.listener.warned(prepared.warnings);
-  return { kind: "stream", body: started.body };
+  return { kind: "stream", frames: started.frames };
 }
 
 /**

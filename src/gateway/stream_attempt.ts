@@ -1,6 +1,6 @@
 import type { UpstreamBody } from "../executors/call_upstream.ts";
 import type { StreamEvent } from "../model/mod.ts";
-import { chatCompletionsPassthrough, codecFor, type EncodeContext } from "../wire/mod.ts";
+import { chatPassthroughFrames, codecFor, type EncodeContext } from "../wire/mod.ts";
 import type { Codec, UpstreamCodec } from "../wire/codec.ts";
 import type { Frame } from "../wire/framing/mod.ts";
 import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mod.ts";
@@ -8,11 +8,12 @@ import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AttemptRecord } from "./attempt_record.ts";
 import { passthroughObserver, streamMeter, StreamTally } from "./stream_meter.ts";
 import { collectTurnTokens } from "./turn_token_store.ts";
-import { frameSteps, frameText, openStream } from "./upstream_stream.ts";
+import { frameSteps, openStream } from "./upstream_stream.ts";
+import type { FrameSource } from "./answer.ts";
 
 /** How opening an upstream stream went: committed to the client, or a failure that can fall back. */
 export type StreamStart =
-  | { readonly kind: "committed"; readonly body: ReadableStream<Uint8Array> }
+  | { readonly kind: "committed"; readonly frames: FrameSource }
   | { readonly kind: "failed"; readonly message: string };
 
 /**
@@ -54,7 +55,7 @@ export async function streamAttempt(
   return opened;
 }
 
-/** Upstream frames → client wire text, feeding the tally on the way. */
+/** Upstream frames → client frames, feeding the tally on the way. */
 function clientSteps(
   clientCodec: Codec,
   upstreamCodec: UpstreamCodec,
@@ -63,16 +64,16 @@ function clientSteps(
   newId: () => string,
   redactError: (text: string) => string,
   collect: StageSteps<StreamEvent, StreamEvent>,
-): StageSteps<Frame, string> {
+): StageSteps<Frame, Frame> {
   const meteredEvents = () =>
     chainSteps(chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally, redactError)), collect);
   // Passthrough only when the upstream speaks the client's codec itself, not an envelope around its format.
   if ((clientCodec as UpstreamCodec) !== upstreamCodec) {
-    return chainSteps(meteredEvents(), clientCodec.encodeStream(ctx).steps);
+    return chainSteps(meteredEvents(), clientCodec.encodeFrames(ctx).steps);
   }
   if (clientCodec.format === "chat_completions") {
     // The passthrough parses every chunk anyway; its observer meters the stream (one parse per chunk).
-    return chatCompletionsPassthrough({
+    return chatPassthroughFrames({
       now: ctx.now,
       fallbackId: newId(),
       model: ctx.requestModel,
@@ -93,9 +94,8 @@ function clientSteps(
       const named = withModel === undefined
         ? frame
         : { ...frame, data: withModel(frame.data, ctx.requestModel) };
-      const text = frameText(named, clientCodec.framing);
       // A frame that carried an upstream error is the only one worth scanning for credentials.
-      out.enqueue(tally.errorCount === errors ? text : redactError(text));
+      out.enqueue(tally.errorCount === errors ? named : { ...named, data: redactError(named.data) });
     },
     flush() {
       meter.flush?.(ignore);

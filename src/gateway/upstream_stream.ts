@@ -1,5 +1,6 @@
 import type { UpstreamBody } from "../executors/call_upstream.ts";
-import type { Codec, UpstreamCodec } from "../wire/codec.ts";
+import type { UpstreamCodec } from "../wire/codec.ts";
+import { type FrameSource, StreamBroken } from "./answer.ts";
 import {
   eventStreamFrames,
   type Frame,
@@ -41,34 +42,28 @@ export function frameSteps(codec: UpstreamCodec, maxEventChars?: number): StageS
   return chainSteps(chainSteps(utf8Steps(), framing.steps), splitJoinedData().steps);
 }
 
-/** Re-serialises a frame exactly as it came (generic same-format passthrough). */
-export function frameText(frame: Frame, framing: Codec["framing"]): string {
-  if (framing === "ndjson") return frame.data + "\n";
-  return frame.event ? `event: ${frame.event}\ndata: ${frame.data}\n\n` : `data: ${frame.data}\n\n`;
-}
-
 /** How an upstream stream started. */
 export type OpenedStream =
-  | { readonly kind: "committed"; readonly body: ReadableStream<Uint8Array> }
+  | { readonly kind: "committed"; readonly frames: FrameSource }
   | { readonly kind: "error" | "empty"; readonly message: string };
 
 /**
- * Runs an upstream stream through `steps` (bytes in, client wire text out) until the tally shows the
+ * Runs an upstream stream through `steps` (bytes in, client frames out) until the tally shows the
  * upstream is really answering. Until then nothing has reached the client: an error, a broken body or
  * an end without content comes back as a failure the caller can fall back from. Once committed, the
- * rest is pumped on demand into the client's body; the tally is reported when the body completes
- * ("completed"), the upstream breaks ("failed") or the client cancels ("cancelled").
+ * rest is pumped on demand, one upstream read per `next()`; the tally is reported when the last frames
+ * are taken ("completed"), the upstream breaks ("failed") or the client cancels ("cancelled").
  *
  * The steps run as plain calls per upstream read: one stream hop per chunk instead of one per stage.
  */
 export async function openStream(
   upstream: UpstreamBody,
-  steps: StageSteps<Uint8Array, string>,
+  steps: StageSteps<Uint8Array, Frame>,
   tally: StreamTally,
   timing?: RequestTiming,
 ): Promise<OpenedStream> {
-  let pending = "";
-  const out: StageOutput<string> = { enqueue: (text) => (pending += text) };
+  const pending: Frame[] = [];
+  const out: StageOutput<Frame> = { enqueue: (frame) => pending.push(frame) };
   while (tally.firstSignal === null) {
     let chunk: Uint8Array | null;
     timing?.waitStart();
@@ -81,7 +76,9 @@ export async function openStream(
     }
     if (chunk === null) {
       steps.flush?.(out);
-      if (tally.firstSignal === "commit") return { kind: "committed", body: finishedBody(pending, tally) };
+      if (tally.firstSignal === "commit") {
+        return { kind: "committed", frames: finishedFrames(pending, tally) };
+      }
       return tally.firstSignal === "error"
         ? { kind: "error", message: tally.errorMessage ?? "upstream error" }
         : { kind: "empty", message: "upstream stream ended without any content" };
@@ -100,85 +97,85 @@ export async function openStream(
   }
   // From here the first-content deadline is met; a total duration limit, if any, takes over.
   upstream.committed();
-  return { kind: "committed", body: pumpedBody(pending, upstream, steps, tally) };
+  return { kind: "committed", frames: pumpedFrames(pending, upstream, steps, tally) };
 }
 
 /**
- * A body for a stream that already ended while it was being opened. The tally is reported when the
- * client reads (or cancels) it, once the caller has set up what the report feeds.
+ * Frames of a stream that already ended while it was being opened. The tally is reported when the
+ * client takes them (or cancels), once the caller has set up what the report feeds.
  */
-function finishedBody(text: string, tally: StreamTally): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (bytes.length > 0) {
-        controller.enqueue(bytes);
-        tally.sent();
-      }
-      controller.close();
+function finishedFrames(frames: Frame[], tally: StreamTally): FrameSource {
+  let ended = false;
+  return {
+    next() {
+      if (ended) return Promise.resolve(null);
+      ended = true;
+      if (frames.length > 0) tally.sent();
       tally.report("completed");
+      return Promise.resolve(frames.length > 0 ? frames : null);
     },
     cancel() {
+      if (ended) return;
+      ended = true;
       tally.report("cancelled");
     },
-  }, { highWaterMark: 0 });
+  };
 }
 
-/** The client's body: `first`, then whatever `steps` make of each further upstream chunk. */
-function pumpedBody(
-  first: string,
+/** The client's frames: `first`, then whatever `steps` make of each further upstream chunk. */
+function pumpedFrames(
+  first: Frame[],
   upstream: UpstreamBody,
-  steps: StageSteps<Uint8Array, string>,
+  steps: StageSteps<Uint8Array, Frame>,
   tally: StreamTally,
-): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
+): FrameSource {
   let pending = first;
-  const out: StageOutput<string> = { enqueue: (text) => (pending += text) };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      while (pending === "") {
+  let ended = false;
+  const out: StageOutput<Frame> = { enqueue: (frame) => pending.push(frame) };
+  const broke = (message: string): never => {
+    ended = true;
+    tally.errorIfNone(message);
+    tally.report("failed");
+    // After the first byte there is no fallback: the client sees the stream cut short.
+    throw new StreamBroken(`gateway: ${message} (the client's stream was cut short)`);
+  };
+  return {
+    async next() {
+      if (ended) return null;
+      while (pending.length === 0) {
         let chunk: Uint8Array | null;
         try {
           chunk = await upstream.read();
         } catch (error) {
-          // After the first byte there is no fallback: the client sees the stream cut short. The runtime
-          // logs the reason it is given; a string keeps that to one line instead of a stack trace.
-          const message = `upstream stream broke: ${(error as Error).message}`;
-          tally.errorIfNone(message);
-          tally.report("failed");
-          controller.error(`gateway: ${message} (the client's stream was cut short)`);
-          return;
+          return broke(`upstream stream broke: ${(error as Error).message}`);
         }
         if (chunk === null) {
           steps.flush?.(out);
-          if (pending !== "") {
-            controller.enqueue(encoder.encode(pending));
-            tally.sent();
-          }
-          controller.close();
+          ended = true;
+          const last = pending;
+          if (last.length > 0) tally.sent();
           tally.report("completed");
-          return;
+          return last.length > 0 ? last : null;
         }
         try {
           steps.transform(chunk, out);
         } catch (error) {
           // As a broken stream, but the upstream is still sending: stop it.
-          const message = (error as Error).message;
           upstream.cancel(error);
-          tally.errorIfNone(message);
-          tally.report("failed");
-          controller.error(`gateway: ${message} (the client's stream was cut short)`);
-          return;
+          return broke((error as Error).message);
         }
       }
-      controller.enqueue(encoder.encode(pending));
+      const batch = pending;
+      pending = [];
       tally.sent();
-      pending = "";
+      return batch;
     },
-    // Only the client cancels this body (upstream failures arrive through `read`).
+    // Only the client cancels (upstream failures arrive through `read`).
     cancel(reason) {
+      if (ended) return;
+      ended = true;
       upstream.cancel(reason);
       tally.report("cancelled");
     },
-  }, { highWaterMark: 0 });
+  };
 }

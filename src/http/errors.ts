@@ -21,11 +21,19 @@ export function asGatewayError(error: unknown): GatewayError {
   return new GatewayError(500, "internal", "Internal gateway error", { cause: error });
 }
 
+/** An error as its client sees it: status, headers (e.g. `retry-after`) and the JSON body. */
+export interface ErrorEnvelope {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+}
+
 /**
- * The one place errors become responses: a spec-fixed body when the error carries one, else the
- * client format's own envelope. Never a stack trace.
+ * The one place errors are put in a client's terms: a spec-fixed body when the error carries one, else
+ * the client format's own envelope. Never a stack trace. HTTP sends it as a response, the Responses
+ * WebSocket as an error message.
  */
-export function errorResponse(error: unknown, surface: AppVariables["surface"]): Response {
+export function errorEnvelope(error: unknown, surface: AppVariables["surface"]): ErrorEnvelope {
   const gatewayError = asGatewayError(error);
   if (gatewayError.status >= 500 && gatewayError.kind === "internal") {
     // A stack's messages can quote upstream text; the console is read by more people than the keys are.
@@ -36,16 +44,20 @@ export function errorResponse(error: unknown, surface: AppVariables["surface"]):
   const headers = new Headers(gatewayError.headers);
   headers.set("content-type", "application/json");
   if (gatewayError.fixedBody !== undefined) {
-    return new Response(JSON.stringify(gatewayError.fixedBody), { status: gatewayError.status, headers });
+    return { status: gatewayError.status, headers, body: gatewayError.fixedBody };
   }
-  if (surface === "utility") {
-    return new Response(JSON.stringify(utilityBody(gatewayError)), { status: gatewayError.status, headers });
-  }
+  if (surface === "utility") return { status: gatewayError.status, headers, body: utilityBody(gatewayError) };
   const encoded = codecFor(surface).encodeError(gatewayError);
   const body = gatewayError.kind === "model_not_allowed"
     ? withModelNotAllowedType(encoded.body)
     : encoded.body;
-  return new Response(JSON.stringify(body), { status: encoded.status, headers });
+  return { status: encoded.status, headers, body };
+}
+
+/** An error as the HTTP response its client gets (see errorEnvelope). */
+export function errorResponse(error: unknown, surface: AppVariables["surface"]): Response {
+  const { status, headers, body } = errorEnvelope(error, surface);
+  return new Response(JSON.stringify(body), { status, headers });
 }
 
 /**

@@ -2,8 +2,13 @@ import { RequestTiming } from "../gateway/request_timing.ts";
 import { GatewayError } from "../model/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import { authenticate } from "./auth.ts";
-import { errorResponse } from "./errors.ts";
+import { errorEnvelope, errorResponse } from "./errors.ts";
+import type { Answer, FrameSource } from "../gateway/answer.ts";
+import { type GatewayWarning, warningsHeaderValue } from "../gateway/warnings.ts";
 import { serveResponsesInput, type SurfaceDeps } from "./surface_routes.ts";
+
+/** The type of the socket message that carries an answer's warnings (docs/warnings.md). */
+export const GATEWAY_WARNINGS_EVENT = "response.gateway_warnings";
 
 /** True for Codex's WebSocket transport: `GET /v1/responses` asking to upgrade. */
 export function isResponsesUpgrade(path: string, request: Request): boolean {
@@ -138,7 +143,7 @@ async function serveMessage(
     return;
   }
   delete body.generate;
-  let answer: Response;
+  let answer: Answer;
   try {
     answer = await serveResponsesInput(deps.dispatcher, {
       surface: "responses",
@@ -151,17 +156,32 @@ async function serveMessage(
       transport: "websocket",
     });
   } catch (error) {
-    answer = errorResponse(error, "responses");
-  }
-  if (!answer.ok || !answer.body) {
-    const json: unknown = await answer.json().catch(() => ({}));
-    sendError(socket, answer.status, isRecord(json) && "error" in json ? json.error : json);
+    const { status, body: envelope } = errorEnvelope(error, "responses");
+    sendError(socket, status, isRecord(envelope) && "error" in envelope ? envelope.error : envelope);
     return;
   }
-  const output = await forwardEvents(socket, answer.body);
+  if (answer.warnings.length > 0) sendWarnings(socket, answer.warnings);
+  const output = answer.body.kind === "stream"
+    ? await forwardFrames(socket, answer.body.frames, signal)
+    : forwardJson(socket, answer.body.value);
   chain.last = output === null
     ? null
     : { id: output.id, items: [...inputItems(body.input), ...output.items] };
+}
+
+/**
+ * What translation lost, as the `x-gateway-warnings` header says over HTTP: one message ahead of the
+ * response's events, of a type Responses clients do not know and skip (Codex ignores unknown event types).
+ */
+function sendWarnings(socket: WebSocket, warnings: readonly GatewayWarning[]): void {
+  send(
+    socket,
+    JSON.stringify({
+      type: GATEWAY_WARNINGS_EVENT,
+      codes: warningsHeaderValue(warnings),
+      warnings: warnings.map(({ code, message }) => ({ code, message })),
+    }),
+  );
 }
 
 /** The request fields of a `response.create` message, null for one to ignore, or what is wrong with it. */
@@ -204,35 +224,41 @@ function sendWarmup(socket: WebSocket, body: Record<string, unknown>): string {
 }
 
 /**
- * Sends the data of each SSE event as one message; returns the completed response's id and output
- * items (what a later `previous_response_id` stands for), or null when the stream did not complete.
+ * Sends the data of each frame as one message; returns the completed response's id and output items
+ * (what a later `previous_response_id` stands for), or null when the stream did not complete. The socket
+ * closing cancels the stream, as a client leaving an HTTP stream does.
  */
-async function forwardEvents(
+async function forwardFrames(
   socket: WebSocket,
-  body: ReadableStream<Uint8Array>,
+  source: FrameSource,
+  signal: AbortSignal,
 ): Promise<{ id: string; items: unknown[] } | null> {
-  let pending = "";
   let completed: { id: string; items: unknown[] } | null = null;
-  const flush = (block: string) => {
-    const data = block.split("\n").filter((line) => line.startsWith("data:")).map((line) =>
-      line.slice(line.startsWith("data: ") ? 6 : 5)
-    ).join("\n");
-    if (data === "" || data === "[DONE]") return;
-    send(socket, data);
-    if (data.includes('"response.completed"')) completed = completedResponse(data) ?? completed;
-  };
-  const decoder = new TextDecoder();
-  for await (const bytes of body) {
-    pending += decoder.decode(bytes, { stream: true }).replaceAll("\r\n", "\n");
-    let end = pending.indexOf("\n\n");
-    while (end !== -1) {
-      flush(pending.slice(0, end));
-      pending = pending.slice(end + 2);
-      end = pending.indexOf("\n\n");
+  const cancel = () => source.cancel(signal.reason);
+  signal.addEventListener("abort", cancel, { once: true });
+  try {
+    for (let frames = await source.next(); frames !== null; frames = await source.next()) {
+      for (const frame of frames) {
+        send(socket, frame.data);
+        if (frame.event === "response.completed" || frame.data.includes('"response.completed"')) {
+          completed = completedResponse(frame.data) ?? completed;
+        }
+      }
+      if (signal.aborted) return null;
     }
+  } catch {
+    // The upstream broke after the first event: the stream is cut short, as over HTTP.
+    return null;
+  } finally {
+    signal.removeEventListener("abort", cancel);
   }
-  if (pending.trim() !== "") flush(pending);
   return completed;
+}
+
+/** A whole JSON answer (a compaction to a client that did not ask to stream) as one message. */
+function forwardJson(socket: WebSocket, value: unknown): { id: string; items: unknown[] } | null {
+  send(socket, JSON.stringify(value));
+  return null;
 }
 
 function completedResponse(data: string): { id: string; items: unknown[] } | null {

@@ -1,10 +1,10 @@
 import type { ControlPlane } from "../gateway/control_plane.ts";
-import { serveCompaction } from "../gateway/compaction.ts";
-import type { Dispatcher, DispatchInput } from "../gateway/dispatch.ts";
+import type { Answer, Dispatcher, DispatchInput } from "../gateway/dispatch.ts";
 import type { RequestTiming } from "../gateway/request_timing.ts";
 import { GatewayError, type WireFormat } from "../model/mod.ts";
 import { type DecodeContext, hasCompactionTrigger, quoteValue } from "../wire/mod.ts";
 import { authenticate } from "./auth.ts";
+import { answerResponse } from "./answer_response.ts";
 import { errorResponse } from "./errors.ts";
 import { readJsonBody } from "./read_body.ts";
 
@@ -78,21 +78,11 @@ async function serveRoute(
   timing: RequestTiming,
 ): Promise<Response> {
   const identity = authenticate(deps.control, request);
-  if (route.kind === "count_tokens") {
-    const body = await readJsonBody(request);
-    const inputTokens = await deps.dispatcher.countTokens({
-      body,
-      identity,
-      clientHeaders: request.headers,
-      clientSignal: () => request.signal,
-    });
-    return Response.json({ input_tokens: inputTokens });
-  }
   const decode = route.kind === "generate"
     ? generateContext(route.target, (name) => deps.control.combos.some((combo) => combo.name === name))
-    : route.kind === "compact"
-    ? {}
-    : route.decode;
+    : route.kind === "model"
+    ? route.decode
+    : {};
   const body = await readJsonBody(request);
   const input: DispatchInput = {
     surface: route.surface,
@@ -104,20 +94,21 @@ async function serveRoute(
       deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
     timing,
   };
-  if (route.kind === "compact") return serveCompaction(deps.dispatcher, input, "endpoint");
-  return route.surface === "responses"
-    ? serveResponsesInput(deps.dispatcher, input)
-    : deps.dispatcher.handle(input);
+  if (route.kind === "count_tokens") return answerResponse(await deps.dispatcher.countTokens(input));
+  if (route.kind === "compact") return answerResponse(await deps.dispatcher.compact(input, "endpoint"));
+  return answerResponse(
+    await (route.surface === "responses"
+      ? serveResponsesInput(deps.dispatcher, input)
+      : deps.dispatcher.handle(input)),
+  );
 }
 
 /**
  * One Responses request, over HTTP or a WebSocket message: Codex's inline compaction (an input item
  * `compaction_trigger`) is served as a compaction, everything else by the dispatcher.
  */
-export function serveResponsesInput(dispatcher: Dispatcher, input: DispatchInput): Promise<Response> {
-  return hasCompactionTrigger(input.body)
-    ? serveCompaction(dispatcher, input, "inline")
-    : dispatcher.handle(input);
+export function serveResponsesInput(dispatcher: Dispatcher, input: DispatchInput): Promise<Answer> {
+  return hasCompactionTrigger(input.body) ? dispatcher.compact(input, "inline") : dispatcher.handle(input);
 }
 
 /**

@@ -93,7 +93,12 @@ export interface Codec {
   encodeResponse(response: NeutralResponse, ctx: EncodeContext): unknown;
   /** Upstream frames → neutral events (a stage: pipe it, or run its steps directly). */
   decodeStream(): StreamStage<Frame, StreamEvent>;
-  /** Neutral events → client wire text (already framed: SSE events or NDJSON lines). */
+  /**
+   * Neutral events → client frames (SSE events or NDJSON lines, data already encoded): what the gateway
+   * answers with; `src/http` writes them as bytes or WebSocket messages.
+   */
+  encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame>;
+  /** Neutral events → client wire text (`encodeFrames` framed), for tests and mock upstreams. */
   encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string>;
   /** A GatewayError in this format's error envelope. */
   encodeError(error: GatewayError): EncodedError;

@@ -26,7 +26,11 @@ export {
   unwrapCloudCodeResponse,
   wrapCloudCodeRequest,
 } from "./cloud_code/mod.ts";
-export { chatCompletionsPassthrough, type PassthroughObserver } from "./chat_completions/mod.ts";
+export {
+  chatCompletionsPassthrough,
+  chatPassthroughFrames,
+  type PassthroughObserver,
+} from "./chat_completions/mod.ts";
 export { showBody, tagsBody, versionBody } from "./local_runner/mod.ts";
 export { type CountableInput, countableInput } from "./messages/mod.ts";
 

@@ -258,3 +258,28 @@ Deno.test("a 256 KB count_tokens body does not hold up /v1/health: health answer
     await mock.close();
   }
 });
+
+Deno.test("a count_tokens request is a request like any other: one request-log row with its answer, one for a failed count", async () => {
+  const mock = await startMockUpstream();
+  const gw = await startTestGateway(chatProvidersYaml([{ id: "a", prefix: "p", url: mock.url }]));
+  try {
+    const control = gw.runtime.control;
+    control.store.settings.set("server_request_logging", "true");
+    control.reload();
+    const counted = await count(gw.url, base("p/m1"));
+    assertEquals(counted.status, 200);
+    const bad = await count(gw.url, { model: "p/m1", messages: "not a list" });
+    assertEquals(bad.status, 400);
+    gw.runtime.writer.flush();
+    const rows = control.store.requestLogs.all().sort((a, b) => a.id - b.id);
+    assertEquals(rows.map((row) => [row.clientFormat, row.model, row.status]), [
+      ["messages", "p/m1", 200],
+      ["messages", "p/m1", 400],
+    ]);
+    assertEquals(JSON.parse(rows[0].responseBody), counted.json);
+    assertEquals(mock.requests.length, 0, "a chat upstream has no counting endpoint: counted locally");
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});

@@ -3,6 +3,7 @@
  * that Codex compacts, then the final answer; a Responses upstream that compacts natively), and a count
  * of the model requests the gateway served per transport and path.
  */
+import { frameText } from "../../src/wire/framing/mod.ts";
 import { type RecordedRequest, startMockUpstream } from "../helpers/mock_upstream.ts";
 import type { NeutralResponse, Usage, WireFormat } from "../../src/model/mod.ts";
 import { textAnswer, toolAnswer } from "./harness.ts";
@@ -54,7 +55,7 @@ export async function startAgentUpstream() {
           createdAt: 1_700_000_000,
           usage: undefined,
         };
-        return new Response(compactionStream(meta, item), {
+        return new Response(compactionStream(meta, item).map((frame) => frameText(frame, "sse")).join(""), {
           headers: { "content-type": "text/event-stream" },
         });
       }
@@ -74,8 +75,8 @@ export async function startAgentUpstream() {
 export interface ServedRequest {
   readonly transport: "http" | "websocket";
   /**
-   * `trigger`: carries a compaction_trigger (Codex's inline compaction, or the gateway's native call for
-   * /v1/responses/compact); `summary`: the gateway asking for a compaction summary; else `turn`.
+   * `trigger`: carries a compaction_trigger (Codex's inline compaction); `summary`: a request that asks
+   * for a compaction summary (the gateway's own summary call must never show up as one); else `turn`.
    */
   readonly kind: "trigger" | "summary" | "turn";
 }

@@ -84,12 +84,11 @@ for (const upstream of ["responses", "chat"] as const) {
             run.text,
           );
           // Every model request came over the transport under test (the gateway marks WebSocket
-          // messages), and Codex compacted remotely: inline, with the gateway's summary for a chat upstream.
+          // messages), and Codex compacted remotely, inline. The gateway's summary call for a chat
+          // upstream is part of the compaction request (one trace), never a request of its own.
           assertEquals(
             served.map((r) => `${r.kind}/${r.transport}`),
-            ["turn", upstream === "chat" ? "summary" : "trigger", "turn"].map((kind) =>
-              `${kind}/${websockets ? "websocket" : "http"}`
-            ),
+            ["turn", "trigger", "turn"].map((kind) => `${kind}/${websockets ? "websocket" : "http"}`),
           );
           const last = mock.requests.at(-1)!;
           const lastBody = JSON.stringify(last.body);

@@ -1,3 +1,4 @@
+import { frameText } from "../../src/wire/framing/mod.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { startE2E, textAnswer, toolAnswer } from "./harness.ts";
 import {
@@ -89,7 +90,9 @@ Deno.test("a compaction_trigger routed to a Responses upstream that compacts pas
   mock.script({
     handler: (request) =>
       request.body.stream === true
-        ? new Response(compactionStream(meta, item), { headers: { "content-type": "text/event-stream" } })
+        ? new Response(compactionStream(meta, item).map((frame) => frameText(frame, "sse")).join(""), {
+          headers: { "content-type": "text/event-stream" },
+        })
         : Response.json(compactionResponseObject(meta, item)),
   });
   const gw = await startTestGateway(
@@ -175,7 +178,9 @@ Deno.test("POST /v1/responses/compact routed to a Responses upstream lets it com
     handler: () => {
       const item = { id: "cmp_native", type: "compaction", encrypted_content: "opaque-native-state" };
       const meta = { id: "resp_native", model: "m", createdAt: 1_700_000_123, usage: { input_tokens: 40 } };
-      return new Response(compactionStream(meta, item), { headers: { "content-type": "text/event-stream" } });
+      return new Response(compactionStream(meta, item).map((frame) => frameText(frame, "sse")).join(""), {
+        headers: { "content-type": "text/event-stream" },
+      });
     },
   });
   const gw = await startTestGateway(
@@ -207,4 +212,24 @@ Deno.test("POST /v1/responses/compact routed to a Responses upstream lets it com
   assert(item.encrypted_content.startsWith(GATEWAY_COMPACTION_PREFIX));
   assertEquals(e2e.requests.length, 2);
   assertStringIncludes(JSON.stringify(e2e.requests[1].body), COMPACTION_PROMPT.slice(0, 40));
+});
+
+Deno.test("a compaction that needs the summary path is one request: one request-log row with the client's body, the summary in its answer", async () => {
+  // A Responses upstream that answers the trigger with plain text: a native try, then the summary call.
+  await using e2e = await startE2E({ summary: textAnswer("SUMMARY: one row") });
+  const control = e2e.gw.runtime.control;
+  control.store.settings.set("server_request_logging", "true");
+  control.reload();
+  const res = await post(e2e.url, "/v1/responses/compact", { model: "up_responses/summary", input: HISTORY });
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  assertEquals(e2e.requests.length, 2, "the native try and the summary call both reached the upstream");
+  e2e.gw.runtime.writer.flush();
+  const rows = control.store.requestLogs.all();
+  assertEquals(rows.length, 1);
+  const [row] = rows;
+  assertEquals([row.status, row.model, row.streamed], [200, "up_responses/summary", false]);
+  // The row is the client's request and the answer it got, not the gateway's own summary call.
+  assert(!row.requestBody.includes(COMPACTION_PROMPT.slice(0, 40)));
+  assertEquals(JSON.parse(row.responseBody), body);
 });

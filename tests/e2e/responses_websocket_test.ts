@@ -142,3 +142,28 @@ Deno.test("the Responses WebSocket checks the API key before upgrading", async (
     await gw.stop();
   }
 });
+
+Deno.test("the Responses WebSocket tells what translation lost in a response.gateway_warnings message ahead of the events", async () => {
+  await using e2e = await startE2E({ agent: textAnswer("hi") });
+  await using ws = await connect(e2e.url);
+  // Responses-only fields a generate-content upstream has no place for: over HTTP, x-gateway-warnings.
+  const lossy = await ws.request({
+    type: "response.create",
+    model: "up_generate/agent",
+    input: "hello",
+    store: false,
+    text: { format: { type: "text" } },
+  });
+  assertEquals(lossy[0].type, "response.gateway_warnings");
+  assertEquals(lossy[0].codes, "dropped_field:store,dropped_field:text");
+  const warnings = lossy[0].warnings as { code: string; message: string }[];
+  assertEquals(warnings.map((w) => w.code), ["dropped_field:store", "dropped_field:text"]);
+  assertStringIncludes(warnings[0].message, "store");
+  assertEquals(lossy[1].type, "response.created");
+  assertEquals(lossy.at(-1)!.type, "response.completed");
+
+  // Nothing lost, no warnings message: the stream starts with response.created.
+  const plain = await ws.request({ type: "response.create", model: "up_generate/agent", input: "hello" });
+  assertEquals(plain.map((f) => f.type).filter((t) => t === "response.gateway_warnings"), []);
+  assertEquals(plain[0].type, "response.created");
+});

@@ -102,12 +102,13 @@ for (const websockets of [false, true]) {
         );
         assertEquals(result.code, 0, result.text);
         assertStringIncludes(result.text, "ALL DONE");
-        // What the card's notes promise: Codex compacted remotely (the gateway was asked for the summary;
-        // under another provider name Codex compacts locally and never asks), over the transport chosen.
+        // What the card's notes promise: Codex compacted remotely (it sent the gateway a compaction
+        // trigger; under another provider name Codex compacts locally and never asks), over the transport
+        // chosen. The gateway's summary call is part of that one request, not a request of its own.
         const transport = websockets ? "websocket" : "http";
         assertEquals(served.map((r) => `${r.kind}/${r.transport}`), [
           `turn/${transport}`,
-          `summary/${transport}`,
+          `trigger/${transport}`,
           `turn/${transport}`,
         ]);
         assertStringIncludes(JSON.stringify(mock.requests.at(-1)!.body), SUMMARY_HEADING);

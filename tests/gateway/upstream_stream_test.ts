@@ -2,6 +2,8 @@ import type { UpstreamBody } from "../../src/executors/call_upstream.ts";
 import { type StreamSummary, StreamTally } from "../../src/gateway/stream_meter.ts";
 import { openStream } from "../../src/gateway/upstream_stream.ts";
 import type { StageSteps } from "../../src/wire/shared/mod.ts";
+import type { Frame } from "../../src/wire/framing/mod.ts";
+import { drainFrames, type FrameSource } from "../../src/gateway/answer.ts";
 import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
 
 /** An upstream body serving `chunks` (an Error in the list is thrown by that read). */
@@ -24,15 +26,20 @@ function fakeBody(chunks: (string | Error)[]): UpstreamBody & { cancelled: boole
 }
 
 /** Steps that echo each chunk's text and tell the tally: "c" commits, "e" is an error, "-" nothing. */
-function echoSteps(tally: StreamTally): StageSteps<Uint8Array, string> {
+function echoSteps(tally: StreamTally): StageSteps<Uint8Array, Frame> {
   return {
     transform(chunk, out) {
       const text = new TextDecoder().decode(chunk);
       if (text.startsWith("c")) tally.content();
       if (text.startsWith("e")) tally.error(`upstream said ${text}`);
-      out.enqueue(text);
+      out.enqueue({ data: text });
     },
   };
+}
+
+/** Every frame's data of a source, joined: what the client would read. */
+async function textOf(source: FrameSource): Promise<string> {
+  return (await drainFrames(source)).map((frame) => frame.data).join("");
 }
 
 function setup() {
@@ -68,7 +75,7 @@ Deno.test("openStream() commits at the first content and pumps the rest, buffere
   const opened = await openStream(fakeBody(["-role|", "c-hello|", "c-world|", "e-late"]), steps, tally);
   assertEquals(opened.kind, "committed");
   if (opened.kind !== "committed") return;
-  assertEquals(await new Response(opened.body).text(), "-role|c-hello|c-world|e-late");
+  assertEquals(await textOf(opened.frames), "-role|c-hello|c-world|e-late");
   assertEquals(summaries.map((s) => [s.end, s.error]), [["failed", "upstream said e-late"]]);
 });
 
@@ -76,9 +83,8 @@ Deno.test("a committed stream whose upstream breaks errors the client body and r
   const { tally, steps, summaries } = setup();
   const opened = await openStream(fakeBody(["c-hi", new Error("connection reset")]), steps, tally);
   if (opened.kind !== "committed") throw new Error(`not committed: ${opened.kind}`);
-  const reader = opened.body.getReader();
-  assertEquals(new TextDecoder().decode((await reader.read()).value), "c-hi");
-  await assertRejects(() => reader.read());
+  assertEquals((await opened.frames.next())?.map((frame) => frame.data), ["c-hi"]);
+  await assertRejects(() => opened.frames.next());
   assertEquals(summaries.map((s) => [s.end, s.error]), [[
     "failed",
     "upstream stream broke: connection reset",
@@ -90,27 +96,26 @@ Deno.test("a client cancelling a committed stream cancels the upstream and repor
   const body = fakeBody(["c-hi", "c-more", "c-even more"]);
   const opened = await openStream(body, steps, tally);
   if (opened.kind !== "committed") throw new Error(`not committed: ${opened.kind}`);
-  const reader = opened.body.getReader();
-  await reader.read();
-  await reader.cancel("client left");
+  await opened.frames.next();
+  opened.frames.cancel("client left");
   assert(body.cancelled);
   assertEquals(summaries.map((s) => s.end), ["cancelled"]);
 });
 
 Deno.test("a stream whose only content comes with the end is committed and reported once the client reads it", async () => {
   const { tally, summaries } = setup();
-  const steps: StageSteps<Uint8Array, string> = {
+  const steps: StageSteps<Uint8Array, Frame> = {
     transform(chunk, out) {
-      out.enqueue(new TextDecoder().decode(chunk));
+      out.enqueue({ data: new TextDecoder().decode(chunk) });
     },
     flush(out) {
       tally.content();
-      out.enqueue("c-last");
+      out.enqueue({ data: "c-last" });
     },
   };
   const opened = await openStream(fakeBody(["-role|"]), steps, tally);
   if (opened.kind !== "committed") throw new Error(`not committed: ${opened.kind}`);
   assertEquals(summaries, [], "nothing is reported before the caller could wire the report up");
-  assertEquals(await new Response(opened.body).text(), "-role|c-last");
+  assertEquals(await textOf(opened.frames), "-role|c-last");
   assertEquals(summaries.map((s) => s.end), ["completed"]);
 });

@@ -3,6 +3,7 @@
  * `response.completed` / `response.incomplete` wins; an empty `output` is rebuilt from the
  * `response.output_item.done` items in the order they first appeared.
  */
+import { type Frame, sseFrames } from "../../wire/framing/mod.ts";
 
 /** The collected answer, or the error the stream carried instead. */
 export type CollectedResponse =
@@ -53,13 +54,18 @@ export function collectResponsesSse(text: string): CollectedResponse {
   return { kind: "response", body: output.length > 0 ? body : { ...body, output: items } };
 }
 
-function* sseData(text: string): Generator<string> {
-  for (const block of text.split(/\r?\n\r?\n/)) {
-    const lines = block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) =>
-      l.slice(5).trimStart()
-    );
-    if (lines.length > 0 && lines[0] !== "[DONE]") yield lines.join("\n");
-  }
+/** The data of each SSE event, through the one SSE parser (`[DONE]` skipped). */
+function sseData(text: string): string[] {
+  const data: string[] = [];
+  const steps = sseFrames().steps;
+  const out = {
+    enqueue: (frame: Frame) => {
+      if (frame.data !== "[DONE]") data.push(frame.data);
+    },
+  };
+  steps.transform(text, out);
+  steps.flush?.(out);
+  return data;
 }
 
 function errorMessage(error: Record<string, unknown>): string {

@@ -6,7 +6,7 @@ import { encodeChatRequest } from "./request_encode.ts";
 import { decodeChatResponse } from "./response_decode.ts";
 import { encodeChatResponse } from "./response_encode.ts";
 import { decodeChatStream } from "./stream_decode.ts";
-import { encodeChatStream } from "./stream_encode.ts";
+import { encodeChatFrames, encodeChatStream } from "./stream_encode.ts";
 
 /** The chat-completions codec (`/v1/chat/completions` on both sides). */
 export const chatCompletionsCodec: Codec = {
@@ -18,9 +18,10 @@ export const chatCompletionsCodec: Codec = {
   encodeResponse: encodeChatResponse,
   decodeStream: decodeChatStream,
   encodeStream: encodeChatStream,
+  encodeFrames: encodeChatFrames,
   encodeError: encodeChatError,
 };
 
-export { chatCompletionsPassthrough } from "./passthrough.ts";
+export { chatCompletionsPassthrough, chatPassthroughFrames } from "./passthrough.ts";
 export type { PassthroughObserver, PassthroughOptions } from "./passthrough.ts";
-export { DONE_EVENT } from "./stream_encode.ts";
+export { DONE_FRAME } from "./stream_encode.ts";

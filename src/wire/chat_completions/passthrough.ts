@@ -1,14 +1,14 @@
 import type { Finish, Usage } from "../../model/mod.ts";
 import { mergeUsage } from "../../model/mod.ts";
 import type { Frame } from "../framing/mod.ts";
-import { sseEvent } from "../framing/mod.ts";
+import { framedText } from "../framing/mod.ts";
 import { isRecord, tryParseJson } from "../shared/mod.ts";
 import { deltaOf, primaryChoice, reasoningOf } from "./chunk.ts";
 import { type ContentTemplate, learnContentTemplate, matchContentTemplate } from "./content_template.ts";
 import { decodeFinish } from "./finish.ts";
 import { isUnusableId } from "./ids.ts";
 import { upstreamErrorMessage } from "./response_decode.ts";
-import { DONE_EVENT } from "./stream_encode.ts";
+import { DONE_FRAME } from "./stream_encode.ts";
 import { decodeUsage } from "./usage.ts";
 import { type StageOutput, StreamStage } from "../shared/stream_stage.ts";
 
@@ -49,7 +49,7 @@ export interface PassthroughOptions {
  * `tool_calls` removed, non-JSON and empty chunks dropped, usage attached to the finish chunk, a
  * finish synthesised when missing and `[DONE]` guaranteed. Unchanged chunks pass through byte for byte.
  */
-export function chatCompletionsPassthrough(options: PassthroughOptions): StreamStage<Frame, string> {
+export function chatPassthroughFrames(options: PassthroughOptions): StreamStage<Frame, Frame> {
   const emitDone = options.emitDone ?? true;
   const observer = options.observer;
   let streamId: string | undefined;
@@ -69,7 +69,7 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
   /** The model the template's chunks name ("" when they name none). */
   let templateModel = "";
 
-  const end = (controller: StageOutput<string>) => {
+  const end = (controller: StageOutput<Frame>) => {
     if (ended) return;
     ended = true;
     if (sawChunk && !sawFinish && !errored) {
@@ -83,9 +83,9 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
       };
       if (rawUsage !== undefined) synthetic.usage = rawUsage;
       observer?.finish({ unified: reason, raw: null });
-      controller.enqueue(sseEvent(JSON.stringify(synthetic)));
+      controller.enqueue({ data: JSON.stringify(synthetic) });
     }
-    if (emitDone) controller.enqueue(DONE_EVENT);
+    if (emitDone) controller.enqueue(DONE_FRAME);
   };
 
   const normalise = (data: Json): boolean => {
@@ -121,7 +121,7 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
     return changed;
   };
 
-  return new StreamStage<Frame, string>({
+  return new StreamStage<Frame, Frame>({
     transform(frame, controller) {
       if (ended) return;
       if (template !== null) {
@@ -130,7 +130,7 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
         if (content !== null) {
           if (templateModel !== "") model = templateModel;
           observer?.text?.(content);
-          controller.enqueue(sseEvent(retemplated(frame.data, template, outTemplate), frame.event));
+          controller.enqueue(withData(frame, retemplated(frame.data, template, outTemplate)));
           return;
         }
       }
@@ -142,7 +142,7 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
         errored = true;
         observer?.error(upstreamErrorMessage(data.error));
         const text = wireText(frame.data, undefined);
-        controller.enqueue(sseEvent(options.redactError ? options.redactError(text) : text, frame.event));
+        controller.enqueue(withData(frame, options.redactError ? options.redactError(text) : text));
         return;
       }
       sawChunk = true;
@@ -188,7 +188,7 @@ export function chatCompletionsPassthrough(options: PassthroughOptions): StreamS
           sawFinish = true;
         }
       }
-      controller.enqueue(sseEvent(wireText(frame.data, changed || renamed ? data : undefined), frame.event));
+      controller.enqueue(withData(frame, wireText(frame.data, changed || renamed ? data : undefined)));
     },
     flush(controller) {
       end(controller);
@@ -292,4 +292,15 @@ function deltaText(delta: Record<string, unknown>): string {
     }
   }
   return text;
+}
+
+/** The same passthrough as SSE text (what a client reads), for callers outside the gateway's pump. */
+export function chatCompletionsPassthrough(options: PassthroughOptions): StreamStage<Frame, string> {
+  return framedText(chatPassthroughFrames(options), "sse");
+}
+
+/** `frame` with `data`: the same object when nothing changed, and no `event` key when it has no name. */
+function withData(frame: Frame, data: string): Frame {
+  if (data === frame.data) return frame;
+  return frame.event === undefined ? { data } : { event: frame.event, data };
 }

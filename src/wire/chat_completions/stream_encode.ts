@@ -1,7 +1,7 @@
 import type { BlockKind, Finish, StreamEvent, Usage } from "../../model/mod.ts";
 import { mergeUsage } from "../../model/mod.ts";
 import type { EncodeContext } from "../codec.ts";
-import { sseEvent } from "../framing/mod.ts";
+import { type Frame, framedText } from "../framing/mod.ts";
 import { chatErrorObject } from "./errors.ts";
 import { encodeFinish } from "./finish.ts";
 import { chatCompletionId } from "./ids.ts";
@@ -11,14 +11,14 @@ import { StreamStage } from "../shared/stream_stage.ts";
 type Json = Record<string, unknown>;
 
 /** The terminator every chat-completions client waits for. */
-export const DONE_EVENT = "data: [DONE]\n\n";
+export const DONE_FRAME: Frame = Object.freeze({ data: "[DONE]" });
 
 /**
  * Neutral events → chat-completion chunks as SSE text. The finish chunk is written when the stream
  * ends so that it can carry the usage, which some upstreams report only after their finish. The
  * stream always ends with `data: [DONE]`, after an error too.
  */
-export function encodeChatStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
+export function encodeChatFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame> {
   let id = chatCompletionId("", String(ctx.now));
   // The client sees the model id it asked for, whatever name the upstream reports.
   const model = ctx.requestModel;
@@ -32,15 +32,16 @@ export function encodeChatStream(ctx: EncodeContext): StreamStage<StreamEvent, s
   const kinds = new Map<number, BlockKind>();
   const toolPositions = new Map<number, number>();
 
-  const chunk = (delta: Json, finishReason: string | null = null, extra: Json = {}): string =>
-    sseEvent(JSON.stringify({
+  const chunk = (delta: Json, finishReason: string | null = null, extra: Json = {}): Frame => ({
+    data: JSON.stringify({
       id,
       object: "chat.completion.chunk",
       created,
       model,
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
       ...extra,
-    }));
+    }),
+  });
 
   const toolPosition = (index: number): number => {
     let position = toolPositions.get(index);
@@ -51,7 +52,7 @@ export function encodeChatStream(ctx: EncodeContext): StreamStage<StreamEvent, s
     return position;
   };
 
-  return new StreamStage<StreamEvent, string>({
+  return new StreamStage<StreamEvent, Frame>({
     transform(event, controller) {
       if (errored) return;
       const ensureStarted = () => {
@@ -107,7 +108,7 @@ export function encodeChatStream(ctx: EncodeContext): StreamStage<StreamEvent, s
           return;
         case "error":
           errored = true;
-          controller.enqueue(sseEvent(JSON.stringify({ error: chatErrorObject(event.message, event.kind) })));
+          controller.enqueue({ data: JSON.stringify({ error: chatErrorObject(event.message, event.kind) }) });
           return;
       }
     },
@@ -117,7 +118,12 @@ export function encodeChatStream(ctx: EncodeContext): StreamStage<StreamEvent, s
         const reason = finish ? encodeFinish(finish) : sawTool ? "tool_calls" : "stop";
         controller.enqueue(chunk({}, reason, usage ? { usage: encodeUsage(usage) } : {}));
       }
-      controller.enqueue(DONE_EVENT);
+      controller.enqueue(DONE_FRAME);
     },
   });
+}
+
+/** The same stream as SSE text (what a client reads), for callers outside the gateway's pump. */
+export function encodeChatStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
+  return framedText(encodeChatFrames(ctx), "sse");
 }

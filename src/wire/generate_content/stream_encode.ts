@@ -1,7 +1,7 @@
 import type { BlockKind, Finish, ProviderFamily, StreamEvent, Usage } from "../../model/mod.ts";
 import { mergeUsage, SYNTHETIC_STOP, ZERO_USAGE } from "../../model/mod.ts";
 import type { EncodeContext } from "../codec.ts";
-import { sseEvent } from "../framing/mod.ts";
+import { type Frame, framedText } from "../framing/mod.ts";
 import { argumentsObject } from "../shared/mod.ts";
 import { geminiStatusForKindName } from "./errors.ts";
 import { encodeFinish } from "./finish.ts";
@@ -23,14 +23,14 @@ interface BlockState {
  * they come; a tool call goes out as one functionCall part when its block ends, because Gemini
  * clients expect whole arguments. The last chunk carries finishReason and usageMetadata.
  */
-export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
+export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame> {
   let responseId = "";
   let usage: Usage = ZERO_USAGE;
   let finish: Finish | undefined;
   let failed = false;
   const blocks = new Map<number, BlockState>();
 
-  const chunk = (parts: WirePart[], final = false): string => {
+  const chunk = (parts: WirePart[], final = false): Frame => {
     const candidate: Record<string, unknown> = { content: { role: "model", parts } };
     if (final) candidate.finishReason = encodeFinish(finish ?? SYNTHETIC_STOP);
     candidate.index = 0;
@@ -38,7 +38,7 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
     if (final) body.usageMetadata = encodeUsage(usage);
     body.modelVersion = ctx.requestModel;
     if (responseId !== "") body.responseId = responseId;
-    return sseEvent(JSON.stringify(body));
+    return { data: JSON.stringify(body) };
   };
 
   // A signature is Gemini's only when the block says so, or (text and tool blocks) says nothing:
@@ -46,7 +46,7 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
   const geminiSigned = (block: BlockState): boolean =>
     block.family === "google" || (block.family === undefined && block.kind !== "reasoning");
 
-  const toolCallChunk = (block: BlockState): string => {
+  const toolCallChunk = (block: BlockState): Frame => {
     const call = {
       ...(block.id ? { id: block.id } : {}),
       name: block.name ?? "",
@@ -57,7 +57,7 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
     return chunk([part]);
   };
 
-  return new StreamStage<StreamEvent, string>({
+  return new StreamStage<StreamEvent, Frame>({
     transform(event, controller) {
       if (failed) return;
       switch (event.type) {
@@ -112,13 +112,15 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
           break;
         case "error":
           failed = true;
-          controller.enqueue(sseEvent(JSON.stringify({
-            error: {
-              code: event.status,
-              message: event.message,
-              status: geminiStatusForKindName(event.kind),
-            },
-          })));
+          controller.enqueue({
+            data: JSON.stringify({
+              error: {
+                code: event.status,
+                message: event.message,
+                status: geminiStatusForKindName(event.kind),
+              },
+            }),
+          });
           break;
       }
     },
@@ -132,4 +134,9 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
       controller.enqueue(chunk([], true));
     },
   });
+}
+
+/** The same stream as SSE text (what a client reads), for callers outside the gateway's pump. */
+export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
+  return framedText(encodeFrames(ctx), "sse");
 }

@@ -1,7 +1,7 @@
 import { mergeUsage, ZERO_USAGE } from "../../model/mod.ts";
 import type { BlockKind, Finish, StreamEvent, Usage } from "../../model/mod.ts";
 import type { EncodeContext } from "../codec.ts";
-import { ndjsonLine } from "../framing/mod.ts";
+import { type Frame, framedText } from "../framing/mod.ts";
 import { createdAt, finalCounts, wireToolCall } from "./answer_shape.ts";
 import { doneReasonFor } from "./finish.ts";
 import { StreamStage } from "../shared/stream_stage.ts";
@@ -17,7 +17,7 @@ interface ToolBlock {
  * final `done: true` line is written when the stream ends, so usage reported after the finish still
  * lands in it, and it is written even when the upstream never finished.
  */
-export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
+export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame> {
   const generate = ctx.endpoint === "generate";
   const head = { model: ctx.requestModel, created_at: createdAt(ctx.now) };
   const kinds = new Map<number, BlockKind>();
@@ -31,7 +31,9 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
       ? { ...head, response: content, ...more, done: false }
       : { ...head, message: { role: "assistant", content, ...more }, done: false };
 
-  const onEvent = (event: StreamEvent, out: (text: string) => void) => {
+  const line = (value: unknown): Frame => ({ data: JSON.stringify(value) });
+
+  const onEvent = (event: StreamEvent, out: (frame: Frame) => void) => {
     switch (event.type) {
       case "start":
       case "signatureDelta":
@@ -43,8 +45,8 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
       case "textDelta": {
         if (event.text === "") return;
         const kind = kinds.get(event.index) ?? "text";
-        if (kind === "reasoning") out(ndjsonLine(chunk("", { thinking: event.text })));
-        else if (kind === "text") out(ndjsonLine(chunk(event.text)));
+        if (kind === "reasoning") out(line(chunk("", { thinking: event.text })));
+        else if (kind === "text") out(line(chunk(event.text)));
         return;
       }
       case "argumentsDelta": {
@@ -57,7 +59,7 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
         tools.delete(event.index);
         // Generate has no tool calls on the wire.
         if (tool && !generate) {
-          out(ndjsonLine(chunk("", { tool_calls: [wireToolCall(tool.name, tool.args)] })));
+          out(line(chunk("", { tool_calls: [wireToolCall(tool.name, tool.args)] })));
         }
         return;
       }
@@ -69,28 +71,33 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
         return;
       case "error":
         failed = true;
-        out(ndjsonLine({ error: event.message }));
+        out(line({ error: event.message }));
         return;
     }
   };
 
-  return new StreamStage<StreamEvent, string>({
+  return new StreamStage<StreamEvent, Frame>({
     transform(event, controller) {
       if (failed) return;
-      onEvent(event, (text) => controller.enqueue(text));
+      onEvent(event, (frame) => controller.enqueue(frame));
     },
     flush(controller) {
       if (failed) return;
       // A tool call whose block never closed (cut-off upstream) is still worth delivering.
       for (const index of [...tools.keys()]) {
-        onEvent({ type: "blockEnd", index }, (t) => controller.enqueue(t));
+        onEvent({ type: "blockEnd", index }, (frame) => controller.enqueue(frame));
       }
       const body = generate
         ? { ...head, response: "" }
         : { ...head, message: { role: "assistant", content: "" } };
       const done: Record<string, unknown> = { ...body, done: true, done_reason: doneReasonFor(finish) };
       if (generate) done.context = [];
-      controller.enqueue(ndjsonLine({ ...done, ...finalCounts(usage) }));
+      controller.enqueue(line({ ...done, ...finalCounts(usage) }));
     },
   });
+}
+
+/** The same stream as NDJSON text (what a client reads), for callers outside the gateway's pump. */
+export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
+  return framedText(encodeFrames(ctx), "ndjson");
 }

@@ -6,7 +6,7 @@ import { encodeRequest } from "./request_encode.ts";
 import { decodeResponse } from "./response_decode.ts";
 import { encodeResponse } from "./response_encode.ts";
 import { decodeStream } from "./stream_decode.ts";
-import { encodeStream } from "./stream_encode.ts";
+import { encodeFrames, encodeStream } from "./stream_encode.ts";
 import { frameWithModel, isRecord, type ModelSlot } from "../shared/mod.ts";
 
 /** Where this format's stream frames name the model (message_start names the model). */
@@ -26,6 +26,7 @@ export const messagesCodec: Codec = {
   encodeResponse,
   decodeStream,
   encodeStream,
+  encodeFrames,
   encodeError,
   streamFrameWithModel: (data, model) => frameWithModel(data, model, MODEL_SLOT),
 };

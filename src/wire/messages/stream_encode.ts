@@ -1,7 +1,7 @@
 import { mergeUsage, ZERO_USAGE } from "../../model/mod.ts";
 import type { Finish, StreamEvent, Usage } from "../../model/mod.ts";
 import type { EncodeContext } from "../codec.ts";
-import { sseEvent } from "../framing/mod.ts";
+import { type Frame, framedText } from "../framing/mod.ts";
 import { syntheticToolId, toolIdFor } from "../shared/mod.ts";
 import { errorBody, errorTypeForKindName } from "./errors.ts";
 import { encodeStopReason } from "./finish.ts";
@@ -28,7 +28,7 @@ interface Block {
  * so the input usage that upstreams send with their own start is in it; message_delta waits for the
  * end of the stream so usage reported after the finish (OpenAI include_usage) still lands in it.
  */
-export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
+export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame> {
   const blocks = new Map<number, Block>();
   const closed = new Set<number>();
   const queue: number[] = [];
@@ -40,10 +40,10 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
   let sawToolUse = false;
   let usage: Usage = ZERO_USAGE;
   let finish: Finish | undefined;
-  let out: (text: string) => void = () => {};
+  let out: (frame: Frame) => void = () => {};
 
   const send = (type: string, payload: Record<string, unknown>) =>
-    out(sseEvent(JSON.stringify({ type, ...payload }), type));
+    out({ event: type, data: JSON.stringify({ type, ...payload }) });
 
   const ensureStarted = () => {
     if (started) return;
@@ -195,20 +195,23 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
         return;
       case "error":
         failed = true;
-        out(sseEvent(JSON.stringify(errorBody(errorTypeForKindName(event.kind), event.message)), "error"));
+        out({
+          event: "error",
+          data: JSON.stringify(errorBody(errorTypeForKindName(event.kind), event.message)),
+        });
         return;
     }
   };
 
-  return new StreamStage<StreamEvent, string>({
+  return new StreamStage<StreamEvent, Frame>({
     transform(event, controller) {
       if (failed) return;
-      out = (text) => controller.enqueue(text);
+      out = (frame) => controller.enqueue(frame);
       onEvent(event);
     },
     flush(controller) {
       if (failed) return;
-      out = (text) => controller.enqueue(text);
+      out = (frame) => controller.enqueue(frame);
       ensureStarted();
       // Whatever is still open or waiting was cut off upstream: close it in order.
       for (const block of blocks.values()) block.ended = true;
@@ -221,4 +224,9 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
       send("message_stop", {});
     },
   });
+}
+
+/** The same stream as SSE text (what a client reads), for callers outside the gateway's pump. */
+export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
+  return framedText(encodeFrames(ctx), "sse");
 }

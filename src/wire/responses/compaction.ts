@@ -5,7 +5,7 @@
  * sense that it recognises its own prefix; it is the client's own conversation, so it is encoded, not
  * sealed. A later request carrying the item gets the summary back as a user message, for any upstream.
  */
-import { sseEvent } from "../framing/mod.ts";
+import type { Frame } from "../framing/mod.ts";
 import { isRecord } from "../shared/mod.ts";
 import type { WireObject } from "./response_object.ts";
 
@@ -145,8 +145,8 @@ export function compactionResponseObject(answer: CompactionAnswer, item: WireObj
   };
 }
 
-/** The same answer as the SSE stream a streaming client expects, ending with `response.completed`. */
-export function compactionStream(answer: CompactionAnswer, item: WireObject): string {
+/** The same answer as the stream a streaming client expects (its frames), ending with `response.completed`. */
+export function compactionStream(answer: CompactionAnswer, item: WireObject): Frame[] {
   const done = compactionResponseObject(answer, item);
   const started = { ...done, status: "in_progress", output: [] };
   const events: [string, Record<string, unknown>][] = [
@@ -156,10 +156,10 @@ export function compactionStream(answer: CompactionAnswer, item: WireObject): st
     ["response.output_item.done", { output_index: 0, item }],
     ["response.completed", { response: done }],
   ];
-  return events.map(([type, fields], i) =>
-    sseEvent(JSON.stringify({ type, sequence_number: i, ...fields }), type)
-  )
-    .join("");
+  return events.map(([type, fields], i) => ({
+    event: type,
+    data: JSON.stringify({ type, sequence_number: i, ...fields }),
+  }));
 }
 
 /** The request that asks a Responses upstream to compact natively: the same input plus the trigger item. */
@@ -173,19 +173,16 @@ export function nativeCompactionBody(body: Record<string, unknown>): Record<stri
 }
 
 /**
- * The one compaction item and the usage of a native compaction's SSE answer, or null when the answer
- * did not complete with exactly one compaction item (the upstream cannot compact).
+ * The one compaction item and the usage of a native compaction's streamed answer (its frames), or null
+ * when the answer did not complete with exactly one compaction item (the upstream cannot compact).
  */
-export function compactionOfStream(
-  text: string,
+export function compactionOfFrames(
+  frames: readonly Frame[],
 ): { item: WireObject; answer: Omit<CompactionAnswer, "model"> } | null {
-  for (const block of text.split(/\r?\n\r?\n/)) {
-    const data = block.split(/\r?\n/).filter((line) => line.startsWith("data:")).map((line) =>
-      line.slice(5).trimStart()
-    ).join("\n");
-    if (!data.includes('"response.completed"')) continue;
+  for (const frame of frames) {
+    if (frame.event !== "response.completed" && !frame.data.includes('"response.completed"')) continue;
     try {
-      const event: unknown = JSON.parse(data);
+      const event: unknown = JSON.parse(frame.data);
       if (!isRecord(event) || event.type !== "response.completed") continue;
       return compactionOfResponse(event.response);
     } catch {

@@ -1,7 +1,7 @@
 import type { BlockKind, Finish, ProviderFamily, StreamEvent, Usage } from "../../model/mod.ts";
 import { SYNTHETIC_STOP } from "../../model/mod.ts";
 import type { EncodeContext } from "../codec.ts";
-import { sseEvent } from "../framing/mod.ts";
+import { type Frame, framedText } from "../framing/mod.ts";
 import { stableHash, syntheticToolId } from "../shared/mod.ts";
 import { wireStatusFor } from "./finish.ts";
 import { itemIdFor, responseIdFor } from "./ids.ts";
@@ -50,7 +50,7 @@ const STREAM_ERROR_CODES: Readonly<Record<string, string>> = {
  * lifecycle the openai SDK's stream helper validates, and a final response.completed / incomplete /
  * failed carrying the whole response. There is no `[DONE]`.
  */
-export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
+export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame> {
   let sequence = 0;
   let id = responseIdFor(`gw_${stableHash(`${ctx.requestModel}:${ctx.now}`)}`);
   // The client sees the model id it asked for, whatever name the upstream reports.
@@ -62,10 +62,10 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
   let finish: Finish | undefined;
   const output: WireObject[] = [];
   const blocks = new Map<number, Block>();
-  let out: StageOutput<string>;
+  let out: StageOutput<Frame>;
 
   const send = (type: string, fields: WireObject) => {
-    out.enqueue(sseEvent(JSON.stringify({ type, sequence_number: sequence++, ...fields }), type));
+    out.enqueue({ event: type, data: JSON.stringify({ type, sequence_number: sequence++, ...fields }) });
   };
 
   const snapshot = (
@@ -259,7 +259,7 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
     }
   };
 
-  return new StreamStage<StreamEvent, string>({
+  return new StreamStage<StreamEvent, Frame>({
     transform(event, controller) {
       out = controller;
       if (!ended) handle(event);
@@ -275,4 +275,9 @@ export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, strin
       send(`response.${status}`, { response: snapshot(status, incompleteDetails, error) });
     },
   });
+}
+
+/** The same stream as SSE text (what a client reads), for callers outside the gateway's pump. */
+export function encodeStream(ctx: EncodeContext): StreamStage<StreamEvent, string> {
+  return framedText(encodeFrames(ctx), "sse");
 }

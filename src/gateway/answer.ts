@@ -1,0 +1,92 @@
+import type { ClientFraming, Frame } from "../wire/framing/mod.ts";
+import type { GatewayWarning } from "./warnings.ts";
+
+/**
+ * A client stream's frames as the gateway produces them, pulled one batch (one upstream read's worth) at a
+ * time. Not a ReadableStream: the HTTP layer builds the one stream the client reads around it, so no extra
+ * stream hop runs per chunk.
+ */
+export interface FrameSource {
+  /**
+   * The next frames, or null when the stream is over. Rejects with a StreamBroken when the upstream broke
+   * after the first frame (the client's stream is cut short).
+   */
+  next(): Promise<readonly Frame[] | null>;
+  /** The client went away: stop the upstream; the stream's end is reported as cancelled. */
+  cancel(reason?: unknown): void;
+}
+
+/** A committed stream that could not go on; its message is one line for the runtime's log. */
+export class StreamBroken extends Error {}
+
+/** What an answer carries: one JSON value, or a stream of frames in the client's framing. */
+export type AnswerBody =
+  | {
+    readonly kind: "json";
+    /** The client's wire object (e.g. a Responses object), for code that builds on an answer. */
+    readonly value: unknown;
+    /** `value` as JSON text when the gateway already wrote it (for its log); written on demand otherwise. */
+    readonly text?: string;
+  }
+  | { readonly kind: "stream"; readonly framing: ClientFraming; readonly frames: FrameSource };
+
+/**
+ * The gateway's answer to one client request, in neutral terms: `src/http` turns it into an HTTP response,
+ * SSE/NDJSON bytes or WebSocket messages; nothing in the gateway reads an answer back from bytes. Failures
+ * are not answers: they leave as GatewayErrors.
+ */
+export interface Answer {
+  readonly status: number;
+  /** What translation lost, one entry per code (the `x-gateway-warnings` header over HTTP). */
+  readonly warnings: readonly GatewayWarning[];
+  readonly body: AnswerBody;
+}
+
+/** A JSON answer with status 200. */
+export function jsonAnswer(value: unknown, warnings: readonly GatewayWarning[], text?: string): Answer {
+  return { status: 200, warnings, body: { kind: "json", value, text } };
+}
+
+/** A stream answer (status 200) over `frames`. */
+export function streamAnswer(
+  framing: ClientFraming,
+  frames: FrameSource,
+  warnings: readonly GatewayWarning[],
+): Answer {
+  return { status: 200, warnings, body: { kind: "stream", framing, frames } };
+}
+
+/**
+ * A source over frames that are all known already (a whole answer sent as a stream). `onEnd` hears how it
+ * ended once: "completed" when the last frames were taken, "cancelled" when the client left first.
+ */
+export function fixedFrames(
+  frames: readonly Frame[],
+  onEnd?: (how: "completed" | "cancelled") => void,
+): FrameSource {
+  let taken = false;
+  let ended = false;
+  const end = (how: "completed" | "cancelled") => {
+    if (ended) return;
+    ended = true;
+    onEnd?.(how);
+  };
+  return {
+    next() {
+      if (taken) return Promise.resolve(null);
+      taken = true;
+      end("completed");
+      return Promise.resolve(frames.length > 0 ? frames : null);
+    },
+    cancel() {
+      end("cancelled");
+    },
+  };
+}
+
+/** Every frame of a source, in order (compaction reads a whole upstream answer before it answers). */
+export async function drainFrames(source: FrameSource): Promise<Frame[]> {
+  const all: Frame[] = [];
+  for (let batch = await source.next(); batch !== null; batch = await source.next()) all.push(...batch);
+  return all;
+}

@@ -1,0 +1,55 @@
+import { type Answer, type FrameSource, StreamBroken } from "../gateway/answer.ts";
+import { WARNINGS_HEADER, warningsHeaderValue } from "../gateway/warnings.ts";
+import { type ClientFraming, type Frame, frameText } from "../wire/framing/mod.ts";
+
+const JSON_TYPE = "application/json";
+
+/**
+ * The client's HTTP response for an answer: JSON, or a stream written in its framing (SSE events or
+ * NDJSON lines), with `x-gateway-warnings` when translation lost something.
+ */
+export function answerResponse(answer: Answer): Response {
+  const body = answer.body;
+  const headers: Record<string, string> = body.kind === "stream"
+    ? {
+      "content-type": body.framing === "ndjson" ? "application/x-ndjson" : "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    }
+    : { "content-type": JSON_TYPE };
+  if (answer.warnings.length > 0) headers[WARNINGS_HEADER] = warningsHeaderValue(answer.warnings);
+  const content = body.kind === "stream"
+    ? frameBytes(body.frames, body.framing)
+    : body.text ?? JSON.stringify(body.value);
+  return new Response(content, { status: answer.status, headers });
+}
+
+/**
+ * The bytes of a frame source: one pull per batch of frames (one upstream read), so the stream the client
+ * reads is the only stream between it and the upstream. The client leaving cancels the source.
+ */
+function frameBytes(source: FrameSource, framing: ClientFraming): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let frames: readonly Frame[] | null;
+      try {
+        frames = await source.next();
+      } catch (error) {
+        // The runtime logs the reason it is given; a string keeps that to one line instead of a stack.
+        controller.error(error instanceof StreamBroken ? error.message : String(error));
+        return;
+      }
+      if (frames === null) {
+        controller.close();
+        return;
+      }
+      let text = "";
+      for (const frame of frames) text += frameText(frame, framing);
+      controller.enqueue(encoder.encode(text));
+    },
+    cancel(reason) {
+      source.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+}
