@@ -141,6 +141,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   const handler = createHandler({
     control: runtime.control,
     dispatcher: runtime.dispatcher,
+    now,
     drainSignal: drain.signal,
     visibleModels: (identity) => runtime.visibleModels(identity),
     dashboard,

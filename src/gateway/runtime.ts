@@ -19,7 +19,8 @@ import { UsageRecorder } from "./usage_recorder.ts";
 
 /** Knobs tests and the CLI may set. */
 export interface RuntimeOptions {
-  readonly now?: () => number;
+  /** The wall clock (ms), from the composition root. */
+  readonly now: () => number;
   /** Overrides `limits.response_timeout_s` and `limits.idle_timeout_s` (tests). */
   readonly timeouts?: UpstreamTimeouts;
   /** Outbound fetch for the Headroom saver. */
@@ -57,8 +58,8 @@ export class GatewayRuntime {
   readonly #counter = new TokenCounter();
   #catalog: CatalogEntry[] = [];
 
-  constructor(config: Config, store: Store, options: RuntimeOptions = {}) {
-    this.now = options.now ?? Date.now;
+  constructor(config: Config, store: Store, options: RuntimeOptions) {
+    this.now = options.now;
     const limits = config.limits;
     this.clients = new ProviderClients(options.env ?? (() => undefined), {
       maxConnections: limits.maxConnections,

@@ -139,7 +139,7 @@ async function serveMessage(
   }
   if (body.generate === false) {
     // Codex's warm-up: it only wants to see a completed response, so no upstream is asked.
-    chain.last = { id: sendWarmup(socket, body), items: inputItems(body.input) };
+    chain.last = { id: sendWarmup(socket, body, deps.now()), items: inputItems(body.input) };
     return;
   }
   delete body.generate;
@@ -205,11 +205,11 @@ function requestOf(data: unknown): Record<string, unknown> | string | null {
 }
 
 /** Answers a warm-up with an empty completed response and returns its id. */
-function sendWarmup(socket: WebSocket, body: Record<string, unknown>): string {
+function sendWarmup(socket: WebSocket, body: Record<string, unknown>, nowMs: number): string {
   const response = {
     id: `resp_warmup_${crypto.randomUUID().replaceAll("-", "")}`,
     object: "response",
-    created_at: Math.floor(Date.now() / 1000),
+    created_at: Math.floor(nowMs / 1000),
     status: "completed",
     model: body.model,
     output: [],

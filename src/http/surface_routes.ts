@@ -48,6 +48,8 @@ function matchSurfaceRoute(path: string): SurfaceRoute | null {
 export interface SurfaceDeps {
   readonly control: ControlPlane;
   readonly dispatcher: Dispatcher;
+  /** The wall clock (ms), for the few answers src/http makes itself (a WebSocket warm-up's `created_at`). */
+  readonly now: () => number;
   /**
    * Aborted when a shutdown's drain deadline passes: in-flight upstream calls and streams end as if
    * their clients had left, so their usage rows are written before the process stops.
