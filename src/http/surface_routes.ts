@@ -41,8 +41,22 @@ function matchSurfaceRoute(path: string): SurfaceRoute | null {
       return { kind: "generate", surface: "generate_content", target: path.slice(prefix.length) };
     }
   }
+  // `@ai-sdk/google`, `@google/generative-ai` (LangChain) and others read a model id with a slash as a
+  // resource path: `gemini/gemini-2.5-flash` is called as /v1beta/gemini/gemini-2.5-flash:generateContent.
+  for (const version of GENERATE_VERSIONS) {
+    if (!path.startsWith(version)) continue;
+    const target = path.slice(version.length);
+    if (target.includes("/") && GENERATE_ACTION.test(target)) {
+      return { kind: "generate", surface: "generate_content", target };
+    }
+  }
   return null;
 }
+
+/** API versions a `<prefix>/<model>:action` path may follow (the resource-path form above). */
+const GENERATE_VERSIONS = ["/v1beta/", "/v1/"];
+/** The generate-content methods, as the end of a resource path. */
+const GENERATE_ACTION = /:(generateContent|streamGenerateContent)$/;
 
 /** What the surface handler needs. */
 export interface SurfaceDeps {
@@ -146,6 +160,7 @@ export function surfaceForPath(p: string): WireFormat | "utility" {
   if (p.startsWith("/v1/responses")) return "responses";
   if (p.startsWith("/v1/messages")) return "messages";
   if (p.startsWith("/v1beta/") || (p.startsWith("/v1/models/") && p.includes(":"))) return "generate_content";
+  if (p.startsWith("/v1/") && GENERATE_ACTION.test(p)) return "generate_content";
   if (p.startsWith("/api/")) return "local_runner";
   return "utility";
 }
