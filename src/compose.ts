@@ -6,7 +6,7 @@ import type { Config } from "./config/mod.ts";
 import { serializeCredential } from "./credentials/mod.ts";
 import { maskKey } from "./inventory/key_text.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
-import { subscriptionConsole } from "./dashboard/subscription_probe.ts";
+import { subscriptionConsole } from "./features/providers/subscription_probe.ts";
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
@@ -14,8 +14,8 @@ import { GatewayRuntime } from "./gateway/runtime.ts";
 import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
 import { composeMetrics } from "./compose_metrics.ts";
 import { createHandler } from "./http/app.ts";
-import { Management } from "./management/mod.ts";
-import { providerSigninFacts, SigninService } from "./signin/mod.ts";
+import { Management } from "./features/mod.ts";
+import { providerSigninFacts, SigninService } from "./features/signin/mod.ts";
 import type { Store } from "./storage/mod.ts";
 
 /** What the root passes in: the loaded config, an open store, and the outside world. */

@@ -1,10 +1,10 @@
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { ActiveCooldown, Headroom } from "../routing/mod.ts";
-import type { Management } from "../management/mod.ts";
+import type { Management } from "../features/mod.ts";
 import type { Store } from "../storage/mod.ts";
-import type { SigninService } from "../signin/mod.ts";
+import type { SigninService } from "../features/signin/mod.ts";
 import type { LiveHub } from "./live_hub.ts";
-import type { SubscriptionConsole } from "./subscription_probe.ts";
+import type { SubscriptionConsole } from "../features/providers/subscription_probe.ts";
 
 /** The gateway's configuration in force, as the dashboard reads it (in memory, refreshed on reload). */
 export type GatewayState = Pick<

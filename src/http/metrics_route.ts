@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { DashboardContext } from "../dashboard/context.ts";
 import { DashboardSessions } from "../dashboard/sessions.ts";
 import { GatewayError } from "../model/mod.ts";
-import { dashboardIdentity } from "./dashboard/access.ts";
+import { dashboardIdentity } from "../dashboard/access.ts";
 import type { AppEnv } from "./env.ts";
 
 /** What `GET /metrics` serves. */

@@ -14,8 +14,8 @@ import type {
   SaversSection,
   SettingsSection,
   ToolsSection,
-} from "./manage.ts";
-import type { InventoryKeysSection, InventorySection } from "./inventory.ts";
+} from "../../features/providers/contract.ts";
+import type { InventoryKeysSection, InventorySection } from "../../features/inventory/contract.ts";
 import type {
   Alert,
   AnalyticsSection,
@@ -27,12 +27,12 @@ import type {
 
 export type { ApiType } from "../../config/api_types.ts";
 export type { WireFormat } from "../../model/wire_format.ts";
-export type { SigninFlow } from "../../signin/plan.ts";
-export type { SigninStatus, SigninView } from "../../signin/session.ts";
-export type * from "./manage.ts";
+export type { SigninFlow } from "../../features/signin/plan.ts";
+export type { SigninStatus, SigninView } from "../../features/signin/session.ts";
+export type * from "../../features/providers/contract.ts";
 export type * from "./usage.ts";
-export type * from "./inventory.ts";
-export type * from "./quota.ts";
+export type * from "../../features/inventory/contract.ts";
+export type * from "../../features/routing/contract.ts";
 
 /** Each state section's name mapped to the type of its `data`. */
 export interface StateSections {

@@ -1,5 +1,5 @@
 import type { DashboardContext } from "../context.ts";
-import { budgetView } from "../views.ts";
+import { budgetView } from "../../features/providers/state.ts";
 import { windowStart } from "./common.ts";
 
 import type { Alert } from "../contract/mod.ts";

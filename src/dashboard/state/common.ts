@@ -2,7 +2,7 @@ import { dayStartMs } from "../../accounting/mod.ts";
 import type { DashboardContext } from "../context.ts";
 import { type DailyTotals, DAY_MS, type GroupTotals, type UsageTotals } from "../../storage/mod.ts";
 import type { BreakdownRow, DailyPoint, TotalsView } from "../contract/mod.ts";
-import { round } from "../views.ts";
+import { round } from "../../features/providers/state.ts";
 
 /** What every section builder gets. */
 export interface SectionInput {

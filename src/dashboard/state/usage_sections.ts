@@ -7,7 +7,7 @@ import type {
   OverviewSection,
   UsageSection,
 } from "../contract/mod.ts";
-import { budgetView, round } from "../views.ts";
+import { budgetView, round } from "../../features/providers/state.ts";
 import {
   breakdownView,
   dailySeries,

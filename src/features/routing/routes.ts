@@ -1,0 +1,14 @@
+import { Hono } from "hono";
+import type { DashboardContext } from "../../dashboard/context.ts";
+import type { AppEnv } from "../../http/env.ts";
+
+/** Routing actions: clear every cooldown (memory and database). */
+export function routingRoutes(ctx: DashboardContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.post("/dashboard/api/routing/clear-cooldowns", (c) => {
+    const cleared = ctx.cooldowns.active(ctx.now()).length;
+    ctx.cooldowns.clearAll();
+    return c.json({ ok: true, cleared });
+  });
+  return app;
+}
