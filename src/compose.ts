@@ -9,6 +9,7 @@ import type { DashboardContext } from "./dashboard/context.ts";
 import { subscriptionConsole } from "./features/providers/subscription_probe.ts";
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
+import { identityLabel, identityRole, keyIdentity, keyRole } from "./gateway/identity.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
 import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
@@ -84,7 +85,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   );
   if (checksHere) management.inventory.start();
   else management.inventory.checks.forwardTo((ids, identify) => checkRequests.publishNow({ ids, identify }));
-  const hub = new LiveHub(now);
+  const hub = new LiveHub(now, identityLabel);
   const signin = new SigninService({
     fetch: (input, init) => fetch(input, init),
     now,
@@ -133,6 +134,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     hub,
     startedAt: now(),
     fingerprint: (text) => store.box.fingerprint(text),
+    identity: { keyRole, role: identityRole, label: identityLabel, ofKey: keyIdentity },
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
     subscriptions: subscriptionConsole(runtime.subscriptions, now),
     signin,

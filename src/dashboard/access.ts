@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { type DashboardSessions, loginRefusal } from "./sessions.ts";
 import type { GatewayState } from "./context.ts";
-import { type ClientIdentity, identityRole } from "../gateway/identity.ts";
+import type { DashboardIdentity, IdentityRules } from "./identity.ts";
 import { GatewayError } from "../model/mod.ts";
 import { presentedKey } from "../http/credentials.ts";
 import type { AppEnv } from "../http/env.ts";
@@ -24,7 +24,7 @@ export function dashboardIdentity(
   control: Pick<GatewayState, "identify">,
   sessions: DashboardSessions,
   now: number,
-): { identity: ClientIdentity; via: AccessVia } | null {
+): { identity: DashboardIdentity; via: AccessVia } | null {
   const key = presentedKey(request.headers, request.url);
   if (key !== null) {
     const identity = control.identify(key);
@@ -76,9 +76,9 @@ const ADMIN_READS =
  * Least privilege: a viewer may look at the dashboard but change nothing, export nothing and read no
  * request bodies. Mount after dashboardAccess.
  */
-export function adminOnlyChanges(): MiddlewareHandler<AppEnv> {
+export function adminOnlyChanges(role: IdentityRules["role"]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (identityRole(c.get("identity")) !== "admin") {
+    if (role(c.get("identity")) !== "admin") {
       const method = c.req.method;
       const path = c.req.path;
       const reading = method === "GET" || method === "HEAD";

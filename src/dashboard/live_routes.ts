@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import type { DashboardContext } from "./context.ts";
-import { identityLabel, identityRole } from "../gateway/identity.ts";
 import type { AppEnv } from "../http/env.ts";
 import { accessVia } from "./access.ts";
 
@@ -40,9 +39,9 @@ export function liveRoutes(ctx: DashboardContext): Hono<AppEnv> {
   app.get("/dashboard/api/me", (c) => {
     const identity = c.get("identity");
     return c.json({
-      user: identityLabel(identity),
+      user: ctx.identity.label(identity),
       kind: identity.kind,
-      role: identityRole(identity),
+      role: ctx.identity.role(identity),
       key_id: identity.kind === "db" ? identity.keyId : null,
       via: accessVia(c.req.raw) ?? "header",
     });

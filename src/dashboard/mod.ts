@@ -48,11 +48,11 @@ export function dashboardRoutes(
   version: string,
   ui?: Hono<AppEnv>,
 ): Hono<AppEnv> {
-  const sessions = new DashboardSessions(ctx.state, ctx.reads.sessions, ctx.fingerprint);
+  const sessions = new DashboardSessions(ctx);
   const app = new Hono<AppEnv>();
   app.route("/", dashboardPublicRoutes(ctx, sessions));
   app.use("/dashboard/*", dashboardAccess(ctx.state, sessions, ctx.now));
-  app.use("/dashboard/*", adminOnlyChanges());
+  app.use("/dashboard/*", adminOnlyChanges(ctx.identity.role));
   if (ui) app.route("/", ui);
   app.route("/", liveRoutes(ctx));
   app.route("/", stateRoutes(ctx, version));

@@ -1,114 +1,75 @@
 import type { DashboardContext } from "./context.ts";
-import type { StateEnvelope, StateSections, ToolsSection } from "./contract/mod.ts";
+import type { StateEnvelope, StateSection, StateSections } from "./contract/mod.ts";
 import { collectAlerts } from "./state/alerts.ts";
 import type { SectionInput } from "./state/common.ts";
-import {
-  budgetsSection,
-  combosSection,
-  keysSection,
-  pricingSection,
-  providersSection,
-  routingSection,
-  saversSection,
-  settingsSection,
-} from "../features/settings/state.ts";
+import { saversSection, settingsSection } from "../features/settings/state.ts";
+import { budgetsSection } from "../features/budgets/state.ts";
+import { combosSection } from "../features/combos/state.ts";
+import { keysSection } from "../features/keys/state.ts";
+import { pricingSection } from "../features/pricing/state.ts";
+import { providersSection } from "../features/providers/state.ts";
+import { routingSection } from "../features/routing/state.ts";
 import { inventoryKeysSection, inventorySection } from "../features/inventory/state.ts";
 import { requestLogsSection } from "../features/request_logs/state.ts";
-import { toolCards } from "./state/tool_cards.ts";
-import { analyticsSection, leaderboardSection, overviewSection, usageSection } from "./state/usage_sections.ts";
+import { toolsSection } from "./state/tool_cards.ts";
+import {
+  analyticsSection,
+  leaderboardSection,
+  overviewSection,
+  usageSection,
+} from "./state/usage_sections.ts";
 
-/** Every state section of the spec. */
-export const STATE_SECTIONS = [
-  "overview",
-  "usage",
-  "analytics",
-  "leaderboard",
-  "request-logs",
-  "inventory",
-  "inventory-keys",
-  "providers",
-  "combos",
-  "routing",
-  "savers",
-  "budgets",
-  "keys",
-  "tools",
-  "pricing",
-  "settings",
-] as const satisfies readonly (keyof StateSections)[];
+/** Builds one section's data; the table below gives each section its own builder's type. */
+type SectionBuilder<S extends StateSection> = (input: SectionInput) => StateSections[S];
 
-/** One state section's name (the contract's keys; the switch below must cover each). */
-export type StateSection = keyof StateSections;
+/**
+ * Every state section of the spec with its builder. The mapped type ties each name to its own data type, so
+ * a builder returning another section's data does not type-check.
+ */
+const BUILDERS: { readonly [S in StateSection]: SectionBuilder<S> } = {
+  overview: overviewSection,
+  usage: (input) => usageSection(input, input.gateway.hub.recent()),
+  analytics: analyticsSection,
+  leaderboard: leaderboardSection,
+  "request-logs": requestLogsSection,
+  inventory: (input) => inventorySection(input, input.gateway.pushToken() !== undefined),
+  "inventory-keys": inventoryKeysSection,
+  providers: providersSection,
+  combos: combosSection,
+  routing: routingSection,
+  savers: saversSection,
+  budgets: budgetsSection,
+  keys: keysSection,
+  tools: toolsSection,
+  pricing: pricingSection,
+  settings: (input) => settingsSection(input, input.gateway.startedAt, input.version),
+};
+
+/** Every state section of the spec, in the order the spec lists them. */
+export const STATE_SECTIONS = Object.keys(BUILDERS) as readonly StateSection[];
 
 /** True when `name` is a state section. */
 export function isStateSection(name: string): name is StateSection {
-  return (STATE_SECTIONS as readonly string[]).includes(name);
+  return Object.hasOwn(BUILDERS, name);
 }
 
-function sectionData(
-  section: StateSection,
-  ctx: DashboardContext,
-  input: SectionInput,
-): StateSections[StateSection] {
-  switch (section) {
-    case "overview":
-      return overviewSection(input);
-    case "usage":
-      return usageSection(input, ctx.hub.recent());
-    case "analytics":
-      return analyticsSection(input);
-    case "leaderboard":
-      return leaderboardSection(input);
-    case "request-logs":
-      return requestLogsSection(input);
-    case "inventory":
-      return inventorySection(input, ctx.pushToken() !== undefined);
-    case "inventory-keys":
-      return inventoryKeysSection(input);
-    case "providers":
-      return providersSection(input);
-    case "combos":
-      return combosSection(input);
-    case "routing":
-      return routingSection(input);
-    case "savers":
-      return saversSection(input);
-    case "budgets":
-      return budgetsSection(input);
-    case "keys":
-      return keysSection(input);
-    case "tools": {
-      const requireKey = ctx.state.settings.server_require_api_key;
-      const first = ctx.state.providers.find((p) => p.enabled && p.models.length > 0);
-      const model = first ? `${first.prefix}/${first.models[0]}` : "<prefix>/<model>";
-      const tools: ToolsSection = {
-        base_url: input.origin,
-        base_url_v1: `${input.origin}/v1`,
-        require_api_key: requireKey,
-        key_placeholder: requireKey ? "sk-gateway-…" : "none",
-        example_model: model,
-        cards: toolCards({ origin: input.origin, requireKey, model }),
-      };
-      return tools;
-    }
-    case "pricing":
-      return pricingSection(input);
-    case "settings":
-      return settingsSection(input, ctx.startedAt, input.version);
-  }
+/** One section's data, typed by its name. */
+function sectionData<S extends StateSection>(section: S, input: SectionInput): StateSections[S] {
+  const build: SectionBuilder<S> = BUILDERS[section];
+  return build(input);
 }
 
 /** Builds `{section, alerts, data, meta}` for one section. */
-export function buildState(
-  section: StateSection,
+export function buildState<S extends StateSection>(
+  section: S,
   ctx: DashboardContext,
   query: URLSearchParams,
   origin: string,
   version: string,
-): StateEnvelope {
+): StateEnvelope<S> {
   const started = performance.now();
   const input: SectionInput = { gateway: ctx, query, origin, inflight: ctx.hub.inflight, version };
-  const data = sectionData(section, ctx, input);
+  const data = sectionData(section, input);
   const alerts = collectAlerts(ctx);
   const echo: Record<string, unknown> = {};
   const fields: Record<string, unknown> = { ...data };

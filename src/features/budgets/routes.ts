@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
-import { budgetView } from "../providers/state.ts";
+import { budgetView } from "./state.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { idParam, jsonObject, parseInput } from "../../dashboard/validation.ts";
 

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
-import { comboView } from "../providers/state.ts";
+import { comboView } from "./state.ts";
 import type { ComboRecord } from "../../storage/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { jsonObject, parseInput, stringList } from "../../dashboard/validation.ts";

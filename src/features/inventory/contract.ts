@@ -1,4 +1,5 @@
-/** Dashboard contract, upstream key inventory: overview counts, the key list, one key's detail, ingest reports. */
+/** Inventory contract: overview counts, the key list, one key's detail, ingest reports, and the inventory routes. */
+import type { Done, Route } from "../../dashboard/contract/api.ts";
 
 /** Inventory overview: counts by provider, status and health, and what the Add Keys form offers. */
 export interface InventorySection {
@@ -105,4 +106,40 @@ export interface InventoryIngestReport {
     readonly status: "registered" | "exists" | "updated" | "rejected" | "unidentified";
     readonly error?: string;
   }[];
+}
+
+/** Body of Add Keys (`POST /inventory/keys`): pasted key text, optionally for one provider. */
+export interface AddKeysInput {
+  readonly text: string;
+  readonly provider?: string;
+  readonly base_url?: string;
+  readonly label?: string;
+  /** Find the provider of keys the text does not name. */
+  readonly identify?: boolean;
+}
+
+/** Answer of a recheck or identify: how many keys were queued. */
+export interface ChecksQueued {
+  readonly ok: true;
+  readonly queued: number;
+}
+
+/** Answer of archive and restore. */
+export interface KeyArchived {
+  readonly ok: true;
+  readonly archived: boolean;
+}
+
+/** The inventory routes the dashboard calls (push has its own token and shape). */
+export interface InventoryApi {
+  readonly "POST /inventory/keys": Route<AddKeysInput, InventoryIngestReport>;
+  /** The export document itself (JSON), or multipart `export_file`. */
+  readonly "POST /inventory/import": Route<unknown, InventoryIngestReport>;
+  readonly "GET /inventory/keys/:id": Route<undefined, InventoryKeyDetail>;
+  readonly "POST /inventory/keys/:id/recheck": Route<undefined, ChecksQueued>;
+  readonly "POST /inventory/keys/:id/identify": Route<undefined, ChecksQueued>;
+  readonly "POST /inventory/recheck": Route<undefined, ChecksQueued>;
+  readonly "POST /inventory/keys/:id/archive": Route<undefined, KeyArchived>;
+  readonly "POST /inventory/keys/:id/restore": Route<undefined, KeyArchived>;
+  readonly "DELETE /inventory/keys/:id": Route<undefined, Done>;
 }

@@ -7,7 +7,7 @@ import type {
   InventoryKeysSection,
   InventoryKeyView,
   InventorySection,
-} from "../../dashboard/contract/mod.ts";
+} from "./contract.ts";
 import { intParam, type SectionInput } from "../../dashboard/state/common.ts";
 
 /** Inventory overview: counts by provider, status and health. */
@@ -66,7 +66,7 @@ export function inventorySection({ gateway }: SectionInput, pushEnabled: boolean
 }
 
 /** The list view of a key (masked; the error text redacted). */
-export function keyView(gateway: DashboardContext, k: UpstreamKeyView): InventoryKeyView {
+export function inventoryKeyView(gateway: DashboardContext, k: UpstreamKeyView): InventoryKeyView {
   return {
     id: k.id,
     provider_id: k.providerId,
@@ -110,7 +110,13 @@ export function inventoryKeysSection({ gateway, query }: SectionInput): Inventor
     search: filters.search || undefined,
     archived: filters.archived,
   });
-  return { keys: result.keys.map((k) => keyView(gateway, k)), total: result.total, page, limit, filters };
+  return {
+    keys: result.keys.map((k) => inventoryKeyView(gateway, k)),
+    total: result.total,
+    page,
+    limit,
+    filters,
+  };
 }
 
 /** One key with its models and newest history rows; null when it does not exist. */
@@ -119,7 +125,7 @@ export function keyDetail(gateway: DashboardContext, id: string): InventoryKeyDe
   if (key === null) return null;
   const redact = (text: string) => gateway.state.redactor.redact(text);
   return {
-    key: keyView(gateway, key),
+    key: inventoryKeyView(gateway, key),
     next_check_at: gateway.manage.inventory.checks.plannedAt(id) ?? null,
     models: gateway.reads.inventoryChecks.models(id),
     history: gateway.reads.inventoryChecks.history(id, 20).map((h) => ({

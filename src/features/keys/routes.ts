@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
-import { keyView } from "../providers/state.ts";
+import { keyView } from "./state.ts";
 import type { ApiKeyRecord } from "../../storage/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { idParam, jsonObject, parseInput, privateJson, stringList } from "../../dashboard/validation.ts";
@@ -33,7 +33,7 @@ const updateSchema = z.object({
 export function keysRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const keys = ctx.manage.keys;
-  const view = (key: ApiKeyRecord) => keyView(key, ctx.state.budgets);
+  const view = (key: ApiKeyRecord) => keyView(key, ctx);
 
   app.post("/dashboard/api/v2/keys", async (c) => {
     const input = parseInput(createSchema, await jsonObject(c));

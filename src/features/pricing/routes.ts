@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
-import { priceView } from "../providers/state.ts";
+import { priceView } from "./state.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { jsonObject, parseInput } from "../../dashboard/validation.ts";
 

@@ -1,7 +1,7 @@
 import type { ProviderConfig } from "../../config/mod.ts";
 import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../../executors/presets.ts";
 import type { NeutralRequest } from "../../model/mod.ts";
-import type { ProbeResult as ContractProbeResult } from "../../dashboard/contract/mod.ts";
+import type { ProbeResult as ContractProbeResult } from "./contract.ts";
 
 /** Upstream probes give up after this long. */
 export const PROBE_TIMEOUT_MS = 20_000;

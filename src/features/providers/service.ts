@@ -1,5 +1,10 @@
 import type { ApiType, OAuthOverrides, ProviderConfig } from "../../config/mod.ts";
-import { CredentialFormatError, isCredentialJson, oauthKind, parseCredential } from "../../credentials/mod.ts";
+import {
+  CredentialFormatError,
+  isCredentialJson,
+  oauthKind,
+  parseCredential,
+} from "../../credentials/mod.ts";
 import type { ManagementDeps } from "../deps.ts";
 import { invalidField, notFound } from "../field_error.ts";
 

@@ -1,43 +1,27 @@
-import { keyRole } from "../../gateway/identity.ts";
-import { budgetStatus } from "../../accounting/mod.ts";
-import type { PriceConfig, ProviderConfig } from "../../config/mod.ts";
+import { API_TYPES, type ProviderConfig } from "../../config/mod.ts";
 import { presetFor } from "../../executors/presets.ts";
+import { FREE_TIER_PRESETS } from "../../executors/free_tier_presets.ts";
 import { credentialStatus, oauthKind, parseCredential } from "../../credentials/mod.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
-import type {
-  BudgetView,
-  ComboView,
-  CredentialView,
-  KeyView,
-  LogDetailView,
-  LogSummaryView,
-  PriceView,
-  ProviderView,
-} from "../../dashboard/contract/mod.ts";
-import type {
-  ApiKeyRecord,
-  BudgetRecord,
-  ComboRecord,
-  RequestLogRecord,
-  RequestLogSummary,
-} from "../../storage/mod.ts";
+import type { SectionInput } from "../../dashboard/state/common.ts";
 import { maskSecret } from "../../security/mask.ts";
 import { flowsOffered, providerSigninFacts } from "../signin/mod.ts";
+import type { CredentialView, ProvidersSection, ProviderView } from "./contract.ts";
 
-/** A DB key as the dashboard shows it: never the key, only its display prefix. */
-export function keyView(key: ApiKeyRecord, budgets: readonly BudgetRecord[]): KeyView {
+/** Providers with masked credentials, and the api_types the form offers. */
+export function providersSection({ gateway }: SectionInput): ProvidersSection {
   return {
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    status: key.status,
-    can_login: key.canLogin,
-    allowed_models: [...key.allowedModels],
-    role: keyRole(key),
-    role_explicit: key.role !== null,
-    daily_budget: budgets.find((b) => b.keyId === key.id)?.dailyLimit ?? null,
-    created_at: key.createdAt,
-    updated_at: key.updatedAt,
+    providers: gateway.state.providers.map((p) => providerView(p, gateway)),
+    api_types: API_TYPES.map((t) => ({
+      api_type: t,
+      format: presetFor(t).format,
+    })),
+    free_tier_presets: FREE_TIER_PRESETS.map((p) => ({
+      id: p.id,
+      label: p.label,
+      base_url: p.baseUrl,
+      models: p.models,
+    })),
   };
 }
 
@@ -95,81 +79,4 @@ function accessTokenOf(apiKey: string): string {
 function signinFlows(provider: ProviderConfig) {
   const facts = providerSigninFacts(provider);
   return facts === null ? [] : flowsOffered(facts);
-}
-
-/** A budget with today's spend and status. */
-export function budgetView(budget: BudgetRecord, gateway: DashboardContext): BudgetView {
-  const spent = gateway.spentToday(budget.keyId);
-  const status = budgetStatus({ dailyLimit: budget.dailyLimit, warnPct: budget.warnPct, spentToday: spent });
-  const key = budget.keyId === null ? undefined : gateway.state.keys.find((k) => k.id === budget.keyId);
-  return {
-    id: budget.id,
-    scope: budget.keyId === null ? "global" as const : budget.keyId,
-    key_id: budget.keyId,
-    scope_label: budget.keyId === null ? "Global" : key?.name ?? `key #${budget.keyId}`,
-    daily_limit: budget.dailyLimit,
-    warn_pct: budget.warnPct,
-    spent_today: round(spent, 6),
-    percentage: round(status.percentage, 2),
-    remaining: round(status.remaining, 6),
-    status: status.status,
-  };
-}
-
-/** A combo with the members no enabled provider serves. */
-export function comboView(combo: ComboRecord, gateway: DashboardContext): ComboView {
-  const routable = new Set(
-    gateway.state.providers.filter((p) => p.enabled).flatMap((p) => p.models.map((m) => `${p.prefix}/${m}`)),
-  );
-  return {
-    id: combo.id,
-    name: combo.name,
-    models: [...combo.models],
-    unroutable: combo.models.filter((m) => !routable.has(m)),
-  };
-}
-
-/** A price in the snake_case shape of the YAML file. */
-export function priceView(model: string, price: PriceConfig): PriceView {
-  return {
-    model,
-    input_per_mtok: price.inputPerMtok,
-    output_per_mtok: price.outputPerMtok,
-    cache_creation_per_mtok: price.cacheCreationPerMtok,
-    cache_read_per_mtok: price.cacheReadPerMtok,
-  };
-}
-
-/** A request log row without bodies. */
-export function logSummary(log: RequestLogSummary): LogSummaryView {
-  return {
-    id: log.id,
-    ts: log.ts,
-    client_format: log.clientFormat,
-    model: log.model,
-    provider_id: log.providerId,
-    status: log.status,
-    latency_ms: log.latencyMs,
-    streamed: log.streamed,
-    user: log.user,
-    error: log.error,
-    warnings: log.warnings,
-  };
-}
-
-/** A request log row with bodies. */
-export function logDetail(log: RequestLogRecord): LogDetailView {
-  return {
-    ...logSummary(log),
-    request_body: log.requestBody,
-    response_body: log.responseBody,
-    request_truncated: log.requestTruncated,
-    response_truncated: log.responseTruncated,
-  };
-}
-
-/** Rounds for display without float noise. */
-export function round(n: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
 }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { DashboardContext } from "../../dashboard/context.ts";
-import { logDetail } from "../providers/state.ts";
+import { logDetail } from "./state.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { notFound } from "../mod.ts";
 import { idParam } from "../../dashboard/validation.ts";

@@ -1,5 +1,5 @@
-import type { RequestLogsSection } from "../../dashboard/contract/mod.ts";
-import { logSummary } from "../providers/state.ts";
+import type { RequestLogRecord, RequestLogSummary } from "../../storage/mod.ts";
+import type { LogDetailView, LogSummaryView, RequestLogsSection } from "./contract.ts";
 import { intParam, type SectionInput } from "../../dashboard/state/common.ts";
 
 /** A page of request logs, newest first. */
@@ -18,5 +18,33 @@ export function requestLogsSection({ gateway, query }: SectionInput): RequestLog
     total,
     total_pages: totalPages,
     logs: store.requestLogs.page(limit, (page - 1) * limit).map(logSummary),
+  };
+}
+
+/** A request log row without bodies. */
+export function logSummary(log: RequestLogSummary): LogSummaryView {
+  return {
+    id: log.id,
+    ts: log.ts,
+    client_format: log.clientFormat,
+    model: log.model,
+    provider_id: log.providerId,
+    status: log.status,
+    latency_ms: log.latencyMs,
+    streamed: log.streamed,
+    user: log.user,
+    error: log.error,
+    warnings: log.warnings,
+  };
+}
+
+/** A request log row with bodies. */
+export function logDetail(log: RequestLogRecord): LogDetailView {
+  return {
+    ...logSummary(log),
+    request_body: log.requestBody,
+    response_body: log.responseBody,
+    request_truncated: log.requestTruncated,
+    response_truncated: log.responseTruncated,
   };
 }

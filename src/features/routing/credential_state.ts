@@ -1,6 +1,6 @@
 import type { ProviderConfig } from "../../config/mod.ts";
 import { credentialStatus, oauthKind } from "../../credentials/mod.ts";
-import type { CredentialState } from "../../dashboard/contract/mod.ts";
+import type { CredentialState } from "./contract.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
 
 /** An access token this close to its expiry, with no way to renew it, is shown as expiring. */

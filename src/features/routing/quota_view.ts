@@ -1,5 +1,5 @@
 import type { Headroom } from "../../routing/mod.ts";
-import type { AccountQuotaState } from "../../dashboard/contract/mod.ts";
+import type { AccountQuotaState } from "./contract.ts";
 
 /** An account's headroom as the Routing screen shows it; null when nothing is known about its limits. */
 export function quotaView(headroom: Headroom | undefined): AccountQuotaState | null {

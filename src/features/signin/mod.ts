@@ -4,7 +4,7 @@
  * through the management service as the provider's credential blob.
  */
 export { type SigninDeps, SigninService } from "./service.ts";
-export type { SigninStatus, SigninView } from "./session.ts";
+export type { SigninApi, SigninStatus, SigninView } from "./contract.ts";
 export { flowsOffered, type SigninFacts, type SigninFlow } from "./plan.ts";
 export { providerSigninFacts } from "./facts.ts";
 export type { SignedInCredential } from "./token_answer.ts";

@@ -15,7 +15,8 @@ import type { OAuthFetch } from "./oauth_http.ts";
 import { authorizeUrl, createPkcePair, exchangeCode, readPastedRedirect } from "./pkce_flow.ts";
 import { type SigninFacts, type SigninFlow, type SigninPlan, signinPlan } from "./plan.ts";
 import { base64Url } from "./base64url.ts";
-import { type SigninView, signinView } from "./session.ts";
+import { signinView } from "./session.ts";
+import { type SigninView } from "./contract.ts";
 import type { SignedInCredential } from "./token_answer.ts";
 
 /** What the sessions need from the rest of the gateway. */

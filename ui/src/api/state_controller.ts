@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import type { Alert, StateMeta, StateSection, StateSections } from "../../../src/dashboard/contract/mod.ts";
+import type { StateMeta, StateSection, StateSections } from "../../../src/dashboard/contract/mod.ts";
+import type { Alert } from "../../../src/dashboard/contract/usage.ts";
 import { getState } from "./client.ts";
 
 /**

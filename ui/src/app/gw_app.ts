@@ -1,7 +1,7 @@
 import { html, LitElement, type TemplateResult } from "lit";
 import { html as staticHtml, unsafeStatic } from "lit/static-html.js";
 import { API_BASE, send } from "../api/client.ts";
-import type { ClearedCooldowns } from "../../../src/dashboard/contract/mod.ts";
+import type { ClearedCooldowns } from "../../../src/features/routing/contract.ts";
 import type { GwPalette } from "../components/gw_palette.ts";
 import type { GwToasts } from "../components/gw_toasts.ts";
 import { NavigateEvent, ShellActionEvent, ThemeEvent, ToastEvent, ValueEvent } from "../lib/events.ts";

@@ -1,5 +1,7 @@
 import { css, html, LitElement, nothing } from "lit";
-import type { ProviderView, SigninFlow, SigninView } from "../../../src/dashboard/contract/mod.ts";
+import type { SigninFlow } from "../../../src/features/signin/contract.ts";
+import type { ProviderView } from "../../../src/features/providers/contract.ts";
+import type { SigninView } from "../../../src/features/signin/contract.ts";
 import { API_BASE, getJson, send } from "../api/client.ts";
 import { ToastEvent } from "../lib/events.ts";
 import { inputValue } from "../lib/form.ts";

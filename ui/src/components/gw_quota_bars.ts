@@ -1,5 +1,5 @@
 import { css, html, LitElement, nothing } from "lit";
-import type { AccountQuotaState, QuotaWindowState } from "../../../src/dashboard/contract/mod.ts";
+import type { AccountQuotaState, QuotaWindowState } from "../../../src/features/routing/contract.ts";
 import { sharedStyles } from "../styles/shared.ts";
 
 /** One account's limit windows as headroom bars with reset countdowns, and why it goes last. */

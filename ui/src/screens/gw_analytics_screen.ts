@@ -1,5 +1,5 @@
 import { css, html, nothing } from "lit";
-import type { AnalyticsSection, BreakdownRow } from "../../../src/dashboard/contract/mod.ts";
+import type { AnalyticsSection, BreakdownRow } from "../../../src/dashboard/contract/usage.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";

@@ -1,5 +1,5 @@
 import { html, nothing } from "lit";
-import type { BudgetsSection, BudgetView } from "../../../src/dashboard/contract/mod.ts";
+import type { BudgetsSection, BudgetView } from "../../../src/features/budgets/contract.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { inputValue } from "../lib/form.ts";

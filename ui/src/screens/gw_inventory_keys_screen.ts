@@ -3,7 +3,7 @@ import type {
   InventoryKeyDetail,
   InventoryKeysSection,
   InventoryKeyView,
-} from "../../../src/dashboard/contract/mod.ts";
+} from "../../../src/features/inventory/contract.ts";
 import { API_BASE, getJson, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ValueEvent } from "../lib/events.ts";

@@ -1,5 +1,5 @@
 import { html, nothing } from "lit";
-import type { InventorySection } from "../../../src/dashboard/contract/mod.ts";
+import type { InventorySection } from "../../../src/features/inventory/contract.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { screenPath } from "../app/routes.ts";

@@ -1,5 +1,5 @@
 import { css, html, nothing } from "lit";
-import type { CreatedKey, KeysSection, KeyView } from "../../../src/dashboard/contract/mod.ts";
+import type { CreatedKey, KeysSection, KeyView } from "../../../src/features/keys/contract.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatCost, formatDateTime } from "../lib/format.ts";

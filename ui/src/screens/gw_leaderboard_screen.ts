@@ -1,5 +1,5 @@
 import { css, html } from "lit";
-import type { LeaderboardRow } from "../../../src/dashboard/contract/mod.ts";
+import type { LeaderboardRow } from "../../../src/dashboard/contract/usage.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";

@@ -1,5 +1,5 @@
 import { css, html, nothing } from "lit";
-import type { PriceView, PricingSection } from "../../../src/dashboard/contract/mod.ts";
+import type { PriceView, PricingSection } from "../../../src/features/pricing/contract.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { inputValue } from "../lib/form.ts";

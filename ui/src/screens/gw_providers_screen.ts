@@ -1,11 +1,11 @@
 import { html, nothing } from "lit";
+import type { ApiType } from "../../../src/features/providers/contract.ts";
 import type {
-  ApiType,
   ApiTypeOption,
   FetchedModels,
   ProbeResult,
   ProviderView,
-} from "../../../src/dashboard/contract/mod.ts";
+} from "../../../src/features/providers/contract.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ProviderTest } from "../components/gw_provider_card.ts";

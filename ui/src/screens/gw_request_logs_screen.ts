@@ -3,7 +3,7 @@ import type {
   LogDetailView,
   LogSummaryView,
   RequestLogsSection,
-} from "../../../src/dashboard/contract/mod.ts";
+} from "../../../src/features/request_logs/contract.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ValueEvent } from "../lib/events.ts";

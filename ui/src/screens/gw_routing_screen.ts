@@ -3,7 +3,7 @@ import type {
   ClearedCooldowns,
   RoutingAccount,
   RoutingSection,
-} from "../../../src/dashboard/contract/mod.ts";
+} from "../../../src/features/routing/contract.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { icon } from "../lib/icons.ts";

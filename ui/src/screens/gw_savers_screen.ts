@@ -1,5 +1,5 @@
 import { css, html, nothing } from "lit";
-import type { SaversSection, SaverStat } from "../../../src/dashboard/contract/mod.ts";
+import type { SaversSection, SaverStat } from "../../../src/features/settings/contract.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatInt, formatPercent } from "../lib/format.ts";

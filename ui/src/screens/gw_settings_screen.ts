@@ -1,5 +1,6 @@
 import { css, html, nothing } from "lit";
-import type { ResetResult, SettingsSection, SettingView } from "../../../src/dashboard/contract/mod.ts";
+import type { ResetResult } from "../../../src/features/backup/contract.ts";
+import type { SettingsSection, SettingView } from "../../../src/features/settings/contract.ts";
 import { API_BASE, send } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatDateTime, formatRemaining } from "../lib/format.ts";

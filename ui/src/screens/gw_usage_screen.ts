@@ -1,5 +1,5 @@
 import { css, html, nothing } from "lit";
-import type { LiveEvent, UsageSection } from "../../../src/dashboard/contract/mod.ts";
+import type { LiveEvent, UsageSection } from "../../../src/dashboard/contract/usage.ts";
 import { LiveController } from "../api/live_controller.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatCompact, formatCost, formatInt, formatLatency, formatTime } from "../lib/format.ts";

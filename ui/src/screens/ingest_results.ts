@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { send } from "../api/client.ts";
 import { ScreenBase } from "./screen_base.ts";
-import type { InventoryIngestReport as IngestReport } from "../../../src/dashboard/contract/mod.ts";
+import type { InventoryIngestReport as IngestReport } from "../../../src/features/inventory/contract.ts";
 
 const tone: Readonly<Record<string, string>> = {
   registered: "ok",

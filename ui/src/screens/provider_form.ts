@@ -1,5 +1,6 @@
 /** The provider form's draft, how it is checked before sending, and the body it sends. */
-import type { ApiType, ProviderView } from "../../../src/dashboard/contract/mod.ts";
+import type { ApiType } from "../../../src/features/providers/contract.ts";
+import type { ProviderView } from "../../../src/features/providers/contract.ts";
 import { splitList } from "../lib/form.ts";
 
 /** The draft of the create / edit dialog; `editing` is the id of the provider being changed. */
