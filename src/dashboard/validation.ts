@@ -1,8 +1,9 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import { invalidField, notFound } from "../features/mod.ts";
+import { invalidField, notFound } from "../features/field_error.ts";
 import { GatewayError } from "../model/mod.ts";
 import type { AppEnv } from "../http/env.ts";
+import type { AnswerOf, ApiRoute, BodyOf } from "./contract/mod.ts";
 import { readJsonBody } from "../http/read_body.ts";
 
 /** Dashboard request bodies are small; anything larger is a mistake. */
@@ -57,4 +58,30 @@ export function privateJson(data: unknown, status = 200): Response {
     status,
     headers: { "content-type": "application/json", "cache-control": "private, no-store" },
   });
+}
+
+/** A body type without `readonly` (zod's input types are mutable; the contract's are not). */
+type Loose<T> = T extends readonly (infer E)[] ? Loose<E>[]
+  : T extends object ? { -readonly [K in keyof T]: Loose<T[K]> }
+  : T;
+
+/** Holds when the schema accepts every body the contract lets the UI send for a route. */
+type Accepts<S extends z.ZodType, Body> = [Loose<Body>] extends [z.input<S>] ? unknown
+  : { readonly "the schema does not accept the contract's body": Body };
+
+/**
+ * Reads and validates the body of a contract route. The schema must accept the contract's body type, so the
+ * UI's typed client and the server cannot drift apart.
+ */
+export async function readBody<R extends ApiRoute, S extends z.ZodType>(
+  c: Context<AppEnv>,
+  _route: R,
+  schema: S & Accepts<S, BodyOf<R>>,
+): Promise<z.output<S>> {
+  return parseInput(schema, await jsonObject(c));
+}
+
+/** A contract route's answer, checked against the contract (`private, no-store`: it is a user's data). */
+export function answer<R extends ApiRoute>(_route: R, body: AnswerOf<R>, status: 200 | 201 = 200): Response {
+  return privateJson(body, status);
 }

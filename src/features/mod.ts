@@ -21,6 +21,7 @@ export type { CallHints, ProviderChanges, ProviderInput } from "./providers/serv
 export { withCallHints } from "./providers/service.ts";
 export type { SettingsChange } from "./settings/service.ts";
 export {
+  type CheckRequest,
   type IngestReport,
   type IngestResult,
   MAX_BATCH,

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { invalidField } from "../mod.ts";
 import type { AppEnv } from "../../http/env.ts";
+import { answer } from "../../dashboard/validation.ts";
 
 /** Export of the database state as YAML, and Reset to the YAML file. */
 export function configRoutes(ctx: DashboardContext): Hono<AppEnv> {
@@ -25,6 +26,6 @@ export function configRoutes(ctx: DashboardContext): Hono<AppEnv> {
     });
   });
 
-  app.post("/dashboard/api/reset", (c) => c.json({ ok: true, seeded: configFile.reset() }));
+  app.post("/dashboard/api/reset", () => answer("POST /reset", { ok: true, seeded: configFile.reset() }));
   return app;
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { budgetView } from "./state.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { idParam, jsonObject, parseInput } from "../../dashboard/validation.ts";
+import { answer, idParam, readBody } from "../../dashboard/validation.ts";
 
 const schema = z.object({
   scope: z.union([z.literal("global"), z.number().int().positive(), z.string().regex(/^\d+$/)], {
@@ -23,15 +23,15 @@ export function budgetsRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const budgets = ctx.manage.budgets;
 
   app.post("/dashboard/api/budgets", async (c) => {
-    const input = parseInput(schema, await jsonObject(c));
+    const input = await readBody(c, "POST /budgets", schema);
     const keyId = input.scope === "global" ? null : Number(input.scope);
     const budget = budgets.set(keyId, input.daily_limit, input.warn_pct);
-    return c.json({ ok: true, budget: budgetView(budget, ctx) });
+    return answer("POST /budgets", { ok: true, budget: budgetView(budget, ctx) });
   });
 
   app.delete("/dashboard/api/budgets/:id", (c) => {
     budgets.delete(idParam(c.req.param("id"), "Budget"));
-    return c.json({ ok: true });
+    return answer("DELETE /budgets/:id", { ok: true });
   });
   return app;
 }

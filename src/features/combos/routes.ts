@@ -4,7 +4,7 @@ import type { DashboardContext } from "../../dashboard/context.ts";
 import { comboView } from "./state.ts";
 import type { ComboRecord } from "../../storage/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { jsonObject, parseInput, stringList } from "../../dashboard/validation.ts";
+import { answer, readBody, stringList } from "../../dashboard/validation.ts";
 
 const name = z.string({ error: "must be a string" }).trim().min(1, "is required").max(200, "is too long")
   .regex(/^\S+$/, "must not contain spaces");
@@ -23,22 +23,23 @@ export function combosRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const ref = (raw: string) => decodeURIComponent(raw);
 
   app.post("/dashboard/api/combos", async (c) => {
-    const input = parseInput(z.object({ name, models }), await jsonObject(c));
-    return c.json({ ok: true, combo: view(combos.create(input)) }, 201);
+    const input = await readBody(c, "POST /combos", z.object({ name, models }));
+    return answer("POST /combos", { ok: true, combo: view(combos.create(input)) }, 201);
   });
 
   app.put("/dashboard/api/combos/:id", async (c) => {
     const current = combos.get(ref(c.req.param("id")));
-    const input = parseInput(
+    const input = await readBody(
+      c,
+      "PUT /combos/:id",
       z.object({ name: name.optional(), models: models.optional() }),
-      await jsonObject(c),
     );
-    return c.json({ ok: true, combo: view(combos.update(String(current.id), input)) });
+    return answer("PUT /combos/:id", { ok: true, combo: view(combos.update(String(current.id), input)) });
   });
 
   app.delete("/dashboard/api/combos/:id", (c) => {
     combos.delete(ref(c.req.param("id")));
-    return c.json({ ok: true });
+    return answer("DELETE /combos/:id", { ok: true });
   });
   return app;
 }

@@ -7,7 +7,7 @@ import { GatewayError } from "../../model/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { readJsonBody } from "../../http/read_body.ts";
 import { admitter, ingestAnswer } from "./push_routes.ts";
-import { jsonObject, parseInput } from "../../dashboard/validation.ts";
+import { answer, readBody } from "../../dashboard/validation.ts";
 
 /** Import files may be larger than other dashboard bodies (OAuth blobs, exported state). */
 const IMPORT_LIMIT = 8 * 1024 * 1024;
@@ -26,7 +26,7 @@ export function inventoryManageRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const inventory = ctx.manage.inventory;
 
   app.post("/dashboard/api/inventory/keys", async (c) => {
-    const input = parseInput(addSchema, await jsonObject(c));
+    const input = await readBody(c, "POST /inventory/keys", addSchema);
     const options = {
       provider: input.provider || undefined,
       baseUrl: input.base_url || undefined,
@@ -81,28 +81,32 @@ export function inventoryManageRoutes(ctx: DashboardContext): Hono<AppEnv> {
     const detail = keyDetail(ctx, c.req.param("id"));
     if (detail === null) throw notFound(`Inventory key "${c.req.param("id")}" does not exist`);
     c.header("cache-control", "private, no-store");
-    return c.json(detail);
+    return answer("GET /inventory/keys/:id", detail);
   });
   app.post(
     "/dashboard/api/inventory/keys/:id/recheck",
-    (c) => c.json({ ok: true, ...inventory.recheck(c.req.param("id")) }),
+    (c) => answer("POST /inventory/keys/:id/recheck", { ok: true, ...inventory.recheck(c.req.param("id")) }),
   );
   app.post(
     "/dashboard/api/inventory/keys/:id/identify",
-    (c) => c.json({ ok: true, ...inventory.identify([c.req.param("id")]) }),
+    (c) =>
+      answer("POST /inventory/keys/:id/identify", { ok: true, ...inventory.identify([c.req.param("id")]) }),
   );
-  app.post("/dashboard/api/inventory/recheck", (c) => c.json({ ok: true, ...inventory.recheck() }));
+  app.post(
+    "/dashboard/api/inventory/recheck",
+    () => answer("POST /inventory/recheck", { ok: true, ...inventory.recheck() }),
+  );
   app.post("/dashboard/api/inventory/keys/:id/archive", (c) => {
     inventory.archive(c.req.param("id"), true);
-    return c.json({ ok: true, archived: true });
+    return answer("POST /inventory/keys/:id/archive", { ok: true, archived: true });
   });
   app.post("/dashboard/api/inventory/keys/:id/restore", (c) => {
     inventory.archive(c.req.param("id"), false);
-    return c.json({ ok: true, archived: false });
+    return answer("POST /inventory/keys/:id/restore", { ok: true, archived: false });
   });
   app.delete("/dashboard/api/inventory/keys/:id", (c) => {
     inventory.delete(c.req.param("id"));
-    return c.json({ ok: true });
+    return answer("DELETE /inventory/keys/:id", { ok: true });
   });
   return app;
 }

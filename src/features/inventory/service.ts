@@ -38,6 +38,12 @@ export interface IngestOptions {
   readonly admit?: (keys: number) => void;
 }
 
+/** A check request one process forwards to the one that runs the checks. */
+export interface CheckRequest {
+  readonly ids?: readonly string[];
+  readonly identify?: boolean;
+}
+
 /**
  * The upstream key inventory: keys come in (Add Keys, push, import; deduplicated by hash), are checked in
  * the background, and go out (archive, delete, confirmed export). Every change that can alter routing
@@ -48,12 +54,33 @@ export class InventoryService {
   readonly checks: InventoryChecks;
   /** The one per-client key budget that push, Add Keys and import all count against. */
   readonly submissions: SubmitLimiter;
+  #checksHere = false;
 
   constructor(deps: ManagementDeps, checks: InventoryChecks) {
     this.#deps = deps;
     this.checks = checks;
     const { pushRateLimit, pushRateWindowMs } = deps.config.inventory;
     this.submissions = new SubmitLimiter(pushRateLimit, pushRateWindowMs);
+  }
+
+  /**
+   * Elects whether this process runs the key checks. Exactly one process on a database does (the only one, or
+   * worker 1), so a key is never checked twice at once; the others forward their check requests to it
+   * through `publish`. The CLI never calls this: it must not call upstreams.
+   */
+  elect(processLabel: string | undefined, publish: (request: CheckRequest) => void): void {
+    this.#checksHere = processLabel === undefined || processLabel === "worker-1";
+    if (this.#checksHere) this.start();
+    else this.checks.forwardTo((ids, identify) => publish({ ids, identify }));
+  }
+
+  /** Check requests forwarded by other processes: run when this process was elected, else not ours. */
+  heard(requests: readonly CheckRequest[]): void {
+    if (!this.#checksHere) return;
+    for (const r of requests) {
+      if (r.identify && r.ids) this.checks.identify(r.ids);
+      else this.checks.schedule(r.ids);
+    }
   }
 
   /** Starts background checks and mirrors the providers' own keys (the running gateway only). */

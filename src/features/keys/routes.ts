@@ -4,7 +4,7 @@ import type { DashboardContext } from "../../dashboard/context.ts";
 import { keyView } from "./state.ts";
 import type { ApiKeyRecord } from "../../storage/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { idParam, jsonObject, parseInput, privateJson, stringList } from "../../dashboard/validation.ts";
+import { answer, idParam, readBody, stringList } from "../../dashboard/validation.ts";
 
 const budgetField = z.number({ error: "must be a number greater than 0 (USD)" }).nullable().optional();
 
@@ -36,7 +36,7 @@ export function keysRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const view = (key: ApiKeyRecord) => keyView(key, ctx);
 
   app.post("/dashboard/api/v2/keys", async (c) => {
-    const input = parseInput(createSchema, await jsonObject(c));
+    const input = await readBody(c, "POST /v2/keys", createSchema);
     const created = keys.create({
       name: input.name,
       canLogin: input.can_login,
@@ -44,12 +44,16 @@ export function keysRoutes(ctx: DashboardContext): Hono<AppEnv> {
       dailyBudget: input.daily_budget ?? undefined,
       role: input.role,
     });
-    return privateJson({ ok: true, key: view(created.record), plaintext: created.plaintext }, 201);
+    return answer(
+      "POST /v2/keys",
+      { ok: true, key: view(created.record), plaintext: created.plaintext },
+      201,
+    );
   });
 
   app.post("/dashboard/api/keys/:id", async (c) => {
     const id = idParam(c.req.param("id"), "API key");
-    const input = parseInput(updateSchema, await jsonObject(c));
+    const input = await readBody(c, "POST /keys/:id", updateSchema);
     const updated = keys.update(id, {
       name: input.name,
       canLogin: input.can_login,
@@ -57,12 +61,12 @@ export function keysRoutes(ctx: DashboardContext): Hono<AppEnv> {
       dailyBudget: input.daily_budget,
       role: input.role,
     });
-    return c.json({ ok: true, key: view(updated) });
+    return answer("POST /keys/:id", { ok: true, key: view(updated) });
   });
 
   app.delete("/dashboard/api/keys/:id", (c) => {
     const revoked = keys.revoke(idParam(c.req.param("id"), "API key"));
-    return c.json({ ok: true, key: view(revoked) });
+    return answer("DELETE /keys/:id", { ok: true, key: view(revoked) });
   });
   return app;
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { priceView } from "./state.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { jsonObject, parseInput } from "../../dashboard/validation.ts";
+import { answer, readBody } from "../../dashboard/validation.ts";
 
 const rate = z.number({ error: "must be a number of USD per million tokens" }).refine(
   (n) => Number.isFinite(n) && n >= 0,
@@ -23,14 +23,14 @@ export function pricingRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const pricing = ctx.manage.pricing;
 
   app.post("/dashboard/api/pricing", async (c) => {
-    const input = parseInput(schema, await jsonObject(c));
+    const input = await readBody(c, "POST /pricing", schema);
     const price = pricing.set(input.model, {
       inputPerMtok: input.input_per_mtok,
       outputPerMtok: input.output_per_mtok,
       cacheCreationPerMtok: input.cache_creation_per_mtok,
       cacheReadPerMtok: input.cache_read_per_mtok,
     });
-    return c.json({ ok: true, price: priceView(input.model, price) });
+    return answer("POST /pricing", { ok: true, price: priceView(input.model, price) });
   });
 
   // Model ids contain slashes; take everything after the prefix, URL-encoded or not.
@@ -43,7 +43,7 @@ export function pricingRoutes(ctx: DashboardContext): Hono<AppEnv> {
       model = raw;
     }
     pricing.delete(model);
-    return c.json({ ok: true });
+    return answer("DELETE /pricing/:model", { ok: true });
   });
   return app;
 }

@@ -8,7 +8,7 @@ import { providerView } from "./state.ts";
 import { invalidField, withCallHints } from "../mod.ts";
 import { GatewayError } from "../../model/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { jsonObject, parseInput, stringList } from "../../dashboard/validation.ts";
+import { answer, readBody, stringList } from "../../dashboard/validation.ts";
 
 const id = z.string({ error: "must be a string" }).trim().min(1, "is required").max(100, "is too long")
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only");
@@ -84,30 +84,18 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const view = (provider: ProviderConfig) => providerView(provider, ctx);
 
   app.post("/dashboard/api/providers/fetch-models", async (c) => {
-    const input = parseInput(fetchSchema, await jsonObject(c));
-    const stored = input.provider_id ? providers.get(input.provider_id) : undefined;
-    const given = input.api_key?.trim() ?? "";
-    // A stored key goes only to its own provider's base URL, never to one named in the request.
-    const ownTarget = stored !== undefined && (input.base_url ?? stored.baseUrl) === stored.baseUrl;
-    if (stored && !ownTarget && given === "") {
-      throw invalidField(
-        "api_key",
-        "is required for a base_url other than the stored provider's (its stored key is only sent there)",
-      );
-    }
-    const target = {
-      apiType: input.api_type ?? stored?.apiType,
-      baseUrl: input.base_url ?? stored?.baseUrl,
-      apiKey: given !== "" ? given : ownTarget ? stored.apiKey : "",
-    };
-    if (!target.apiType) throw invalidField("api_type", "is required (or give provider_id)");
-    if (!target.baseUrl) throw invalidField("base_url", "is required (or give provider_id)");
+    const input = await readBody(c, "POST /providers/fetch-models", fetchSchema);
+    const target = providers.fetchTarget({
+      providerId: input.provider_id,
+      apiType: input.api_type,
+      baseUrl: input.base_url,
+      apiKey: input.api_key,
+    });
     const result = hasStoredCredential(target.apiType)
       // An unsaved subscription credential is used as is: a refresh would spend a token nothing stores.
       ? await ctx.subscriptions.fetchModels(
-        ownTarget && given === ""
-          ? stored
-          : { ...UNSAVED, apiType: target.apiType, baseUrl: target.baseUrl, apiKey: target.apiKey },
+        target.stored ??
+          { ...UNSAVED, apiType: target.apiType, baseUrl: target.baseUrl, apiKey: target.apiKey },
       )
       : await fetchUpstreamModels({
         apiType: target.apiType,
@@ -118,11 +106,11 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       const message = ctx.state.redactor.redact(result.message);
       throw new GatewayError(502, "upstream", `Fetching models from ${result.url} failed: ${message}`);
     }
-    return c.json({ ok: true, models: result.models, url: result.url });
+    return answer("POST /providers/fetch-models", { ok: true, models: result.models, url: result.url });
   });
 
   app.post("/dashboard/api/providers", async (c) => {
-    const input = parseInput(createSchema, await jsonObject(c));
+    const input = await readBody(c, "POST /providers", createSchema);
     const created = providers.create({
       id: input.id,
       prefix: input.prefix,
@@ -133,13 +121,13 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       enabled: input.enabled,
       oauth: withCallHints(input.api_type, undefined, input),
     });
-    return c.json({ ok: true, provider: view(created) }, 201);
+    return answer("POST /providers", { ok: true, provider: view(created) }, 201);
   });
 
   app.put("/dashboard/api/providers/:id", async (c) => {
     const id = c.req.param("id");
     const current = providers.get(id);
-    const input = parseInput(updateSchema, await jsonObject(c));
+    const input = await readBody(c, "PUT /providers/:id", updateSchema);
     const hinted = input.region !== undefined || input.project !== undefined;
     const updated = providers.update(id, {
       prefix: input.prefix,
@@ -150,31 +138,38 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       enabled: input.enabled,
       oauth: hinted ? withCallHints(input.api_type ?? current.apiType, current.oauth, input) : undefined,
     });
-    return c.json({ ok: true, provider: view(updated) });
+    return answer("PUT /providers/:id", { ok: true, provider: view(updated) });
   });
 
   for (const [action, enabled] of [["enable", true], ["disable", false]] as const) {
     app.post(`/dashboard/api/providers/:id/${action}`, (c) => {
       const provider = providers.update(c.req.param("id"), { enabled });
-      return c.json({ ok: true, provider: view(provider) });
+      return answer(`POST /providers/:id/${action}`, { ok: true, provider: view(provider) });
     });
   }
 
   app.delete("/dashboard/api/providers/:id", (c) => {
     providers.delete(c.req.param("id"));
-    return c.json({ ok: true });
+    return answer("DELETE /providers/:id", { ok: true });
   });
 
   app.post("/dashboard/api/providers/:id/test", async (c) => {
     const provider = providers.get(c.req.param("id"));
-    const body = parseInput(z.object({ model: z.string().trim().min(1).optional() }), await jsonObject(c));
+    const body = await readBody(
+      c,
+      "POST /providers/:id/test",
+      z.object({ model: z.string().trim().min(1).optional() }),
+    );
     const model = body.model ?? provider.models[0];
     if (!model) throw invalidField("model", "is required: the provider lists no models");
     // Upstream error text can repeat the key it was sent; the dashboard shows it without.
     const probed = hasStoredCredential(provider.apiType)
       ? await ctx.subscriptions.probe(provider, model)
       : await probeProvider(provider, model, ctx.now);
-    return c.json({ ...probed, message: ctx.state.redactor.redact(probed.message) });
+    return answer("POST /providers/:id/test", {
+      ...probed,
+      message: ctx.state.redactor.redact(probed.message),
+    });
   });
   return app;
 }

@@ -14,6 +14,23 @@ export type ProviderInput = Omit<ProviderConfig, "capabilities">;
 /** Changes to a provider; a blank `apiKey` keeps the stored one. */
 export type ProviderChanges = Partial<Omit<ProviderInput, "id">>;
 
+/** What Fetch Models is asked for: a stored provider, the form's unsaved values, or both. */
+export interface FetchRequest {
+  readonly providerId?: string;
+  readonly apiType?: ApiType;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+}
+
+/** Where Fetch Models sends its request, with which key. */
+export interface FetchTarget {
+  readonly apiType: ApiType;
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  /** The stored provider, when its own stored credential goes to its own base URL unchanged. */
+  readonly stored?: ProviderConfig;
+}
+
 /**
  * Provider accounts: create, update, enable/disable, delete. Each change reloads the gateway, which
  * rebuilds routing and closes the HTTP clients of providers that are gone or disabled.
@@ -30,6 +47,33 @@ export class ProviderService {
     const provider = this.#deps.store.providers.list().find((p) => p.id === id);
     if (!provider) throw notFound(`Provider "${id}" does not exist`);
     return provider;
+  }
+
+  /**
+   * Where Fetch Models may send a key. A stored key goes only to its own provider's base URL, never to one
+   * named in the request: a form that changed the base URL must give the key again.
+   */
+  fetchTarget(request: FetchRequest): FetchTarget {
+    const stored = request.providerId ? this.get(request.providerId) : undefined;
+    const given = request.apiKey?.trim() ?? "";
+    const ownTarget = stored !== undefined && (request.baseUrl ?? stored.baseUrl) === stored.baseUrl;
+    if (stored && !ownTarget && given === "") {
+      throw invalidField(
+        "api_key",
+        "is required for a base_url other than the stored provider's (its stored key is only sent there)",
+      );
+    }
+    const apiType = request.apiType ?? stored?.apiType;
+    const baseUrl = request.baseUrl ?? stored?.baseUrl;
+    if (!apiType) throw invalidField("api_type", "is required (or give provider_id)");
+    if (!baseUrl) throw invalidField("base_url", "is required (or give provider_id)");
+    const ownKey = ownTarget && given === "";
+    return {
+      apiType,
+      baseUrl,
+      apiKey: given !== "" ? given : ownTarget ? stored.apiKey : "",
+      ...(ownKey ? { stored } : {}),
+    };
   }
 
   /** Adds a provider; its id must be new and its prefix must not be a combo name. */

@@ -3,7 +3,7 @@ import type { DashboardContext } from "../../dashboard/context.ts";
 import { logDetail } from "./state.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { notFound } from "../mod.ts";
-import { idParam } from "../../dashboard/validation.ts";
+import { answer, idParam } from "../../dashboard/validation.ts";
 
 /** Request logs: export, detail, clear. */
 export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
@@ -26,14 +26,12 @@ export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
     ctx.flushWrites();
     const log = store.requestLogs.get(id);
     if (!log) throw notFound(`Request log ${id} does not exist`);
-    return new Response(JSON.stringify({ log: logDetail(log) }), {
-      headers: { "content-type": "application/json", "cache-control": "private, no-store" },
-    });
+    return answer("GET /request-logs/:id", { log: logDetail(log) });
   });
 
   app.delete("/dashboard/api/request-logs", (c) => {
     ctx.flushWrites();
-    return c.json({ ok: true, deleted: ctx.manage.requestLogs.clear() });
+    return answer("DELETE /request-logs", { ok: true, deleted: ctx.manage.requestLogs.clear() });
   });
   return app;
 }

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { jsonObject } from "../../dashboard/validation.ts";
+import { answer, jsonObject } from "../../dashboard/validation.ts";
 
 /**
  * Runtime settings: a partial map. Every entry is validated (and clamped where the setting clamps)
@@ -11,7 +11,7 @@ export function settingsRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post("/dashboard/api/settings", async (c) => {
     const { changed, settings } = ctx.manage.settings.apply(await jsonObject(c));
-    return c.json({ ok: true, changed, settings });
+    return answer("POST /settings", { ok: true, changed, settings });
   });
   return app;
 }

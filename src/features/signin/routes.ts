@@ -6,7 +6,7 @@ import type { SigninView } from "./mod.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { accessVia } from "../../dashboard/access.ts";
 import { readCookie, SESSION_COOKIE } from "../../dashboard/cookies.ts";
-import { jsonObject, parseInput, privateJson } from "../../dashboard/validation.ts";
+import { answer, readBody } from "../../dashboard/validation.ts";
 import { notFound } from "../mod.ts";
 import type { Context } from "hono";
 
@@ -27,27 +27,34 @@ export function signinRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const base = "/dashboard/api/providers/:id/connect";
 
   app.post(base, async (c) => {
-    const input = parseInput(startSchema, await jsonObject(c));
+    const input = await readBody(c, "POST /providers/:id/connect", startSchema);
     const view = await ctx.signin.start(c.req.param("id"), owner(c), input.flow);
-    return privateJson(view, 201);
+    return answer("POST /providers/:id/connect", view, 201);
   });
 
   app.get(
     `${base}/:signin`,
-    (c) => privateJson(forProvider(c, ctx.signin.get(c.req.param("signin"), owner(c)))),
+    (c) =>
+      answer(
+        "GET /providers/:id/connect/:signin",
+        forProvider(c, ctx.signin.get(c.req.param("signin"), owner(c))),
+      ),
   );
 
   app.post(`${base}/:signin/redirect`, async (c) => {
-    const input = parseInput(redirectSchema, await jsonObject(c));
+    const input = await readBody(c, "POST /providers/:id/connect/:signin/redirect", redirectSchema);
     const id = c.req.param("signin");
     forProvider(c, ctx.signin.get(id, owner(c)));
-    return privateJson(await ctx.signin.submit(id, owner(c), input.redirect_url));
+    return answer(
+      "POST /providers/:id/connect/:signin/redirect",
+      await ctx.signin.submit(id, owner(c), input.redirect_url),
+    );
   });
 
   app.delete(`${base}/:signin`, (c) => {
     const id = c.req.param("signin");
     forProvider(c, ctx.signin.get(id, owner(c)));
-    return privateJson(ctx.signin.cancel(id, owner(c)));
+    return answer("DELETE /providers/:id/connect/:signin", ctx.signin.cancel(id, owner(c)));
   });
   return app;
 }
