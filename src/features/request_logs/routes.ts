@@ -29,7 +29,7 @@ export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
     return answer("GET /request-logs/:id", { log: logDetail(log) });
   });
 
-  app.delete("/dashboard/api/request-logs", (c) => {
+  app.delete("/dashboard/api/request-logs", () => {
     ctx.flushWrites();
     return answer("DELETE /request-logs", { ok: true, deleted: ctx.manage.requestLogs.clear() });
   });
