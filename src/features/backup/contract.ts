@@ -12,12 +12,6 @@ export interface ResetResult {
   };
 }
 
-/** The environment variables a plain export refers to, one per credential (`${NAME}` in the YAML). */
-export interface ExportVariable {
-  readonly name: string;
-  readonly provider_id: string;
-}
-
 /** The backup routes that answer JSON. */
 export interface BackupApi {
   readonly "POST /reset": Route<undefined, ResetResult>;

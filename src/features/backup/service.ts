@@ -12,6 +12,15 @@ import { replaceFromConfig, type SeedReport } from "../../storage/mod.ts";
 import type { ManagementDeps } from "../deps.ts";
 import { invalidField } from "../field_error.ts";
 
+/** One environment variable a plain export refers to instead of a credential. */
+interface ExportVariable {
+  /** The variable's name, `${NAME}` in the file. */
+  readonly name: string;
+  readonly providerId: string;
+  /** Which field it stands for (`api_key`, `oauth.client_secret`). */
+  readonly field: string;
+}
+
 /** The database state as a config file (Export), and the config file back into the database (Reset). */
 export class ConfigFileService {
   readonly #deps: ManagementDeps;
@@ -21,11 +30,18 @@ export class ConfigFileService {
   }
 
   /**
-   * Server, providers (all, with plaintext keys and the enabled flag), combos, token_savers and pricing
-   * overrides as YAML that loads with parseConfig and seeds a fresh home.
+   * Server, providers (all, with the enabled flag), combos, token_savers and pricing overrides as YAML that
+   * loads with parseConfig and seeds a fresh home. By default every credential is a `${VARIABLE}` named
+   * after its provider, listed in a header comment, so the file can be kept and shared like any config;
+   * `includeSecrets` writes the plaintext instead (the caller has warned and asked an administrator).
    */
-  exportYaml(): string {
+  exportYaml(options: { readonly includeSecrets?: boolean } = {}): string {
     const { store, config } = this.#deps;
+    const variables = new VariableNames();
+    const secret = (providerId: string, field: string, value: string): string => {
+      if (options.includeSecrets || value === "") return value;
+      return `\${${variables.name(providerId, field)}}`;
+    };
     const s = resolveSettings(store.settings.all(), config.server.requireApiKey);
     const doc: Record<string, unknown> = {
       server: {
@@ -52,14 +68,16 @@ export class ConfigFileService {
         prefix: p.prefix,
         api_type: p.apiType,
         base_url: p.baseUrl,
-        api_key: p.apiKey,
+        api_key: secret(p.id, "api_key", p.apiKey),
         models: [...p.models],
         enabled: p.enabled,
         ...(p.capabilities && Object.keys(p.capabilities).length > 0
           ? { capabilities: exportCapabilities(p.capabilities) }
           : {}),
         ...(p.quota ? { quota: { ...p.quota, windows: p.quota.windows.map((w) => ({ ...w })) } } : {}),
-        ...(p.oauth && Object.keys(p.oauth).length > 0 ? { oauth: exportOAuth(p.oauth) } : {}),
+        ...(p.oauth && Object.keys(p.oauth).length > 0
+          ? { oauth: exportOAuth(p.oauth, (value) => secret(p.id, "oauth.client_secret", value)) }
+          : {}),
       })),
       combos: store.combos.list().map((c) => ({ name: c.name, models: [...c.models] })),
       token_savers: {
@@ -77,8 +95,18 @@ export class ConfigFileService {
         }]),
       ),
     };
-    return `# Gateway state exported ${new Date(this.#deps.now()).toISOString()}\n` +
-      `# Contains plaintext upstream credentials.\n` + stringify(doc, { lineWidth: 0 });
+    const body = stringify(doc, { lineWidth: 0 });
+    const stamp = `# Gateway state exported ${new Date(this.#deps.now()).toISOString()}\n`;
+    if (options.includeSecrets) {
+      return stamp + `# Contains plaintext upstream credentials.\n` + body;
+    }
+    const listed = variables.all();
+    const header = listed.length === 0 ? "# No credentials: nothing to set before loading this file.\n" : [
+      "# Credentials are not in this file. Set these environment variables before loading it:",
+      ...listed.map((v) => `#   ${v.name}  (provider ${v.providerId}, ${v.field})`),
+      "",
+    ].join("\n");
+    return stamp + header + body;
   }
 
   /**
@@ -135,12 +163,39 @@ function exportCapabilities(
   return out;
 }
 
-/** OAuth endpoint overrides back in the file's snake_case names. */
-function exportOAuth(oauth: OAuthOverrides): Record<string, string> {
+/** OAuth endpoint overrides back in the file's snake_case names; `secret` writes the client secret. */
+function exportOAuth(oauth: OAuthOverrides, secret: (value: string) => string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [yamlName, field] of Object.entries(OAUTH_OVERRIDE_FIELDS)) {
     const value = oauth[field];
-    if (value !== undefined) out[yamlName] = value;
+    if (value !== undefined) out[yamlName] = field === "clientSecret" ? secret(value) : value;
   }
   return out;
+}
+
+/**
+ * Variable names after their provider: `ACCT_A_API_KEY` for provider `acct-a`. Ids that differ only in
+ * punctuation would share a name, so a later one gets a number.
+ */
+class VariableNames {
+  readonly #taken = new Set<string>();
+  readonly #list: ExportVariable[] = [];
+
+  /** The variable for one provider's field (a new one each call). */
+  name(providerId: string, field: string): string {
+    const stem = providerId.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "PROVIDER";
+    const suffix = field === "api_key" ? "API_KEY" : "CLIENT_SECRET";
+    // A name must not start with a digit to be a ${VAR} reference.
+    const base = `${/^[0-9]/.test(stem) ? `P_${stem}` : stem}_${suffix}`;
+    let name = base;
+    for (let n = 2; this.#taken.has(name); n++) name = `${base}_${n}`;
+    this.#taken.add(name);
+    this.#list.push({ name, providerId, field });
+    return name;
+  }
+
+  /** Every variable handed out, in file order. */
+  all(): readonly ExportVariable[] {
+    return this.#list;
+  }
 }

@@ -8,7 +8,7 @@ import { icon } from "../lib/icons.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
-/** Settings: runtime settings table, YAML export (after a plaintext warning), server info, reset. */
+/** Settings: runtime settings table, YAML export (credentials as variables; plaintext after a warning), server info, reset. */
 export class GwSettingsScreen extends ScreenBase {
   static override properties = {
     drafts: { state: true },
@@ -224,8 +224,10 @@ export class GwSettingsScreen extends ScreenBase {
       <gw-dialog .open=${this
         .exporting} heading="Export configuration" @gw-close=${() => (this.exporting = false)}>
         <div class="stack">
+          <p>The YAML file names each provider's credential as an environment variable (<code>${"${ACCT_A_API_KEY}"}</code>);
+            its header lists the variables to set before loading it.</p>
           <div
-            class="warn-box">The YAML file contains every provider's API key in plain text. Store it like a password and never commit it.</div>
+            class="warn-box">With plaintext credentials, the file contains every provider's API key. Store it like a password and never commit it.</div>
           <label class="check"><input type="checkbox" name="understood" .checked=${this.understood}
                 @change=${(
                   e: Event,
@@ -233,11 +235,16 @@ export class GwSettingsScreen extends ScreenBase {
                   .checked)}>I understand the file contains plaintext credentials</label>
         </div>
         <button slot="footer" @click=${() => (this.exporting = false)}>Cancel</button>
-        <a slot="footer" class="btn primary" href=${`${API_BASE}/export?include_secrets=true`} download="gateway-config.yaml"
-          data-action="export-yaml"
+        <a slot="footer" class="btn" href=${`${API_BASE}/export?include_secrets=true`} download="gateway-config.yaml"
+          data-action="export-yaml-secrets"
           aria-disabled=${this.understood ? "false" : "true"} style=${this.understood
             ? ""
             : "pointer-events:none;opacity:.5"}
+          @click=${() => setTimeout(() => (this.exporting = false), 0)}>${icon(
+            "download",
+          )}With plaintext credentials</a>
+        <a slot="footer" class="btn primary" href=${`${API_BASE}/export`} download="gateway-config.yaml"
+          data-action="export-yaml"
           @click=${() => setTimeout(() => (this.exporting = false), 0)}>${icon("download")}Download YAML</a>
       </gw-dialog>
     `;
