@@ -65,8 +65,8 @@ type Loose<T> = T extends readonly (infer E)[] ? Loose<E>[]
   : T extends object ? { -readonly [K in keyof T]: Loose<T[K]> }
   : T;
 
-/** Holds when the schema accepts every body the contract lets the UI send for a route. */
-type Accepts<S extends z.ZodType, Body> = [Loose<Body>] extends [z.input<S>] ? unknown
+/** Holds when the schema accepts every body the contract lets the UI send (no body is read as `{}`). */
+type Accepts<S extends z.ZodType, Body> = [Loose<Exclude<Body, undefined>>] extends [z.input<S>] ? unknown
   : { readonly "the schema does not accept the contract's body": Body };
 
 /**

@@ -125,5 +125,5 @@ export interface ProvidersApi {
   readonly "POST /providers/:id/disable": Route<undefined, ProviderSaved>;
   readonly "DELETE /providers/:id": Route<undefined, Done>;
   readonly "POST /providers/fetch-models": Route<FetchModelsRequest, FetchedModels>;
-  readonly "POST /providers/:id/test": Route<{ readonly model?: string }, ProbeResult>;
+  readonly "POST /providers/:id/test": Route<{ readonly model?: string } | undefined, ProbeResult>;
 }

@@ -4,7 +4,7 @@ import type {
   InventoryKeysSection,
   InventoryKeyView,
 } from "../../../src/features/inventory/contract.ts";
-import { API_BASE, getJson, send } from "../api/client.ts";
+import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatAgo, formatDateTime } from "../lib/format.ts";
@@ -227,9 +227,7 @@ export class GwInventoryKeysScreen extends ScreenBase {
   };
 
   private async open(k: InventoryKeyView): Promise<void> {
-    const result = await getJson<InventoryKeyDetail>(
-      `${API_BASE}/inventory/keys/${encodeURIComponent(k.id)}`,
-    );
+    const result = await call("GET /inventory/keys/:id", { params: { id: k.id } });
     if (result.ok) this.detail = result.data;
     else this.toast(result.message, "error");
   }
@@ -239,14 +237,14 @@ export class GwInventoryKeysScreen extends ScreenBase {
     action: "recheck" | "archive" | "restore",
     done: string,
   ): Promise<void> {
-    const result = await send("POST", `inventory/keys/${encodeURIComponent(k.id)}/${action}`);
+    const result = await call(`POST /inventory/keys/:id/${action}`, { params: { id: k.id } });
     if (!result.ok) return this.toast(result.message, "error");
     this.toast(done);
     void this.state.refresh(true);
   }
 
   private readonly recheckAll = async (): Promise<void> => {
-    const result = await send<{ queued: number }>("POST", "inventory/recheck");
+    const result = await call("POST /inventory/recheck");
     if (result.ok) this.toast(`${result.data.queued} checks queued`);
     else this.toast(result.message, "error");
   };
@@ -254,7 +252,7 @@ export class GwInventoryKeysScreen extends ScreenBase {
   private readonly confirmDelete = async (): Promise<void> => {
     const k = this.deleting;
     if (k === null) return;
-    const result = await send("DELETE", `inventory/keys/${encodeURIComponent(k.id)}`);
+    const result = await call("DELETE /inventory/keys/:id", { params: { id: k.id } });
     this.deleting = null;
     if (!result.ok) return this.toast(result.message, "error");
     this.toast("Deleted");

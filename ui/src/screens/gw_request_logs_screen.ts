@@ -4,7 +4,7 @@ import type {
   LogSummaryView,
   RequestLogsSection,
 } from "../../../src/features/request_logs/contract.ts";
-import { API_BASE, send } from "../api/client.ts";
+import { API_BASE, call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatDateTime, formatInt, formatLatency } from "../lib/format.ts";
@@ -240,12 +240,8 @@ export class GwRequestLogsScreen extends ScreenBase {
   private async open(l: LogSummaryView): Promise<void> {
     this.detailError = "";
     this.detail = { ...l };
-    const result = await fetch(`${API_BASE}/request-logs/${encodeURIComponent(l.id)}`, {
-      headers: { accept: "application/json" },
-    })
-      .then(async (r) => (r.ok ? ((await r.json()) as { log: LogDetailView }).log : null))
-      .catch(() => null);
-    if (result) this.detail = result;
+    const result = await call("GET /request-logs/:id", { params: { id: l.id } });
+    if (result.ok) this.detail = result.data.log;
     else this.detailError = "The full record is gone (pruned or cleared). Showing the summary only.";
   }
 
@@ -255,7 +251,7 @@ export class GwRequestLogsScreen extends ScreenBase {
   };
 
   private readonly enableLogging = async (): Promise<void> => {
-    const result = await send("POST", `${API_BASE}/settings`, { server_request_logging: true });
+    const result = await call("POST /settings", { body: { server_request_logging: true } });
     if (result.ok) this.toast("Request logging is on");
     else this.toast(result.message, "error");
     await this.state.refresh();
@@ -263,7 +259,7 @@ export class GwRequestLogsScreen extends ScreenBase {
 
   private readonly clear = async (): Promise<void> => {
     this.clearing = false;
-    const result = await send<{ deleted: number }>("DELETE", `${API_BASE}/request-logs`);
+    const result = await call("DELETE /request-logs");
     if (result.ok) this.toast(`Deleted ${formatInt(result.data.deleted)} log(s)`);
     else this.toast(result.message, "error");
     await this.state.refresh();

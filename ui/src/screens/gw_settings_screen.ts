@@ -1,7 +1,6 @@
 import { css, html, nothing } from "lit";
-import type { ResetResult } from "../../../src/features/backup/contract.ts";
 import type { SettingsSection, SettingView } from "../../../src/features/settings/contract.ts";
-import { API_BASE, send } from "../api/client.ts";
+import { API_BASE, call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatDateTime, formatRemaining } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
@@ -207,7 +206,7 @@ export class GwSettingsScreen extends ScreenBase {
   }
 
   private async save(key: string, value: boolean | number | string): Promise<void> {
-    const result = await send("POST", `${API_BASE}/settings`, { [key]: value });
+    const result = await call("POST /settings", { body: { [key]: value } });
     if (result.ok) {
       const { [key]: _drop, ...rest } = this.drafts;
       this.drafts = rest;
@@ -267,7 +266,7 @@ export class GwSettingsScreen extends ScreenBase {
   }
 
   private readonly reset = async (): Promise<void> => {
-    const result = await send<ResetResult>("POST", `${API_BASE}/reset`);
+    const result = await call("POST /reset");
     if (!result.ok) {
       this.resetError = result.message;
       return;
