@@ -1,6 +1,5 @@
 import { html, nothing } from "lit";
-import type { ApiType } from "../../../src/features/providers/contract.ts";
-import type { ApiTypeOption, ProviderView } from "../../../src/features/providers/contract.ts";
+import type { ApiType, ApiTypeOption, ProviderView } from "../../../src/features/providers/contract.ts";
 import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ProviderTest } from "../components/gw_provider_card.ts";
