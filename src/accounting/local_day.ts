@@ -97,6 +97,11 @@ function offsetMs(epochMs: number, timeZone: string): number {
   return wall - Math.floor(epochMs / 1000) * 1000;
 }
 
+/** The server's own time zone, used when reporting_timezone is empty. */
+export function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
 /** The start of the local day containing `nowMs` in `timeZone`, as epoch ms; correct across DST. */
 export function dayStartMs(nowMs: number, timeZone: string): number {
   return startOfLocalDay(dayNumber(localFields(nowMs, timeZone)), timeZone);

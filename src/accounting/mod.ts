@@ -9,7 +9,7 @@ export {
   budgetStatus,
   DEFAULT_WARN_PCT,
 } from "./budget.ts";
-export { dayStartMs, isValidTimeZone, secondsUntilMidnight } from "./local_day.ts";
+export { dayStartMs, isValidTimeZone, localTimeZone, secondsUntilMidnight } from "./local_day.ts";
 export {
   countTextTokens,
   estimateRequestTokens,

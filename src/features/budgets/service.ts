@@ -1,6 +1,6 @@
 import { type BudgetStatus, budgetStatus, dayStartMs } from "../../accounting/mod.ts";
 import { resolveSettings } from "../../config/runtime_settings.ts";
-import { localTimeZone } from "../../gateway/budget_guard.ts";
+import { localTimeZone } from "../../accounting/mod.ts";
 import type { BudgetRecord } from "../../storage/mod.ts";
 import type { ManagementDeps } from "../deps.ts";
 import { invalidField, notFound } from "../field_error.ts";
