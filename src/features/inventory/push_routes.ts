@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { InventoryIngestReport } from "./contract.ts";
-import { type IngestReport, type SubmittedKey } from "../mod.ts";
+import type { IngestReport, SubmittedKey } from "./service.ts";
 import { GatewayError } from "../../model/mod.ts";
 import { digestsEqual, hashApiKey } from "../../security/api_key.ts";
 import type { AppEnv } from "../../http/env.ts";

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { keyDetail } from "./state.ts";
-import { invalidField, notFound } from "../mod.ts";
+import { invalidField, notFound } from "../field_error.ts";
 import { GatewayError } from "../../model/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { readJsonBody } from "../../http/read_body.ts";

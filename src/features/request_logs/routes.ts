@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { logDetail } from "./state.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { notFound } from "../mod.ts";
+import { notFound } from "../field_error.ts";
 import { answer, idParam } from "../../dashboard/validation.ts";
 
 /** Request logs: export, detail, clear. */

@@ -7,7 +7,7 @@ import type { AppEnv } from "../../http/env.ts";
 import { accessVia } from "../../dashboard/access.ts";
 import { readCookie, SESSION_COOKIE } from "../../dashboard/cookies.ts";
 import { answer, readBody } from "../../dashboard/validation.ts";
-import { notFound } from "../mod.ts";
+import { notFound } from "../field_error.ts";
 import type { Context } from "hono";
 
 const startSchema = z.object({
