@@ -6,16 +6,17 @@ import type { Config } from "./config/mod.ts";
 import { serializeCredential } from "./credentials/mod.ts";
 import { maskKey } from "./inventory/key_text.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
-import { subscriptionConsole } from "./dashboard/subscription_probe.ts";
+import { subscriptionConsole } from "./features/providers/subscription_probe.ts";
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
+import { identityLabel, identityRole, keyIdentity, keyRole } from "./gateway/identity.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
 import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
 import { composeMetrics } from "./compose_metrics.ts";
 import { createHandler } from "./http/app.ts";
-import { Management } from "./management/mod.ts";
-import { providerSigninFacts, SigninService } from "./signin/mod.ts";
+import { type CheckRequest, Management } from "./features/mod.ts";
+import { providerSigninFacts, SigninService } from "./features/signin/mod.ts";
 import type { Store } from "./storage/mod.ts";
 
 /** What the root passes in: the loaded config, an open store, and the outside world. */
@@ -58,18 +59,9 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     processLabel: options.processLabel,
   });
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
-  // One process checks inventory keys (the only one, or worker 1); the others forward check requests.
-  const checksHere = options.processLabel === undefined || options.processLabel === "worker-1";
-  const checkRequests = runtime.cluster.channel<{ ids?: readonly string[]; identify?: boolean }>(
+  const checkRequests = runtime.cluster.channel<CheckRequest>(
     "inventory-checks",
-    (requests) => {
-      if (!checksHere) return;
-      const checks = management.inventory.checks;
-      for (const r of requests) {
-        if (r.identify && r.ids) checks.identify(r.ids);
-        else checks.schedule(r.ids);
-      }
-    },
+    (requests) => management.inventory.heard(requests),
   );
   // OAuth keys are refreshed by the credential core during checks; a rotated blob is written back to the key.
   management.inventory.checks.setCredentialRefresh(async ({ keyId, apiType, value, oauth }) =>
@@ -82,9 +74,8 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
       }),
     )
   );
-  if (checksHere) management.inventory.start();
-  else management.inventory.checks.forwardTo((ids, identify) => checkRequests.publishNow({ ids, identify }));
-  const hub = new LiveHub(now);
+  management.inventory.elect(options.processLabel, (request) => checkRequests.publishNow(request));
+  const hub = new LiveHub(now, identityLabel);
   const signin = new SigninService({
     fetch: (input, init) => fetch(input, init),
     now,
@@ -133,6 +124,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     hub,
     startedAt: now(),
     fingerprint: (text) => store.box.fingerprint(text),
+    identity: { keyRole, role: identityRole, label: identityLabel, ofKey: keyIdentity },
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
     subscriptions: subscriptionConsole(runtime.subscriptions, now),
     signin,

@@ -4,7 +4,8 @@
  * Prints seeding time, rollup size and per-section timings (median and max of several runs).
  */
 import { parseConfig, resolveHomePaths } from "../../src/config/mod.ts";
-import { buildState, type StateSection } from "../../src/dashboard/state/sections.ts";
+import { buildState } from "../../src/dashboard/sections.ts";
+import type { StateSection } from "../../src/dashboard/contract/mod.ts";
 import { composeGateway } from "../../src/compose.ts";
 import { loadSecretBox, Store, type UsageRow } from "../../src/storage/mod.ts";
 

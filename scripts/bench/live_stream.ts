@@ -3,7 +3,7 @@
  * mock upstream, subscribes to /dashboard/api/live, sends 200 requests/s for 5 s, and reports how many
  * request events arrived and how late the last one came. Usage: deno run -A scripts/bench/live_stream.ts
  */
-import { createKey } from "../../src/management/keys.ts";
+import { createKey } from "../../src/features/keys/service.ts";
 import { startTestGateway } from "../../tests/helpers/gateway.ts";
 import { chatCompletion } from "../../tests/helpers/chat_fixtures.ts";
 import { startMockUpstream } from "../../tests/helpers/mock_upstream.ts";

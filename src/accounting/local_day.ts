@@ -103,6 +103,11 @@ export function localDayNumber(nowMs: number, timeZone: string): number {
   return dayNumber(localFields(nowMs, timeZone));
 }
 
+/** The server's own time zone, used when reporting_timezone is empty. */
+export function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
 /** The start of the local day containing `nowMs` in `timeZone`, as epoch ms; correct across DST. */
 export function dayStartMs(nowMs: number, timeZone: string): number {
   return startOfLocalDay(dayNumber(localFields(nowMs, timeZone)), timeZone);

@@ -13,6 +13,7 @@ export {
   dayStartMs,
   isValidTimeZone,
   localDayNumber,
+  localTimeZone,
   secondsUntilMidnight,
   startOfLocalDay,
 } from "./local_day.ts";

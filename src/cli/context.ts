@@ -8,7 +8,7 @@ import {
   parseConfig,
   resolveHomePaths,
 } from "../config/mod.ts";
-import { Management } from "../management/mod.ts";
+import { Management } from "../features/mod.ts";
 import { Store } from "../storage/mod.ts";
 import type { CliIo } from "./io.ts";
 

@@ -1,6 +1,11 @@
-import { Management } from "../management/mod.ts";
+import { Management } from "../features/mod.ts";
 import { GatewayError } from "../model/mod.ts";
-import { providerSigninFacts, type SigninFlow, SigninService, type SigninView } from "../signin/mod.ts";
+import {
+  providerSigninFacts,
+  type SigninFlow,
+  SigninService,
+  type SigninView,
+} from "../features/signin/mod.ts";
 import { seedFromConfig } from "../storage/mod.ts";
 import { parseCommandArgs, stringFlag } from "./args.ts";
 import { configForCommand, openStore } from "./context.ts";

@@ -1,10 +1,11 @@
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { ActiveCooldown, Headroom } from "../routing/mod.ts";
-import type { Management } from "../management/mod.ts";
+import type { Management } from "../features/mod.ts";
 import type { Store } from "../storage/mod.ts";
-import type { SigninService } from "../signin/mod.ts";
+import type { IdentityRules } from "./identity.ts";
+import type { SigninService } from "../features/signin/mod.ts";
 import type { LiveHub } from "./live_hub.ts";
-import type { SubscriptionConsole } from "./subscription_probe.ts";
+import type { SubscriptionConsole } from "../features/providers/subscription_probe.ts";
 
 /** The gateway's configuration in force, as the dashboard reads it (in memory, refreshed on reload). */
 export type GatewayState = Pick<
@@ -58,6 +59,8 @@ export interface DashboardContext {
   readonly startedAt: number;
   /** A keyed hash under the server's secret key (what sessions store of static keys). */
   readonly fingerprint: (text: string) => string;
+  /** Roles and labels of identities, by the gateway's rules. */
+  readonly identity: IdentityRules;
   /** The inventory push token, read when used so it can be rotated without restart. */
   readonly pushToken: () => string | undefined;
   /** Fetch Models and Test Connection of subscription kinds, through the gateway's own credentials. */

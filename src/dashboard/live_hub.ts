@@ -1,10 +1,25 @@
-import type { DispatchObserver, RequestTrace } from "../gateway/dispatch.ts";
-import { identityLabel } from "../gateway/identity.ts";
+import type { DashboardIdentity } from "./identity.ts";
 import type { UsageRow } from "../storage/mod.ts";
-import type { LiveEvent } from "./contract/mod.ts";
+import type { LiveEvent } from "./contract/usage.ts";
 
 /** One event of the live usage stream (see docs/dashboard-api.md); its shape is part of the UI contract. */
 export type RequestEvent = LiveEvent;
+
+/**
+ * What the hub reads of a request the gateway is handling. The root registers the hub as a dispatch observer;
+ * the hub names only the fields it shows, so it does not depend on the dispatcher's trace type.
+ */
+export interface LiveTrace {
+  readonly id: number;
+  readonly input: { readonly identity: DashboardIdentity; readonly surface: string };
+  readonly startedAt: number;
+  readonly model: string;
+  readonly providerId: string;
+  readonly status: number;
+  readonly streamed: boolean;
+  readonly error: string;
+  readonly latencyMs: number;
+}
 
 /** How often subscribers get a batch at most: 5 batches plus 5 in-flight updates per second. */
 export const LIVE_FLUSH_MS = 200;
@@ -34,7 +49,7 @@ interface Subscriber {
  * a timer (running only while someone listens) sends them in batches, so the cost per request stays
  * constant whatever the request rate and however many dashboards are open.
  */
-export class LiveHub implements DispatchObserver {
+export class LiveHub {
   #seq = 0;
   #inflight = 0;
   /** Requests in flight in other processes on the same database (from their relayed start/finish events). */
@@ -45,9 +60,12 @@ export class LiveHub implements DispatchObserver {
   #flushTimer: ReturnType<typeof setInterval> | undefined;
   #pingTimer: ReturnType<typeof setInterval> | undefined;
   readonly #now: () => number;
+  readonly #label: (identity: DashboardIdentity) => string;
 
-  constructor(now: () => number) {
+  /** `label` names a request's user, by the gateway's rules. */
+  constructor(now: () => number, label: (identity: DashboardIdentity) => string) {
     this.#now = now;
+    this.#label = label;
   }
 
   /** Requests currently being handled, by this process and the others sharing its database. */
@@ -79,13 +97,13 @@ export class LiveHub implements DispatchObserver {
   }
 
   /** Observer hook: a client request started. */
-  started(trace: RequestTrace): void {
+  started(trace: LiveTrace): void {
     this.#inflight++;
     this.#local(this.#traceEvent(trace, "start"));
   }
 
   /** Observer hook: a client request finished (its response is complete). */
-  finished(trace: RequestTrace): void {
+  finished(trace: LiveTrace): void {
     this.#inflight = Math.max(0, this.#inflight - 1);
     this.#local(this.#traceEvent(trace, "finish"));
   }
@@ -154,7 +172,7 @@ export class LiveHub implements DispatchObserver {
     this.#pingTimer = undefined;
   }
 
-  #traceEvent(trace: RequestTrace, phase: "start" | "finish"): RequestEvent {
+  #traceEvent(trace: LiveTrace, phase: "start" | "finish"): RequestEvent {
     const finished = phase === "finish";
     return {
       seq: ++this.#seq,
@@ -163,7 +181,7 @@ export class LiveHub implements DispatchObserver {
       ts: finished ? this.#now() : trace.startedAt,
       model: trace.model,
       provider_id: trace.providerId,
-      user: identityLabel(trace.input.identity),
+      user: this.#label(trace.input.identity),
       client_format: trace.input.surface,
       status: finished ? trace.status : 0,
       latency_ms: finished ? Math.max(0, Math.round(trace.latencyMs)) : 0,

@@ -1,12 +1,12 @@
-import type { DashboardReads, GatewayState } from "./context.ts";
-import { type ClientIdentity, keyIdentity } from "../gateway/identity.ts";
+import type { DashboardContext } from "./context.ts";
+import type { DashboardIdentity } from "./identity.ts";
 import { generateToken, hashApiKey } from "../security/api_key.ts";
 
 /** Dashboard sessions last this long (the cookie's Max-Age, in seconds). */
 export const SESSION_MAX_AGE_S = 30 * 24 * 3600;
 
 /** Why a key cannot open the dashboard, or null when it can. */
-export function loginRefusal(identity: ClientIdentity | null): string | null {
+export function loginRefusal(identity: DashboardIdentity | null): string | null {
   if (identity === null) return "Invalid API key";
   switch (identity.kind) {
     case "static":
@@ -24,20 +24,19 @@ export function loginRefusal(identity: ClientIdentity | null): string | null {
  * or turning off its can_login ends its sessions at once.
  */
 export class DashboardSessions {
-  readonly #state: GatewayState;
-  readonly #sessions: DashboardReads["sessions"];
+  readonly #state: DashboardContext["state"];
+  readonly #sessions: DashboardContext["reads"]["sessions"];
+  readonly #ofKey: DashboardContext["identity"]["ofKey"];
   /** Static keys by the keyed fingerprint sessions store, with their key hash and label. */
   readonly #staticKeys: Map<string, { keyHash: string; label: string }>;
   readonly #fingerprint: (text: string) => string;
 
   /** `fingerprint` is a keyed hash (the server's secret), used for what sessions store of static keys. */
-  constructor(
-    state: GatewayState,
-    sessions: DashboardReads["sessions"],
-    fingerprint: (text: string) => string,
-  ) {
+  constructor(ctx: Pick<DashboardContext, "state" | "reads" | "fingerprint" | "identity">) {
+    const { state, fingerprint } = ctx;
     this.#state = state;
-    this.#sessions = sessions;
+    this.#sessions = ctx.reads.sessions;
+    this.#ofKey = ctx.identity.ofKey;
     this.#fingerprint = fingerprint;
     this.#staticKeys = new Map(state.config.apiKeys.map((k) => {
       const keyHash = hashApiKey(k.key);
@@ -46,7 +45,7 @@ export class DashboardSessions {
   }
 
   /** Opens a session for an identity that may sign in; returns the cookie token. */
-  open(identity: ClientIdentity, now: number): string {
+  open(identity: DashboardIdentity, now: number): string {
     if (loginRefusal(identity) !== null || identity.kind === "anonymous") {
       throw new Error("identity cannot sign in");
     }
@@ -63,7 +62,7 @@ export class DashboardSessions {
   }
 
   /** The identity behind a cookie token, or null when the session is unknown, expired or its key lost access. */
-  resolve(token: string, now: number): ClientIdentity | null {
+  resolve(token: string, now: number): DashboardIdentity | null {
     if (token === "" || token.length > 200) return null;
     const session = this.#sessions.get(hashApiKey(token));
     if (!session || session.expiresAt <= now) return null;
@@ -73,7 +72,7 @@ export class DashboardSessions {
     }
     const key = this.#state.keys.find((k) => k.id === session.keyId);
     if (!key || key.status !== "active" || !key.canLogin) return null;
-    return keyIdentity(key);
+    return this.#ofKey(key);
   }
 
   /** Ends the session of a cookie token. */

@@ -1,4 +1,4 @@
-import { budgetStatus, dayStartMs, secondsUntilMidnight } from "../accounting/mod.ts";
+import { budgetStatus, dayStartMs, localTimeZone, secondsUntilMidnight } from "../accounting/mod.ts";
 import { GatewayError } from "../model/mod.ts";
 import type { BudgetRecord, Store } from "../storage/mod.ts";
 import type { ClusterChannel, ClusterSync } from "./cluster_sync.ts";
@@ -17,11 +17,6 @@ interface SpendMessage {
  * 50 ms tick. With W processes the others can know at most (W − 1) × 1 % of the limit less than was spent.
  */
 export const BUDGET_SLICE = 0.01;
-
-/** The server's own time zone, used when reporting_timezone is empty. */
-export function localTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-}
 
 /**
  * Daily budgets without touching the database per request: today's spend per key and in total is kept

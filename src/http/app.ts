@@ -9,7 +9,7 @@ import { isResponsesUpgrade, serveResponsesSocket } from "./responses_socket.ts"
 import { handleSurfaceRequest, type SurfaceDeps, surfaceForPath } from "./surface_routes.ts";
 import { type UtilityDeps, utilityRoutes } from "./utility_routes.ts";
 import type { DashboardContext } from "../dashboard/context.ts";
-import { dashboardRoutes } from "./dashboard/mod.ts";
+import { dashboardRoutes } from "../dashboard/mod.ts";
 import { uiRoutes } from "./ui_assets.ts";
 import { type MetricsEndpoint, metricsRoutes } from "./metrics_route.ts";
 import { RequestTiming } from "../gateway/request_timing.ts";

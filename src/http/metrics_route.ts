@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { DashboardContext } from "../dashboard/context.ts";
 import { DashboardSessions } from "../dashboard/sessions.ts";
 import { GatewayError } from "../model/mod.ts";
-import { dashboardIdentity } from "./dashboard/access.ts";
+import { dashboardIdentity } from "../dashboard/access.ts";
 import type { AppEnv } from "./env.ts";
 
 /** What `GET /metrics` serves. */
@@ -24,9 +24,7 @@ export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
  */
 export function metricsRoutes(endpoint: MetricsEndpoint, dashboard?: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const sessions = dashboard
-    ? new DashboardSessions(dashboard.state, dashboard.reads.sessions, dashboard.fingerprint)
-    : undefined;
+  const sessions = dashboard ? new DashboardSessions(dashboard) : undefined;
   app.get("/metrics", (c) => {
     if (!endpoint.enabled) {
       throw new GatewayError(

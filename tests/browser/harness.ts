@@ -7,7 +7,7 @@ import {
   type Locator,
   type Page,
 } from "playwright-core";
-import { createKey } from "../../src/management/keys.ts";
+import { createKey } from "../../src/features/keys/service.ts";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { type MockUpstream, startMockUpstream } from "../helpers/mock_upstream.ts";

@@ -2,7 +2,7 @@ import { API_TYPES } from "../../src/config/mod.ts";
 import type { StateEnvelope } from "../../src/dashboard/contract/mod.ts";
 import { SCREENS } from "../../src/dashboard/screens.ts";
 import { presetFor } from "../../src/executors/presets.ts";
-import { LEGACY_SCREENS } from "../../src/http/dashboard/mod.ts";
+import { LEGACY_SCREENS } from "../../src/dashboard/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { setupDashboard } from "./dashboard_helpers.ts";
 

@@ -1,6 +1,6 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
-import { createKey } from "../../src/management/keys.ts";
+import { createKey } from "../../src/features/keys/service.ts";
 
 Deno.test("routing state: each subscription account shows its credential state (valid, expiring, needs sign-in); API-key kinds none", async () => {
   const now = Math.floor(Date.now() / 1000);

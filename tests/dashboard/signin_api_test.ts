@@ -110,7 +110,7 @@ Deno.test("dashboard API: a sign-in belongs to whoever started it, can be cancel
     404,
     "only under its provider",
   );
-  const viewer = (await import("../../src/management/keys.ts")).createKey(gw.runtime.control.store, {
+  const viewer = (await import("../../src/features/keys/service.ts")).createKey(gw.runtime.control.store, {
     name: "viewer",
     canLogin: true,
     allowedModels: [],

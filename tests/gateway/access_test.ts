@@ -1,4 +1,4 @@
-import { createKey, revokeKey } from "../../src/management/keys.ts";
+import { createKey, revokeKey } from "../../src/features/keys/service.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { chatCompletion, post, usageRows } from "../helpers/chat_fixtures.ts";
 import { cli } from "../helpers/cli.ts";

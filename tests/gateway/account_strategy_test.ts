@@ -1,4 +1,4 @@
-import { createKey } from "../../src/management/keys.ts";
+import { createKey } from "../../src/features/keys/service.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { chatCompletion, post } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { ERROR_RETRIES, errorRetryDelay } from "../../src/management/inventory_recheck.ts";
+import { ERROR_RETRIES, errorRetryDelay } from "../../src/features/inventory/recheck.ts";
 import {
   chat,
   chatAnswer,

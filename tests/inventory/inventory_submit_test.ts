@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { SubmitLimiter } from "../../src/management/submit_limiter.ts";
-import { MAX_IMPORT } from "../../src/management/mod.ts";
+import { SubmitLimiter } from "../../src/features/inventory/submit_limiter.ts";
+import { MAX_IMPORT } from "../../src/features/mod.ts";
 import {
   dashboard,
   inventoryYaml,

@@ -1,5 +1,5 @@
 import { parseConfig } from "../../src/config/mod.ts";
-import { Management } from "../../src/management/mod.ts";
+import { Management } from "../../src/features/mod.ts";
 import { GatewayError } from "../../src/model/mod.ts";
 import { openDatabase, SecretBox, seedFromConfig, Store, type UsageRow } from "../../src/storage/mod.ts";
 import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";

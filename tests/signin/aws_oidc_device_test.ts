@@ -6,8 +6,8 @@
 import { parseCredential, resolveOAuthKind } from "../../src/credentials/mod.ts";
 import { kiroRefresh } from "../../src/executors/oauth/refresh_cloud.ts";
 import { GatewayError } from "../../src/model/mod.ts";
-import { type DeviceFlowEndpoints, requestDeviceCode } from "../../src/signin/device_flow.ts";
-import { signinPlan } from "../../src/signin/plan.ts";
+import { type DeviceFlowEndpoints, requestDeviceCode } from "../../src/features/signin/device_flow.ts";
+import { signinPlan } from "../../src/features/signin/plan.ts";
 import { runOnFakeClock } from "./fake_clock_run.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import {

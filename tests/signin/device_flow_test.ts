@@ -1,5 +1,9 @@
 import { GatewayError } from "../../src/model/mod.ts";
-import { type DeviceFlowEndpoints, requestDeviceCode, runDeviceFlow } from "../../src/signin/device_flow.ts";
+import {
+  type DeviceFlowEndpoints,
+  requestDeviceCode,
+  runDeviceFlow,
+} from "../../src/features/signin/device_flow.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import {
   MOCK_ACCESS_TOKEN,

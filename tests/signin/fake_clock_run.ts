@@ -5,7 +5,7 @@ import {
   type DeviceResult,
   requestDeviceCode,
   runDeviceFlow,
-} from "../../src/signin/device_flow.ts";
+} from "../../src/features/signin/device_flow.ts";
 
 /** What a run ended with, every wait it slept, the grant it polled for and the clock at the end. */
 export interface FakeClockRun {

@@ -1,5 +1,5 @@
 import { GatewayError } from "../../src/model/mod.ts";
-import { signinPlan } from "../../src/signin/plan.ts";
+import { signinPlan } from "../../src/features/signin/plan.ts";
 import { resolveOAuthKind } from "../../src/credentials/mod.ts";
 import {
   authorizeUrl,
@@ -7,7 +7,7 @@ import {
   exchangeCode,
   type PkceFlowEndpoints,
   readPastedRedirect,
-} from "../../src/signin/pkce_flow.ts";
+} from "../../src/features/signin/pkce_flow.ts";
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../helpers/assert.ts";
 import {
   MOCK_ACCESS_TOKEN,

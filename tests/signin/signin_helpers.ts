@@ -4,7 +4,7 @@
  */
 import type { ApiType, ProviderConfig } from "../../src/config/mod.ts";
 import { GatewayError } from "../../src/model/mod.ts";
-import { type SignedInCredential, type SigninFacts, SigninService } from "../../src/signin/mod.ts";
+import { type SignedInCredential, type SigninFacts, SigninService } from "../../src/features/signin/mod.ts";
 import { openDatabase, SecretBox, SigninSessionsRepo, type SqlDatabase } from "../../src/storage/mod.ts";
 import type { MockOAuth } from "../helpers/mock_oauth.ts";
 

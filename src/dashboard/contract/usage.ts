@@ -1,6 +1,5 @@
-/** Dashboard contract, observing side: overview, usage, analytics, leaderboard, logs (inventory: ./inventory.ts). */
-import type { BudgetState } from "../../accounting/budget.ts";
-import type { CooldownKind } from "../../routing/cooldown_policy.ts";
+/** Dashboard contract, observing side: overview, usage, analytics, leaderboard, live events. */
+import type { BudgetView } from "../../features/budgets/contract.ts";
 
 /** One dashboard alert; every state response carries the current list. */
 export interface Alert {
@@ -45,28 +44,6 @@ export interface UnpricedModel {
   readonly requests: number;
   readonly input_tokens: number;
   readonly output_tokens: number;
-}
-
-/** An account's active cooldown. */
-export interface CooldownView {
-  readonly remaining_s: number;
-  /** Epoch ms when the cooldown ends. */
-  readonly until: number;
-  readonly kind: CooldownKind | null;
-}
-
-/** A budget with today's spend and status. */
-export interface BudgetView {
-  readonly id: number;
-  readonly scope: "global" | number;
-  readonly key_id: number | null;
-  readonly scope_label: string;
-  readonly daily_limit: number;
-  readonly warn_pct: number;
-  readonly spent_today: number;
-  readonly percentage: number;
-  readonly remaining: number;
-  readonly status: BudgetState;
 }
 
 /** Overview: totals, today, counts, global budget, setup checklist. */
@@ -167,47 +144,4 @@ export interface LeaderboardSection {
   readonly days: number;
   readonly sort: LeaderboardSort;
   readonly rows: readonly LeaderboardRow[];
-}
-
-/** A request log row without bodies. */
-export interface LogSummaryView {
-  readonly id: number;
-  readonly ts: number;
-  readonly client_format: string;
-  readonly model: string;
-  readonly provider_id: string;
-  readonly status: number;
-  readonly latency_ms: number;
-  readonly streamed: boolean;
-  readonly user: string;
-  readonly error: string;
-  /** What translation lost for this request (`x-gateway-warnings` codes with the codecs' sentences). */
-  readonly warnings: readonly LogWarningView[];
-}
-
-/** One warning of a logged request: a stable code (docs/warnings.md) and the codec's sentence. */
-export interface LogWarningView {
-  readonly code: string;
-  readonly message: string;
-  /** The field, part or value concerned, when the warning's producer gave one. */
-  readonly detail?: Readonly<Record<string, string | number | boolean>>;
-}
-
-/** A request log row with bodies (`GET /dashboard/api/request-logs/{id}`). */
-export interface LogDetailView extends LogSummaryView {
-  readonly request_body: string;
-  readonly response_body: string;
-  readonly request_truncated: boolean;
-  readonly response_truncated: boolean;
-}
-
-/** A page of request logs, newest first. */
-export interface RequestLogsSection {
-  readonly logging_enabled: boolean;
-  readonly retention: number;
-  readonly page: number;
-  readonly limit: number;
-  readonly total: number;
-  readonly total_pages: number;
-  readonly logs: readonly LogSummaryView[];
 }

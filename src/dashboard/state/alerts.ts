@@ -1,8 +1,8 @@
 import type { DashboardContext } from "../context.ts";
-import { budgetView } from "../views.ts";
+import { budgetView } from "../../features/budgets/state.ts";
 import { windowStart } from "./common.ts";
 
-import type { Alert } from "../contract/mod.ts";
+import type { Alert } from "../contract/usage.ts";
 import { log } from "../../log.ts";
 
 export type { Alert };

@@ -1,8 +1,7 @@
 import { dayStartMs } from "../../accounting/mod.ts";
 import type { DashboardContext } from "../context.ts";
 import { type DailyTotals, DAY_MS, type GroupTotals, type UsageTotals } from "../../storage/mod.ts";
-import type { BreakdownRow, DailyPoint, TotalsView } from "../contract/mod.ts";
-import { round } from "../views.ts";
+import type { BreakdownRow, DailyPoint, TotalsView } from "../contract/usage.ts";
 
 /** What every section builder gets. */
 export interface SectionInput {
@@ -88,4 +87,10 @@ export function intParam(
   if (Array.isArray(allowed)) return allowed.includes(n) ? n : fallback;
   const range = allowed as { min: number; max: number };
   return Math.min(Math.max(n, range.min), range.max);
+}
+
+/** Rounds for display without float noise. */
+export function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
 }

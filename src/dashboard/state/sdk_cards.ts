@@ -1,4 +1,4 @@
-import type { ToolCard } from "../contract/mod.ts";
+import type { ToolCard } from "../contract/tools.ts";
 import type { ToolCardInput } from "./tool_card_input.ts";
 
 /**

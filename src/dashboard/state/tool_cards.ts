@@ -1,10 +1,26 @@
-import type { ToolCard } from "../contract/mod.ts";
+import type { ToolCard, ToolsSection } from "../contract/tools.ts";
+import type { SectionInput } from "./common.ts";
 import { sdkCards } from "./sdk_cards.ts";
 import type { ToolCardInput } from "./tool_card_input.ts";
 
 export type { ToolCard };
 
 export type { ToolCardInput };
+
+/** Base URLs, the key placeholder, an example model (the first enabled provider's) and the cards. */
+export function toolsSection({ gateway, origin }: SectionInput): ToolsSection {
+  const requireKey = gateway.state.settings.server_require_api_key;
+  const first = gateway.state.providers.find((p) => p.enabled && p.models.length > 0);
+  const model = first ? `${first.prefix}/${first.models[0]}` : "<prefix>/<model>";
+  return {
+    base_url: origin,
+    base_url_v1: `${origin}/v1`,
+    require_api_key: requireKey,
+    key_placeholder: requireKey ? "sk-gateway-…" : "none",
+    example_model: model,
+    cards: toolCards({ origin, requireKey, model }),
+  };
+}
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
 

@@ -6,8 +6,9 @@ import type {
   LiveEvent,
   OverviewSection,
   UsageSection,
-} from "../contract/mod.ts";
-import { budgetView, round } from "../views.ts";
+} from "../contract/usage.ts";
+import { budgetView } from "../../features/budgets/state.ts";
+import { round } from "./common.ts";
 import {
   breakdownView,
   dailySeries,

@@ -1,5 +1,13 @@
-/** The dashboard API client: state reads and mutations, with errors normalised for forms. */
-import type { StateEnvelope, StateSection } from "../../../src/dashboard/contract/mod.ts";
+/** The dashboard API client: typed state reads and typed calls of every route, with errors for forms. */
+import type {
+  AnswerOf,
+  ApiErrorBody,
+  ApiRoute,
+  BodyOf,
+  ParamsOf,
+  StateEnvelope,
+  StateSection,
+} from "../../../src/dashboard/contract/mod.ts";
 
 /** A failed call: a message for a banner plus per-field messages for forms. */
 export interface ApiFailure {
@@ -40,18 +48,25 @@ export function getState<S extends StateSection>(
   return request<StateEnvelope<S>>("GET", `${API_BASE}/v2/state/${section}${query}`, undefined, signal);
 }
 
-/** Reads one JSON resource of the management API (not a state section). */
-export function getJson<T>(path: string): Promise<ApiResult<T>> {
-  return request<T>("GET", path);
-}
+/** What a call needs besides its route: path parameters when the path names some, a body when it takes one. */
+export type CallArgs<R extends ApiRoute> =
+  & (keyof ParamsOf<R> extends never ? { readonly params?: undefined } : { readonly params: ParamsOf<R> })
+  & (undefined extends BodyOf<R> ? { readonly body?: BodyOf<R> } : { readonly body: BodyOf<R> });
 
-/** Sends a JSON mutation. */
-export function send<T>(
-  method: "POST" | "PUT" | "PATCH" | "DELETE",
-  path: string,
-  body?: unknown,
-): Promise<ApiResult<T>> {
-  return request<T>(method, path.startsWith("/") ? path : `${API_BASE}/${path}`, body);
+/**
+ * Calls one route of the dashboard API. The route key (`"POST /providers"`) picks the body type it takes and
+ * the answer type it gives from the shared contract, so a call the server does not accept cannot type-check.
+ */
+export function call<R extends ApiRoute>(
+  route: R,
+  ...[args]: Record<never, never> extends CallArgs<R> ? [CallArgs<R>?] : [CallArgs<R>]
+): Promise<ApiResult<AnswerOf<R>>> {
+  const space = route.indexOf(" ");
+  const params: Readonly<Record<string, string | number>> = args?.params ?? {};
+  const path = route.slice(space + 1).replace(/:([a-z_]+)/g, (_match, name: string) => {
+    return encodeURIComponent(String(params[name]));
+  });
+  return request<AnswerOf<R>>(route.slice(0, space), `${API_BASE}${path}`, args?.body);
 }
 
 async function request<T>(
@@ -88,61 +103,31 @@ async function request<T>(
   return { ok: false, status: response.status, ...describeError(parsed, response.status) };
 }
 
-/** Extracts a message and field errors from the error bodies the API may send. */
+/**
+ * The message and field errors of a failed call. The API answers every failure with one body,
+ * `{error: {message, type, field?}}`; the spec's fixed bodies (401 and 503) are `{detail}`.
+ */
 export function describeError(
   body: unknown,
   status: number,
 ): { message: string; fields: Record<string, string> } {
   const fields: Record<string, string> = {};
-  let message = "";
-  if (typeof body === "string" && body.trim() !== "") message = body.trim().slice(0, 300);
-  if (isRecord(body)) {
-    const error = isRecord(body.error) ? body.error : body;
-    if (typeof error.message === "string") message = error.message;
-    else if (typeof body.detail === "string") message = body.detail;
-    else if (typeof body.error === "string") message = body.error;
-    collectFields(error.fields, fields);
-    collectFields(body.fields, fields);
-    collectFields(error.field_errors, fields);
-    collectFields(body.errors, fields);
-    if (typeof error.field === "string" && message) {
-      // "daily_limit: must be …" reads better beside its field without the name.
-      fields[error.field] = message.startsWith(`${error.field}: `)
-        ? message.slice(error.field.length + 2)
-        : message;
-    }
+  const error = isApiError(body) ? body.error : undefined;
+  const detail = isRecord(body) && typeof body.detail === "string" ? body.detail : "";
+  const message = error?.message || detail || `Request failed (HTTP ${status})`;
+  if (error?.field !== undefined) {
+    // "daily_limit: must be …" reads better beside its field without the name.
+    const named = `${error.field}: `;
+    fields[error.field] = message.startsWith(named) ? message.slice(named.length) : message;
   }
-  if (message === "" || Object.keys(fields).length === 0) {
-    // Messages of the form "name: must be …" name their field.
-    const match = /^([a-z_][a-z0-9_.]*): (.+)$/i.exec(message);
-    if (match && Object.keys(fields).length === 0) fields[match[1]] = match[2];
-  }
-  return { message: message || `Request failed (HTTP ${status})`, fields };
+  return { message, fields };
 }
 
-function collectFields(source: unknown, into: Record<string, string>): void {
-  if (Array.isArray(source)) {
-    for (const item of source) {
-      if (!isRecord(item)) continue;
-      const name = typeof item.field === "string"
-        ? item.field
-        : Array.isArray(item.path)
-        ? item.path.join(".")
-        : typeof item.path === "string"
-        ? item.path
-        : undefined;
-      const text = typeof item.message === "string" ? item.message : undefined;
-      if (name && text) into[name] = text;
-    }
-  } else if (isRecord(source)) {
-    for (const [name, value] of Object.entries(source)) {
-      if (typeof value === "string") into[name] = value;
-      else if (Array.isArray(value) && typeof value[0] === "string") into[name] = value[0];
-    }
-  }
+function isApiError(body: unknown): body is ApiErrorBody {
+  return isRecord(body) && isRecord(body.error) && typeof body.error.message === "string";
 }
 
 /** True for plain objects. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
+function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

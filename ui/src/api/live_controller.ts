@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import type { LiveEvent, LiveMessages } from "../../../src/dashboard/contract/mod.ts";
+import type { LiveEvent, LiveMessages } from "../../../src/dashboard/contract/usage.ts";
 
 /** Connection state of the live stream. */
 export type LiveStatus = "connecting" | "live" | "reconnecting";

@@ -1,6 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import type { Alert, StateMeta, StateSection, StateSections } from "../../../src/dashboard/contract/mod.ts";
+import type { StateMeta, StateSection, StateSections } from "../../../src/dashboard/contract/mod.ts";
+import type { Alert } from "../../../src/dashboard/contract/usage.ts";
 import { getState } from "./client.ts";
+import type { QuerySource } from "./query_controller.ts";
 
 /**
  * Loads one state section for a screen and keeps it fresh: refetches on demand, optionally polls, and
@@ -22,14 +24,16 @@ export class StateController<S extends StateSection> implements ReactiveControll
 
   private abort: AbortController | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private params: Record<string, string | number> = {};
 
+  /** `query`, when given, supplies the read's parameters from the address bar and re-reads on change. */
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly section: S,
     private readonly pollMs = 0,
+    private readonly query?: QuerySource,
   ) {
     host.addController(this);
+    query?.onChange(() => void this.refresh());
   }
 
   /** Starts loading when the screen is attached. */
@@ -44,17 +48,6 @@ export class StateController<S extends StateSection> implements ReactiveControll
     this.abort?.abort();
   }
 
-  /** Sets query parameters for the next read without reading now (before the host connects). */
-  useParams(params: Record<string, string | number>): void {
-    this.params = params;
-  }
-
-  /** Changes query parameters (period, page…) and reloads. */
-  setParams(params: Record<string, string | number>): Promise<void> {
-    this.params = params;
-    return this.refresh();
-  }
-
   /** Reloads; a quiet refresh keeps showing old data and ignores transient errors. */
   async refresh(quiet = false): Promise<void> {
     this.abort?.abort();
@@ -62,7 +55,7 @@ export class StateController<S extends StateSection> implements ReactiveControll
     this.abort = abort;
     let result;
     try {
-      result = await getState(this.section, this.params, abort.signal);
+      result = await getState(this.section, this.query?.params() ?? {}, abort.signal);
     } catch {
       return; // aborted by a newer refresh or by leaving the screen
     }

@@ -1,7 +1,6 @@
 import { html, LitElement, type TemplateResult } from "lit";
 import { html as staticHtml, unsafeStatic } from "lit/static-html.js";
-import { API_BASE, send } from "../api/client.ts";
-import type { ClearedCooldowns } from "../../../src/dashboard/contract/mod.ts";
+import { API_BASE, call } from "../api/client.ts";
 import type { GwPalette } from "../components/gw_palette.ts";
 import type { GwToasts } from "../components/gw_toasts.ts";
 import { NavigateEvent, ShellActionEvent, ThemeEvent, ToastEvent, ValueEvent } from "../lib/events.ts";
@@ -174,7 +173,7 @@ export class GwApp extends LitElement {
       case "export-logs":
         return download(`${API_BASE}/request-logs/export`);
       case "clear-cooldowns": {
-        const result = await send<ClearedCooldowns>("POST", `${API_BASE}/routing/clear-cooldowns`);
+        const result = await call("POST /routing/clear-cooldowns");
         if (result.ok) {
           this.toast(`Cleared ${result.data.cleared} cooldown(s)`, "success");
           if (this.location?.screen === "routing") {

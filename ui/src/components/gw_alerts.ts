@@ -1,5 +1,5 @@
 import { css, html, LitElement } from "lit";
-import type { Alert } from "../../../src/dashboard/contract/mod.ts";
+import type { Alert } from "../../../src/dashboard/contract/usage.ts";
 import { icon } from "../lib/icons.ts";
 import { sharedStyles } from "../styles/shared.ts";
 

@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing } from "lit";
-import type { ProviderView, SigninFlow, SigninView } from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, getJson, send } from "../api/client.ts";
+import type { ProviderView } from "../../../src/features/providers/contract.ts";
+import type { SigninFlow, SigninView } from "../../../src/features/signin/contract.ts";
+import { call } from "../api/client.ts";
 import { ToastEvent } from "../lib/events.ts";
 import { inputValue } from "../lib/form.ts";
 import { sharedStyles } from "../styles/shared.ts";
@@ -177,7 +178,10 @@ export class GwConnectDialog extends LitElement {
     this.error = "";
     this.pasted = "";
     this.busy = true;
-    const result = await send<SigninView>("POST", `${this.base(p.id)}`, flow ? { flow } : {});
+    const result = await call("POST /providers/:id/connect", {
+      params: { id: p.id },
+      body: flow ? { flow } : {},
+    });
     this.busy = false;
     if (!result.ok) {
       this.error = result.message;
@@ -193,7 +197,7 @@ export class GwConnectDialog extends LitElement {
       const s = this.signin;
       const p = this.provider;
       if (!s || !p || s.status !== "pending") return;
-      const result = await getJson<SigninView>(`${this.base(p.id)}/${encodeURIComponent(s.id)}`);
+      const result = await call("GET /providers/:id/connect/:signin", { params: { id: p.id, signin: s.id } });
       if (this.signin?.id !== s.id) return;
       if (result.ok) this.update_(result.data);
       else this.error = result.message;
@@ -208,14 +212,15 @@ export class GwConnectDialog extends LitElement {
     if (!s || !p || this.busy) return;
     this.busy = true;
     this.error = "";
-    const result = await send<SigninView>("POST", `${this.base(p.id)}/${encodeURIComponent(s.id)}/redirect`, {
-      redirect_url: this.pasted,
+    const result = await call("POST /providers/:id/connect/:signin/redirect", {
+      params: { id: p.id, signin: s.id },
+      body: { redirect_url: this.pasted },
     });
     this.busy = false;
     if (result.ok) return this.update_(result.data);
     this.error = result.message;
     // A failed exchange ends the attempt on the server; a bad paste leaves it open for another try.
-    const now = await getJson<SigninView>(`${this.base(p.id)}/${encodeURIComponent(s.id)}`);
+    const now = await call("GET /providers/:id/connect/:signin", { params: { id: p.id, signin: s.id } });
     if (now.ok) this.signin = now.data;
   };
 
@@ -233,7 +238,7 @@ export class GwConnectDialog extends LitElement {
     const s = this.signin;
     const p = this.provider;
     if (s && p && s.status === "pending") {
-      await send("DELETE", `${this.base(p.id)}/${encodeURIComponent(s.id)}`);
+      await call("DELETE /providers/:id/connect/:signin", { params: { id: p.id, signin: s.id } });
     }
   }
 
@@ -252,10 +257,6 @@ export class GwConnectDialog extends LitElement {
   private stopPolling(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-  }
-
-  private base(providerId: string): string {
-    return `${API_BASE}/providers/${encodeURIComponent(providerId)}/connect`;
   }
 }
 customElements.define("gw-connect-dialog", GwConnectDialog);

@@ -1,6 +1,10 @@
 import { css, html, LitElement } from "lit";
 import { formatCost, formatPercent } from "../lib/format.ts";
 import { sharedStyles } from "../styles/shared.ts";
+import { meterBar, meterBarStyles, type MeterLevel } from "./meter_bar.ts";
+
+/** A budget status as a bar colour. */
+const BUDGET_LEVELS: Readonly<Record<string, MeterLevel>> = { ok: "ok", warning: "warn", exceeded: "danger" };
 
 /** A spend bar: spent of limit, coloured ok / warning / exceeded. */
 export class GwMeter extends LitElement {
@@ -12,27 +16,10 @@ export class GwMeter extends LitElement {
   };
   static override styles = [
     sharedStyles,
+    meterBarStyles,
     css`
       :host {
         display: block;
-      }
-      .track {
-        height: 8px;
-        border-radius: 999px;
-        background: var(--gw-surface-3);
-        overflow: hidden;
-      }
-      .fill {
-        height: 100%;
-        border-radius: inherit;
-        background: var(--gw-ok);
-        transition: width 300ms ease;
-      }
-      .warning .fill {
-        background: var(--gw-warn);
-      }
-      .exceeded .fill {
-        background: var(--gw-danger);
       }
       .legend {
         display: flex;
@@ -62,10 +49,7 @@ export class GwMeter extends LitElement {
     const status = this.status || (pct >= 100 ? "exceeded" : pct >= this.warnPct ? "warning" : "ok");
     return html`
       <div class=${status}>
-        <div class="track" role="meter" aria-valuemin="0" aria-valuemax=${this.limit} aria-valuenow=${this
-          .spent}>
-          <div class="fill" style="width:${Math.min(100, pct)}%"></div>
-        </div>
+        ${meterBar(pct, BUDGET_LEVELS[status] ?? "ok", { max: this.limit, now: this.spent })}
         <div class="legend"><span>${formatCost(this.spent)} of ${formatCost(
           this.limit,
         )}</span><span>${formatPercent(pct)}</span></div>

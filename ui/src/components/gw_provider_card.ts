@@ -1,5 +1,5 @@
 import { css, html, LitElement, nothing } from "lit";
-import type { CredentialView, ProviderView } from "../../../src/dashboard/contract/mod.ts";
+import type { CredentialView, ProviderView } from "../../../src/features/providers/contract.ts";
 import { apiTypeLabel } from "../lib/api_types.ts";
 import { type ProviderAction, ProviderActionEvent } from "../lib/events.ts";
 import { icon } from "../lib/icons.ts";

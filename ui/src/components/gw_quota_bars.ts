@@ -1,16 +1,19 @@
 import { css, html, LitElement, nothing } from "lit";
-import type { AccountQuotaState, QuotaWindowState } from "../../../src/dashboard/contract/mod.ts";
+import type { AccountQuotaState, QuotaWindowState } from "../../../src/features/routing/contract.ts";
 import { sharedStyles } from "../styles/shared.ts";
+import { meterBar, meterBarStyles, type MeterLevel } from "./meter_bar.ts";
 
 /** One account's limit windows as headroom bars with reset countdowns, and why it goes last. */
 export class GwQuotaBars extends LitElement {
   static override properties = { quota: { attribute: false } };
   static override styles = [
     sharedStyles,
+    meterBarStyles,
     css`
       :host {
         display: block;
         width: 100%;
+        --gw-meter-height: 6px;
       }
       .window {
         display: grid;
@@ -25,21 +28,6 @@ export class GwQuotaBars extends LitElement {
       }
       .track {
         grid-column: 1 / -1;
-        height: 6px;
-        border-radius: 999px;
-        background: var(--gw-surface-3);
-        overflow: hidden;
-      }
-      .fill {
-        height: 100%;
-        border-radius: inherit;
-        background: var(--gw-ok);
-      }
-      .low .fill {
-        background: var(--gw-warn);
-      }
-      .empty .fill {
-        background: var(--gw-danger);
       }
       .why {
         margin-top: 4px;
@@ -72,20 +60,22 @@ export class GwQuotaBars extends LitElement {
 
   private bar(w: QuotaWindowState) {
     const share = w.headroom === null ? null : Math.max(Math.min(w.headroom, 1), 0);
-    const level = w.rejected || share === 0 ? "empty" : share !== null && share < 0.2 ? "low" : "";
+    const level: MeterLevel = w.rejected || share === 0
+      ? "danger"
+      : share !== null && share < 0.2
+      ? "warn"
+      : "ok";
+    const percent = share === null ? 0 : Math.round(share * 100);
     const amount = w.limit !== null && w.remaining !== null
       ? `${w.remaining}/${w.limit} left`
       : share !== null
       ? `${Math.round(share * 100)}% left`
       : "unknown";
     return html`
-      <div class="window ${level}" data-testid="quota-window" data-window=${w.id}
+      <div class="window" data-testid="quota-window" data-window=${w.id}
         title="${w.source === "configured" ? "configured limit" : "reported by the upstream"}">
         <span class="name">${w.id}${w.source === "configured" ? " (cfg)" : ""}</span>
-        <div class="track" role="meter" aria-label="${w.id} headroom" aria-valuemin="0" aria-valuemax="100"
-          aria-valuenow=${share === null ? 0 : Math.round(share * 100)}>
-          <div class="fill" style="width: ${share === null ? 0 : Math.round(share * 100)}%"></div>
-        </div>
+        ${meterBar(percent, level, { label: `${w.id} headroom`, max: 100, now: percent })}
         <span>${w.rejected ? "rejected" : amount}${w.reset_at !== null
           ? html`
             · resets in <gw-countdown .until=${w.reset_at}></gw-countdown>

@@ -3,7 +3,7 @@
  * from the server (the providers section's `api_types`); this is only wording, and the `Record` over
  * `ApiType` makes the type check fail when a kind is added without a label.
  */
-import type { ApiType } from "../../../src/dashboard/contract/mod.ts";
+import type { ApiType } from "../../../src/features/providers/contract.ts";
 
 /** A label and an example base URL for one provider kind. */
 export interface ApiTypeWording {

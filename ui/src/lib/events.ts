@@ -1,5 +1,5 @@
 /** Typed events that flow up from elements to the shell (properties go down, events come up). */
-import type { ProviderView } from "../../../src/dashboard/contract/mod.ts";
+import type { ProviderView } from "../../../src/features/providers/contract.ts";
 
 /** Asks the shell to navigate to an in-app path. */
 export class NavigateEvent extends Event {

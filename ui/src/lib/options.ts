@@ -7,8 +7,3 @@ export const DAY_PERIODS: readonly SegmentOption[] = [
   { value: "90", label: "90 days" },
   { value: "365", label: "365 days" },
 ];
-
-/** The raw value when it is one of the options (a hand-edited URL may hold anything), else the fallback. */
-export function optionOr(options: readonly SegmentOption[], raw: string | null, fallback: string): string {
-  return options.find((o) => o.value === raw)?.value ?? fallback;
-}

@@ -1,10 +1,11 @@
 import { css, html, nothing } from "lit";
-import type { AnalyticsSection, BreakdownRow } from "../../../src/dashboard/contract/mod.ts";
+import type { AnalyticsSection, BreakdownRow } from "../../../src/dashboard/contract/usage.ts";
+import { choice, QueryController } from "../api/query_controller.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatCompact, formatCost, formatInt, formatPercent } from "../lib/format.ts";
-import { DAY_PERIODS, optionOr } from "../lib/options.ts";
+import { DAY_PERIODS } from "../lib/options.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -22,7 +23,7 @@ const METRICS: readonly SegmentOption[] = [
 
 /** Analytics: spend, requests, tokens and success rate over 7–365 days, broken down by a dimension. */
 export class GwAnalyticsScreen extends ScreenBase {
-  static override properties = { days: { state: true }, dimension: { state: true }, metric: { state: true } };
+  static override properties = { metric: { state: true } };
   static override styles = [
     sharedStyles,
     css`
@@ -80,43 +81,31 @@ export class GwAnalyticsScreen extends ScreenBase {
       }
     `,
   ];
-  declare days: string;
-  declare dimension: string;
   declare metric: string;
-  private state = new StateController(this, "analytics");
+  private query = new QueryController(this, {
+    days: choice(DAY_PERIODS, "30"),
+    dimension: choice(DIMENSIONS, "model"),
+  });
+  private state = new StateController(this, "analytics", 0, this.query);
 
   constructor() {
     super();
-    this.days = "30";
-    this.dimension = "model";
     this.metric = "cost";
-  }
-
-  override connectedCallback(): void {
-    this.days = optionOr(DAY_PERIODS, this.params.get("days"), "30");
-    this.dimension = optionOr(DIMENSIONS, this.params.get("dimension"), "model");
-    this.state.useParams({ days: this.days, dimension: this.dimension });
-    super.connectedCallback();
   }
 
   override render() {
     return html`
       <gw-page-header heading="Analytics" description="Spend, tokens and success rate over time."></gw-page-header>
             <div class="controls">
-        <gw-segmented label="Period" .options=${DAY_PERIODS} .value=${this.days} @gw-value=${(
+        <gw-segmented label="Period" .options=${DAY_PERIODS} .value=${this.query.value.days} @gw-value=${(
           e: ValueEvent<unknown>,
-        ) => this.change({ days: String(e.value) })}></gw-segmented>
-        <gw-segmented label="Breakdown" .options=${DIMENSIONS} .value=${this.dimension}
-          @gw-value=${(e: ValueEvent<unknown>) => this.change({ dimension: String(e.value) })}></gw-segmented>
+        ) => this.query.set({ days: String(e.value) })}></gw-segmented>
+        <gw-segmented label="Breakdown" .options=${DIMENSIONS} .value=${this.query.value.dimension}
+          @gw-value=${(e: ValueEvent<unknown>) =>
+            this.query.set({ dimension: String(e.value) })}></gw-segmented>
       </div>
             ${this.frame(this.state, (d) => this.body(d))}
     `;
-  }
-
-  private change(next: { days?: string; dimension?: string }): void {
-    this.days = next.days ?? this.days;
-    this.dimension = next.dimension ?? this.dimension;
-    this.applyQuery(this.state, { days: this.days, dimension: this.dimension });
   }
 
   private body(d: AnalyticsSection) {
@@ -131,13 +120,13 @@ export class GwAnalyticsScreen extends ScreenBase {
         : x.input_tokens + x.output_tokens;
     const fmt = (v: number) => this.metric === "cost" ? formatCost(v) : formatCompact(v);
     const maxShare = Math.max(...breakdown.map((b) => b.cost), 0);
-    const dimLabel = DIMENSIONS.find((x) => x.value === this.dimension)?.label ?? "Key";
+    const dimLabel = DIMENSIONS.find((x) => x.value === this.query.value.dimension)?.label ?? "Key";
     return html`
       <div class="stack">
         <div class="grid-stats">
           <gw-stat label="Cost" .value=${formatCost(
             summary.cost,
-          )} .hint=${`last ${this.days} days`}></gw-stat>
+          )} .hint=${`last ${this.query.value.days} days`}></gw-stat>
           <gw-stat label="Requests" .value=${formatInt(summary.requests)}></gw-stat>
           <gw-stat label="Input tokens" .value=${formatCompact(summary.input_tokens)}
             .hint=${`${formatCompact(summary.cache_read_tokens)} cache read`}></gw-stat>

@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
-import type { BudgetsSection, BudgetView } from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, send } from "../api/client.ts";
+import type { BudgetsSection, BudgetView } from "../../../src/features/budgets/contract.ts";
+import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { inputValue } from "../lib/form.ts";
 import { formatCost } from "../lib/format.ts";
@@ -145,10 +145,12 @@ export class GwBudgetsScreen extends FormScreen<BudgetForm> {
       errors,
       ["scope", "daily_limit", "warn_pct"],
       () =>
-        send("POST", `${API_BASE}/budgets`, {
-          scope: f.scope === "global" ? "global" : Number(f.scope),
-          daily_limit: Number(f.limit),
-          warn_pct: f.warn.trim() === "" ? 80 : warn,
+        call("POST /budgets", {
+          body: {
+            scope: f.scope === "global" ? "global" : Number(f.scope),
+            daily_limit: Number(f.limit),
+            warn_pct: f.warn.trim() === "" ? 80 : warn,
+          },
         }),
     );
     if (!result) return;
@@ -157,7 +159,7 @@ export class GwBudgetsScreen extends FormScreen<BudgetForm> {
   };
 
   private async deleteItem(b: BudgetView): Promise<void> {
-    const result = await send("DELETE", `${API_BASE}/budgets/${b.id}`);
+    const result = await call("DELETE /budgets/:id", { params: { id: b.id } });
     if (result.ok) this.toast(`Removed the ${b.scope_label || "budget"} limit`);
     else this.toast(result.message, "error");
     await this.state.refresh();

@@ -1,6 +1,6 @@
 import { css, html, nothing } from "lit";
-import type { ComboView } from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, send } from "../api/client.ts";
+import type { ComboView } from "../../../src/features/combos/contract.ts";
+import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { inputValue } from "../lib/form.ts";
 import { icon } from "../lib/icons.ts";
@@ -246,10 +246,7 @@ export class GwCombosScreen extends FormScreen<ComboForm> {
     const result = await this.saveForm(
       errors,
       ["name", "models"],
-      () =>
-        f.id
-          ? send("PUT", `${API_BASE}/combos/${encodeURIComponent(f.id)}`, body)
-          : send("POST", `${API_BASE}/combos`, body),
+      () => f.id ? call("PUT /combos/:id", { params: { id: f.id }, body }) : call("POST /combos", { body }),
     );
     if (!result) return;
     this.toast(`Saved combo ${body.name}`);
@@ -260,7 +257,7 @@ export class GwCombosScreen extends FormScreen<ComboForm> {
     const c = this.deleting;
     this.deleting = null;
     if (!c) return;
-    const result = await send("DELETE", `${API_BASE}/combos/${c.id}`);
+    const result = await call("DELETE /combos/:id", { params: { id: c.id } });
     if (result.ok) this.toast(`Deleted combo ${c.name}`);
     else this.toast(result.message, "error");
     await this.state.refresh();

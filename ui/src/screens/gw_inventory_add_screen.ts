@@ -78,7 +78,7 @@ export class GwInventoryAddScreen extends IngestScreen {
 
   private readonly submit = async (e: Event): Promise<void> => {
     e.preventDefault();
-    const accepted = await this.submitKeys("inventory/keys", {
+    const accepted = await this.submitKeys("POST /inventory/keys", {
       text: this.text,
       ...(this.provider ? { provider: this.provider } : {}),
       ...(this.baseUrl.trim() ? { base_url: this.baseUrl.trim() } : {}),

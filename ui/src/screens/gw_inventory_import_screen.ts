@@ -55,7 +55,7 @@ export class GwInventoryImportScreen extends IngestScreen {
       this.error = `Not valid JSON: ${(error as Error).message}`;
       return;
     }
-    if (await this.submitKeys("inventory/import", doc)) this.text = "";
+    if (await this.submitKeys("POST /inventory/import", doc)) this.text = "";
   };
 }
 customElements.define("gw-inventory-import-screen", GwInventoryImportScreen);

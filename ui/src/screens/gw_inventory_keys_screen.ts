@@ -3,8 +3,9 @@ import type {
   InventoryKeyDetail,
   InventoryKeysSection,
   InventoryKeyView,
-} from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, getJson, send } from "../api/client.ts";
+} from "../../../src/features/inventory/contract.ts";
+import { call } from "../api/client.ts";
+import { page, QueryController, text } from "../api/query_controller.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatAgo, formatDateTime } from "../lib/format.ts";
@@ -31,28 +32,21 @@ export class GwInventoryKeysScreen extends ScreenBase {
   };
   declare detail: InventoryKeyDetail | null;
   declare deleting: InventoryKeyView | null;
-  private state = new StateController(this, "inventory-keys", 15_000);
+  private query = new QueryController(this, {
+    search: text,
+    provider: text,
+    status: text,
+    archived: (raw): string => (raw === "true" ? "true" : "false"),
+    page,
+  }, { limit: LIMIT });
+  private state = new StateController(this, "inventory-keys", 15_000, this.query);
   private overview = new StateController(this, "inventory");
-  private filters = { search: "", provider: "", status: "", archived: "false", page: 1 };
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
     this.detail = null;
     this.deleting = null;
-  }
-
-  override connectedCallback(): void {
-    const p = this.params;
-    this.filters = {
-      search: p.get("search") ?? "",
-      provider: p.get("provider") ?? "",
-      status: p.get("status") ?? "",
-      archived: p.get("archived") === "true" ? "true" : "false",
-      page: Math.max(1, Number(p.get("page") ?? 1) || 1),
-    };
-    this.state.useParams({ ...this.filters, limit: LIMIT });
-    super.connectedCallback();
   }
 
   override render() {
@@ -67,7 +61,7 @@ export class GwInventoryKeysScreen extends ScreenBase {
 
   private filterBar() {
     const o = this.overview.data;
-    const f = this.filters;
+    const f = this.query.value;
     return html`
       <div class="card toolbar" style="margin-bottom:12px;display:flex;gap:8px;flex-wrap:wrap;align-items:end">
         <gw-field label="Search"><input name="search" type="search" .value=${f.search}
@@ -206,14 +200,9 @@ export class GwInventoryKeysScreen extends ScreenBase {
     `;
   }
 
-  private setFilter(change: Partial<typeof this.filters>): void {
-    this.filters = { ...this.filters, ...change, page: change.page ?? 1 };
-    const { search, provider, status, archived, page } = this.filters;
-    const query: Record<string, string | number> = { archived, page };
-    if (search) query.search = search;
-    if (provider) query.provider = provider;
-    if (status) query.status = status;
-    this.applyQuery(this.state, query, { limit: LIMIT });
+  /** Changes filters; any change but paging goes back to the first page. */
+  private setFilter(change: Partial<typeof this.query.value>): void {
+    this.query.set({ ...change, page: change.page ?? 1 });
   }
 
   private readonly onSearch = (e: Event): void => {
@@ -227,9 +216,7 @@ export class GwInventoryKeysScreen extends ScreenBase {
   };
 
   private async open(k: InventoryKeyView): Promise<void> {
-    const result = await getJson<InventoryKeyDetail>(
-      `${API_BASE}/inventory/keys/${encodeURIComponent(k.id)}`,
-    );
+    const result = await call("GET /inventory/keys/:id", { params: { id: k.id } });
     if (result.ok) this.detail = result.data;
     else this.toast(result.message, "error");
   }
@@ -239,14 +226,14 @@ export class GwInventoryKeysScreen extends ScreenBase {
     action: "recheck" | "archive" | "restore",
     done: string,
   ): Promise<void> {
-    const result = await send("POST", `inventory/keys/${encodeURIComponent(k.id)}/${action}`);
+    const result = await call(`POST /inventory/keys/:id/${action}`, { params: { id: k.id } });
     if (!result.ok) return this.toast(result.message, "error");
     this.toast(done);
     void this.state.refresh(true);
   }
 
   private readonly recheckAll = async (): Promise<void> => {
-    const result = await send<{ queued: number }>("POST", "inventory/recheck");
+    const result = await call("POST /inventory/recheck");
     if (result.ok) this.toast(`${result.data.queued} checks queued`);
     else this.toast(result.message, "error");
   };
@@ -254,7 +241,7 @@ export class GwInventoryKeysScreen extends ScreenBase {
   private readonly confirmDelete = async (): Promise<void> => {
     const k = this.deleting;
     if (k === null) return;
-    const result = await send("DELETE", `inventory/keys/${encodeURIComponent(k.id)}`);
+    const result = await call("DELETE /inventory/keys/:id", { params: { id: k.id } });
     this.deleting = null;
     if (!result.ok) return this.toast(result.message, "error");
     this.toast("Deleted");

@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
-import type { InventorySection } from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, send } from "../api/client.ts";
+import type { InventorySection } from "../../../src/features/inventory/contract.ts";
+import { API_BASE, call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { screenPath } from "../app/routes.ts";
 import { formatInt } from "../lib/format.ts";
@@ -131,7 +131,7 @@ export class GwInventoryScreen extends ScreenBase {
   }
 
   private readonly recheckAll = async (): Promise<void> => {
-    const result = await send<{ queued: number }>("POST", "inventory/recheck");
+    const result = await call("POST /inventory/recheck");
     if (result.ok) this.toast(`${result.data.queued} checks queued`);
     else this.toast(result.message, "error");
     void this.state.refresh(true);

@@ -1,6 +1,6 @@
 import { css, html, nothing } from "lit";
-import type { CreatedKey, KeysSection, KeyView } from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, send } from "../api/client.ts";
+import type { CreatedKey, KeySaved, KeysSection, KeyView } from "../../../src/features/keys/contract.ts";
+import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatCost, formatDateTime } from "../lib/format.ts";
 import { inputValue as value, splitList } from "../lib/form.ts";
@@ -17,7 +17,7 @@ interface KeyForm {
 }
 
 /** What saving a key answers: the key, plus its plaintext once when it was just created. */
-type Saved = { readonly key: KeyView } | CreatedKey;
+type Saved = KeySaved | CreatedKey;
 
 const EMPTY: KeyForm = { id: null, name: "", canLogin: true, models: "", budget: "" };
 
@@ -253,13 +253,10 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
       allowed_models: splitList(f.models),
       daily_budget: f.budget.trim() === "" ? null : Number(f.budget),
     };
-    const result = await this.saveForm(
+    const result = await this.saveForm<Saved>(
       this.validate(f),
       ["name", "allowed_models", "daily_budget", "can_login"],
-      () =>
-        f.id
-          ? send<Saved>("POST", `${API_BASE}/keys/${encodeURIComponent(f.id)}`, body)
-          : send<Saved>("POST", `${API_BASE}/v2/keys`, body),
+      () => f.id ? call("POST /keys/:id", { params: { id: f.id }, body }) : call("POST /v2/keys", { body }),
     );
     if (!result) return;
     if (!f.id && "plaintext" in result.data) {
@@ -272,7 +269,7 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
     const k = this.revoking;
     if (!k) return;
     this.revoking = null;
-    const result = await send("DELETE", `${API_BASE}/keys/${k.id}`);
+    const result = await call("DELETE /keys/:id", { params: { id: k.id } });
     if (result.ok) this.toast(`Revoked ${k.name}`);
     else this.toast(`Could not revoke: ${result.message}`, "error");
     await this.state.refresh();

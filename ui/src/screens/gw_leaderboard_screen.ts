@@ -1,10 +1,11 @@
 import { css, html } from "lit";
-import type { LeaderboardRow } from "../../../src/dashboard/contract/mod.ts";
+import type { LeaderboardRow } from "../../../src/dashboard/contract/usage.ts";
+import { choice, QueryController } from "../api/query_controller.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatCompact, formatCost, formatInt, formatPercent } from "../lib/format.ts";
-import { DAY_PERIODS, optionOr } from "../lib/options.ts";
+import { DAY_PERIODS } from "../lib/options.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -16,7 +17,6 @@ const SORTS: readonly SegmentOption[] = [
 
 /** Leaderboard: client keys ranked by tokens, cost or requests. */
 export class GwLeaderboardScreen extends ScreenBase {
-  static override properties = { sort: { state: true }, days: { state: true } };
   static override styles = [
     sharedStyles,
     css`
@@ -62,40 +62,23 @@ export class GwLeaderboardScreen extends ScreenBase {
       }
     `,
   ];
-  declare sort: string;
-  declare days: string;
-  private state = new StateController(this, "leaderboard");
-
-  constructor() {
-    super();
-    this.sort = "tokens";
-    this.days = "30";
-  }
-
-  override connectedCallback(): void {
-    this.sort = optionOr(SORTS, this.params.get("sort"), "tokens");
-    this.days = optionOr(DAY_PERIODS, this.params.get("days"), "30");
-    this.state.useParams({ sort: this.sort, days: this.days });
-    super.connectedCallback();
-  }
+  private query = new QueryController(this, {
+    sort: choice(SORTS, "tokens"),
+    days: choice(DAY_PERIODS, "30"),
+  });
+  private state = new StateController(this, "leaderboard", 0, this.query);
 
   override render() {
     return html`
       <gw-page-header heading="Leaderboard" description="Which clients use the gateway most."></gw-page-header>
             <div class="controls">
-        <gw-segmented label="Rank by" .options=${SORTS} .value=${this.sort}
-          @gw-value=${(e: ValueEvent<unknown>) => this.change(String(e.value), this.days)}></gw-segmented>
-        <gw-segmented label="Period" .options=${DAY_PERIODS} .value=${this.days}
-          @gw-value=${(e: ValueEvent<unknown>) => this.change(this.sort, String(e.value))}></gw-segmented>
+        <gw-segmented label="Rank by" .options=${SORTS} .value=${this.query.value.sort}
+          @gw-value=${(e: ValueEvent<unknown>) => this.query.set({ sort: String(e.value) })}></gw-segmented>
+        <gw-segmented label="Period" .options=${DAY_PERIODS} .value=${this.query.value.days}
+          @gw-value=${(e: ValueEvent<unknown>) => this.query.set({ days: String(e.value) })}></gw-segmented>
       </div>
             ${this.frame(this.state, (d) => this.table(d.rows))}
     `;
-  }
-
-  private change(sort: string, days: string): void {
-    this.sort = sort;
-    this.days = days;
-    this.applyQuery(this.state, { sort, days });
   }
 
   private table(rows: readonly LeaderboardRow[]) {
@@ -109,7 +92,11 @@ export class GwLeaderboardScreen extends ScreenBase {
       `;
     }
     const metric = (r: LeaderboardRow) =>
-      this.sort === "cost" ? r.cost : this.sort === "requests" ? r.requests : r.tokens;
+      this.query.value.sort === "cost"
+        ? r.cost
+        : this.query.value.sort === "requests"
+        ? r.requests
+        : r.tokens;
     const top = Math.max(...rows.map(metric), 0);
     return html`
       <div class="card">

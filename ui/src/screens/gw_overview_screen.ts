@@ -1,5 +1,5 @@
 import { css, html, nothing } from "lit";
-import type { OverviewSection } from "../../../src/dashboard/contract/mod.ts";
+import type { OverviewSection } from "../../../src/dashboard/contract/usage.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatCompact, formatCost, formatInt } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";

@@ -1,6 +1,6 @@
 import { css, html, nothing } from "lit";
-import type { PriceView, PricingSection } from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, send } from "../api/client.ts";
+import type { PriceInput, PriceView, PricingSection } from "../../../src/features/pricing/contract.ts";
+import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { inputValue } from "../lib/form.ts";
 import { formatInt } from "../lib/format.ts";
@@ -175,17 +175,23 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
         errors[k] = required && raw === "" ? "Required" : "Enter 0 or more";
       }
     }
-    const body: Record<string, unknown> = { model: f.model.trim() };
-    for (const [k] of RATES) if (f[k].trim() !== "") body[k] = Number(f[k]);
+    const rate = (k: (typeof RATES)[number][0]) => (f[k].trim() === "" ? undefined : Number(f[k]));
+    const body: PriceInput = {
+      model: f.model.trim(),
+      input_per_mtok: Number(f.input_per_mtok),
+      output_per_mtok: Number(f.output_per_mtok),
+      cache_creation_per_mtok: rate("cache_creation_per_mtok"),
+      cache_read_per_mtok: rate("cache_read_per_mtok"),
+    };
     const known = ["model", ...RATES.map(([k]) => k)];
-    const result = await this.saveForm(errors, known, () => send("POST", `${API_BASE}/pricing`, body));
+    const result = await this.saveForm(errors, known, () => call("POST /pricing", { body }));
     if (!result) return;
     this.toast(`Saved price for ${f.model.trim()}`);
     await this.state.refresh();
   };
 
   private async deleteItem(model: string): Promise<void> {
-    const result = await send("DELETE", `${API_BASE}/pricing/${encodeURIComponent(model)}`);
+    const result = await call("DELETE /pricing/:model", { params: { model } });
     if (result.ok) this.toast(`Removed override for ${model}`);
     else this.toast(result.message, "error");
     await this.state.refresh();

@@ -1,12 +1,6 @@
 import { html, nothing } from "lit";
-import type {
-  ApiType,
-  ApiTypeOption,
-  FetchedModels,
-  ProbeResult,
-  ProviderView,
-} from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, send } from "../api/client.ts";
+import type { ApiType, ApiTypeOption, ProviderView } from "../../../src/features/providers/contract.ts";
+import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ProviderTest } from "../components/gw_provider_card.ts";
 import { API_TYPE_WORDING } from "../lib/api_types.ts";
@@ -229,8 +223,8 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
       PROVIDER_FIELDS,
       () =>
         f.editing
-          ? send("PUT", `${API_BASE}/providers/${encodeURIComponent(f.editing)}`, body)
-          : send("POST", `${API_BASE}/providers`, body),
+          ? call("PUT /providers/:id", { params: { id: f.editing }, body })
+          : call("POST /providers", { body }),
     );
     if (!result) return;
     this.toast(f.editing ? `Saved ${body.id}` : `Added provider ${body.id}`);
@@ -241,11 +235,13 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
     const f = this.form;
     if (!f) return;
     this.fetching = true;
-    const result = await send<FetchedModels>("POST", `${API_BASE}/providers/fetch-models`, {
-      api_type: f.apiType,
-      base_url: f.baseUrl.trim(),
-      api_key: f.apiKey,
-      provider_id: f.editing ?? (f.id.trim() || undefined),
+    const result = await call("POST /providers/fetch-models", {
+      body: {
+        api_type: f.apiType,
+        base_url: f.baseUrl.trim(),
+        api_key: f.apiKey,
+        provider_id: f.editing ?? (f.id.trim() || undefined),
+      },
     });
     this.fetching = false;
     if (!result.ok) {
@@ -259,7 +255,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
 
   private async test(id: string): Promise<void> {
     this.tests = { ...this.tests, [id]: "running" };
-    const result = await send<ProbeResult>("POST", `${API_BASE}/providers/${encodeURIComponent(id)}/test`);
+    const result = await call("POST /providers/:id/test", { params: { id } });
     if (!result.ok) {
       this.tests = { ...this.tests, [id]: { ok: false, text: `Failed · ${result.message}` } };
       return;
@@ -273,10 +269,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
 
   private async toggle(p: ProviderView, enabled: boolean): Promise<void> {
     const { id } = p;
-    const result = await send(
-      "POST",
-      `${API_BASE}/providers/${encodeURIComponent(id)}/${enabled ? "enable" : "disable"}`,
-    );
+    const result = await call(`POST /providers/:id/${enabled ? "enable" : "disable"}`, { params: { id } });
     if (result.ok) this.toast(`${enabled ? "Enabled" : "Disabled"} ${id}`);
     else this.toast(`Could not ${enabled ? "enable" : "disable"} ${id}: ${result.message}`, "error");
     await this.state.refresh();
@@ -286,7 +279,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
     const p = this.deleting;
     if (!p) return;
     this.deleting = null;
-    const result = await send("DELETE", `${API_BASE}/providers/${encodeURIComponent(p.id)}`);
+    const result = await call("DELETE /providers/:id", { params: { id: p.id } });
     if (result.ok) this.toast(`Deleted ${p.id}`);
     else this.toast(`Could not delete: ${result.message}`, "error");
     await this.state.refresh();

@@ -3,21 +3,22 @@ import type {
   LogDetailView,
   LogSummaryView,
   RequestLogsSection,
-} from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, send } from "../api/client.ts";
+} from "../../../src/features/request_logs/contract.ts";
+import { API_BASE, call } from "../api/client.ts";
+import { page, QueryController } from "../api/query_controller.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ValueEvent } from "../lib/events.ts";
 import { formatDateTime, formatInt, formatLatency } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
+import { type RequestRow, requestTable } from "../components/request_table.ts";
 
 const LIMIT = 50;
 
 /** Request Logs: paginated table, JSON detail per request, export as JSON and clear. */
 export class GwRequestLogsScreen extends ScreenBase {
   static override properties = {
-    page: { state: true },
     detail: { state: true },
     detailError: { state: true },
     clearing: { state: true },
@@ -39,18 +40,6 @@ export class GwRequestLogsScreen extends ScreenBase {
         flex: 1;
         min-width: 200px;
       }
-      .s2 {
-        color: var(--gw-ok);
-        font-weight: 600;
-      }
-      .s4 {
-        color: var(--gw-warn);
-        font-weight: 600;
-      }
-      .s5 {
-        color: var(--gw-danger);
-        font-weight: 600;
-      }
       .meta {
         display: grid;
         grid-template-columns: repeat(auto-fit, minmax(150px, 1fr));
@@ -68,25 +57,18 @@ export class GwRequestLogsScreen extends ScreenBase {
       }
     `,
   ];
-  declare page: number;
   /** The row clicked, then its full record once loaded. */
   declare detail: (LogSummaryView & Partial<LogDetailView>) | null;
   declare detailError: string;
   declare clearing: boolean;
-  private state = new StateController(this, "request-logs", 15_000);
+  private query = new QueryController(this, { page }, { limit: LIMIT });
+  private state = new StateController(this, "request-logs", 15_000, this.query);
 
   constructor() {
     super();
-    this.page = 1;
     this.detail = null;
     this.detailError = "";
     this.clearing = false;
-  }
-
-  override connectedCallback(): void {
-    this.page = Math.max(1, Number(this.params.get("page")) || 1);
-    this.state.useParams({ page: this.page, limit: LIMIT });
-    super.connectedCallback();
   }
 
   override render() {
@@ -122,41 +104,12 @@ export class GwRequestLogsScreen extends ScreenBase {
                     : "Turn on request logging, then send a request through the gateway to see it here."}></gw-empty>
               `
               : html`
-                <div class="table-wrap">
-                  <table data-testid="logs">
-                    <thead>
-                      <tr>
-                        <th>Time</th>
-                        <th>Model</th>
-                        <th>Provider</th>
-                        <th>User</th>
-                        <th>Format</th>
-                        <th>Status</th>
-                        <th class="right">Latency</th>
-                      </tr>
-                    </thead>
-                    <tbody>${logs.map((l) =>
-                      html`
-                        <tr class="clickable" tabindex="0" @click=${() => this.open(l)} @keydown=${(
-                          e: KeyboardEvent,
-                        ) => e.key === "Enter" && this.open(l)}>
-                          <td class="small nowrap num">${formatDateTime(l.ts)}</td>
-                          <td class="mono small">${l.model}</td>
-                          <td class="small">${l.provider_id || html`<span class="faint">–</span>`}</td>
-                          <td class="small">${l.user}</td>
-                          <td class="small muted">${l.client_format}${l.streamed
-                            ? html`
-                              <span class="badge">stream</span>
-                            `
-                            : nothing}</td>
-                          <td><span class="s${String(l.status)[0]}">${l.status ||
-                            "error"}</span></td>
-                          <td class="right num small">${formatLatency(l.latency_ms)}</td>
-                        </tr>
-                      `
-                    )}</tbody>
-                  </table>
-                </div>
+                ${requestTable(logs.map(logRow), {
+                  testid: "logs",
+                  time: formatDateTime,
+                  format: true,
+                  open: (i) => this.open(logs[i]),
+                })}
                 <div class="card-foot">
                   <gw-pager .total=${d.total} .limit=${d.limit} .offset=${(d.page - 1) * d.limit}
                     @gw-value=${this.onPage}></gw-pager>
@@ -240,22 +193,17 @@ export class GwRequestLogsScreen extends ScreenBase {
   private async open(l: LogSummaryView): Promise<void> {
     this.detailError = "";
     this.detail = { ...l };
-    const result = await fetch(`${API_BASE}/request-logs/${encodeURIComponent(l.id)}`, {
-      headers: { accept: "application/json" },
-    })
-      .then(async (r) => (r.ok ? ((await r.json()) as { log: LogDetailView }).log : null))
-      .catch(() => null);
-    if (result) this.detail = result;
+    const result = await call("GET /request-logs/:id", { params: { id: l.id } });
+    if (result.ok) this.detail = result.data.log;
     else this.detailError = "The full record is gone (pruned or cleared). Showing the summary only.";
   }
 
   private readonly onPage = (e: ValueEvent<unknown>): void => {
-    this.page = Math.floor(Number(e.value) / LIMIT) + 1;
-    this.applyQuery(this.state, { page: this.page }, { limit: LIMIT });
+    this.query.set({ page: Math.floor(Number(e.value) / LIMIT) + 1 });
   };
 
   private readonly enableLogging = async (): Promise<void> => {
-    const result = await send("POST", `${API_BASE}/settings`, { server_request_logging: true });
+    const result = await call("POST /settings", { body: { server_request_logging: true } });
     if (result.ok) this.toast("Request logging is on");
     else this.toast(result.message, "error");
     await this.state.refresh();
@@ -263,10 +211,23 @@ export class GwRequestLogsScreen extends ScreenBase {
 
   private readonly clear = async (): Promise<void> => {
     this.clearing = false;
-    const result = await send<{ deleted: number }>("DELETE", `${API_BASE}/request-logs`);
+    const result = await call("DELETE /request-logs");
     if (result.ok) this.toast(`Deleted ${formatInt(result.data.deleted)} log(s)`);
     else this.toast(result.message, "error");
     await this.state.refresh();
   };
 }
 customElements.define("gw-request-logs-screen", GwRequestLogsScreen);
+
+/** A captured request as a row of the shared request table. */
+function logRow(l: LogSummaryView): RequestRow {
+  return {
+    ts: l.ts,
+    model: l.model,
+    provider: l.provider_id,
+    user: l.user,
+    format: { name: l.client_format, streamed: l.streamed },
+    status: l.status,
+    latencyMs: l.latency_ms,
+  };
+}

@@ -1,10 +1,6 @@
 import { css, html, nothing } from "lit";
-import type {
-  ClearedCooldowns,
-  RoutingAccount,
-  RoutingSection,
-} from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, send } from "../api/client.ts";
+import type { RoutingAccount, RoutingSection } from "../../../src/features/routing/contract.ts";
+import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { icon } from "../lib/icons.ts";
 import { sharedStyles } from "../styles/shared.ts";
@@ -173,7 +169,7 @@ export class GwRoutingScreen extends ScreenBase {
 
   private readonly clear = async (): Promise<void> => {
     this.clearing = true;
-    const result = await send<ClearedCooldowns>("POST", `${API_BASE}/routing/clear-cooldowns`);
+    const result = await call("POST /routing/clear-cooldowns");
     this.clearing = false;
     if (result.ok) this.toast(`Cleared ${result.data.cleared} cooldown(s)`);
     else this.toast(result.message, "error");

@@ -1,6 +1,6 @@
 import { css, html, nothing } from "lit";
-import type { SaversSection, SaverStat } from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, send } from "../api/client.ts";
+import type { SaversSection, SaverStat } from "../../../src/features/settings/contract.ts";
+import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatInt, formatPercent } from "../lib/format.ts";
 import { sharedStyles } from "../styles/shared.ts";
@@ -153,7 +153,7 @@ export class GwSaversScreen extends ScreenBase {
 
   private async save(saver: string, field: string, value: boolean | string): Promise<void> {
     const key = `saver_${field}`;
-    const result = await send("POST", `${API_BASE}/settings`, { [key]: value });
+    const result = await call("POST /settings", { body: { [key]: value } });
     if (result.ok) {
       this.errors = { ...this.errors, [field]: "", [key]: "" };
       this.toast(`${saver} updated`);

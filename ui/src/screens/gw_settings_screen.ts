@@ -1,13 +1,13 @@
 import { css, html, nothing } from "lit";
-import type { ResetResult, SettingsSection, SettingView } from "../../../src/dashboard/contract/mod.ts";
-import { API_BASE, send } from "../api/client.ts";
+import type { SettingsSection, SettingView } from "../../../src/features/settings/contract.ts";
+import { API_BASE, call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatDateTime, formatRemaining } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
-/** Settings: runtime settings table, YAML export (after a plaintext warning), server info, reset. */
+/** Settings: runtime settings table, YAML export (credentials as variables; plaintext after a warning), server info, reset. */
 export class GwSettingsScreen extends ScreenBase {
   static override properties = {
     drafts: { state: true },
@@ -206,7 +206,7 @@ export class GwSettingsScreen extends ScreenBase {
   }
 
   private async save(key: string, value: boolean | number | string): Promise<void> {
-    const result = await send("POST", `${API_BASE}/settings`, { [key]: value });
+    const result = await call("POST /settings", { body: { [key]: value } });
     if (result.ok) {
       const { [key]: _drop, ...rest } = this.drafts;
       this.drafts = rest;
@@ -223,8 +223,10 @@ export class GwSettingsScreen extends ScreenBase {
       <gw-dialog .open=${this
         .exporting} heading="Export configuration" @gw-close=${() => (this.exporting = false)}>
         <div class="stack">
+          <p>The YAML file names each provider's credential as an environment variable (<code>${"${ACCT_A_API_KEY}"}</code>);
+            its header lists the variables to set before loading it.</p>
           <div
-            class="warn-box">The YAML file contains every provider's API key in plain text. Store it like a password and never commit it.</div>
+            class="warn-box">With plaintext credentials, the file contains every provider's API key. Store it like a password and never commit it.</div>
           <label class="check"><input type="checkbox" name="understood" .checked=${this.understood}
                 @change=${(
                   e: Event,
@@ -232,11 +234,16 @@ export class GwSettingsScreen extends ScreenBase {
                   .checked)}>I understand the file contains plaintext credentials</label>
         </div>
         <button slot="footer" @click=${() => (this.exporting = false)}>Cancel</button>
-        <a slot="footer" class="btn primary" href=${`${API_BASE}/export?include_secrets=true`} download="gateway-config.yaml"
-          data-action="export-yaml"
+        <a slot="footer" class="btn" href=${`${API_BASE}/export?include_secrets=true`} download="gateway-config.yaml"
+          data-action="export-yaml-secrets"
           aria-disabled=${this.understood ? "false" : "true"} style=${this.understood
             ? ""
             : "pointer-events:none;opacity:.5"}
+          @click=${() => setTimeout(() => (this.exporting = false), 0)}>${icon(
+            "download",
+          )}With plaintext credentials</a>
+        <a slot="footer" class="btn primary" href=${`${API_BASE}/export`} download="gateway-config.yaml"
+          data-action="export-yaml"
           @click=${() => setTimeout(() => (this.exporting = false), 0)}>${icon("download")}Download YAML</a>
       </gw-dialog>
     `;
@@ -259,7 +266,7 @@ export class GwSettingsScreen extends ScreenBase {
   }
 
   private readonly reset = async (): Promise<void> => {
-    const result = await send<ResetResult>("POST", `${API_BASE}/reset`);
+    const result = await call("POST /reset");
     if (!result.ok) {
       this.resetError = result.message;
       return;

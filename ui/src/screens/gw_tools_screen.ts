@@ -1,5 +1,5 @@
 import { css, html, nothing } from "lit";
-import type { ToolCard, ToolsSection } from "../../../src/dashboard/contract/mod.ts";
+import type { ToolCard, ToolsSection } from "../../../src/dashboard/contract/tools.ts";
 import { StateController } from "../api/state_controller.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";

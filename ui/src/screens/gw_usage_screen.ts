@@ -1,10 +1,11 @@
-import { css, html, nothing } from "lit";
-import type { LiveEvent, UsageSection } from "../../../src/dashboard/contract/mod.ts";
+import { css, html } from "lit";
+import type { LiveEvent, UsageSection } from "../../../src/dashboard/contract/usage.ts";
 import { LiveController } from "../api/live_controller.ts";
 import { StateController } from "../api/state_controller.ts";
-import { formatCompact, formatCost, formatInt, formatLatency, formatTime } from "../lib/format.ts";
+import { formatCompact, formatCost, formatInt, formatTime } from "../lib/format.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
+import { type RequestRow, requestTable } from "../components/request_table.ts";
 
 const WINDOW_S = 120;
 
@@ -42,18 +43,6 @@ export class GwUsageScreen extends ScreenBase {
       }
       .feed td {
         white-space: nowrap;
-      }
-      .status-ok {
-        color: var(--gw-ok);
-        font-weight: 600;
-      }
-      .status-bad {
-        color: var(--gw-danger);
-        font-weight: 600;
-      }
-      .status-run {
-        color: var(--gw-info);
-        font-weight: 600;
       }
     `,
   ];
@@ -156,21 +145,11 @@ export class GwUsageScreen extends ScreenBase {
                     text="Requests appear here the moment they start. Point a client at the gateway (see Tools) or send a test from Providers."></gw-empty>
                 `
                 : html`
-                  <div class="table-wrap">
-                    <table class="feed" data-testid="live-feed">
-                      <thead>
-                        <tr>
-                          <th>Time</th>
-                          <th>Model</th>
-                          <th>Provider</th>
-                          <th>User</th>
-                          <th>Status</th>
-                          <th class="right">Latency</th>
-                        </tr>
-                      </thead>
-                      <tbody>${feed.map((e) => this.row(e))}</tbody>
-                    </table>
-                  </div>
+                  ${requestTable(this.rows(feed), {
+                    testid: "live-feed",
+                    className: "feed",
+                    time: formatTime,
+                  })}
                 `}
             </div>
         <div class="grid-2">
@@ -220,27 +199,19 @@ export class GwUsageScreen extends ScreenBase {
     `;
   }
 
-  private row(e: LiveEvent) {
-    const running = e.phase === "start";
-    const { status } = e;
-    const finishedIds = new Set(
-      this.live.events.filter((x) => x.phase === "finish").map((x) => x.request_id),
-    );
-    if (running && finishedIds.has(e.request_id)) return nothing;
-    return html`
-      <tr>
-        <td class="num small">${formatTime(e.ts)}</td>
-        <td class="mono small">${e.model}</td>
-        <td class="small">${e.provider_id || html`<span class="faint">–</span>`}</td>
-        <td class="small">${e.user || html`<span class="faint">anonymous</span>`}</td>
-        <td>${running
-          ? html`<span class="status-run">running</span>`
-          : html`<span class=${status >= 200 && status < 400 ? "status-ok" : "status-bad"}>${
-            status || "error"
-          }</span>`}</td>
-        <td class="right num small">${running ? "–" : formatLatency(e.latency_ms)}</td>
-      </tr>
-    `;
+  /** Feed events as rows; a request that has finished shows once, as finished. */
+  private rows(feed: readonly LiveEvent[]): RequestRow[] {
+    const finished = new Set(this.live.events.filter((x) => x.phase === "finish").map((x) => x.request_id));
+    return feed
+      .filter((e) => e.phase !== "start" || !finished.has(e.request_id))
+      .map((e) => ({
+        ts: e.ts,
+        model: e.model,
+        provider: e.provider_id,
+        user: e.user,
+        status: e.phase === "start" ? "running" : e.status,
+        latencyMs: e.phase === "start" ? null : e.latency_ms,
+      }));
   }
 }
 customElements.define("gw-usage-screen", GwUsageScreen);

@@ -1,7 +1,10 @@
 import { html, nothing, type TemplateResult } from "lit";
-import { send } from "../api/client.ts";
+import { call } from "../api/client.ts";
 import { ScreenBase } from "./screen_base.ts";
-import type { InventoryIngestReport as IngestReport } from "../../../src/dashboard/contract/mod.ts";
+import type {
+  AddKeysInput,
+  InventoryIngestReport as IngestReport,
+} from "../../../src/features/inventory/contract.ts";
 
 const tone: Readonly<Record<string, string>> = {
   registered: "ok",
@@ -69,10 +72,12 @@ export class IngestScreen extends ScreenBase {
   }
 
   /** Sends a submission; true when it was accepted (its report is then shown). */
-  protected async submitKeys(path: string, body: unknown): Promise<boolean> {
+  protected async submitKeys(
+    ...[route, body]: ["POST /inventory/keys", AddKeysInput] | ["POST /inventory/import", unknown]
+  ): Promise<boolean> {
     this.busy = true;
     this.error = "";
-    const result = await send<IngestReport>("POST", path, body);
+    const result = await call(route, { body });
     this.busy = false;
     if (!result.ok) {
       this.error = result.message;

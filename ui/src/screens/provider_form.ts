@@ -1,5 +1,5 @@
 /** The provider form's draft, how it is checked before sending, and the body it sends. */
-import type { ApiType, ProviderView } from "../../../src/dashboard/contract/mod.ts";
+import type { ApiType, ProviderCreate, ProviderView } from "../../../src/features/providers/contract.ts";
 import { splitList } from "../lib/form.ts";
 
 /** The draft of the create / edit dialog; `editing` is the id of the provider being changed. */
@@ -73,17 +73,16 @@ export function validateProvider(f: ProviderForm): Record<string, string> {
 }
 
 /** The JSON body for create or update; an empty key on edit is left out so the stored one is kept. */
-export function providerBody(f: ProviderForm): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function providerBody(f: ProviderForm): ProviderCreate {
+  return {
     id: f.id.trim(),
     prefix: f.prefix.trim(),
     api_type: f.apiType,
     base_url: f.baseUrl.trim(),
     models: splitList(f.models),
+    ...(f.apiKey !== "" || !f.editing ? { api_key: f.apiKey } : {}),
+    // Sent only for the kinds that use them (the server refuses them for others); empty clears one.
+    ...(takesRegion(f.apiType) ? { region: f.region.trim() } : {}),
+    ...(takesProject(f.apiType) ? { project: f.project.trim() } : {}),
   };
-  if (f.apiKey !== "" || !f.editing) body.api_key = f.apiKey;
-  // Sent only for the kinds that use them (the server refuses them for others); empty clears one.
-  if (takesRegion(f.apiType)) body.region = f.region.trim();
-  if (takesProject(f.apiType)) body.project = f.project.trim();
-  return body;
 }

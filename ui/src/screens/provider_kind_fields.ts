@@ -3,7 +3,7 @@
  * Google Cloud Code's project.
  */
 import { html, nothing, type TemplateResult } from "lit";
-import type { ApiType, FreeTierPresetView } from "../../../src/dashboard/contract/mod.ts";
+import type { ApiType, FreeTierPresetView } from "../../../src/features/providers/contract.ts";
 import { API_TYPE_WORDING } from "../lib/api_types.ts";
 import { inputValue } from "../lib/form.ts";
 import { type ProviderForm, takesProject, takesRegion } from "./provider_form.ts";

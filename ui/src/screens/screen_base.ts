@@ -13,8 +13,8 @@ import { NavigateEvent, ToastEvent, type ToastKind } from "../lib/events.ts";
 import { sharedStyles } from "../styles/shared.ts";
 
 /**
- * What every screen element shares: the URL query it was opened with, toasts, navigation and the
- * loading / error / alert frame around its content. Not an element itself.
+ * What every screen element shares: the URL query it was opened with (its view choices: QueryController),
+ * toasts, navigation and the loading / error / alert frame around its content. Not an element itself.
  */
 export class ScreenBase extends LitElement {
   static override properties: PropertyDeclarations = { params: { attribute: false } };
@@ -44,20 +44,6 @@ export class ScreenBase extends LitElement {
     url.searchParams.delete("action");
     history.replaceState(null, "", url.pathname + url.search);
     return action;
-  }
-
-  /**
-   * Puts view choices (period, sort, page…) in the address bar, so a reload or a shared link keeps them,
-   * and reloads `state` with them plus `extra` parameters the URL need not carry.
-   */
-  protected applyQuery(
-    state: StateController<StateSection>,
-    query: Record<string, string | number>,
-    extra: Record<string, string | number> = {},
-  ): void {
-    const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
-    history.replaceState(null, "", `${location.pathname}?${search}`);
-    void state.setParams({ ...query, ...extra });
   }
 
   /** Alert banners, a load error, or a skeleton while loading; `body` renders once data arrived. */

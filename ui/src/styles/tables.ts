@@ -55,4 +55,20 @@ export const tableStyles = css`
       padding-right: var(--gw-space-4);
     }
   }
+  .status-ok {
+    color: var(--gw-ok);
+    font-weight: 600;
+  }
+  .status-warn {
+    color: var(--gw-warn);
+    font-weight: 600;
+  }
+  .status-bad {
+    color: var(--gw-danger);
+    font-weight: 600;
+  }
+  .status-run {
+    color: var(--gw-info);
+    font-weight: 600;
+  }
 `;

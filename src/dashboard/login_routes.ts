@@ -1,0 +1,95 @@
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { loginRefusal, SESSION_MAX_AGE_S } from "./sessions.ts";
+import type { DashboardContext } from "./context.ts";
+import { DashboardSessions } from "./sessions.ts";
+import type { AppEnv } from "../http/env.ts";
+import { cameOverHttps } from "../http/forwarded.ts";
+import { readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
+import { loginPage } from "./login_page.ts";
+
+/** Where sign-in returns to: only dashboard paths on this site, else the overview. */
+export function safeNext(next: unknown): string {
+  if (typeof next !== "string") return "/dashboard/ui";
+  const ok = (next === "/dashboard" || next.startsWith("/dashboard/") || next.startsWith("/dashboard?")) &&
+    !next.includes("\\") && !/[\r\n]/.test(next);
+  return ok ? next : "/dashboard/ui";
+}
+
+/** GET/POST /dashboard/login and POST /dashboard/logout. */
+export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const control = ctx.state;
+
+  app.get("/dashboard/login", (c) => html(loginPage(safeNext(c.req.query("next")), ""), 200));
+
+  app.post("/dashboard/login", async (c) => {
+    const wantsJson = (c.req.header("content-type") ?? "").includes("application/json");
+    let apiKey = "";
+    let nextRaw: unknown = undefined;
+    try {
+      if (wantsJson) {
+        const body = await c.req.json() as Record<string, unknown>;
+        apiKey = typeof body?.api_key === "string" ? body.api_key.trim() : "";
+        nextRaw = body?.next;
+      } else {
+        const form = await c.req.parseBody();
+        apiKey = typeof form.api_key === "string" ? form.api_key.trim() : "";
+        nextRaw = form.next;
+      }
+    } catch {
+      apiKey = "";
+    }
+    const next = safeNext(nextRaw);
+    const identity = apiKey === "" ? null : control.identify(apiKey);
+    const refusal = apiKey === "" ? "API key is required" : loginRefusal(identity);
+    if (refusal !== null || identity === null) {
+      const message = refusal ?? "Invalid API key";
+      if (wantsJson) return c.json({ error: { message, type: "authentication" } }, 401);
+      return html(loginPage(next, message), 401);
+    }
+    const token = sessions.open(identity, ctx.now());
+    return new Response(null, {
+      status: 303,
+      headers: {
+        location: next,
+        "set-cookie": sessionCookie(
+          token,
+          SESSION_MAX_AGE_S,
+          cameOverHttps(c.req.raw, c.env?.trustedProxy === true),
+        ),
+        "cache-control": "no-store",
+      },
+    });
+  });
+
+  app.post("/dashboard/logout", (c) => logout(c, sessions));
+  return app;
+}
+
+function logout(c: Context<AppEnv>, sessions: DashboardSessions): Response {
+  sessions.close(readCookie(c.req.header("cookie") ?? null, SESSION_COOKIE));
+  const headers = new Headers({
+    "set-cookie": sessionCookie("", 0, cameOverHttps(c.req.raw, c.env?.trustedProxy === true)),
+    "cache-control": "no-store",
+  });
+  if ((c.req.header("accept") ?? "").includes("application/json")) {
+    headers.set("content-type", "application/json");
+    return new Response(JSON.stringify({ ok: true }), { status: 200, headers });
+  }
+  headers.set("location", "/dashboard/login");
+  return new Response(null, { status: 303, headers });
+}
+
+function html(body: string, status: number): Response {
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy":
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      "x-frame-options": "DENY",
+    },
+  });
+}

@@ -1,0 +1,29 @@
+import { BUILTIN_PRICES } from "../../accounting/mod.ts";
+import type { PriceConfig } from "../../config/mod.ts";
+import { type SectionInput, windowStart } from "../../dashboard/state/common.ts";
+import type { PriceView, PricingSection } from "./contract.ts";
+
+/** Builtin prices, overrides, and models used without a price. */
+export function pricingSection({ gateway }: SectionInput): PricingSection {
+  return {
+    builtin: Object.entries(BUILTIN_PRICES).map(([m, p]) => priceView(m, p)),
+    overrides: Object.entries(gateway.state.pricing).map(([m, p]) => priceView(m, p)),
+    unpriced: gateway.reads.usageStats.unpriced(windowStart(gateway.now(), 30)).map((u) => ({
+      model: u.model,
+      requests: u.requests,
+      input_tokens: u.inputTokens,
+      output_tokens: u.outputTokens,
+    })),
+  };
+}
+
+/** A price in the snake_case shape of the YAML file. */
+export function priceView(model: string, price: PriceConfig): PriceView {
+  return {
+    model,
+    input_per_mtok: price.inputPerMtok,
+    output_per_mtok: price.outputPerMtok,
+    cache_creation_per_mtok: price.cacheCreationPerMtok,
+    cache_read_per_mtok: price.cacheReadPerMtok,
+  };
+}

@@ -1,0 +1,37 @@
+import { Hono } from "hono";
+import type { DashboardContext } from "../../dashboard/context.ts";
+import { logDetail } from "./state.ts";
+import type { AppEnv } from "../../http/env.ts";
+import { notFound } from "../field_error.ts";
+import { answer, idParam } from "../../dashboard/validation.ts";
+
+/** Request logs: export, detail, clear. */
+export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const store = ctx.reads;
+
+  app.get("/dashboard/api/request-logs/export", () => {
+    ctx.flushWrites();
+    return new Response(JSON.stringify(store.requestLogs.all().map(logDetail)), {
+      headers: {
+        "content-type": "application/json",
+        "content-disposition": 'attachment; filename="gateway-request-logs.json"',
+        "cache-control": "private, no-store",
+      },
+    });
+  });
+
+  app.get("/dashboard/api/request-logs/:id", (c) => {
+    const id = idParam(c.req.param("id"), "Request log");
+    ctx.flushWrites();
+    const log = store.requestLogs.get(id);
+    if (!log) throw notFound(`Request log ${id} does not exist`);
+    return answer("GET /request-logs/:id", { log: logDetail(log) });
+  });
+
+  app.delete("/dashboard/api/request-logs", () => {
+    ctx.flushWrites();
+    return answer("DELETE /request-logs", { ok: true, deleted: ctx.manage.requestLogs.clear() });
+  });
+  return app;
+}
