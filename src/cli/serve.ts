@@ -71,7 +71,8 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
     server: {
       ...options.config.server,
       host: options.host ?? options.config.server.host,
-      port: options.port ?? options.config.server.port,
+      // Port 0 (any free port, as tests ask) is no address to report or export: the file's stays.
+      port: options.port || options.config.server.port,
     },
   };
   Deno.mkdirSync(config.paths.home, { recursive: true, mode: 0o700 });
@@ -102,7 +103,7 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
     try {
       const server = Deno.serve({
         hostname,
-        port: config.server.port,
+        port: options.port ?? config.server.port,
         reusePort: options.reusePort,
         onListen: ({ port }) => {
           const url = `http://${hostPort(hostname, port)}`;
