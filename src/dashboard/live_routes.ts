@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { DashboardContext } from "./context.ts";
 import type { AppEnv } from "../http/env.ts";
 import { accessVia } from "./access.ts";
+import { eventStream } from "../http/responses.ts";
 
 /** The live usage stream (SSE) and the caller's own identity. */
 export function liveRoutes(ctx: DashboardContext): Hono<AppEnv> {
@@ -27,13 +28,7 @@ export function liveRoutes(ctx: DashboardContext): Hono<AppEnv> {
         unsubscribe();
       },
     });
-    return new Response(body, {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, private",
-        "x-accel-buffering": "no",
-      },
-    });
+    return eventStream(body);
   });
 
   app.get("/dashboard/api/me", (c) => {

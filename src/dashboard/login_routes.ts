@@ -7,6 +7,7 @@ import type { AppEnv } from "../http/env.ts";
 import { cameOverHttps } from "../http/forwarded.ts";
 import { readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
 import { loginPage } from "./login_page.ts";
+import { htmlPage, privateJson, redirect } from "../http/responses.ts";
 
 /** Where sign-in returns to: only dashboard paths on this site, else the overview. */
 export function safeNext(next: unknown): string {
@@ -21,7 +22,7 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
   const app = new Hono<AppEnv>();
   const control = ctx.state;
 
-  app.get("/dashboard/login", (c) => html(loginPage(safeNext(c.req.query("next")), ""), 200));
+  app.get("/dashboard/login", (c) => htmlPage(loginPage(safeNext(c.req.query("next")), ""), 200));
 
   app.post("/dashboard/login", async (c) => {
     const wantsJson = (c.req.header("content-type") ?? "").includes("application/json");
@@ -46,20 +47,16 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
     if (refusal !== null || identity === null) {
       const message = refusal ?? "Invalid API key";
       if (wantsJson) return c.json({ error: { message, type: "authentication" } }, 401);
-      return html(loginPage(next, message), 401);
+      return htmlPage(loginPage(next, message), 401);
     }
     const token = sessions.open(identity, ctx.now());
-    return new Response(null, {
-      status: 303,
-      headers: {
-        location: next,
-        "set-cookie": sessionCookie(
-          token,
-          SESSION_MAX_AGE_S,
-          cameOverHttps(c.req.raw, c.env?.trustedProxy === true),
-        ),
-        "cache-control": "no-store",
-      },
+    return redirect(next, 303, {
+      "set-cookie": sessionCookie(
+        token,
+        SESSION_MAX_AGE_S,
+        cameOverHttps(c.req.raw, c.env?.trustedProxy === true),
+      ),
+      "cache-control": "no-store",
     });
   });
 
@@ -69,27 +66,12 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
 
 function logout(c: Context<AppEnv>, sessions: DashboardSessions): Response {
   sessions.close(readCookie(c.req.header("cookie") ?? null, SESSION_COOKIE));
-  const headers = new Headers({
+  const headers = {
     "set-cookie": sessionCookie("", 0, cameOverHttps(c.req.raw, c.env?.trustedProxy === true)),
     "cache-control": "no-store",
-  });
+  };
   if ((c.req.header("accept") ?? "").includes("application/json")) {
-    headers.set("content-type", "application/json");
-    return new Response(JSON.stringify({ ok: true }), { status: 200, headers });
+    return privateJson({ ok: true }, 200, headers);
   }
-  headers.set("location", "/dashboard/login");
-  return new Response(null, { status: 303, headers });
-}
-
-function html(body: string, status: number): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      "content-security-policy":
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-      "x-frame-options": "DENY",
-    },
-  });
+  return redirect("/dashboard/login", 303, headers);
 }

@@ -20,6 +20,7 @@ import { routingRoutes } from "../features/routing/routes.ts";
 import { settingsRoutes } from "../features/settings/routes.ts";
 import { signinRoutes } from "../features/signin/routes.ts";
 import { stateRoutes } from "./state_routes.ts";
+import { redirect } from "../http/responses.ts";
 
 /** Former page URLs that now live under /dashboard/ui: every screen but Overview (which is /dashboard). */
 export const LEGACY_SCREENS = SCREENS.map((s) => s.id).filter((id) => id !== "overview");
@@ -32,7 +33,7 @@ export function dashboardPublicRoutes(ctx: DashboardContext, sessions: Dashboard
   const app = new Hono<AppEnv>();
   const toUi = (suffix: string) => (c: { req: { url: string } }) => {
     const search = new URL(c.req.url).search;
-    return new Response(null, { status: 302, headers: { location: `/dashboard/ui${suffix}${search}` } });
+    return redirect(`/dashboard/ui${suffix}${search}`, 302);
   };
   for (const path of ["/", "/dashboard", "/dashboard/"]) app.on(["GET", "HEAD"], path, toUi(""));
   for (const screen of LEGACY_SCREENS) app.on(["GET", "HEAD"], `/dashboard/${screen}`, toUi(`/${screen}`));

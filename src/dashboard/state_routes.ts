@@ -4,7 +4,7 @@ import { buildState, isStateSection } from "./sections.ts";
 import type { AppEnv } from "../http/env.ts";
 import { publicOrigin } from "../http/forwarded.ts";
 import { notFound } from "../features/mod.ts";
-import { privateJson } from "./validation.ts";
+import { privateJson } from "../http/responses.ts";
 
 /** GET /dashboard/api/v2/state/{section}. */
 export function stateRoutes(ctx: DashboardContext, version: string): Hono<AppEnv> {

@@ -5,6 +5,7 @@ import { GatewayError } from "../model/mod.ts";
 import type { AppEnv } from "../http/env.ts";
 import type { AnswerOf, ApiRoute, BodyOf } from "./contract/mod.ts";
 import { readJsonBody } from "../http/read_body.ts";
+import { privateJson } from "../http/responses.ts";
 
 /** Dashboard request bodies are small; anything larger is a mistake. */
 const BODY_LIMIT = 2 * 1024 * 1024;
@@ -50,14 +51,6 @@ export function idParam(value: string | undefined, what: string): number {
   const id = Number(value);
   if (!Number.isInteger(id) || id <= 0) throw notFound(`${what} "${value}" does not exist`);
   return id;
-}
-
-/** JSON with `Cache-Control: private, no-store` (state and one-time credentials). */
-export function privateJson(data: unknown, status = 200): Response {
-  return new Response(JSON.stringify(data), {
-    status,
-    headers: { "content-type": "application/json", "cache-control": "private, no-store" },
-  });
 }
 
 /** A body type without `readonly` (zod's input types are mutable; the contract's are not). */

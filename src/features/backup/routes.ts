@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { answer } from "../../dashboard/validation.ts";
+import { download } from "../../http/responses.ts";
 
 /** Export of the database state as YAML, and Reset to the YAML file. */
 export function configRoutes(ctx: DashboardContext): Hono<AppEnv> {
@@ -12,13 +13,11 @@ export function configRoutes(ctx: DashboardContext): Hono<AppEnv> {
   // on an explicit include_secrets=true, which the UI asks for after its warning (administrators only).
   app.get("/dashboard/api/export", (c) => {
     const includeSecrets = c.req.query("include_secrets") === "true";
-    return new Response(configFile.exportYaml({ includeSecrets }), {
-      headers: {
-        "content-type": "text/yaml; charset=utf-8",
-        "content-disposition": 'attachment; filename="gateway-config.yaml"',
-        "cache-control": "private, no-store",
-      },
-    });
+    return download(
+      configFile.exportYaml({ includeSecrets }),
+      "text/yaml; charset=utf-8",
+      "gateway-config.yaml",
+    );
   });
 
   app.post("/dashboard/api/reset", () => answer("POST /reset", { ok: true, seeded: configFile.reset() }));

@@ -8,6 +8,7 @@ import type { AppEnv } from "../../http/env.ts";
 import { readJsonBody } from "../../http/read_body.ts";
 import { admitter, ingestAnswer } from "./push_routes.ts";
 import { answer, readBody } from "../../dashboard/validation.ts";
+import { download } from "../../http/responses.ts";
 
 /** Import files may be larger than other dashboard bodies (OAuth blobs, exported state). */
 const IMPORT_LIMIT = 8 * 1024 * 1024;
@@ -68,13 +69,11 @@ export function inventoryManageRoutes(ctx: DashboardContext): Hono<AppEnv> {
       );
     }
     const doc = inventory.exportJson(c.req.query("provider_id") || undefined);
-    return new Response(JSON.stringify(doc, null, 2), {
-      headers: {
-        "content-type": "application/json; charset=utf-8",
-        "content-disposition": 'attachment; filename="gateway-inventory.json"',
-        "cache-control": "private, no-store",
-      },
-    });
+    return download(
+      JSON.stringify(doc, null, 2),
+      "application/json; charset=utf-8",
+      "gateway-inventory.json",
+    );
   });
 
   app.get("/dashboard/api/inventory/keys/:id", (c) => {

@@ -4,6 +4,7 @@ import { logDetail } from "./state.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { notFound } from "../field_error.ts";
 import { answer, idParam } from "../../dashboard/validation.ts";
+import { download } from "../../http/responses.ts";
 
 /** Request logs: export, detail, clear. */
 export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
@@ -12,13 +13,11 @@ export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
 
   app.get("/dashboard/api/request-logs/export", () => {
     ctx.flushWrites();
-    return new Response(JSON.stringify(store.requestLogs.all().map(logDetail)), {
-      headers: {
-        "content-type": "application/json",
-        "content-disposition": 'attachment; filename="gateway-request-logs.json"',
-        "cache-control": "private, no-store",
-      },
-    });
+    return download(
+      JSON.stringify(store.requestLogs.all().map(logDetail)),
+      "application/json",
+      "gateway-request-logs.json",
+    );
   });
 
   app.get("/dashboard/api/request-logs/:id", (c) => {

@@ -5,7 +5,6 @@
  */
 export { type SigninDeps, SigninService } from "./service.ts";
 export type { SigninApi, SigninStatus, SigninView } from "./contract.ts";
-export { flowsOffered, type SigninFacts, type SigninFlow } from "./plan.ts";
-export { providerSigninFacts } from "./facts.ts";
+export { flowsOffered, providerSigninFacts, type SigninFacts, type SigninFlow } from "./plan.ts";
 export type { SignedInCredential } from "./token_answer.ts";
 export type { OAuthFetch } from "./oauth_http.ts";

@@ -2,8 +2,9 @@
  * Which sign-in a provider kind uses, and with which endpoints: read from the kind's OAuth facts (the
  * credential core's table with the provider's overrides applied), so every URL stays the provider's to set.
  */
+import type { ProviderConfig } from "../../config/mod.ts";
 import type { DeviceFlowEndpoints } from "./device_flow.ts";
-import type { OAuthKindFacts } from "../../credentials/mod.ts";
+import { type OAuthKindFacts, resolveOAuthKind } from "../../credentials/mod.ts";
 import type { PkceFlowEndpoints } from "./pkce_flow.ts";
 
 /** The part of a kind's OAuth facts (the credential core's table) the sign-in flows read. */
@@ -97,4 +98,9 @@ export function signinPlan(facts: SigninFacts, flow?: SigninFlow): SigninPlan | 
       stateInExchange: facts.tokenBody === "json",
     },
   };
+}
+
+/** A provider's sign-in facts: its kind's OAuth table entry with the provider's `oauth` overrides. */
+export function providerSigninFacts(provider: ProviderConfig): SigninFacts | null {
+  return resolveOAuthKind(provider.apiType, provider.oauth);
 }

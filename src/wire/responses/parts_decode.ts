@@ -1,6 +1,5 @@
-import type { Extra, ImagePart, TextPart } from "../../model/mod.ts";
+import { type Extra, type ImagePart, splitExtra, type TextPart } from "../../model/mod.ts";
 import { invalidAt, isRecord, parseAt, quoteValue } from "../shared/mod.ts";
-import { restOf } from "./rest_of.ts";
 import { ImageContentSchema, RefusalContentSchema, TextContentSchema } from "./schema.ts";
 
 const FORMAT = "responses";
@@ -22,7 +21,7 @@ function decodeImage(value: unknown, path: readonly PropertyKey[]): ImagePart {
     return imageFromUrl(
       part.image_url,
       part.detail ?? undefined,
-      restOf(part, "type", "image_url", "detail"),
+      splitExtra(part, new Set(["type", "image_url", "detail"]), "responses"),
     );
   }
   if (part.file_id) {
@@ -33,7 +32,7 @@ function decodeImage(value: unknown, path: readonly PropertyKey[]): ImagePart {
 
 function decodeText(value: unknown, path: readonly PropertyKey[]): TextPart {
   const part = parseAt(TextContentSchema, value, path);
-  const extra = restOf(part, "type", "text");
+  const extra = splitExtra(part, new Set(["type", "text"]), "responses");
   return { kind: "text", text: part.text, ...(extra ? { extra } : {}) };
 }
 

@@ -13,7 +13,6 @@ import { SUMMARY_HEADING, summaryOfCompaction } from "./compaction.ts";
 import { invalidAt, isRecord, parseAt, quoteValue } from "../shared/mod.ts";
 import { always, Conversation } from "./conversation.ts";
 import { decodeContentPart } from "./parts_decode.ts";
-import { restOf } from "./rest_of.ts";
 import { unwrapForeignReasoning } from "./foreign_reasoning.ts";
 import {
   FunctionCallItemSchema,
@@ -48,7 +47,7 @@ function decodeMessageItem(
   convo: Conversation,
 ): void {
   const item = parseAt(MessageItemSchema, value, path);
-  const extra = restOf(item, "type", "role", "content");
+  const extra = splitExtra(item, new Set(["type", "role", "content"]), "responses");
   const isAssistant = item.role === "assistant";
   const parts: (TextPart | ImagePart)[] = typeof item.content === "string"
     ? [{ kind: "text", text: item.content }]
@@ -81,7 +80,7 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
       return decodeMessageItem(value, path, convo);
     case "function_call": {
       const item = parseAt(FunctionCallItemSchema, value, path);
-      const extra = restOf(item, "type", "call_id", "name", "arguments");
+      const extra = splitExtra(item, new Set(["type", "call_id", "name", "arguments"]), "responses");
       convo.assistantParts(always).push({
         kind: "toolCall",
         id: item.call_id,
@@ -96,7 +95,7 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
       const content = typeof item.output === "string"
         ? [{ kind: "text" as const, text: item.output }]
         : item.output.map((part, i) => decodeContentPart(part, [...path, "output", i], false));
-      const extra = restOf(item, "type", "call_id", "output");
+      const extra = splitExtra(item, new Set(["type", "call_id", "output"]), "responses");
       convo.toolParts().push({
         kind: "toolResult",
         callId: item.call_id,
@@ -108,7 +107,7 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
     case "reasoning": {
       const item = parseAt(ReasoningItemSchema, value, path);
       const text = (item.summary ?? []).map((s) => s.text).join("\n\n");
-      const extra = restOf(item, "type", "encrypted_content");
+      const extra = splitExtra(item, new Set(["type", "encrypted_content"]), "responses");
       // Another family's signed reasoning the gateway handed this client comes back as that family's.
       const foreign = item.encrypted_content ? unwrapForeignReasoning(item.encrypted_content) : undefined;
       convo.assistantParts(onlyReasoning).push({
@@ -167,7 +166,7 @@ function decodeTools(
       return;
     }
     const fn = parseAt(FunctionToolSchema, tool, ["tools", i]);
-    const extra = restOf(fn, "type", "name", "description", "parameters");
+    const extra = splitExtra(fn, new Set(["type", "name", "description", "parameters"]), "responses");
     defs.push({
       name: fn.name,
       ...(fn.description != null ? { description: fn.description } : {}),
