@@ -41,6 +41,8 @@ export interface DashboardContext {
   readonly cooldowns: {
     active(now: number): ActiveCooldown[];
     clearAll(): void;
+    /** Clears one account's cooldown; false when it was not cooling. */
+    clearAccount(accountId: string): boolean;
   };
   /** Quota-aware routing, read-only: headroom, the next try order, prompt-cache bindings. */
   readonly quota: {

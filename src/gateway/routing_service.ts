@@ -200,6 +200,19 @@ export class RoutingService {
     return activeCooldowns(this.#state, now);
   }
 
+  /**
+   * Clears one account's cooldown and backoff in memory and in the database: its operator cleared it, or
+   * changed what made it fail (its key or base URL). Other processes are told, as for a success.
+   */
+  clearAccount(accountId: string): boolean {
+    if (!Object.hasOwn(this.#state.cooldowns, accountId)) return false;
+    this.#state = applySuccess(this.#state, accountId);
+    this.#peers?.publishNow({ clear: accountId });
+    this.#writer.enqueue(() => this.#store.cooldowns.apply([{ accountId, record: null }]));
+    this.#writer.flush();
+    return true;
+  }
+
   /** Clears every cooldown in memory and in the database. */
   clearAll(): void {
     this.#state = clearCooldowns(this.#state);

@@ -1,6 +1,7 @@
 import type { Config, ProviderQuota } from "../config/mod.ts";
 import { ProviderClients } from "../executors/http_clients.ts";
 import { Subscriptions } from "../executors/oauth/mod.ts";
+import { oauthKind } from "../credentials/mod.ts";
 import { type AccountLimits, buildRoutingTable, filterModelList, type RoutingTable } from "../routing/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
@@ -56,6 +57,8 @@ export class GatewayRuntime {
   readonly cluster: ClusterSync;
   #table!: RoutingTable;
   readonly #counter = new TokenCounter();
+  /** Each account's endpoint at the last reload, to see which changed (see #clearChangedAccounts). */
+  #endpoints = new Map<string, AccountEndpoint>();
   #catalog: CatalogEntry[] = [];
 
   constructor(config: Config, store: Store, options: RuntimeOptions) {
@@ -156,6 +159,7 @@ export class GatewayRuntime {
   #rebuild(): void {
     const providers = this.control.providers;
     const accounts = this.control.accounts;
+    this.#clearChangedAccounts(accounts);
     this.#table = buildRoutingTable(
       accounts.map((p) => ({
         id: p.id,
@@ -177,6 +181,42 @@ export class GatewayRuntime {
     this.recorder?.setOverrides(this.control.pricing);
     this.clients.retain(new Set(accounts.filter((p) => p.enabled).map((p) => p.clientId)));
   }
+
+  /**
+   * An account whose key, base URL or protocol changed is a new account as far as its failures go: a wrong
+   * key fixed in the dashboard or the CLI serves the very next request instead of waiting out the cooldown
+   * the wrong key earned. Every process runs this on its own reload. A subscription's credential is not
+   * compared: each refresh rotates it, and a refresh must not lift a usage-limit cooldown.
+   */
+  #clearChangedAccounts(accounts: readonly AccountConfig[]): void {
+    const previous = this.#endpoints;
+    const next = new Map<string, AccountEndpoint>();
+    for (const account of accounts) {
+      const endpoint: AccountEndpoint = {
+        apiType: account.apiType,
+        baseUrl: account.baseUrl,
+        key: oauthKind(account.apiType) === null ? account.apiKey : "",
+      };
+      next.set(account.id, endpoint);
+      const before = previous.get(account.id);
+      if (
+        before !== undefined &&
+        (before.apiType !== endpoint.apiType || before.baseUrl !== endpoint.baseUrl ||
+          before.key !== endpoint.key)
+      ) {
+        this.routing.clearAccount(account.id);
+      }
+    }
+    this.#endpoints = next;
+  }
+}
+
+/** What an account's failures depend on: where it is called and with which key. */
+interface AccountEndpoint {
+  readonly apiType: string;
+  readonly baseUrl: string;
+  /** The API key; empty for subscription kinds (their credential rotates on every refresh). */
+  readonly key: string;
 }
 
 /**

@@ -63,6 +63,12 @@ export interface ClearedCooldowns {
   readonly cleared: number;
 }
 
+/** Answer of `POST /dashboard/api/routing/accounts/{id}/clear-cooldown`: whether it was cooling. */
+export interface ClearedAccount {
+  readonly ok: true;
+  readonly cleared: boolean;
+}
+
 /** Accounts per prefix in try order with readiness, and active cooldowns. */
 export interface RoutingSection {
   readonly cooldowns_enabled: boolean;
@@ -82,7 +88,8 @@ export interface RoutingSection {
   }[];
 }
 
-/** The routing route. */
+/** The routing routes. */
 export interface RoutingApi {
   readonly "POST /routing/clear-cooldowns": Route<undefined, ClearedCooldowns>;
+  readonly "POST /routing/accounts/:id/clear-cooldown": Route<undefined, ClearedAccount>;
 }

@@ -96,6 +96,7 @@ export class GwRoutingScreen extends ScreenBase {
                             <th>Account</th>
                             <th>Reason</th>
                             <th>Remaining</th>
+                            <th></th>
                           </tr>
                         </thead>
                         <tbody>${cooldowns.map((c) =>
@@ -107,6 +108,11 @@ export class GwRoutingScreen extends ScreenBase {
                                 <gw-countdown .until=${Date.now() +
                                   c.remaining_s * 1000} @gw-value=${() =>
                                   this.state.refresh(true)}></gw-countdown>
+                              </td>
+                              <td>
+                                <button class="small" data-testid="clear-${c.account_id}" ?disabled=${this
+                                  .clearing}
+                                  @click=${() => this.clearOne(c.account_id)}>Clear</button>
                               </td>
                             </tr>
                           `
@@ -166,6 +172,16 @@ export class GwRoutingScreen extends ScreenBase {
             </div>${nothing}
     `;
   }
+
+  private readonly clearOne = async (accountId: string): Promise<void> => {
+    this.clearing = true;
+    const result = await call("POST /routing/accounts/:id/clear-cooldown", { params: { id: accountId } });
+    this.clearing = false;
+    if (!result.ok) this.toast(result.message, "error");
+    else if (result.data.cleared) this.toast(`Cleared ${accountId}'s cooldown`);
+    else this.toast(`${accountId} was no longer cooling down`);
+    await this.state.refresh();
+  };
 
   private readonly clear = async (): Promise<void> => {
     this.clearing = true;
