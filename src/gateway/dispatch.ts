@@ -4,6 +4,7 @@ import { GatewayError, type NeutralRequest, orphanToolResult, type UpstreamForma
 import { isApiType } from "../config/api_types.ts";
 import { presetFor } from "../executors/presets.ts";
 import {
+  type ActiveCooldown,
   allCoolingMessage,
   cacheAffinityKey,
   exhaustedMessage,
@@ -178,7 +179,11 @@ export class Dispatcher {
       const message = allCoolingMessage(plan.model, plan.retryAfterSeconds);
       throw new GatewayError(503, "unavailable", message, {
         headers: { "retry-after": String(plan.retryAfterSeconds) },
-        fixedBody: { detail: message },
+        // The spec's detail stays exactly as it is; each account's cause goes beside it.
+        fixedBody: {
+          detail: message,
+          accounts: coolingAccounts(deps.routing.active(deps.now()), plan.accounts),
+        },
       });
     }
     let last: { providerId: string; message: string } | null = null;
@@ -274,4 +279,27 @@ function fusionSettings(settings: RuntimeSettings): FusionSettings {
     graceMs: settings.combo_fusion_straggler_grace_s * 1000,
     hardTimeoutMs: settings.combo_fusion_hard_timeout_s * 1000,
   };
+}
+
+/** One cooling account as the all-cooling 503 lists it (times in epoch ms; the cause when known). */
+interface CoolingAccount {
+  readonly account_id: string;
+  readonly until: number;
+  readonly kind: string | null;
+  readonly status?: number;
+  readonly message?: string;
+  readonly since?: number;
+}
+
+/** The model's accounts that are cooling, soonest back first, with why (redacted later with the body). */
+function coolingAccounts(active: readonly ActiveCooldown[], accounts: readonly string[]): CoolingAccount[] {
+  const wanted = new Set(accounts);
+  return active.filter((c) => wanted.has(c.accountId)).map((c) => ({
+    account_id: c.accountId,
+    until: c.untilMs,
+    kind: c.kind,
+    ...(c.cause === undefined
+      ? {}
+      : { status: c.cause.status, message: c.cause.message, since: c.cause.sinceMs }),
+  }));
 }

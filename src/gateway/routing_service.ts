@@ -169,9 +169,11 @@ export class RoutingService {
     reason: string,
     settings: RuntimeSettings,
     now: number,
+    status = 0,
   ): void {
     if (!settings.server_cooldowns_enabled || classification.cooldownKind === null) return;
-    this.#state = applyFailure(this.#state, accountId, classification, now);
+    const cause = { status, message: shortReason(reason), sinceMs: now };
+    this.#state = applyFailure(this.#state, accountId, classification, now, cause);
     const entry = this.#state.cooldowns[accountId];
     this.#peers?.publishNow({ set: accountId, entry });
     const record: CooldownRecord = {
@@ -220,4 +222,12 @@ export class RoutingService {
     this.#writer.enqueue(() => this.#store.cooldowns.clear());
     this.#writer.flush();
   }
+}
+
+/** Cooldown causes are shown to clients in the 503: one line, short (the usage row keeps the whole text). */
+const CAUSE_CHARS = 200;
+
+function shortReason(reason: string): string {
+  const line = reason.replace(/\s+/g, " ").trim();
+  return line.length <= CAUSE_CHARS ? line : `${line.slice(0, CAUSE_CHARS - 1)}…`;
 }

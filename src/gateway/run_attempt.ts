@@ -53,7 +53,7 @@ export async function runAttempt(
     // Upstream text can repeat the key it was sent: the usage row, cooldown and client must not get it.
     const message = deps.control.redactor.redact(failure.message);
     record.failed(status, message);
-    deps.routing.fail(target.provider.id, classification, message, deps.control.settings, deps.now());
+    deps.routing.fail(target.provider.id, classification, message, deps.control.settings, deps.now(), status);
     if (!classification.fallback) {
       throw new GatewayError(status, upstreamErrorKind(status), message, { upstreamBody: message });
     }

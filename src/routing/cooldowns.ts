@@ -8,7 +8,7 @@ import {
 } from "./cooldown_policy.ts";
 import type { CooldownKind } from "./cooldown_policy.ts";
 import type { FailureClassification } from "./classify.ts";
-import type { CooldownEntry, RoutingState } from "./routing_state.ts";
+import type { CooldownCause, CooldownEntry, RoutingState } from "./routing_state.ts";
 
 /** An account that is cooling down right now, as the dashboard and storage see it. */
 export interface ActiveCooldown {
@@ -16,6 +16,8 @@ export interface ActiveCooldown {
   readonly untilMs: number;
   readonly kind: CooldownKind | null;
   readonly remainingSeconds: number;
+  /** The failure that set it, when this process knows it (not after a restart). */
+  readonly cause?: CooldownCause;
 }
 
 /** Whether an account is cooling at `now`. */
@@ -35,6 +37,7 @@ export function applyFailure(
   accountId: string,
   classification: FailureClassification,
   now: number,
+  cause?: CooldownCause,
 ): RoutingState {
   const kind = classification.cooldownKind;
   if (kind === null) return state;
@@ -54,7 +57,9 @@ export function applyFailure(
     until = classification.retryAfterMs !== null ? Math.max(reset, until) : reset;
   }
   const untilMs = Math.max(until, previous && previous.untilMs > now ? previous.untilMs : 0);
-  const entry: CooldownEntry = { untilMs, kind, backoffLevel };
+  const entry: CooldownEntry = cause === undefined
+    ? { untilMs, kind, backoffLevel }
+    : { untilMs, kind, backoffLevel, cause };
   return { ...state, cooldowns: { ...state.cooldowns, [accountId]: entry } };
 }
 
@@ -99,6 +104,7 @@ export function activeCooldowns(state: RoutingState, now: number): ActiveCooldow
       untilMs: entry.untilMs,
       kind: entry.kind,
       remainingSeconds: Math.ceil((entry.untilMs - now) / 1000),
+      ...(entry.cause === undefined ? {} : { cause: entry.cause }),
     });
   }
   return out.sort((a, b) => a.untilMs - b.untilMs || a.accountId.localeCompare(b.accountId));

@@ -4,6 +4,7 @@ export { type ModelRef, parseModelRef } from "./model_ref.ts";
 export { buildRoutingTable, canonicalModel, canonicalPrefix, type RoutingTable } from "./routing_table.ts";
 export {
   type ComboCursor,
+  type CooldownCause,
   type CooldownEntry,
   emptyRoutingState,
   type RoutingState,

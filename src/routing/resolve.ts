@@ -20,7 +20,13 @@ export interface ResolveOptions {
 /** The outcome of resolving a model string. */
 export type Resolution =
   | { readonly kind: "attempts"; readonly attempts: readonly Attempt[]; readonly nextState: RoutingState }
-  | { readonly kind: "all_cooling"; readonly model: string; readonly retryAfterSeconds: number }
+  | {
+    readonly kind: "all_cooling";
+    readonly model: string;
+    readonly retryAfterSeconds: number;
+    /** Every account the model could use, each cooling (the 503 says why, per account). */
+    readonly accounts: readonly string[];
+  }
   | { readonly kind: "unknown"; readonly message: string };
 
 type Expansion =
@@ -58,6 +64,7 @@ export function resolveAttempts(
     kind: "all_cooling",
     model,
     retryAfterSeconds: secondsUntilEarliestExpiry(state, candidates, now),
+    accounts: [...new Set(candidates.map((c) => c.account.id))],
   };
 }
 

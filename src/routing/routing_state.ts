@@ -8,6 +8,15 @@ export interface CooldownEntry {
   readonly kind: CooldownKind | null;
   /** Consecutive body-text rate-limit hits; reset by a success. */
   readonly backoffLevel: number;
+  /** What made it cool, for the 503 that says why and the Routing screen; absent when restored. */
+  readonly cause?: CooldownCause;
+}
+
+/** The failure behind a cooldown: the upstream's status, a short (redacted) message, and when. */
+export interface CooldownCause {
+  readonly status: number;
+  readonly message: string;
+  readonly sinceMs: number;
 }
 
 /** Where a round-robin combo stands: the current start member and how many requests it has had. */

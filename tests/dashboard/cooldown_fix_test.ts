@@ -23,8 +23,20 @@ Deno.test("a provider with a wrong key cools down; fixing the key serves the ver
   await refused.body?.cancel();
   assertEquals(refused.status, 503);
   const cooling = await post(`${t.gw.url}/v1/chat/completions`, ASK);
-  await cooling.body?.cancel();
   assertEquals(cooling.status, 503, "the wrong key's cooldown holds while nothing changed");
+  // The spec's detail as it is, and beside it why each account rests, also after the first 503 has passed.
+  const why = await cooling.json() as {
+    detail: string;
+    accounts: { account_id: string; status: number; message: string; since: number; until: number }[];
+  };
+  assertEquals(
+    /^All accounts for 'p\/m1' are cooling down; retry after \d+s$/.test(why.detail),
+    true,
+    why.detail,
+  );
+  assertEquals(why.accounts.map((a) => [a.account_id, a.status]), [["acct-a", 401]]);
+  assertEquals(why.accounts[0].message.includes("Incorrect API key provided"), true, why.accounts[0].message);
+  assertEquals(why.accounts[0].until > why.accounts[0].since, true);
   assertEquals(t.gw.runtime.routing.active(Date.now()).map((c) => c.accountId), ["acct-a"]);
 
   const updated = await t.api("/dashboard/api/providers/acct-a", body("PUT", { api_key: GOOD_KEY }));

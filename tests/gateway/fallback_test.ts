@@ -166,9 +166,16 @@ Deno.test("503 before any attempt when every account is cooling, with Retry-Afte
   assertEquals(cooling.status, 503);
   const retryAfter = Number(cooling.headers.get("retry-after"));
   assert(retryAfter >= 29 && retryAfter <= 30, `retry-after ${retryAfter}`);
-  assertEquals(await cooling.json(), {
-    detail: `All accounts for 'p/m1' are cooling down; retry after ${retryAfter}s`,
-  });
+  const body = await cooling.json() as {
+    detail: string;
+    accounts: { account_id: string; status: number; message: string; kind: string }[];
+  };
+  // The spec's detail exactly; beside it each account's cause, soonest back first.
+  assertEquals(body.detail, `All accounts for 'p/m1' are cooling down; retry after ${retryAfter}s`);
+  assertEquals(body.accounts.map((a) => [a.account_id, a.status, a.message]), [
+    ["acct-2", 500, "HTTP 500: {}"],
+    ["acct-1", 429, "HTTP 429: {}"],
+  ]);
   assertEquals(t.first.requests.length + t.second.requests.length, 2, "no attempt while all are cooling");
 });
 

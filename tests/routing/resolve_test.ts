@@ -143,7 +143,12 @@ Deno.test("resolveAttempts() reports all_cooling with the earliest expiry rounde
   let state = cool(emptyRoutingState(), "oa-1", 429); // until NOW + 60 s
   state = cool(state, "oa-2", 500, NOW + 500); // until NOW + 30.5 s
   const r = resolveAttempts(table, "openai/gpt-4o", state, NOW + 1000, FALLBACK);
-  assertEquals(r, { kind: "all_cooling", model: "openai/gpt-4o", retryAfterSeconds: 30 });
+  assertEquals(r, {
+    kind: "all_cooling",
+    model: "openai/gpt-4o",
+    retryAfterSeconds: 30,
+    accounts: ["oa-1", "oa-2"],
+  });
   const later = resolveAttempts(table, "openai/gpt-4o", state, NOW + 1001, FALLBACK);
   assertEquals(later.kind === "all_cooling" && later.retryAfterSeconds, 30);
   const edge = resolveAttempts(table, "openai/gpt-4o", state, NOW + 30_000, FALLBACK);
@@ -158,6 +163,7 @@ Deno.test("resolveAttempts() reports all_cooling for a combo under the combo's n
     kind: "all_cooling",
     model: "smart",
     retryAfterSeconds: 60,
+    accounts: ["an-1", "oa-1", "oa-2", "gm-1"],
   });
 });
 
