@@ -1,4 +1,4 @@
-import { GatewayError, type NeutralRequest, type WireFormat } from "../model/mod.ts";
+import { GatewayError, type NeutralRequest, type UpstreamErrorInfo, type WireFormat } from "../model/mod.ts";
 import type { Redactor } from "../security/redact.ts";
 import { codecFor, type DecodeContext } from "../wire/mod.ts";
 import type { Codec } from "../wire/codec.ts";
@@ -248,6 +248,9 @@ function clientSafe(error: GatewayError, redactor: Redactor): GatewayError {
   return new GatewayError(error.status, error.kind, message, {
     headers: error.headers,
     fixedBody,
+    upstreamError: error.upstreamError === undefined
+      ? undefined
+      : redactStrings(error.upstreamError, redactor, 0) as UpstreamErrorInfo,
     field: error.field,
     cause: error.cause,
   });

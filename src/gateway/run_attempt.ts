@@ -4,8 +4,11 @@ import {
   GatewayError,
   type NeutralRequest,
   type NeutralResponse,
+  type UpstreamErrorInfo,
   type UpstreamFormat,
 } from "../model/mod.ts";
+import type { Redactor } from "../security/redact.ts";
+import { readUpstreamError } from "../wire/shared/mod.ts";
 import { requestTexts } from "../accounting/mod.ts";
 import { type Attempt, classifyUpstreamFailure, type FailureClassification } from "../routing/mod.ts";
 import type { AttemptDeps, AttemptOutcome, CallerContext } from "./attempt_context.ts";
@@ -24,6 +27,8 @@ type Failure = {
   readonly status: number;
   readonly message: string;
   readonly classification: FailureClassification;
+  /** What the upstream said in its error body, when it used a known shape. */
+  readonly upstreamError?: UpstreamErrorInfo;
 };
 
 /**
@@ -55,7 +60,14 @@ export async function runAttempt(
     record.failed(status, message);
     deps.routing.fail(target.provider.id, classification, message, deps.control.settings, deps.now(), status);
     if (!classification.fallback) {
-      throw new GatewayError(status, upstreamErrorKind(status), message, { upstreamBody: message });
+      // The client gets the upstream's own sentence (and type, code, param where its envelope has them),
+      // not its JSON escaped inside a string; the usage row and log keep the whole text.
+      const said = failure.upstreamError;
+      const upstreamError = said === undefined ? undefined : redactedError(said, deps.control.redactor);
+      throw new GatewayError(status, upstreamErrorKind(status), upstreamError?.message ?? message, {
+        upstreamBody: message,
+        upstreamError,
+      });
     }
     return { kind: "failure", message, classification };
   };
@@ -189,7 +201,24 @@ async function statusFailure(
     now: deps.now(),
     headers: outcome.header,
   });
-  return { status: outcome.status, message: `HTTP ${outcome.status}: ${summarize(text)}`, classification };
+  const upstreamError = readUpstreamError(text) ?? undefined;
+  return {
+    status: outcome.status,
+    message: `HTTP ${outcome.status}: ${summarize(text)}`,
+    classification,
+    ...(upstreamError === undefined ? {} : { upstreamError }),
+  };
+}
+
+/** The upstream's error with every string cleared of credentials (upstream text can repeat the key). */
+function redactedError(error: UpstreamErrorInfo, redactor: Redactor): UpstreamErrorInfo {
+  const clean = (text: string | undefined) => text === undefined ? undefined : redactor.redact(text);
+  return {
+    message: redactor.redact(error.message),
+    ...(error.type === undefined ? {} : { type: clean(error.type) }),
+    ...(error.code === undefined ? {} : { code: clean(error.code) }),
+    ...(error.param === undefined ? {} : { param: clean(error.param) }),
+  };
 }
 
 /** A whole upstream body as a neutral answer, or the 502 failure it is (not the format, or empty). */

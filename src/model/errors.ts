@@ -16,6 +16,18 @@ export type ErrorKind =
   | "client_closed"
   | "internal";
 
+/** What an upstream said in an error body, read from any provider's shape (wire/shared/upstream_error.ts). */
+export interface UpstreamErrorInfo {
+  /** The upstream's own sentence. */
+  readonly message: string;
+  /** Its error type or status name (`invalid_request_error`, `not_found_error`, `NOT_FOUND`), when named. */
+  readonly type?: string;
+  /** Its error code (`model_not_found`), when named. */
+  readonly code?: string;
+  /** The request field it blames, when named. */
+  readonly param?: string;
+}
+
 /** Options carried by a GatewayError beyond status and kind. */
 export interface GatewayErrorOptions {
   /** Response headers the boundary must set (e.g. Retry-After). */
@@ -27,6 +39,8 @@ export interface GatewayErrorOptions {
   readonly fixedBody?: unknown;
   /** The upstream's own error body, kept for request logs. */
   readonly upstreamBody?: string;
+  /** The upstream's error as it said it, for a client envelope that can carry its type, code and param. */
+  readonly upstreamError?: UpstreamErrorInfo;
   /** The input field at fault (management APIs show it beside the form field). */
   readonly field?: string;
   readonly cause?: unknown;
@@ -39,6 +53,7 @@ export class GatewayError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   readonly fixedBody?: unknown;
   readonly upstreamBody?: string;
+  readonly upstreamError?: UpstreamErrorInfo;
   readonly field?: string;
 
   constructor(status: number, kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
@@ -49,6 +64,7 @@ export class GatewayError extends Error {
     this.headers = options.headers ?? {};
     this.fixedBody = options.fixedBody;
     this.upstreamBody = options.upstreamBody;
+    this.upstreamError = options.upstreamError;
     this.field = options.field;
   }
 }

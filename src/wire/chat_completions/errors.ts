@@ -1,6 +1,6 @@
 import type { ErrorKind, GatewayError } from "../../model/mod.ts";
 import type { EncodedError } from "../codec.ts";
-import { isErrorKind } from "../shared/mod.ts";
+import { isErrorKind, openAiTypeAndCode } from "../shared/mod.ts";
 
 // Data, not a switch: the Record type makes the compiler insist on a row for every kind.
 const CHAT_ERROR_TYPES: Readonly<Record<ErrorKind, string>> = {
@@ -34,5 +34,9 @@ export function chatErrorObject(message: string, kind: string): Record<string, u
 /** A GatewayError in the OpenAI envelope `{error:{message, type, param, code}}`; a spec-fixed body wins. */
 export function encodeChatError(error: GatewayError): EncodedError {
   if (error.fixedBody !== undefined) return { status: error.status, body: error.fixedBody };
-  return { status: error.status, body: { error: chatErrorObject(error.message, error.kind) } };
+  const { type, code, param } = openAiTypeAndCode(error.upstreamError, {
+    type: chatErrorType(error.kind),
+    code: error.kind,
+  });
+  return { status: error.status, body: { error: { message: error.message, type, param, code } } };
 }

@@ -1,5 +1,6 @@
 import type { ErrorKind, GatewayError } from "../../model/mod.ts";
 import type { EncodedError } from "../codec.ts";
+import { openAiTypeAndCode } from "../shared/mod.ts";
 
 /** An OpenAI error `type` and `code`. */
 interface TypeAndCode {
@@ -32,6 +33,6 @@ export function errorTypeAndCode(kind: ErrorKind): TypeAndCode {
 
 /** A GatewayError in the OpenAI error envelope `{error:{message, type, param, code}}`. */
 export function encodeError(error: GatewayError): EncodedError {
-  const { type, code } = errorTypeAndCode(error.kind);
-  return { status: error.status, body: { error: { message: error.message, type, param: null, code } } };
+  const { type, code, param } = openAiTypeAndCode(error.upstreamError, errorTypeAndCode(error.kind));
+  return { status: error.status, body: { error: { message: error.message, type, param, code } } };
 }

@@ -2,6 +2,7 @@
 export { stableHash, syntheticToolId, toolIdFor } from "./tool_ids.ts";
 export { argumentsLost, argumentsObject, isRecord, tryParseJson } from "./json.ts";
 export { isErrorKind } from "./error_types.ts";
+export { openAiTypeAndCode, readUpstreamError } from "./upstream_error.ts";
 export { chainSteps, type StageOutput, type StageSteps, StreamStage } from "./stream_stage.ts";
 export {
   fieldPath,
