@@ -70,6 +70,8 @@ function create(args: readonly string[], io: CliIo): number {
       io.out(`ID: ${created.record.id}`);
       io.out(`Name: ${created.record.name}`);
       io.out(`Login: ${created.record.canLogin ? "yes" : "no"}`);
+      // What the key may do in the dashboard: a key limited to some models is a viewer unless made admin.
+      io.out(`Role: ${keyRole(created.record)}${created.record.canLogin ? "" : " (no dashboard login)"}`);
       io.out(`Models: ${modelsText(created.record)}`);
       if (created.dailyBudget !== null) io.out(`Daily budget: $${created.dailyBudget}`);
     }

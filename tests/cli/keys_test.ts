@@ -10,7 +10,7 @@ Deno.test("keys create prints the key once, then ID, Name, Login and Models", as
     const result = await cli(["keys", "create", "--name", "laptop", "--config", home.configPath]);
     assertEquals(result.code, 0);
     assertMatch(result.out[0], /^API key \(shown once, save it now\): sk-gateway-[0-9A-Za-z]{43}$/);
-    assertEquals(result.out.slice(1), ["ID: 1", "Name: laptop", "Login: yes", "Models: all"]);
+    assertEquals(result.out.slice(1), ["ID: 1", "Name: laptop", "Login: yes", "Role: admin", "Models: all"]);
   } finally {
     home.cleanup();
   }
@@ -36,6 +36,7 @@ Deno.test("keys create --no-login --models --daily-budget stores scopes and budg
     assertEquals(result.out.slice(2), [
       "Name: ci bot",
       "Login: no",
+      "Role: viewer (no dashboard login)",
       "Models: openai/gpt-4o,anthropic/*,smart",
       "Daily budget: $2.5",
     ]);
