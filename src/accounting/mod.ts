@@ -1,5 +1,16 @@
 /** Accounting: prices (builtins + overrides, progressive match), cost, budgets, token estimates. */
-export { BUILTIN_PRICES, type Price } from "./price.ts";
+export { BUILTIN_PRICES, type ImagePrices, type Price } from "./price.ts";
+export { BUILTIN_KIND_PRICES } from "./kind_prices.ts";
+export {
+  type AudioBill,
+  embeddingCost,
+  type ImageBill,
+  imageCost,
+  imagePrice,
+  SPEECH_AUDIO_TOKENS_PER_TEXT_TOKEN,
+  speechCost,
+  transcriptionCost,
+} from "./kind_cost.ts";
 export { buildPriceTable, lookupPrice, type PriceMatch, type PriceTable } from "./price_table.ts";
 export { costOf } from "./cost.ts";
 export {

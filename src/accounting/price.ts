@@ -1,10 +1,26 @@
-/** USD per million tokens for one model (spec "Pricing entry"). */
+/**
+ * USD per million tokens for one model (spec "Pricing entry"), and for models billed by other units (images,
+ * seconds of audio, characters of speech) those prices beside them. Embedding models are token models whose
+ * output price is 0. Cost functions for each kind: src/accounting/kind_cost.ts.
+ */
 export interface Price {
   readonly inputPerMtok: number;
   readonly outputPerMtok: number;
   readonly cacheCreationPerMtok: number;
   readonly cacheReadPerMtok: number;
+  /** USD per generated image by variant (`<quality>@<size>` and fallbacks, see `imagePrice`). */
+  readonly perImage?: ImagePrices;
+  /** USD per second of input audio (transcription and translation billed by duration). */
+  readonly perSecond?: number;
+  /** USD per million input characters (speech billed by characters). */
+  readonly perMchar?: number;
 }
+
+/**
+ * Per-image prices keyed by variant, most specific first when looked up: `<quality>@<size>` (`hd@1024x1792`),
+ * `<quality>` (`hd`), `@<size>` (`@1024x1024`), then `*` for any image.
+ */
+export type ImagePrices = Readonly<Record<string, number>>;
 
 function p(input: number, output: number, cacheCreation: number, cacheRead: number): Price {
   return {

@@ -10,3 +10,5 @@ export * from "./stream_event.ts";
 export * from "./errors.ts";
 export * from "./tool_pairing.ts";
 export * from "./warning.ts";
+export * from "./embeddings.ts";
+export * from "./rerank.ts";
