@@ -175,6 +175,8 @@ export interface SsoConfig {
   readonly viewerValues: readonly string[];
   /** The role of an allowed user no value maps: none refuses the sign-in. */
   readonly defaultRole: "none" | "viewer";
+  /** How the client authenticates at the token endpoint; null: as discovery offers (basic first). */
+  readonly tokenAuthMethod: "client_secret_basic" | "client_secret_post" | null;
 }
 
 /** The resolved, readonly configuration: built once at the edge from the YAML file. */

@@ -189,6 +189,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
         adminValues: data.sso.admin_values,
         viewerValues: data.sso.viewer_values,
         defaultRole: data.sso.default_role,
+        tokenAuthMethod: data.sso.token_auth_method ?? null,
       }
       : null,
   };

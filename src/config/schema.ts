@@ -143,6 +143,8 @@ export const ssoSchema = z.strictObject({
   admin_values: z.array(z.string().min(1)).default([]),
   viewer_values: z.array(z.string().min(1)).default([]),
   default_role: z.enum(["none", "viewer"]).default("none"),
+  // For a client registered for one method when the provider offers both (basic is tried first otherwise).
+  token_auth_method: z.enum(["client_secret_basic", "client_secret_post"]).optional(),
 }).superRefine((v, ctx) => {
   if (v.role_claim === undefined) {
     if (v.admin_values.length > 0 || v.viewer_values.length > 0) {

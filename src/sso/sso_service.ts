@@ -181,7 +181,7 @@ export class SsoService {
     const tokens = await exchangeCode(this.#deps.fetch, metadata.tokenEndpoint, {
       clientId: config.clientId,
       clientSecret: config.clientSecret,
-      method: metadata.tokenAuthMethod,
+      method: config.tokenAuthMethod ?? metadata.tokenAuthMethod,
     }, { code, verifier: taken.secrets.verifier, redirectUri: taken.login.redirectUri });
     const claims = await verifyIdToken(tokens.idToken, this.#keys, metadata.jwksUri, {
       issuer: config.issuer,

@@ -43,6 +43,7 @@ Deno.test("parseConfig() reads sso: with defaults, the secret from ${VAR} and do
     adminValues: ["gateway-admins"],
     viewerValues: [],
     defaultRole: "none",
+    tokenAuthMethod: null,
   });
 });
 
@@ -76,6 +77,9 @@ Deno.test("parseConfig() refuses an sso: section that could not work or would le
   );
   assert(/sso\.role_claim: needs admin_values or viewer_values/.test(
     errorOf(sso(BASE.replace("admin_values: [gateway-admins]", ""))),
+  ));
+  assert(/sso\.token_auth_method: must be one of client_secret_basic, client_secret_post/.test(
+    errorOf(sso(BASE + "token_auth_method: private_key_jwt")),
   ));
   assert(/sso\.default_role: must be one of none, viewer/.test(errorOf(sso(BASE + "default_role: admin"))));
   assert(
