@@ -149,6 +149,36 @@ export interface InventoryConfig {
   readonly pushRateWindowMs: number;
 }
 
+/**
+ * Dashboard single sign-on with OpenID Connect (YAML `sso:`; docs/sso.md): the provider, who may sign in,
+ * and how a claim maps to a dashboard role.
+ */
+export interface SsoConfig {
+  /** Shown on the login page's button: "Sign in with <displayName>". */
+  readonly displayName: string;
+  /** The provider's issuer, exactly as its discovery document states it. */
+  readonly issuer: string;
+  readonly clientId: string;
+  /** A credential (use `${VAR}`): never logged, shown or stored. */
+  readonly clientSecret: string;
+  /** The origin (and path prefix) browsers reach the gateway at; null: the request's trusted public origin. */
+  readonly redirectBaseUrl: string | null;
+  /** Scopes asked for beyond `openid email profile`. */
+  readonly scopes: readonly string[];
+  /** Email domains allowed to sign in, lower case, matched exactly; `*` allows any. */
+  readonly allowedDomains: readonly string[];
+  /** The claim whose value(s) decide the role (a name, or a dotted path into nested claims); null: none. */
+  readonly roleClaim: string | null;
+  /** Claim values that make an administrator (checked first). */
+  readonly adminValues: readonly string[];
+  /** Claim values that make a viewer. */
+  readonly viewerValues: readonly string[];
+  /** The role of an allowed user no value maps: none refuses the sign-in. */
+  readonly defaultRole: "none" | "viewer";
+  /** How the client authenticates at the token endpoint; null: as discovery offers (basic first). */
+  readonly tokenAuthMethod: "client_secret_basic" | "client_secret_post" | null;
+}
+
 /** The resolved, readonly configuration: built once at the edge from the YAML file. */
 export interface Config {
   readonly paths: HomePaths;
@@ -180,6 +210,8 @@ export interface Config {
     /** The instance label; empty: the host name. */
     readonly instance: string;
   };
+  /** Dashboard single sign-on; null when not configured (API keys only). */
+  readonly sso: SsoConfig | null;
 }
 
 /** Where the database is: the PostgreSQL URL when one is configured, else the SQLite file. */

@@ -176,6 +176,22 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
     tokenSavers: data.token_savers,
     pricing,
     metrics: { enabled: data.metrics.enabled, token: data.metrics.token, instance: data.metrics.instance },
+    sso: data.sso
+      ? {
+        displayName: data.sso.display_name,
+        issuer: data.sso.issuer,
+        clientId: data.sso.client_id,
+        clientSecret: data.sso.client_secret,
+        redirectBaseUrl: data.sso.redirect_base_url?.replace(/\/+$/, "") ?? null,
+        scopes: data.sso.scopes,
+        allowedDomains: data.sso.allowed_domains,
+        roleClaim: data.sso.role_claim ?? null,
+        adminValues: data.sso.admin_values,
+        viewerValues: data.sso.viewer_values,
+        defaultRole: data.sso.default_role,
+        tokenAuthMethod: data.sso.token_auth_method ?? null,
+      }
+      : null,
   };
 }
 

@@ -9,6 +9,7 @@ export type {
   ProviderConfig,
   ProviderQuota,
   SaverLevel,
+  SsoConfig,
   StaticKeyConfig,
   TokenSaversConfig,
   UpstreamLimitsConfig,

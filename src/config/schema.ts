@@ -114,6 +114,62 @@ export const staticKeySchema = z.strictObject({
   client_key_label: z.string().min(1).optional(),
 });
 
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** An http(s) URL that is https unless it points at this machine (a test provider on loopback). */
+const secureUrl = z.url({ protocol: /^https?$/ }).refine((v) => {
+  const url = new URL(v);
+  return url.protocol === "https:" || LOOPBACK_HOSTS.has(url.hostname);
+}, "must be an https:// URL (http:// only for localhost)");
+
+/** Dashboard single sign-on with OpenID Connect (YAML `sso:`; docs/sso.md). */
+export const ssoSchema = z.strictObject({
+  display_name: z.string().trim().min(1).max(60).default("single sign-on"),
+  issuer: secureUrl,
+  client_id: z.string().min(1),
+  // A credential: write it as ${VAR} so it stays out of the file.
+  client_secret: z.string().min(1),
+  redirect_base_url: secureUrl.refine((v) => !/[?#]/.test(v), "must not have a query or fragment").optional(),
+  // RFC 6749 scope tokens; openid, email and profile are always asked for.
+  scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, "must be one scope token (no spaces)"))
+    .default([]),
+  allowed_domains: z.array(
+    z.string().trim().toLowerCase().regex(
+      /^(\*|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+)$/,
+      "must be an email domain such as example.com (or * for any domain)",
+    ),
+  ).min(1, "must name at least one email domain (or * to allow any)"),
+  role_claim: z.string().min(1).optional(),
+  admin_values: z.array(z.string().min(1)).default([]),
+  viewer_values: z.array(z.string().min(1)).default([]),
+  default_role: z.enum(["none", "viewer"]).default("none"),
+  // For a client registered for one method when the provider offers both (basic is tried first otherwise).
+  token_auth_method: z.enum(["client_secret_basic", "client_secret_post"]).optional(),
+}).superRefine((v, ctx) => {
+  if (v.role_claim === undefined) {
+    if (v.admin_values.length > 0 || v.viewer_values.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["role_claim"],
+        message: "is required with admin_values or viewer_values",
+      });
+    } else if (v.default_role === "none") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["default_role"],
+        message:
+          "is none and no role_claim is set, so nobody could sign in: set role_claim with admin_values, or default_role: viewer",
+      });
+    }
+  } else if (v.admin_values.length === 0 && v.viewer_values.length === 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["role_claim"],
+      message: "needs admin_values or viewer_values to map",
+    });
+  }
+});
+
 /** The whole YAML file. Unknown keys are errors so typos do not pass silently. */
 export const configFileSchema = z.strictObject({
   server: z.preprocess(
@@ -193,6 +249,7 @@ export const configFileSchema = z.strictObject({
         .default(""),
     }),
   ),
+  sso: ssoSchema.nullish(),
 });
 
 /** The YAML file after validation and defaults. */

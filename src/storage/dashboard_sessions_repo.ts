@@ -1,12 +1,25 @@
 import type { Database } from "./database.ts";
 
-/** A dashboard sign-in: whose key opened it (DB key id or a static key's hash) and when it ends. */
+/** Who a single sign-on session belongs to, as the provider said at sign-in, and the role it mapped to. */
+export interface SsoSessionIdentity {
+  readonly issuer: string;
+  readonly subject: string;
+  readonly email: string;
+  readonly name: string;
+  readonly role: "admin" | "viewer";
+}
+
+/**
+ * A dashboard sign-in: whose key opened it (DB key id or a static key's hash), or for a single sign-on the
+ * provider's account (`sso`, both key fields null), and when it ends.
+ */
 export interface DashboardSession {
   readonly tokenHash: string;
   readonly keyId: number | null;
   readonly staticKeyHash: string | null;
   readonly createdAt: number;
   readonly expiresAt: number;
+  readonly sso?: SsoSessionIdentity;
 }
 
 interface Row {
@@ -15,6 +28,11 @@ interface Row {
   static_key_hash: string | null;
   created_at: number;
   expires_at: number;
+  sso_issuer: string | null;
+  sso_subject: string | null;
+  sso_email: string | null;
+  sso_name: string | null;
+  sso_role: string | null;
 }
 
 /** The dashboard_sessions table. Only SHA-256 hashes of session tokens are stored. */
@@ -28,9 +46,23 @@ export class DashboardSessionsRepo {
   /** Stores a new session (and drops expired ones). */
   create(session: DashboardSession): void {
     this.#db.prepare("DELETE FROM dashboard_sessions WHERE expires_at <= ?").run(session.createdAt);
+    const sso = session.sso;
     this.#db.prepare(
-      "INSERT INTO dashboard_sessions (token_hash, key_id, static_key_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-    ).run(session.tokenHash, session.keyId, session.staticKeyHash, session.createdAt, session.expiresAt);
+      `INSERT INTO dashboard_sessions (token_hash, key_id, static_key_hash, created_at, expires_at, sso_issuer,
+         sso_subject, sso_email, sso_name, sso_role)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      session.tokenHash,
+      session.keyId,
+      session.staticKeyHash,
+      session.createdAt,
+      session.expiresAt,
+      sso?.issuer ?? null,
+      sso?.subject ?? null,
+      sso?.email ?? null,
+      sso?.name ?? null,
+      sso?.role ?? null,
+    );
   }
 
   /** One session by token hash. */
@@ -45,12 +77,31 @@ export class DashboardSessionsRepo {
       staticKeyHash: row.static_key_hash,
       createdAt: Number(row.created_at),
       expiresAt: Number(row.expires_at),
+      ...(row.sso_issuer !== null && row.sso_subject !== null
+        ? {
+          sso: {
+            issuer: row.sso_issuer,
+            subject: row.sso_subject,
+            email: row.sso_email ?? "",
+            name: row.sso_name ?? "",
+            // Anything but an explicit administrator reads as a viewer: least privilege on a damaged row.
+            role: row.sso_role === "admin" ? "admin" as const : "viewer" as const,
+          },
+        }
+        : {}),
     };
   }
 
   /** Ends one session. */
   delete(tokenHash: string): void {
     this.#db.prepare("DELETE FROM dashboard_sessions WHERE token_hash = ?").run(tokenHash);
+  }
+
+  /** Ends every single sign-on session (SSO turned off or its provider changed); how many ended. */
+  deleteSso(): number {
+    return Number(
+      this.#db.prepare("DELETE FROM dashboard_sessions WHERE sso_subject IS NOT NULL").run().changes,
+    );
   }
 
   /** Ends every session opened with a DB key (revocation, can_login off). */

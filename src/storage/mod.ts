@@ -23,6 +23,7 @@ import { SaverStatsRepo } from "./saver_stats_repo.ts";
 import { TurnTokensRepo } from "./turn_tokens_repo.ts";
 import { ClusterRepo } from "./cluster_repo.ts";
 import { SigninSessionsRepo } from "./signin_sessions_repo.ts";
+import { SsoLoginsRepo } from "./sso_logins_repo.ts";
 import { PgDatabase } from "./postgres/pg_database.ts";
 import { migratePostgres } from "./postgres/pg_migrate.ts";
 
@@ -51,7 +52,8 @@ export type { CooldownRecord } from "./cooldowns_repo.ts";
 export type { AffinityRecord, CacheAffinityRepo } from "./cache_affinity_repo.ts";
 export type { UsageRow } from "./usage_repo.ts";
 export type { RequestLogInput, RequestLogRecord, RequestLogSummary } from "./request_logs_repo.ts";
-export type { DashboardSession } from "./dashboard_sessions_repo.ts";
+export type { DashboardSession, SsoSessionIdentity } from "./dashboard_sessions_repo.ts";
+export { type SsoLoginSecrets, SsoLoginsRepo, type SsoPendingLogin } from "./sso_logins_repo.ts";
 export type {
   InventoryCount,
   KeyFilter,
@@ -143,6 +145,8 @@ export class Store {
   readonly credentials: CredentialsRepo;
   /** Subscription sign-ins in progress, shared by every process on the database (secrets sealed). */
   readonly signins: SigninSessionsRepo;
+  /** Dashboard single sign-ons in progress, shared by every process on the database (secrets sealed). */
+  readonly ssoLogins: SsoLoginsRepo;
   /** The credential sealer (dashboard Reset re-seeds providers with it). */
   readonly box: SecretBox;
 
@@ -170,6 +174,7 @@ export class Store {
     this.cluster = new ClusterRepo(db, db instanceof PgDatabase);
     this.credentials = new CredentialsRepo(db, box);
     this.signins = new SigninSessionsRepo(db, box);
+    this.ssoLogins = new SsoLoginsRepo(db, box);
     this.box = box;
   }
 

@@ -29,13 +29,14 @@ export class OAuthCallError extends Error {
 /** A request body: strings, and lists (JSON arrays; in a form they are joined with spaces, like `scope`). */
 export type OAuthFields = Readonly<Record<string, string | readonly string[]>>;
 
-/** POSTs `fields` to `url` and reads the JSON answer. */
+/** POSTs `fields` to `url` and reads the JSON answer; `headers` adds to the defaults (client authentication). */
 export async function postOAuth(
   fetcher: OAuthFetch,
   url: string,
   fields: OAuthFields,
   encoding: BodyEncoding,
   signal?: AbortSignal,
+  headers?: Readonly<Record<string, string>>,
 ): Promise<OAuthAnswer> {
   const timeout = AbortSignal.timeout(OAUTH_CALL_TIMEOUT_MS);
   const body = encoding === "form"
@@ -50,6 +51,7 @@ export async function postOAuth(
       headers: {
         accept: "application/json",
         "content-type": encoding === "form" ? "application/x-www-form-urlencoded" : "application/json",
+        ...headers,
       },
       body,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
