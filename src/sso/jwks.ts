@@ -55,7 +55,7 @@ export class KeySetCache {
     }
     if (candidates.length === 0) return "unknown_key";
     for (const jwk of candidates) {
-      const key = await this.#import(jwk, jws.alg);
+      const key = await this.#importKey(jwk, jws.alg);
       if (key !== undefined && await verifySignature(jws, key)) return "valid";
     }
     return "invalid";
@@ -85,7 +85,7 @@ export class KeySetCache {
     return keys;
   }
 
-  #import(jwk: Jwk, alg: string): Promise<CryptoKey | undefined> {
+  #importKey(jwk: Jwk, alg: string): Promise<CryptoKey | undefined> {
     const id = `${alg}\n${jwk.kid ?? ""}\n${jwk.n ?? ""}${jwk.x ?? ""}${jwk.y ?? ""}`;
     let key = this.#imported.get(id);
     if (key === undefined) {
