@@ -4,6 +4,7 @@
  * (enqueue) must stay O(1) and never wait; memory stays within the queue bound; every span is either
  * exported or counted as dropped.
  */
+import { waitFor } from "../helpers/wait.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { Rng } from "../fuzz/fuzzer.ts";
 import {
@@ -123,7 +124,7 @@ Deno.test("BatchSpanExporter sends full batches at once, a partial one after the
   const exporter = exporterFor(server.url, { maxBatchSize: 5, scheduleDelayMs: 50 });
   try {
     for (let i = 0; i < 12; i++) exporter.enqueue(span(i));
-    await new Promise((r) => setTimeout(r, 400));
+    await waitFor(() => server.bodies.length >= 3, { what: "three export requests" });
     assertEquals(server.bodies.map((b) => decodeExportTraceRequest(b).spans.length), [5, 5, 2]);
     assertEquals(server.headers[0].get("content-type"), "application/x-protobuf");
     assertEquals(server.headers[0].get("authorization"), "Bearer test-token");
@@ -161,7 +162,9 @@ Deno.test("BatchSpanExporter against a black hole: enqueue stays O(1), the queue
     const grown = (Deno.memoryUsage().heapUsed - before) / 1e6;
     assert(grown < 80, `heap grew ${grown.toFixed(0)} MB`);
 
-    await new Promise((r) => setTimeout(r, 900));
+    await waitFor(() => hole.connections() >= 1 && exporter.stats().failedRequests >= 1, {
+      what: "the exporter to connect to the black hole and time out",
+    });
     assert(hole.connections() >= 1, "the exporter connected");
     assert(exporter.stats().failedRequests >= 1, "the timeout counts as a failed request");
   } finally {
