@@ -1,24 +1,12 @@
+import type { RateCounts } from "../accounting/rate_limiter.ts";
 import type { Database } from "./database.ts";
 
 /**
- * One process's rate-limit counts for one scope (a key), as it publishes them every tick: cumulative requests
- * and tokens it admitted (never reset while it runs, so a reader takes differences and a missed read loses
- * nothing), requests in flight now, and the share of each limit it may use until its next tick.
+ * One process's rate-limit counts for one scope (a key), as it publishes them every tick: the limiter's own
+ * `RateCounts` (cumulative admissions, never reset while it runs, so a reader takes differences and a missed
+ * read loses nothing; in-flight requests; its share of each limit until its next tick), stored as a row.
  */
-export interface RateCountRow {
-  readonly scope: string;
-  readonly origin: string;
-  readonly requests: number;
-  readonly tokens: number;
-  readonly inFlight: number;
-  readonly shareRequests: number;
-  readonly shareTokens: number;
-  readonly shareSlots: number;
-  /** What the publisher alone admitted still in the request and token buckets at updatedAt. */
-  readonly levelRequests: number;
-  readonly levelTokens: number;
-  readonly updatedAt: number;
-}
+export type RateCountRow = RateCounts;
 
 interface Row {
   scope: string;
