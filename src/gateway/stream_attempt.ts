@@ -8,7 +8,7 @@ import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AttemptRecord } from "./attempt_record.ts";
 import { passthroughObserver, streamMeter, StreamTally } from "./stream_meter.ts";
 import { collectTurnTokens } from "./turn_token_store.ts";
-import { frameSteps, openStream } from "./upstream_stream.ts";
+import { frameSteps, openStream, type StreamFailureFrames } from "./upstream_stream.ts";
 import type { FrameSource } from "./answer.ts";
 
 /** How opening an upstream stream went: committed to the client, or a failure that can fall back. */
@@ -37,22 +37,49 @@ export async function streamAttempt(
     record.streamEnded(summary);
     caller.listener.streamEnded(summary);
   });
-  const steps = chainSteps(
-    frameSteps(upstreamCodec, deps.limits.maxStreamEventChars),
-    clientSteps(
-      clientCodec,
-      upstreamCodec,
-      ctx,
-      tally,
-      deps.newId,
-      (text) => deps.control.redactor.redactForClient(text),
-      collectTurnTokens((parts) => deps.turnTokens.capture(parts)),
-    ),
+  const redactError = (text: string) => deps.control.redactor.redactForClient(text);
+  const client = clientSteps(
+    clientCodec,
+    upstreamCodec,
+    ctx,
+    tally,
+    deps.newId,
+    redactError,
+    collectTurnTokens((parts) => deps.turnTokens.capture(parts)),
   );
-  const opened = await openStream(body, steps, tally, caller.timing);
+  const steps = chainSteps(frameSteps(upstreamCodec, deps.limits.maxStreamEventChars), client.steps);
+  const opened = await openStream(
+    body,
+    steps,
+    tally,
+    (message) => client.failure(redactError(message)),
+    caller.timing,
+  );
   if (opened.kind !== "committed") return { kind: "failed", message: opened.message };
   committed = true;
   return opened;
+}
+
+/** The step from upstream frames to the client's, and how the client's stream ends when the upstream breaks. */
+interface ClientSteps {
+  readonly steps: StageSteps<Frame, Frame>;
+  readonly failure: StreamFailureFrames;
+}
+
+/** The neutral event a broken upstream becomes for the client (a 502: the upstream failed, not the client). */
+function streamFailed(message: string): StreamEvent {
+  return { type: "error", status: 502, kind: "upstream", message };
+}
+
+/** The frames `encoder` ends a stream with when it is told the upstream failed (every encoder renders one). */
+function encoderFailure(encoder: StageSteps<StreamEvent, Frame>): StreamFailureFrames {
+  return (message) => {
+    const frames: Frame[] = [];
+    const out: StageOutput<Frame> = { enqueue: (frame) => frames.push(frame) };
+    encoder.transform(streamFailed(message), out);
+    encoder.flush?.(out);
+    return frames;
+  };
 }
 
 /** Upstream frames → client frames, feeding the tally on the way. */
@@ -64,29 +91,33 @@ function clientSteps(
   newId: () => string,
   redactError: (text: string) => string,
   collect: StageSteps<StreamEvent, StreamEvent>,
-): StageSteps<Frame, Frame> {
+): ClientSteps {
   const meteredEvents = () =>
     chainSteps(chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally, redactError)), collect);
   // Passthrough only when the upstream speaks the client's codec itself, not an envelope around its format.
   if ((clientCodec as UpstreamCodec) !== upstreamCodec) {
-    return chainSteps(meteredEvents(), clientCodec.encodeFrames(ctx).steps);
+    const encoder = clientCodec.encodeFrames(ctx).steps;
+    // The running encoder ends what it started (the response it announced, open blocks) with the error.
+    return { steps: chainSteps(meteredEvents(), encoder), failure: encoderFailure(encoder) };
   }
+  // A passthrough runs no encoder of the client's format: a fresh one renders the error event alone.
+  const failure = encoderFailure(clientCodec.encodeFrames(ctx).steps);
   if (clientCodec.format === "chat_completions") {
     // The passthrough parses every chunk anyway; its observer meters the stream (one parse per chunk).
-    return chatPassthroughFrames({
+    const steps = chatPassthroughFrames({
       now: ctx.now,
       fallbackId: newId(),
       model: ctx.requestModel,
       observer: passthroughObserver(tally),
       redactError,
-    })
-      .steps;
+    }).steps;
+    return { steps, failure };
   }
   // Same format on both sides: the client gets the upstream's own frames; decoded events feed the meter.
   const meter = meteredEvents();
   const ignore: StageOutput<StreamEvent> = { enqueue: () => {} };
   const withModel = clientCodec.streamFrameWithModel;
-  return {
+  const steps: StageSteps<Frame, Frame> = {
     transform(frame, out) {
       const errors = tally.errorCount;
       meter.transform(frame, ignore);
@@ -101,4 +132,5 @@ function clientSteps(
       meter.flush?.(ignore);
     },
   };
+  return { steps, failure };
 }
