@@ -92,7 +92,10 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
       if (cooling?.kind === "auth") runtime.routing.succeed(id);
     },
   });
-  runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
+  runtime.observers.push(
+    hub,
+    new RequestLogObserver(runtime.control, store, runtime.writer, () => crypto.randomUUID()),
+  );
   runtime.recorder.onRecord((row) => hub.recorded(row));
   // Every worker's dashboard shows every worker's requests.
   const live = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events), true);
