@@ -86,6 +86,9 @@ const SELECT_COLUMNS = `r.id, r.uid, r.ts, r.client_format, r.model, r.provider_
   r.client_key_id, r.client_key_label, r.status, r.streamed, r.input_tokens, r.output_tokens, r.cost, r.ttft_ms,
   r.latency_ms, r.chain, r.error, l.id AS log_id`;
 
+/** Every request with its kept bodies' row, if any. */
+const ALL_REQUESTS = "requests r LEFT JOIN request_logs l ON l.uid = r.uid AND r.uid <> ''";
+
 /** PostgreSQL's insert: a chunk of rows as one JSON parameter (see recordset_json.ts). */
 const JSON_INSERT = `INSERT INTO requests (${INSERT_COLUMNS})
   SELECT ${INSERT_COLUMNS} FROM json_to_recordset(?::text::json) AS r(uid text, ts bigint, client_format text,
@@ -187,8 +190,7 @@ export class RequestsRepo {
   page(filter: RequestFilter, limit: number, cursor: RequestCursor | null = null): RequestPage {
     const { clause, args } = whereOf(filter, cursor);
     const rows = this.#db.prepare(
-      `SELECT ${SELECT_COLUMNS} FROM requests r LEFT JOIN request_logs l ON l.uid = r.uid AND r.uid <> ''
-       ${clause} ORDER BY r.ts DESC, r.id DESC LIMIT ?`,
+      `SELECT ${SELECT_COLUMNS} FROM ${this.#source(filter)} ${clause} ORDER BY r.ts DESC, r.id DESC LIMIT ?`,
     ).all(...args, limit + 1) as unknown as Row[];
     const more = rows.length > limit;
     const page = (more ? rows.slice(0, limit) : rows).map(toRequestRow);
@@ -196,11 +198,21 @@ export class RequestsRepo {
     return { rows: page, next: more && last ? { ts: last.ts, id: last.id } : null };
   }
 
+  /**
+   * The rows a page reads. A text search starts from the kept bodies (at most 5,000), then finds their
+   * requests by uid: left to itself, SQLite would walk a filter's index over up to a million requests and
+   * look each one up in the bodies. CROSS JOIN is SQLite's way to fix the join order; PostgreSQL's planner
+   * picks it from its statistics (and has no CROSS JOIN … ON).
+   */
+  #source(filter: RequestFilter): string {
+    if (filter.text === undefined || filter.text === "") return ALL_REQUESTS;
+    return `request_logs l ${this.#postgres ? "JOIN" : "CROSS JOIN"} requests r ON r.uid = l.uid`;
+  }
+
   /** One request by id. */
   get(id: number): RequestRow | undefined {
     const row = this.#db.prepare(
-      `SELECT ${SELECT_COLUMNS} FROM requests r LEFT JOIN request_logs l ON l.uid = r.uid AND r.uid <> ''
-       WHERE r.id = ?`,
+      `SELECT ${SELECT_COLUMNS} FROM ${ALL_REQUESTS} WHERE r.id = ?`,
     ).get(id) as unknown as Row | undefined;
     return row ? toRequestRow(row) : undefined;
   }
@@ -243,11 +255,10 @@ function whereOf(filter: RequestFilter, cursor: RequestCursor | null): { clause:
   if (filter.streamed !== undefined) equal("streamed", filter.streamed ? 1 : 0);
   if (filter.text !== undefined && filter.text !== "") {
     // LIKE over lower-cased text means the same on SQLite and PostgreSQL; it scans only the kept bodies
-    // (request_logs holds at most 5,000 rows), and the requests it names are then found by uid.
+    // (request_logs holds at most 5,000 rows: see RequestsRepo.#source).
     const pattern = `%${filter.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.push(
-      `r.uid IN (SELECT uid FROM request_logs WHERE uid <> '' AND
-        (lower(request_body) LIKE ? ESCAPE '\\' OR lower(response_body) LIKE ? ESCAPE '\\'))`,
+      `l.uid <> '' AND (lower(l.request_body) LIKE ? ESCAPE '\\' OR lower(l.response_body) LIKE ? ESCAPE '\\')`,
     );
     args.push(pattern, pattern);
   }
