@@ -209,6 +209,24 @@ export class RequestsRepo {
     return `request_logs l ${this.#postgres ? "JOIN" : "CROSS JOIN"} requests r ON r.uid = l.uid`;
   }
 
+  /**
+   * Requests matching `filter` written after the row `afterId`, oldest first (`gateway logs tail`): ids
+   * grow with each write, so a follower that remembers the last id it printed sees every row once.
+   */
+  writtenAfter(filter: RequestFilter, afterId: number, limit: number): RequestRow[] {
+    const { clause, args } = whereOf(filter, null);
+    const where = clause === "" ? "WHERE r.id > ?" : `${clause} AND r.id > ?`;
+    return (this.#db.prepare(
+      `SELECT ${SELECT_COLUMNS} FROM ${this.#source(filter)} ${where} ORDER BY r.id LIMIT ?`,
+    ).all(...args, afterId, limit) as unknown as Row[]).map(toRequestRow);
+  }
+
+  /** The id of the newest row written (0 when none): where a follower starts. */
+  lastId(): number {
+    const row = this.#db.prepare("SELECT max(id) AS id FROM requests").get() as { id: number | null };
+    return Number(row.id ?? 0);
+  }
+
   /** One request by id. */
   get(id: number): RequestRow | undefined {
     const row = this.#db.prepare(
