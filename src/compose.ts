@@ -11,6 +11,7 @@ import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { identityLabel, identityRole, keyIdentity, keyRole } from "./gateway/identity.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
+import { AuthFailureLog } from "./gateway/auth_failure_log.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
 import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
 import { composeMetrics } from "./compose_metrics.ts";
@@ -133,11 +134,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     signin,
   };
   const drain = new AbortController();
+  const authFailures = new AuthFailureLog(store, runtime.writer, now, () => crypto.randomUUID());
   const handler = createHandler({
     control: runtime.control,
     dispatcher: runtime.dispatcher,
     now,
     drainSignal: drain.signal,
+    authRefused: (reason, surface) => authFailures.refused(reason, surface),
     visibleModels: (identity) => runtime.visibleModels(identity),
     dashboard,
     metrics: endpoint,
