@@ -166,6 +166,9 @@ const cases = [
   "stream=false",
   "model=p1/model-5&status=5xx&stream=true",
   `account=acct-1&status=4xx&from=${monthAgo}`,
+  // The worst case of an index walk: the model's index is read to its end and no row has the key.
+  "model=p1/model-5&key=99",
+  "status=5xx&surface=messages&stream=false&key=99",
   "q=needle",
   "q=needle&model=p1/model-5",
   "q=not-in-any-body",
