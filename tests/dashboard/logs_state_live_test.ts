@@ -45,7 +45,11 @@ Deno.test("request logs: every request is listed, bodies only while logging is o
   assertEquals((failed.chain as Json[]).map((a) => [a.account_id, a.status]), [["acct-a", 400]]);
   const unlogged = rows.find((r) => r.log_id === null)!;
   assertEquals([unlogged.input_tokens, unlogged.output_tokens, unlogged.streamed], [10, 5, false]);
-  assertEquals(rows.filter((r) => r.log_id === null).length, 1, "only the request made while logging was off");
+  assertEquals(
+    rows.filter((r) => r.log_id === null).length,
+    1,
+    "only the request made while logging was off",
+  );
   const streamed = rows.find((r) => r.streamed === true)!;
   const detail = await t.json(`/dashboard/api/request-logs/${streamed.log_id}`);
   const log = detail.body.log as Json;
@@ -58,6 +62,14 @@ Deno.test("request logs: every request is listed, bodies only while logging is o
   assertEquals(all.map((r) => typeof r.request_body).sort(), ["string", "string", "string", "undefined"]);
   const filtered = await (await t.api("/dashboard/api/request-logs/export?status=4xx")).json() as Json[];
   assertEquals(filtered.map((r) => r.status), [400]);
+  const streamedOnly = await t.json("/dashboard/api/v2/state/request-logs?stream=true&model=p/m1");
+  assertEquals(((streamedOnly.body.data as Json).rows as Json[]).map((r) => r.id), [streamed.id]);
+  for (
+    const [query, field] of [["status=oops", "status"], ["stream=yes", "stream"], ["cursor=x", "cursor"]]
+  ) {
+    const bad = await t.json(`/dashboard/api/v2/state/request-logs?${query}`);
+    assertEquals([bad.status, (bad.body.error as Json).field], [400, field], query);
+  }
   assertEquals((await t.json("/dashboard/api/request-logs", { method: "DELETE" })).body, {
     ok: true,
     deleted: 4,
