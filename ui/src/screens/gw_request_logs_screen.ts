@@ -321,7 +321,7 @@ export class GwRequestLogsScreen extends ScreenBase {
     return html`
       <gw-dialog .open=${this
         .clearing} heading="Clear request logs?" @gw-close=${() => (this.clearing = false)}>
-        <p>All captured requests and responses are deleted. Usage and cost history are kept. Export first if you need them.</p>
+        <p>Every listed request and every captured body is deleted. Usage and cost history are kept. Export first if you need them.</p>
         <button slot="footer" @click=${() => (this.clearing = false)}>Cancel</button>
         <button slot="footer" class="danger-solid" @click=${this.clear}>Clear logs</button>
       </gw-dialog>
