@@ -12,6 +12,7 @@ import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { identityLabel, identityRole, keyIdentity, keyRole } from "./gateway/identity.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { AuthFailureLog } from "./gateway/auth_failure_log.ts";
+import { requestUids } from "./gateway/request_uid.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
 import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
 import { composeMetrics } from "./compose_metrics.ts";
@@ -93,9 +94,10 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
       if (cooling?.kind === "auth") runtime.routing.succeed(id);
     },
   });
+  const requestUid = requestUids(now, crypto.randomUUID().slice(0, 8));
   runtime.observers.push(
     hub,
-    new RequestLogObserver(runtime.control, store, runtime.writer, () => crypto.randomUUID()),
+    new RequestLogObserver(runtime.control, store, runtime.writer, requestUid),
   );
   runtime.recorder.onRecord((row) => hub.recorded(row));
   // Every worker's dashboard shows every worker's requests.
@@ -134,7 +136,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     signin,
   };
   const drain = new AbortController();
-  const authFailures = new AuthFailureLog(store, runtime.writer, now, () => crypto.randomUUID());
+  const authFailures = new AuthFailureLog(store, runtime.writer, now, requestUid);
   const handler = createHandler({
     control: runtime.control,
     dispatcher: runtime.dispatcher,
