@@ -205,7 +205,3 @@ export class BudgetGuard {
     this.#byKey = spend.byKey;
   }
 }
-
-function round(n: number): number {
-  return Math.round(n * 1e6) / 1e6;
-}

@@ -45,6 +45,8 @@ export class ControlPlane {
   #lastUsed = new Map<number, number>();
   readonly #now: () => number;
   #keyUsed: (() => void) | null = null;
+  /** Every key's last authentication in this process (never cleared; a few numbers per key). */
+  readonly #lastSeen = new Map<number, number>();
   #staticKeys = new Map<string, string>();
   #providers: readonly ProviderConfig[] = [];
   #accounts: readonly AccountConfig[] = [];
@@ -145,6 +147,15 @@ export class ControlPlane {
     return this.#limitsByKey.get(keyId) ?? this.#defaultLimits;
   }
 
+  /**
+   * A key's last use as far as this process knows: its own authentications since start, else what was
+   * stored when the keys were last loaded (other processes' uses show after the next reload).
+   */
+  lastUsedAt(key: ApiKeyRecord): number | null {
+    const seen = this.#lastSeen.get(key.id);
+    return seen === undefined ? key.lastUsedAt : Math.max(seen, key.lastUsedAt ?? 0);
+  }
+
   /** `listener` runs when a key is used for the first time since the last `takeLastUsed`. */
   onKeyUsed(listener: () => void): void {
     this.#keyUsed = listener;
@@ -205,6 +216,7 @@ export class ControlPlane {
     if (record.expiresAt !== null && now >= record.expiresAt) return null;
     if (this.#lastUsed.size === 0) this.#keyUsed?.();
     this.#lastUsed.set(record.id, now);
+    this.#lastSeen.set(record.id, now);
     const group = record.groupId === null ? undefined : this.#groupsById.get(record.groupId);
     return keyIdentity(record, group?.allowedModels ?? []);
   }

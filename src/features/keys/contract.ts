@@ -15,12 +15,45 @@ export interface KeyView {
   readonly daily_budget: number | null;
   readonly created_at: number;
   readonly updated_at: number;
+  /** Its key group (id and name), or null. */
+  readonly group_id: number | null;
+  readonly group: string | null;
+  /** Own limits (null: inherited) and the limits in force (own, else the group's, else the default). */
+  readonly rpm: number | null;
+  readonly tpm: number | null;
+  readonly max_parallel: number | null;
+  readonly effective: {
+    readonly rpm: number | null;
+    readonly tpm: number | null;
+    readonly max_parallel: number | null;
+  };
+  /** Epoch ms; null: never. */
+  readonly expires_at: number | null;
+  readonly expired: boolean;
+  /** Epoch ms of the last authentication as last flushed; null: never used. */
+  readonly last_used_at: number | null;
+  /** Until when a rotated key's previous secret still works (epoch ms), or null. */
+  readonly previous_valid_until: number | null;
+  /** Spend of the key's tightest budget period (its own budgets; else today's spend). */
+  readonly period_spend: { readonly period: string; readonly spent: number; readonly limit: number | null };
+}
+
+/** A key group as the dashboard shows it, with how many active keys it holds. */
+export interface GroupView {
+  readonly id: number;
+  readonly name: string;
+  readonly rpm: number | null;
+  readonly tpm: number | null;
+  readonly max_parallel: number | null;
+  readonly allowed_models: readonly string[];
+  readonly keys: number;
 }
 
 /** DB keys (prefix only) and the labels of static keys. */
 export interface KeysSection {
   readonly keys: readonly KeyView[];
   readonly static_keys: readonly { readonly label: string }[];
+  readonly groups: readonly GroupView[];
 }
 
 /** Answer of `POST /dashboard/api/v2/keys`: the plaintext is shown once. */
@@ -40,6 +73,41 @@ export interface KeyInput {
   readonly daily_budget?: number | null;
   /** null: follow the allowlist (admin when every model is allowed). */
   readonly role?: "admin" | "viewer" | null;
+  /** Key group id; null: none. */
+  readonly group_id?: number | null;
+  /** Own limits; null: inherit. */
+  readonly rpm?: number | null;
+  readonly tpm?: number | null;
+  readonly max_parallel?: number | null;
+  /** Epoch ms; null: never. */
+  readonly expires_at?: number | null;
+}
+
+/** Body of a key rotation: how long the old secret keeps working (seconds, default one day). */
+export interface RotateInput {
+  readonly grace_seconds?: number;
+}
+
+/** Answer of a key rotation: the new plaintext, shown once. */
+export interface RotatedKey {
+  readonly ok: true;
+  readonly key: KeyView;
+  readonly plaintext: string;
+}
+
+/** Body of a group create; on update every field is optional. */
+export interface GroupInputBody {
+  readonly name: string;
+  readonly rpm?: number | null;
+  readonly tpm?: number | null;
+  readonly max_parallel?: number | null;
+  readonly allowed_models?: readonly string[] | string;
+}
+
+/** Answer of a group change. */
+export interface GroupSaved {
+  readonly ok: true;
+  readonly group: GroupView;
 }
 
 /** Answer of a key update or revoke. */
@@ -53,4 +121,8 @@ export interface KeysApi {
   readonly "POST /v2/keys": Route<KeyInput, CreatedKey>;
   readonly "POST /keys/:id": Route<Partial<KeyInput>, KeySaved>;
   readonly "DELETE /keys/:id": Route<undefined, KeySaved>;
+  readonly "POST /keys/:id/rotate": Route<RotateInput, RotatedKey>;
+  readonly "POST /groups": Route<GroupInputBody, GroupSaved>;
+  readonly "POST /groups/:id": Route<Partial<GroupInputBody>, GroupSaved>;
+  readonly "DELETE /groups/:id": Route<undefined, GroupSaved>;
 }
