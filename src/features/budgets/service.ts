@@ -177,11 +177,12 @@ export class BudgetService {
    * Every budget with its status: the one place budget status is computed for people to read. A running
    * gateway passes its in-memory spend; without one, today's spend is read from the usage table.
    */
-  report(spentToday: SpendToday = this.#storedSpend()): BudgetReport[] {
+  report(spentToday: SpendToday = this.storedSpendToday()): BudgetReport[] {
     return this.#deps.store.budgets.list().map((budget) => budgetReport(budget, spentToday(budget.keyId)));
   }
 
-  #storedSpend(): SpendToday {
+  /** Today's spend per scope read from the usage table (for commands run without the gateway). */
+  storedSpendToday(): SpendToday {
     const { store, config } = this.#deps;
     const zone = resolveSettings(store.settings.all(), config.server.requireApiKey).reporting_timezone ||
       localTimeZone();
