@@ -77,7 +77,9 @@ export function budgetsCommand(args: readonly string[], io: CliIo): number {
       return withManagement(config, io, (manage) => {
         const rows = manage.budgets.periodReport().map(({ budget, status }) => ({
           id: budget.id,
-          scope: scopeOf(budget.scope, manage),
+          // "global", "key <id>", "group <id>" as scripts always read it; the name beside it.
+          scope: scopeId(budget.scope),
+          scope_name: scopeOf(budget.scope, manage),
           period: budget.period,
           window_seconds: budget.rollingMs === null ? null : budget.rollingMs / 1000,
           limit: budget.limit,
@@ -88,6 +90,8 @@ export function budgetsCommand(args: readonly string[], io: CliIo): number {
           percentage: status.percentage,
           status: status.status,
           resets_at: new Date(status.resetAt).toISOString(),
+          // The daily fields scripts written before other periods existed read.
+          ...(budget.period === "day" ? { daily_limit: budget.limit, spent_today: status.spent } : {}),
         }));
         if (values.json) io.out(JSON.stringify(rows));
         else if (rows.length === 0) {
@@ -96,11 +100,11 @@ export function budgetsCommand(args: readonly string[], io: CliIo): number {
           for (const r of rows) {
             const period = r.period === "rolling" ? `rolling ${r.window_seconds! / 3600}h` : r.period;
             io.out(
-              `${String(r.id).padStart(3)}  ${r.scope.padEnd(16)} ${period.padEnd(11)} $${r.limit}  spent $${
-                r.spent.toFixed(4)
-              }  ${r.percentage.toFixed(1)}%  ${r.status}${r.hard_stop ? "" : " (alert only)"}${
-                r.webhook_url === null ? "" : "  webhook"
-              }`,
+              `${String(r.id).padStart(3)}  ${r.scope_name.padEnd(16)} ${
+                period.padEnd(11)
+              } $${r.limit}  spent $${r.spent.toFixed(4)}  ${r.percentage.toFixed(1)}%  ${r.status}${
+                r.hard_stop ? "" : " (alert only)"
+              }${r.webhook_url === null ? "" : "  webhook"}`,
             );
           }
         }
@@ -204,6 +208,14 @@ function setPeriod(values: ParsedArgs["values"], io: CliIo): number {
     }
     return EXIT_OK;
   });
+}
+
+function scopeId(scope: BudgetScope): string {
+  return scope.kind === "global"
+    ? "global"
+    : scope.kind === "key"
+    ? `key ${scope.keyId}`
+    : `group ${scope.groupId}`;
 }
 
 function scopeOf(scope: BudgetScope, manage: Management): string {

@@ -156,8 +156,8 @@ Deno.test("budgets set --period week|month|rolling --scope key|group|global --we
     const rows = JSON.parse((await run("budgets", "list", "--json")).out[0]);
     assertEquals(
       rows.map((
-        r: { scope: string; period: string; hard_stop: boolean },
-      ) => [r.scope, r.period, r.hard_stop]),
+        r: { scope_name: string; period: string; hard_stop: boolean },
+      ) => [r.scope_name, r.period, r.hard_stop]),
       [["global", "month", false], ["group ops", "week", true], ["key bot", "day", true], [
         "key bot",
         "rolling",
