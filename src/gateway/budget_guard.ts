@@ -13,7 +13,7 @@ import type { PeriodBudgetRecord, Store } from "../storage/mod.ts";
 import type { ClusterChannel, ClusterSync } from "./cluster_sync.ts";
 import type { ControlPlane } from "./control_plane.ts";
 import type { ClientIdentity } from "./identity.ts";
-import { applies, PeriodSpend } from "./period_spend.ts";
+import { PeriodSpend } from "./period_spend.ts";
 
 /** Hears a budget at or over its warn threshold after a cost was recorded (alerts, webhooks). */
 export type BudgetLevelListener = (
@@ -62,6 +62,8 @@ export class BudgetGuard {
   /** Spend of the budgets beyond the daily key and global ones (weeks, months, rolling, groups). */
   readonly #periods: PeriodSpend;
   #listeners: BudgetLevelListener[] = [];
+  /** The budgets by scope, so a request looks only at its key's, its group's and the global ones. */
+  #index: BudgetIndex = indexBudgets([]);
 
   constructor(control: ControlPlane, store: Store, now: number, cluster?: ClusterSync) {
     this.#control = control;
@@ -72,7 +74,11 @@ export class BudgetGuard {
       groupOf: (keyId) => control.key(keyId)?.groupId ?? null,
     });
     this.#periods.configure(control.periodBudgets, now);
-    control.onReload(() => this.#periods.configure(control.periodBudgets, now));
+    this.#index = indexBudgets(control.periodBudgets);
+    control.onReload(() => {
+      this.#periods.configure(control.periodBudgets, now);
+      this.#index = indexBudgets(control.periodBudgets);
+    });
     // Today's spend is read now, so spend other processes report from here on adds to it.
     this.#roll(now);
     this.#peers = cluster?.channel<SpendMessage>("spend", (messages) => {
@@ -112,8 +118,7 @@ export class BudgetGuard {
     // Publish at once when a budget's slice is held back here; otherwise the tick sends it with the rest.
     // (A group's budget is measured against the key's unsent spend: a bound per key, not per group.)
     let due = false;
-    for (const budget of budgets) {
-      if (!applies(budget, keyId, groupId)) continue;
+    for (const budget of this.#index.applying(keyId, groupId)) {
       const unsent = budget.scope.kind === "global" ? this.#unsentTotal : unsentKey;
       if (unsent >= budget.limit * BUDGET_SLICE) due = true;
     }
@@ -140,20 +145,20 @@ export class BudgetGuard {
    * shape with a `period` field for the others. Among several exceeded, the one that resets last.
    */
   check(identity: ClientIdentity, now: number): void {
-    const budgets = this.#control.periodBudgets;
-    if (budgets.length === 0) return;
     const keyId = identity.kind === "db" ? identity.keyId : null;
     const groupId = identity.kind === "db" ? identity.groupId : null;
+    const budgets = this.#index.applying(keyId, groupId);
+    if (budgets.length === 0) return;
     let worst: { budget: PeriodBudgetRecord; status: PeriodBudgetStatus } | null = null;
-    let synced = false;
-    // Keys' budgets first (the list holds global, groups, keys): on a tie the most specific one answers.
-    for (let i = budgets.length - 1; i >= 0; i--) {
-      const budget = budgets[i];
-      if (!budget.hardStop || !applies(budget, keyId, groupId)) continue;
-      // Decide on the others' latest published spend, not on what the last tick brought (one indexed read,
-      // only for requests a budget applies to and only while other processes share the database).
-      if (!synced && this.#cluster !== null && this.#cluster.peers > 0) this.#cluster.receiveNow();
-      synced = true;
+    // Decide on the others' latest published spend, not on what the last tick brought (one indexed read,
+    // only for requests a budget applies to and only while other processes share the database).
+    if (this.#cluster !== null && this.#cluster.peers > 0) this.#cluster.receiveNow();
+    // The key's budgets come first: on a tie the most specific one answers.
+    const zone = this.zone();
+    for (const budget of budgets) {
+      if (!budget.hardStop) continue;
+      // Most budgets are under their limit: that is decided on one number, the verdict built only when over.
+      if (budget.limit > 0 && this.#spent(budget, now, zone) < budget.limit) continue;
       const status = this.status(budget, now);
       if (status.status !== "exceeded") continue;
       if (worst === null || worstBudget([worst.status, status]) === status) worst = { budget, status };
@@ -182,10 +187,16 @@ export class BudgetGuard {
     return this.#periods.status(budget, now, this.zone());
   }
 
+  #spent(budget: PeriodBudgetRecord, now: number, zone: string): number {
+    if (budget.period === "day" && budget.scope.kind !== "group") {
+      return this.spentToday(budget.scope.kind === "key" ? budget.scope.keyId : null, now);
+    }
+    return this.#periods.spent(budget, now, zone);
+  }
+
   #tellLevels(keyId: number | null, now: number): void {
     const groupId = keyId === null ? null : this.#control.key(keyId)?.groupId ?? null;
-    for (const budget of this.#control.periodBudgets) {
-      if (!applies(budget, keyId, groupId)) continue;
+    for (const budget of this.#index.applying(keyId, groupId)) {
       const status = this.status(budget, now);
       if (status.status === "ok") continue;
       for (const listener of this.#listeners) listener(budget, status, now);
@@ -204,4 +215,36 @@ export class BudgetGuard {
     this.#total = spend.total;
     this.#byKey = spend.byKey;
   }
+}
+
+/** Budgets by scope: a request's are its key's, its group's and the global ones, found by two lookups. */
+interface BudgetIndex {
+  applying(keyId: number | null, groupId: number | null): readonly PeriodBudgetRecord[];
+}
+
+function indexBudgets(budgets: readonly PeriodBudgetRecord[]): BudgetIndex {
+  const global = budgets.filter((b) => b.scope.kind === "global");
+  const byKey = new Map<number, PeriodBudgetRecord[]>();
+  const byGroup = new Map<number, PeriodBudgetRecord[]>();
+  for (const b of budgets) {
+    if (b.scope.kind === "key") byKey.set(b.scope.keyId, [...byKey.get(b.scope.keyId) ?? [], b]);
+    if (b.scope.kind === "group") byGroup.set(b.scope.groupId, [...byGroup.get(b.scope.groupId) ?? [], b]);
+  }
+  // Lists per (key, group) pair are made once and kept: the request path allocates nothing.
+  const combined = new Map<string, readonly PeriodBudgetRecord[]>();
+  const none: readonly PeriodBudgetRecord[] = [];
+  return {
+    applying(keyId, groupId) {
+      const own = keyId === null ? undefined : byKey.get(keyId);
+      const group = groupId === null ? undefined : byGroup.get(groupId);
+      if (own === undefined && group === undefined) return global.length === 0 ? none : global;
+      const id = `${keyId}:${groupId}`;
+      let list = combined.get(id);
+      if (list === undefined) {
+        list = [...own ?? [], ...group ?? [], ...global];
+        combined.set(id, list);
+      }
+      return list;
+    },
+  };
 }

@@ -86,6 +86,18 @@ export class PeriodSpend {
     }
   }
 
+  /** What one budget counts as spent at `now` in `zone` (the check's fast path: no status object). */
+  spent(budget: PeriodBudgetRecord, now: number, zone: string): number {
+    if (budget.period === "rolling") return this.#rolling.get(budget.id)?.ring.total(now) ?? 0;
+    const calendar = this.#calendar(budget.period, now, zone);
+    const scope = budget.scope;
+    return scope.kind === "global"
+      ? calendar.total
+      : scope.kind === "key"
+      ? calendar.byKey.get(scope.keyId) ?? 0
+      : calendar.byGroup.get(scope.groupId) ?? 0;
+  }
+
   /** Where one budget stands at `now` in `zone`. */
   status(budget: PeriodBudgetRecord, now: number, zone: string): PeriodBudgetStatus {
     const period: BudgetPeriod = budgetPeriod(budget.period, budget.rollingMs);
@@ -98,19 +110,15 @@ export class PeriodSpend {
       return periodStatus(limit, spent, window, now, rolling.ring.resetAt(budget.limit, now));
     }
     const calendar = this.#calendar(period.kind, now, zone);
-    const spent = budget.scope.kind === "global"
-      ? calendar.total
-      : budget.scope.kind === "key"
-      ? calendar.byKey.get(budget.scope.keyId) ?? 0
-      : calendar.byGroup.get(budget.scope.groupId) ?? 0;
-    return periodStatus(limit, spent, calendar, now);
+    return periodStatus(limit, this.spent(budget, now, zone), calendar, now);
   }
 
   /** The current window of a calendar kind, read from the usage table when it starts or the zone changes. */
   #calendar(kind: "day" | "week" | "month", now: number, zone: string): CalendarSpend {
-    const window = this.#windows.at({ kind }, now, zone);
     const known = this.#calendars.get(kind);
-    if (known !== undefined && known.zone === zone && known.start === window.start) return known;
+    // Inside the window it was read for: two comparisons, no zone arithmetic.
+    if (known !== undefined && known.zone === zone && now >= known.start && now < known.end) return known;
+    const window = this.#windows.at(CALENDAR[kind], now, zone);
     const spend = this.#source.spendSince(window.start);
     const calendar: CalendarSpend = {
       kind,
@@ -145,6 +153,8 @@ export class PeriodSpend {
     }
   }
 }
+
+const CALENDAR = { day: { kind: "day" }, week: { kind: "week" }, month: { kind: "month" } } as const;
 
 /** Whether a cost of `keyId` (in `groupId`) counts against `budget`. */
 export function applies(budget: PeriodBudgetRecord, keyId: number | null, groupId: number | null): boolean {
