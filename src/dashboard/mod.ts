@@ -7,6 +7,7 @@ import type { AppEnv } from "../http/env.ts";
 import { adminOnlyChanges, dashboardAccess, sameOriginMutations } from "./access.ts";
 import { budgetsRoutes } from "../features/budgets/routes.ts";
 import { groupsRoutes } from "../features/groups/routes.ts";
+import { usageExportRoutes } from "./usage_export_routes.ts";
 import { combosRoutes } from "../features/combos/routes.ts";
 import { configRoutes } from "../features/backup/routes.ts";
 import { inventoryManageRoutes } from "../features/inventory/routes.ts";
@@ -61,6 +62,7 @@ export function dashboardRoutes(
   app.route("/", keysRoutes(ctx));
   app.route("/", budgetsRoutes(ctx));
   app.route("/", groupsRoutes(ctx));
+  app.route("/", usageExportRoutes(ctx));
   app.route("/", providersRoutes(ctx));
   app.route("/", signinRoutes(ctx));
   app.route("/", combosRoutes(ctx));
