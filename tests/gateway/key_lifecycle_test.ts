@@ -137,3 +137,34 @@ Deno.test("the default limits (settings) apply to keys without their own, and to
   for (let i = 0; i < 3; i++) assertEquals(await e.ask(own.plaintext), 200);
   assertEquals(await e.ask(own.plaintext), 429);
 });
+
+Deno.test("tokens per minute are admitted on an estimate and settled with the usage the upstream reports", async () => {
+  await using e = await env();
+  const key = e.gw.management.keys.create({
+    name: "tpm",
+    canLogin: false,
+    allowedModels: [],
+    limits: { tpm: 20 },
+  });
+  const send = () =>
+    fetch(`${e.gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.plaintext}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "up/m1", messages: [{ role: "user", content: "hi" }] }),
+    });
+  // The estimate of this request is 8 tokens (3 priming + 4 per message + 1 for "hi"); the upstream reports
+  // 7 (5 in, 2 out). The clock stands still, so nothing drains between requests.
+  const first = await send();
+  await first.body?.cancel();
+  assertEquals(first.headers.get("x-ratelimit-remaining-tokens"), "12");
+  const second = await send();
+  await second.body?.cancel();
+  // The first was settled at 7: 20 - 7 - 8.
+  assertEquals(second.headers.get("x-ratelimit-remaining-tokens"), "5");
+  const third = await send();
+  assertEquals(third.status, 429);
+  const body = await third.json();
+  assertEquals(body.error.type, "rate_limit_error");
+  // 14 used and 8 more wanted: 2 tokens must drain at 20 per minute, 6 s.
+  assertEquals(third.headers.get("retry-after"), "6");
+});
