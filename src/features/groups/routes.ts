@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { answer, idParam, readBody, stringList } from "../../dashboard/validation.ts";
-import { groupView } from "../keys/state.ts";
+import { groupView } from "./state.ts";
 
 const limit = z.number({ error: "must be a whole number of at least 1, or null to inherit" }).nullable()
   .optional();

@@ -1,5 +1,6 @@
 /** API keys contract: the section, the view, and every key route's body and answer. */
 import type { Route } from "../../dashboard/contract/api.ts";
+import type { GroupView } from "../groups/contract.ts";
 
 /** A DB key as the dashboard shows it: never the key, only its display prefix. */
 export interface KeyView {
@@ -36,17 +37,6 @@ export interface KeyView {
   readonly previous_valid_until: number | null;
   /** Spend of the key's tightest budget period (its own budgets; else today's spend). */
   readonly period_spend: { readonly period: string; readonly spent: number; readonly limit: number | null };
-}
-
-/** A key group as the dashboard shows it, with how many active keys it holds. */
-export interface GroupView {
-  readonly id: number;
-  readonly name: string;
-  readonly rpm: number | null;
-  readonly tpm: number | null;
-  readonly max_parallel: number | null;
-  readonly allowed_models: readonly string[];
-  readonly keys: number;
 }
 
 /** DB keys (prefix only) and the labels of static keys. */
@@ -95,21 +85,6 @@ export interface RotatedKey {
   readonly plaintext: string;
 }
 
-/** Body of a group create; on update every field is optional. */
-export interface GroupInputBody {
-  readonly name: string;
-  readonly rpm?: number | null;
-  readonly tpm?: number | null;
-  readonly max_parallel?: number | null;
-  readonly allowed_models?: readonly string[] | string;
-}
-
-/** Answer of a group change. */
-export interface GroupSaved {
-  readonly ok: true;
-  readonly group: GroupView;
-}
-
 /** Answer of a key update or revoke. */
 export interface KeySaved {
   readonly ok: true;
@@ -122,7 +97,4 @@ export interface KeysApi {
   readonly "POST /keys/:id": Route<Partial<KeyInput>, KeySaved>;
   readonly "DELETE /keys/:id": Route<undefined, KeySaved>;
   readonly "POST /keys/:id/rotate": Route<RotateInput, RotatedKey>;
-  readonly "POST /groups": Route<GroupInputBody, GroupSaved>;
-  readonly "POST /groups/:id": Route<Partial<GroupInputBody>, GroupSaved>;
-  readonly "DELETE /groups/:id": Route<undefined, GroupSaved>;
 }

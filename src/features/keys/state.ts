@@ -1,7 +1,8 @@
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { SectionInput } from "../../dashboard/state/common.ts";
-import type { ApiKeyRecord, KeyGroupRecord } from "../../storage/mod.ts";
-import type { GroupView, KeysSection, KeyView } from "./contract.ts";
+import type { ApiKeyRecord } from "../../storage/mod.ts";
+import { groupView } from "../groups/state.ts";
+import type { KeysSection, KeyView } from "./contract.ts";
 
 /** DB keys (prefix only) and the labels of static keys. */
 export function keysSection({ gateway }: SectionInput): KeysSection {
@@ -9,19 +10,6 @@ export function keysSection({ gateway }: SectionInput): KeysSection {
     keys: gateway.state.keys.map((k) => keyView(k, gateway)),
     static_keys: gateway.state.config.apiKeys.map((k) => ({ label: k.label })),
     groups: gateway.state.groups.map((g) => groupView(g, gateway)),
-  };
-}
-
-/** A key group with its count of active keys. */
-export function groupView(group: KeyGroupRecord, gateway: DashboardContext): GroupView {
-  return {
-    id: group.id,
-    name: group.name,
-    rpm: group.limits.rpm,
-    tpm: group.limits.tpm,
-    max_parallel: group.limits.maxParallel,
-    allowed_models: [...group.allowedModels],
-    keys: gateway.state.keys.filter((k) => k.groupId === group.id && k.status === "active").length,
   };
 }
 

@@ -1,5 +1,5 @@
 import { html, nothing } from "lit";
-import type { GroupView } from "../../../src/features/keys/contract.ts";
+import type { GroupView } from "../../../src/features/groups/contract.ts";
 import { call } from "../api/client.ts";
 import { ChangedEvent } from "../lib/events.ts";
 import { inputValue as value, splitList } from "../lib/form.ts";
