@@ -1,5 +1,5 @@
 import type { Management } from "../features/mod.ts";
-import type { BudgetPeriodKind, BudgetScope } from "../storage/mod.ts";
+import type { BudgetPeriodKind, BudgetScope, PeriodBudgetRecord } from "../storage/mod.ts";
 import { idArgument, numberFlag, parseCommandArgs, type ParsedArgs, stringFlag } from "./args.ts";
 import { withManagement } from "./context.ts";
 import { parseDuration } from "./governance_flags.ts";
@@ -76,16 +76,7 @@ export function budgetsCommand(args: readonly string[], io: CliIo): number {
     case "list":
       return withManagement(config, io, (manage) => {
         const rows = manage.budgets.periodReport().map(({ budget, status }) => ({
-          id: budget.id,
-          // "global", "key <id>", "group <id>" as scripts always read it; the name beside it.
-          scope: scopeId(budget.scope),
-          scope_name: scopeOf(budget.scope, manage),
-          period: budget.period,
-          window_seconds: budget.rollingMs === null ? null : budget.rollingMs / 1000,
-          limit: budget.limit,
-          warn_pct: budget.warnPct,
-          hard_stop: budget.hardStop,
-          webhook_url: budget.webhook?.url ?? null,
+          ...budgetJson(budget, manage),
           spent: Math.round(status.spent * 1e6) / 1e6,
           percentage: status.percentage,
           status: status.status,
@@ -186,14 +177,7 @@ function setPeriod(values: ParsedArgs["values"], io: CliIo): number {
     const b = saved.budget;
     if (values.json) {
       io.out(JSON.stringify({
-        id: b.id,
-        scope: scopeOf(b.scope, manage),
-        period: b.period,
-        window_seconds: b.rollingMs === null ? null : b.rollingMs / 1000,
-        limit: b.limit,
-        warn_pct: b.warnPct,
-        hard_stop: b.hardStop,
-        webhook_url: b.webhook?.url ?? null,
+        ...budgetJson(b, manage),
         ...(saved.webhookSecret === undefined ? {} : { webhook_secret: saved.webhookSecret }),
       }));
     } else {
@@ -208,6 +192,22 @@ function setPeriod(values: ParsedArgs["values"], io: CliIo): number {
     }
     return EXIT_OK;
   });
+}
+
+/** A budget as `--json` prints it (never its webhook secret). */
+function budgetJson(budget: PeriodBudgetRecord, manage: Management) {
+  return {
+    id: budget.id,
+    // "global", "key <id>", "group <id>" as scripts always read it; the name beside it.
+    scope: scopeId(budget.scope),
+    scope_name: scopeOf(budget.scope, manage),
+    period: budget.period,
+    window_seconds: budget.rollingMs === null ? null : budget.rollingMs / 1000,
+    limit: budget.limit,
+    warn_pct: budget.warnPct,
+    hard_stop: budget.hardStop,
+    webhook_url: budget.webhook?.url ?? null,
+  };
 }
 
 function scopeId(scope: BudgetScope): string {

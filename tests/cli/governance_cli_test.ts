@@ -128,7 +128,10 @@ Deno.test("budgets set --period week|month|rolling --scope key|group|global --we
       "--json",
     );
     assertEquals(weekly.code, 0, weekly.err.join("\n"));
-    assertEquals(JSON.parse(weekly.out[0]).scope, "group ops");
+    assertEquals([JSON.parse(weekly.out[0]).scope, JSON.parse(weekly.out[0]).scope_name], [
+      "group 1",
+      "group ops",
+    ]);
     const rolling = await run(
       "budgets",
       "set",

@@ -5,20 +5,14 @@
  */
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
+import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { type MockUpstream, type RecordedRequest, startMockUpstream } from "../helpers/mock_upstream.ts";
 import { waitFor } from "../helpers/wait.ts";
 import type { KeyLimits } from "../../src/storage/mod.ts";
 
-const COMPLETION = {
-  id: "chatcmpl-1",
-  object: "chat.completion",
-  created: 1_700_000_000,
-  model: "m1",
-  choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
-  usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
-};
+const COMPLETION = chatCompletion("hi", { prompt_tokens: 5, completion_tokens: 2 });
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null, usage?: unknown): string {
   const body = { id: "c1", object: "chat.completion.chunk", created: 1, model: "m1", usage };

@@ -4,19 +4,13 @@
  * last use reaches the database in a batch, a group's allowlist and limits bound its keys (which may only
  * narrow them), and the global default limits apply to keys without their own.
  */
+import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { type MockUpstream, startMockUpstream } from "../helpers/mock_upstream.ts";
 import { waitFor } from "../helpers/wait.ts";
 
-const COMPLETION = {
-  id: "chatcmpl-1",
-  object: "chat.completion",
-  created: 1_700_000_000,
-  model: "m1",
-  choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
-  usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
-};
+const COMPLETION = chatCompletion("hi", { prompt_tokens: 5, completion_tokens: 2 });
 const START = Date.UTC(2026, 5, 1, 12, 0);
 
 interface Env extends AsyncDisposable {

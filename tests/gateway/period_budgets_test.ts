@@ -4,6 +4,7 @@
  * windows, a group's budget counting all its keys, a budget without hard stop, and the signed webhook to a
  * loopback receiver (retried when the receiver fails).
  */
+import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { type MockUpstream, startMockUpstream } from "../helpers/mock_upstream.ts";
@@ -11,15 +12,8 @@ import { waitFor } from "../helpers/wait.ts";
 import { verifyWebhookSignature } from "../../src/accounting/webhook_signature.ts";
 import type { PeriodBudgetSettings } from "../../src/features/mod.ts";
 
-const COMPLETION = {
-  id: "chatcmpl-1",
-  object: "chat.completion",
-  created: 1_700_000_000,
-  model: "m1",
-  choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
-  // At $1000 per million tokens: 7 tokens cost $0.007.
-  usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
-};
+// At $1000 per million tokens: 7 tokens cost $0.007.
+const COMPLETION = chatCompletion("hi", { prompt_tokens: 5, completion_tokens: 2 });
 const PRICING = "pricing:\n  m1:\n    input_per_mtok: 1000\n    output_per_mtok: 1000\n";
 
 /** Saturday 2026-01-31 09:00 UTC. */

@@ -1,8 +1,8 @@
 /** Key groups (teams, projects): their limits and allowlist bound their keys, which may only narrow them. */
 import type { KeyGroupRecord, KeyLimits } from "../../storage/mod.ts";
 import type { ManagementDeps } from "../deps.ts";
-import { invalidField, notFound } from "../field_error.ts";
-import { validateAllowedModels, validateLimits } from "../keys/service.ts";
+import { notFound } from "../field_error.ts";
+import { validateAllowedModels, validateKeyName, validateLimits } from "../keys/service.ts";
 
 /** What defines a group; on update every field is optional (a limit of null clears it). */
 export interface GroupInput {
@@ -11,14 +11,8 @@ export interface GroupInput {
   readonly allowedModels?: readonly string[];
 }
 
-/** Checks a group name: 1–100 printable characters. */
-export function validateGroupName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed === "" || trimmed.length > 100 || [...trimmed].some((ch) => ch.charCodeAt(0) < 32)) {
-    throw invalidField("name", "must be 1 to 100 printable characters");
-  }
-  return trimmed;
-}
+/** A group name follows the key names' rule: 1–100 printable characters. */
+const validateGroupName = validateKeyName;
 
 /** Creates, changes and deletes key groups; every change reloads the gateway's limits. */
 export class GroupService {
