@@ -5,6 +5,7 @@
 import type { Config } from "./config/mod.ts";
 import { serializeCredential } from "./credentials/mod.ts";
 import { maskKey } from "./inventory/key_text.ts";
+import { checkTarget } from "./inventory/guarded_fetch.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
 import { subscriptionConsole } from "./features/providers/subscription_probe.ts";
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
@@ -100,7 +101,12 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   });
   runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
   const webhooks = new WebhookSender({
-    fetch: options.webhookFetch ?? ((url, init) => fetch(url, init)),
+    // An administrator's URL, but still no way into the gateway's own network unless the operator allows
+    // private targets (the inventory's rule); the sender never follows redirects.
+    fetch: options.webhookFetch ?? (async (url, init) => {
+      await checkTarget(new URL(url), { allowPrivate: config.inventory.allowPrivateTargets });
+      return fetch(url, init);
+    }),
     now,
     sleep: options.webhookSleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   });

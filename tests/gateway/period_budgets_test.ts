@@ -14,7 +14,9 @@ import type { PeriodBudgetSettings } from "../../src/features/mod.ts";
 
 // At $1000 per million tokens: 7 tokens cost $0.007.
 const COMPLETION = chatCompletion("hi", { prompt_tokens: 5, completion_tokens: 2 });
-const PRICING = "pricing:\n  m1:\n    input_per_mtok: 1000\n    output_per_mtok: 1000\n";
+// The webhook receiver is on loopback: the operator allows private webhook targets.
+const PRICING = "pricing:\n  m1:\n    input_per_mtok: 1000\n    output_per_mtok: 1000\n" +
+  "inventory:\n  allow_private_targets: true\n";
 
 /** Saturday 2026-01-31 09:00 UTC. */
 const JAN_31_0900 = Date.UTC(2026, 0, 31, 9, 0);
