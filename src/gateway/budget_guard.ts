@@ -65,7 +65,17 @@ export class BudgetGuard {
   /** The budgets by scope, so a request looks only at its key's, its group's and the global ones. */
   #index: BudgetIndex = indexBudgets([]);
 
-  constructor(control: ControlPlane, store: Store, now: number, cluster?: ClusterSync) {
+  /**
+   * `clock` times the reloads (a new rolling budget is seeded from the window ending then). The caller
+   * flushes queued usage rows before each reload (GatewayRuntime), so a new budget starts from all spend.
+   */
+  constructor(
+    control: ControlPlane,
+    store: Store,
+    now: number,
+    cluster?: ClusterSync,
+    clock: () => number = () => now,
+  ) {
     this.#control = control;
     this.#store = store;
     this.#cluster = cluster ?? null;
@@ -73,10 +83,10 @@ export class BudgetGuard {
       spendSince: (since) => store.usage.spendSince(since),
       groupOf: (keyId) => control.key(keyId)?.groupId ?? null,
     });
-    this.#periods.configure(control.periodBudgets, now);
+    this.#periods.configure(control.periodBudgets, now, this.zone());
     this.#index = indexBudgets(control.periodBudgets);
     control.onReload(() => {
-      this.#periods.configure(control.periodBudgets, now);
+      this.#periods.configure(control.periodBudgets, clock(), this.zone());
       this.#index = indexBudgets(control.periodBudgets);
     });
     // Today's spend is read now, so spend other processes report from here on adds to it.

@@ -54,7 +54,7 @@ export class PeriodSpend {
    * The budgets changed (or group membership did): calendar kinds in use are kept, rolling rings exist for
    * exactly the rolling budgets, and group totals are summed again from the keys'.
    */
-  configure(budgets: readonly PeriodBudgetRecord[], now: number): void {
+  configure(budgets: readonly PeriodBudgetRecord[], now: number, zone: string): void {
     const rolling = new Map<number, Rolling>();
     for (const budget of budgets) {
       if (budget.period !== "rolling" || budget.rollingMs === null) continue;
@@ -69,6 +69,8 @@ export class PeriodSpend {
     }
     this.#rolling = rolling;
     for (const calendar of this.#calendars.values()) calendar.byGroup = this.#groupTotals(calendar.byKey);
+    // Calendar kinds in use are read now, so every cost recorded from here on is added to them.
+    for (const budget of budgets) if (budget.period !== "rolling") this.#calendar(budget.period, now, zone);
   }
 
   /** Adds a recorded cost (this process's or another's) at its instant. */

@@ -94,7 +94,9 @@ export class GatewayRuntime {
       () => store.changeSignal(),
     );
     this.routing = new RoutingService(store, this.writer, this.now(), this.cluster);
-    this.budgets = new BudgetGuard(this.control, store, this.now(), this.cluster);
+    // Queued usage rows are written before the budget guard re-reads spend on a reload (a new budget counts them).
+    this.control.onReload(() => this.writer.flush());
+    this.budgets = new BudgetGuard(this.control, store, this.now(), this.cluster, this.now);
     this.rateSync = new RateLimitSync({
       limiter: this.limiter,
       repo: store.rateCounts,
