@@ -206,7 +206,12 @@ export class BudgetGuard {
 
   #tellLevels(keyId: number | null, now: number): void {
     const groupId = keyId === null ? null : this.#control.key(keyId)?.groupId ?? null;
+    const zone = this.zone();
     for (const budget of this.#index.applying(keyId, groupId)) {
+      // Under the warn threshold nothing is told: decided on one number, the status built only above it.
+      if (budget.limit > 0 && this.#spent(budget, now, zone) < (budget.limit * budget.warnPct) / 100) {
+        continue;
+      }
       const status = this.status(budget, now);
       if (status.status === "ok") continue;
       for (const listener of this.#listeners) listener(budget, status, now);

@@ -162,3 +162,37 @@ Deno.test("tokens per minute are admitted on an estimate and settled with the us
   // 14 used and 8 more wanted: 2 tokens must drain at 20 per minute, 6 s.
   assertEquals(third.headers.get("retry-after"), "6");
 });
+
+Deno.test("the Responses surface carries x-ratelimit-*; generate-content has no such headers but gets its own 429", async () => {
+  await using e = await env();
+  const key = e.gw.management.keys.create({
+    name: "surfaces",
+    canLogin: false,
+    allowedModels: [],
+    limits: { rpm: 2 },
+  });
+  const responses = await fetch(`${e.gw.url}/v1/responses`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key.plaintext}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "up/m1", input: "hi" }),
+  });
+  await responses.body?.cancel();
+  assertEquals(responses.status, 200);
+  assertEquals(responses.headers.get("x-ratelimit-limit-requests"), "2");
+  assertEquals(responses.headers.get("x-ratelimit-remaining-requests"), "1");
+  const generate = () =>
+    fetch(`${e.gw.url}/v1beta/models/up/m1:generateContent`, {
+      method: "POST",
+      headers: { "x-goog-api-key": key.plaintext, "content-type": "application/json" },
+      body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+    });
+  const allowed = await generate();
+  await allowed.body?.cancel();
+  assertEquals(allowed.status, 200);
+  assertEquals(allowed.headers.get("x-ratelimit-limit-requests"), null);
+  const refused = await generate();
+  assertEquals(refused.status, 429);
+  assertEquals((await refused.json()).error.status, "RESOURCE_EXHAUSTED");
+  // One request refills in 30 s at 2 per minute.
+  assertEquals(refused.headers.get("retry-after"), "30");
+});
