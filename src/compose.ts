@@ -5,6 +5,7 @@
 import type { Config } from "./config/mod.ts";
 import { serializeCredential } from "./credentials/mod.ts";
 import { maskKey } from "./inventory/key_text.ts";
+import { checkTarget } from "./inventory/guarded_fetch.ts";
 import type { DashboardContext } from "./dashboard/context.ts";
 import { subscriptionConsole } from "./features/providers/subscription_probe.ts";
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
@@ -13,6 +14,8 @@ import { identityLabel, identityRole, keyIdentity, keyRole } from "./gateway/ide
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { AuthFailureLog } from "./gateway/auth_failure_log.ts";
 import { requestUids } from "./gateway/request_uid.ts";
+import { BudgetAlerts } from "./gateway/budget_alerts.ts";
+import { WebhookSender } from "./gateway/budget_webhook.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
 import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
 import { composeMetrics } from "./compose_metrics.ts";
@@ -32,6 +35,10 @@ export interface ComposeOptions {
   readonly fetch?: typeof fetch;
   /** This process's name among the processes sharing the database (`worker-2`); `main` by default. */
   readonly processLabel?: string;
+  /** Outbound fetch for budget webhooks (default: the global fetch). */
+  readonly webhookFetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /** The wait between webhook attempts (tests shorten it; default: a timer). */
+  readonly webhookSleep?: (ms: number) => Promise<void>;
 }
 
 /** A gateway wired and ready to serve. */
@@ -99,6 +106,29 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     hub,
     new RequestLogObserver(runtime.control, store, runtime.writer, requestUid),
   );
+  const webhooks = new WebhookSender({
+    // An administrator's URL, but still no way into the gateway's own network unless the operator allows
+    // private targets (the inventory's rule); the sender never follows redirects.
+    fetch: options.webhookFetch ?? (async (url, init) => {
+      await checkTarget(new URL(url), { allowPrivate: config.inventory.allowPrivateTargets });
+      return fetch(url, init);
+    }),
+    now,
+    sleep: options.webhookSleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+  });
+  const budgetAlerts = new BudgetAlerts({
+    repo: store.budgets,
+    sender: webhooks,
+    scopeName: (budget) =>
+      budget.scope.kind === "key"
+        ? runtime.control.key(budget.scope.keyId)?.name ?? ""
+        : budget.scope.kind === "group"
+        ? runtime.control.group(budget.scope.groupId)?.name ?? ""
+        : "",
+    newId: () => crypto.randomUUID(),
+    defer: (work) => setTimeout(work, 0),
+  });
+  runtime.budgets.onLevel((budget, status, at) => budgetAlerts.observe(budget, status, at));
   runtime.recorder.onRecord((row) => hub.recorded(row));
   // Every worker's dashboard shows every worker's requests.
   const live = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events), true);
@@ -125,6 +155,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
       cacheSessions: (at) => runtime.routing.affinity.countsByAccount(at),
     },
     spentToday: (keyId) => runtime.budgets.spentToday(keyId, now()),
+    budgetStatus: (budget) => runtime.budgets.status(budget, now()),
     budgetZone: () => runtime.budgets.zone(),
     flushWrites: () => runtime.writer.flush(),
     hub,
@@ -162,7 +193,9 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
       // The sign-ins this process polls end first: their last writes need the store still open.
       const pollers = signin.close();
       stopMetrics();
-      closed ??= pollers.then(() => management.close()).then(() => runtime.close());
+      closed ??= pollers.then(() => management.close()).then(() => runtime.close()).then(() =>
+        webhooks.close()
+      );
       return closed;
     },
   };

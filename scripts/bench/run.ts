@@ -14,6 +14,7 @@
 import { join } from "node:path";
 import { benchRoutingResolve } from "./routing_resolve.ts";
 import { benchMetricsCost } from "./metrics_cost.ts";
+import { benchLimitsWired } from "./limits_wired.ts";
 import { benchLatencyRss } from "./latency_rss.ts";
 import { waitReady, wrkPost } from "./bench_process.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
@@ -481,6 +482,8 @@ async function main() {
   benchRoutingResolve(1000, 20_000);
   // What metrics and x-gateway-overhead-ms add to each request, in this process.
   benchMetricsCost(200_000);
+  // What per-key rate limits and budgets of every period cost each request, in this process.
+  benchLimitsWired(1000, 100_000);
   // p99 over one connection and RSS after load, against the bare proxy (its own servers on its own ports).
   await benchLatencyRss();
   // Scale-out: 1 vs N workers, SQLite vs PostgreSQL (its own servers on its own ports). This process is

@@ -12,6 +12,7 @@ import { combosCommand } from "./combos.ts";
 import { logsCommand } from "./logs.ts";
 import { dbCommand } from "./db.ts";
 import { keysCommand } from "./keys.ts";
+import { groupsCommand } from "./groups.ts";
 import { providersCommand } from "./providers.ts";
 import { serveCommand } from "./serve.ts";
 import { settingsCommand } from "./settings.ts";
@@ -27,9 +28,10 @@ Commands:
   serve         start the gateway (writes a default config on first run)
   config-init   write a default, commented config file
   config        diff the YAML against the database, or apply the YAML (config diff|apply)
-  keys          create, list, update and revoke API keys
+  keys          create, list, update, rotate and revoke API keys (limits, group, expiry)
+  groups        create, list, update and delete key groups (teams, projects)
   settings      read and change runtime settings
-  budgets       set, list and delete daily spend limits
+  budgets       set, list and delete spend limits (day, week, month, rolling; key, group, global)
   doctor        check the config, home, database, port and upstreams; print what to fix
   db            copy the SQLite database into PostgreSQL (migrate-to-postgres)
   providers     list, add, update, remove and test providers; connect (sign in) a subscription provider
@@ -61,6 +63,8 @@ export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<num
         return settingsCommand(rest, io);
       case "budgets":
         return budgetsCommand(rest, io);
+      case "groups":
+        return groupsCommand(rest, io);
       case "db":
         return dbCommand(rest, io);
       case "doctor":

@@ -98,6 +98,7 @@ export function startGateway(options: StartOptions): Promise<RunningGateway> {
   const { runtime } = gateway;
   runtime.control.watch(options.watchIntervalMs);
   runtime.cluster.start();
+  runtime.rateSync.start();
   const hostname = config.server.host;
   return new Promise((resolve, reject) => {
     try {

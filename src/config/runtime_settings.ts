@@ -19,6 +19,9 @@ export interface RuntimeSettings {
   readonly server_sticky_client_routing: boolean;
   readonly server_cache_affinity: boolean;
   readonly reporting_timezone: string;
+  readonly rate_limit_default_rpm: number;
+  readonly rate_limit_default_tpm: number;
+  readonly rate_limit_default_max_parallel: number;
   readonly combo_strategy: ComboStrategy;
   readonly combo_sticky_limit: number;
   readonly combo_fusion_judge: string;
@@ -151,6 +154,24 @@ export const SETTING_DEFINITIONS: { readonly [K in SettingKey]: Definition<Runti
     } catch {
       return `unknown time zone "${t}" (use an IANA name such as Europe/Berlin)`;
     }
+  }),
+  rate_limit_default_rpm: number("requests per minute for keys without their own limit; 0 = none", 0, {
+    min: 0,
+    max: 1_000_000,
+    integer: true,
+    clamp: false,
+  }),
+  rate_limit_default_tpm: number("tokens per minute for keys without their own limit; 0 = none", 0, {
+    min: 0,
+    max: 1_000_000_000,
+    integer: true,
+    clamp: false,
+  }),
+  rate_limit_default_max_parallel: number("requests at once for keys without their own limit; 0 = none", 0, {
+    min: 0,
+    max: 100_000,
+    integer: true,
+    clamp: false,
   }),
   combo_strategy: oneOf("how combos pick members", "fallback", ["fallback", "round_robin", "fusion"]),
   combo_sticky_limit: number("requests kept on one combo member in round_robin", 1, {

@@ -1,6 +1,6 @@
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { ActiveCooldown, Headroom } from "../routing/mod.ts";
-import type { Management } from "../features/mod.ts";
+import type { Management, PeriodBudgetStatusOf } from "../features/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import type { IdentityRules } from "./identity.ts";
 import type { SigninService } from "../features/signin/mod.ts";
@@ -17,7 +17,11 @@ export type GatewayState = Pick<
   | "combos"
   | "pricing"
   | "budgets"
+  | "periodBudgets"
+  | "groups"
   | "keys"
+  | "keyRateLimits"
+  | "lastUsedAt"
   | "identify"
   | "redactor"
 >;
@@ -61,6 +65,8 @@ export interface DashboardContext {
   };
   /** Today's spend of a scope (null = all keys), from the budget guard's in-memory totals. */
   readonly spentToday: (keyId: number | null) => number;
+  /** Where a budget of any period and scope stands now (the budget guard's in-memory spend). */
+  readonly budgetStatus: PeriodBudgetStatusOf;
   /** The reporting time zone in force. */
   readonly budgetZone: () => string;
   /** Writes pending rows (usage, request logs) now, so a read sees them. */

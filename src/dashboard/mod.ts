@@ -6,6 +6,8 @@ import { DashboardSessions } from "./sessions.ts";
 import type { AppEnv } from "../http/env.ts";
 import { adminOnlyChanges, dashboardAccess, sameOriginMutations } from "./access.ts";
 import { budgetsRoutes } from "../features/budgets/routes.ts";
+import { groupsRoutes } from "../features/groups/routes.ts";
+import { usageExportRoutes } from "./usage_export_routes.ts";
 import { combosRoutes } from "../features/combos/routes.ts";
 import { configRoutes } from "../features/backup/routes.ts";
 import { inventoryManageRoutes } from "../features/inventory/routes.ts";
@@ -59,6 +61,8 @@ export function dashboardRoutes(
   app.route("/", stateRoutes(ctx, version));
   app.route("/", keysRoutes(ctx));
   app.route("/", budgetsRoutes(ctx));
+  app.route("/", groupsRoutes(ctx));
+  app.route("/", usageExportRoutes(ctx));
   app.route("/", providersRoutes(ctx));
   app.route("/", signinRoutes(ctx));
   app.route("/", combosRoutes(ctx));

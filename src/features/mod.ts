@@ -7,6 +7,7 @@ import { BudgetService } from "./budgets/service.ts";
 import { ComboService } from "./combos/service.ts";
 import { ConfigFileService } from "./backup/service.ts";
 import type { ManagementDeps } from "./deps.ts";
+import { GroupService } from "./groups/service.ts";
 import { InventoryService } from "./inventory/service.ts";
 import { InventoryChecks } from "./inventory/checks.ts";
 import { KeyService } from "./keys/service.ts";
@@ -16,7 +17,14 @@ import { RequestLogService } from "./request_logs/service.ts";
 import { SettingsService } from "./settings/service.ts";
 
 export type { ManagementDeps } from "./deps.ts";
-export { type BudgetReport, budgetReport, type SpendToday } from "./budgets/service.ts";
+export {
+  type BudgetReport,
+  budgetReport,
+  type PeriodBudgetSettings,
+  type PeriodBudgetStatusOf,
+  type SpendToday,
+} from "./budgets/service.ts";
+export type { GroupInput } from "./groups/service.ts";
 export type { CallHints, ProviderChanges, ProviderInput } from "./providers/service.ts";
 export { withCallHints } from "./providers/service.ts";
 export type { SettingsChange } from "./settings/service.ts";
@@ -47,6 +55,7 @@ export class Management {
   readonly pricing: PricingService;
   readonly settings: SettingsService;
   readonly keys: KeyService;
+  readonly groups: GroupService;
   readonly inventory: InventoryService;
   readonly requestLogs: RequestLogService;
   readonly configFile: ConfigFileService;
@@ -61,6 +70,7 @@ export class Management {
     this.pricing = new PricingService(deps);
     this.settings = new SettingsService(deps);
     this.keys = new KeyService(deps);
+    this.groups = new GroupService(deps);
     this.requestLogs = new RequestLogService(deps);
     this.configFile = new ConfigFileService(mirrored);
   }

@@ -37,6 +37,8 @@ export interface Answer {
   /** What translation lost, one entry per code (the `x-gateway-warnings` header over HTTP). */
   readonly warnings: readonly GatewayWarning[];
   readonly body: AnswerBody;
+  /** Headers beside the body (the rate-limit headers of the client's surface). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A JSON answer with status 200. */

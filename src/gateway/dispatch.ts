@@ -15,11 +15,12 @@ import { codecFor, quoteValue } from "../wire/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import type { AttemptDeps, CallerContext, RouteSuccess } from "./attempt_context.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
+import type { RateGate } from "./rate_gate.ts";
 import { type Answer, jsonAnswer } from "./answer.ts";
 import { type CompactionKind, serveCompaction } from "./compaction.ts";
 import { countMessageTokens } from "./count_tokens.ts";
 import { type FusionSettings, runFusion } from "./fusion.ts";
-import { identityRoutingKey } from "./identity.ts";
+import { type ClientIdentity, identityAllowlists, identityRoutingKey } from "./identity.ts";
 import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./request_lifecycle.ts";
 import { runAttempt } from "./run_attempt.ts";
 import type { SaverService } from "./saver_service.ts";
@@ -34,6 +35,7 @@ export type { CompactionKind } from "./compaction.ts";
 export interface DispatchDeps extends AttemptDeps {
   readonly table: () => RoutingTable;
   readonly budgets: BudgetGuard;
+  readonly rateGate: RateGate;
   readonly savers: SaverService;
   readonly observers: readonly DispatchObserver[];
 }
@@ -55,7 +57,7 @@ export class Dispatcher {
   async handle(input: DispatchInput): Promise<Answer> {
     const lifecycle = this.#begin(input);
     try {
-      return await this.#handle(input, lifecycle);
+      return lifecycle.withRateHeaders(await this.#handle(input, lifecycle));
     } catch (error) {
       throw lifecycle.failed(error);
     }
@@ -79,9 +81,13 @@ export class Dispatcher {
         kind,
       );
       const streamed = isRecord(input.body) && input.body.stream === true;
-      if (answer.body.kind !== "json") return lifecycle.complete(answer, "", streamed);
+      if (answer.body.kind !== "json") {
+        return lifecycle.withRateHeaders(lifecycle.complete(answer, "", streamed));
+      }
       const text = answer.body.text ?? JSON.stringify(answer.body.value);
-      return lifecycle.complete(jsonAnswer(answer.body.value, answer.warnings, text), text, streamed);
+      return lifecycle.withRateHeaders(
+        lifecycle.complete(jsonAnswer(answer.body.value, answer.warnings, text), text, streamed),
+      );
     } catch (error) {
       throw lifecycle.failed(error);
     }
@@ -117,19 +123,15 @@ export class Dispatcher {
       ? { ...restored, model: suffix.model, reasoning: { ...restored.reasoning, ...suffix.intent } }
       : restored;
     lifecycle.decoded(request, decoded.model);
-    const settings = deps.control.settings;
-    deps.budgets.check(input.identity.kind === "db" ? input.identity.keyId : null, deps.now());
-    const table = deps.table();
-    if (
-      input.identity.kind === "db" && input.identity.allowedModels.length > 0 &&
-      !isModelAllowed(input.identity.allowedModels, request.model, table)
-    ) {
-      throw new GatewayError(
-        403,
-        "model_not_allowed",
-        `This API key is not allowed to use model "${request.model}"`,
-      );
+    if (!lifecycle.isAdmitted) {
+      const admission = deps.rateGate.admit(input.identity, input.surface, request);
+      const { permit, headers } = admission instanceof Promise ? await admission : admission;
+      lifecycle.admitted(permit, headers);
     }
+    const settings = deps.control.settings;
+    deps.budgets.check(input.identity, deps.now());
+    const table = deps.table();
+    checkAllowed(input.identity, request.model, table);
     const saved = deps.savers.apply(request, settings, input.clientHeaders);
     request = saved instanceof Promise ? await saved : saved;
     const caller: CallerContext = {
@@ -225,16 +227,7 @@ export class Dispatcher {
       const deps = this.#deps;
       const model = isRecord(input.body) && typeof input.body.model === "string" ? input.body.model : "";
       const table = deps.table();
-      if (
-        input.identity.kind === "db" && input.identity.allowedModels.length > 0 &&
-        !isModelAllowed(input.identity.allowedModels, model, table)
-      ) {
-        throw new GatewayError(
-          403,
-          "model_not_allowed",
-          `This API key is not allowed to use model "${model}"`,
-        );
-      }
+      checkAllowed(input.identity, model, table);
       const plan = deps.routing.peek(table, model, deps.control.settings, deps.now());
       const attempt = plan.kind === "attempts" ? plan.attempts[0] : undefined;
       const tokens = await countMessageTokens(
@@ -269,6 +262,15 @@ export class Dispatcher {
     const deps = this.#deps;
     const plan = deps.routing.peek(deps.table(), model, deps.control.settings, deps.now());
     return plan.kind === "attempts" && plan.attempts.length > 0;
+  }
+}
+
+/** The 403 of a model outside the key's allowlist or its group's (a key's list may only narrow its group's). */
+function checkAllowed(identity: ClientIdentity, model: string, table: RoutingTable): void {
+  for (const allowlist of identityAllowlists(identity)) {
+    if (!isModelAllowed(allowlist, model, table)) {
+      throw new GatewayError(403, "model_not_allowed", `This API key is not allowed to use model "${model}"`);
+    }
   }
 }
 

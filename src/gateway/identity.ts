@@ -8,6 +8,9 @@ export type ClientIdentity =
     readonly name: string;
     readonly canLogin: boolean;
     readonly allowedModels: readonly string[];
+    /** The key's group's allowlist (empty: every model); a model must pass both lists. */
+    readonly groupAllowedModels: readonly string[];
+    readonly groupId: number | null;
     readonly role: KeyRole;
   }
   | { readonly kind: "static"; readonly label: string; readonly keyHash: string }
@@ -21,16 +24,39 @@ export function keyRole(key: Pick<ApiKeyRecord, "role" | "allowedModels">): KeyR
   return key.role ?? (key.allowedModels.length > 0 ? "viewer" : "admin");
 }
 
-/** The identity of an active DB key. */
-export function keyIdentity(key: ApiKeyRecord): ClientIdentity {
+/** The identity of an active DB key; `groupAllowedModels` is its group's allowlist (it may only narrow). */
+export function keyIdentity(key: ApiKeyRecord, groupAllowedModels: readonly string[] = []): ClientIdentity {
   return {
     kind: "db",
     keyId: key.id,
     name: key.name,
     canLogin: key.canLogin,
     allowedModels: key.allowedModels,
+    groupAllowedModels,
+    groupId: key.groupId,
     role: keyRole(key),
   };
+}
+
+/** The allowlists a model must pass for this identity (none: every model). */
+export function identityAllowlists(identity: ClientIdentity): readonly (readonly string[])[] {
+  if (identity.kind !== "db") return [];
+  const lists = [];
+  if (identity.allowedModels.length > 0) lists.push(identity.allowedModels);
+  if (identity.groupAllowedModels.length > 0) lists.push(identity.groupAllowedModels);
+  return lists;
+}
+
+/** A limiter scope per caller: DB keys by id, static keys by label, keyless requests share one. */
+export function identityRateScope(identity: ClientIdentity): string {
+  switch (identity.kind) {
+    case "db":
+      return `key:${identity.keyId}`;
+    case "static":
+      return `static:${identity.label}`;
+    case "anonymous":
+      return "anonymous";
+  }
 }
 
 /** The dashboard role of an identity (static keys are administrators). */

@@ -1,4 +1,5 @@
 import { GatewayError, type NeutralRequest, type UpstreamErrorInfo, type WireFormat } from "../model/mod.ts";
+import type { RatePermit } from "../accounting/mod.ts";
 import type { Redactor } from "../security/redact.ts";
 import type { UsageRow } from "../storage/mod.ts";
 import { codecFor, type DecodeContext } from "../wire/mod.ts";
@@ -89,6 +90,12 @@ export class RequestLifecycle implements AttemptListener {
   #held = false;
   /** The model id the client sent; set once the body is decoded. */
   #clientModel: string | undefined;
+  /** The request's hold on its key's rate limits, released when the request ends. */
+  #permit: RatePermit | null = null;
+  /** The rate-limit headers of the answer (set by `admitted`). */
+  #rateHeaders: Readonly<Record<string, string>> | null = null;
+  /** Tokens (input + output) the answers reported, to settle the token limit with. */
+  #usedTokens = 0;
 
   constructor(
     id: number,
@@ -129,6 +136,27 @@ export class RequestLifecycle implements AttemptListener {
     this.trace.streamed = request.stream;
   }
 
+  /**
+   * The rate limits admitted the request: the permit is settled with the usage and released when the
+   * request ends, however it ends (a stream at its last byte, a failure, the client leaving).
+   */
+  admitted(permit: RatePermit, headers: Readonly<Record<string, string>>): void {
+    this.#permit = permit;
+    this.#rateHeaders = headers;
+  }
+
+  /** Whether the rate limits already admitted this request (a compaction dispatches more than once). */
+  get isAdmitted(): boolean {
+    return this.#permit !== null;
+  }
+
+  /** The answer with the rate-limit headers of its admission (the same answer when there are none). */
+  withRateHeaders(answer: Answer): Answer {
+    const headers = this.#rateHeaders;
+    if (headers === null || Object.keys(headers).length === 0) return answer;
+    return { ...answer, headers: { ...answer.headers, ...headers } };
+  }
+
   /** An attempt starts against this account. */
   attempting(providerId: string): void {
     this.trace.providerId = providerId;
@@ -151,6 +179,7 @@ export class RequestLifecycle implements AttemptListener {
    */
   answer(request: NeutralRequest, outcome: RouteSuccess): Answer {
     const codec = codecFor(this.trace.input.surface);
+    if (outcome.kind !== "stream") this.#usedTokens += usageTokens(outcome.response.usage);
     if (outcome.kind === "stream") {
       if (!this.#held) this.trace.input.timing.firstByte();
       return streamAnswer(codec.framing, outcome.frames, this.trace.warnings);
@@ -202,6 +231,7 @@ export class RequestLifecycle implements AttemptListener {
 
   /** A committed stream is over: the request ends with it (a held request ends at `complete`). */
   streamEnded(summary: StreamSummary): void {
+    this.#usedTokens += usageTokens(summary.usage);
     if (this.#held) return;
     this.#finish({ kind: "streamed", summary });
   }
@@ -241,7 +271,12 @@ export class RequestLifecycle implements AttemptListener {
         );
         break;
     }
-    trace.latencyMs = this.#now() - trace.startedAt;
+    const now = this.#now();
+    trace.latencyMs = now - trace.startedAt;
+    if (this.#permit !== null) {
+      this.#permit.settle(this.#usedTokens, now);
+      this.#permit.release();
+    }
     for (const observer of this.#observers) observer.finished(trace);
   }
 }
@@ -277,6 +312,10 @@ function redactStrings(value: unknown, redactor: Redactor, depth: number): unkno
     (out as Record<string, unknown>)[key] = redacted;
   }
   return changed ? out : value;
+}
+
+function usageTokens(usage: { readonly inputTotal: number; readonly output: number }): number {
+  return usage.inputTotal + usage.output;
 }
 
 function modelOf(body: unknown): string {

@@ -7,12 +7,15 @@ import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
 import { TurnTokenStore } from "./turn_token_store.ts";
 import { TokenCounter } from "./token_counter.ts";
+import { RateLimiter } from "../accounting/mod.ts";
 import { BudgetGuard } from "./budget_guard.ts";
+import { RateGate } from "./rate_gate.ts";
+import { RateLimitSync } from "./rate_limit_sync.ts";
 import { ClusterSync } from "./cluster_sync.ts";
 import { ControlPlane } from "./control_plane.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
 import { Dispatcher, type DispatchObserver, type UpstreamTimeouts } from "./dispatch.ts";
-import type { ClientIdentity } from "./identity.ts";
+import { type ClientIdentity, identityAllowlists } from "./identity.ts";
 import { type CatalogEntry, modelCatalog } from "./model_catalog.ts";
 import { RoutingService } from "./routing_service.ts";
 import { SaverService } from "./saver_service.ts";
@@ -55,6 +58,9 @@ export class GatewayRuntime {
   readonly subscriptions: Subscriptions;
   /** Cooldowns, spend and live events shared with other processes on the same database. */
   readonly cluster: ClusterSync;
+  /** Per-key rate limits (in memory), and their exchange with the other processes on the database. */
+  readonly limiter = new RateLimiter();
+  readonly rateSync: RateLimitSync;
   #table!: RoutingTable;
   readonly #counter = new TokenCounter();
   /** Each account's endpoint at the last reload, to see which changed (see #clearChangedAccounts). */
@@ -69,7 +75,7 @@ export class GatewayRuntime {
       poolWaitMs: limits.poolWaitTimeoutMs,
       maxHeadBytes: limits.maxHeaderBytes,
     });
-    this.control = new ControlPlane(config, store);
+    this.control = new ControlPlane(config, store, this.now);
     this.subscriptions = new Subscriptions({
       repo: store.credentials,
       fetcher: options.oauthFetch ?? fetch,
@@ -88,7 +94,24 @@ export class GatewayRuntime {
       () => store.changeSignal(),
     );
     this.routing = new RoutingService(store, this.writer, this.now(), this.cluster);
-    this.budgets = new BudgetGuard(this.control, store, this.now(), this.cluster);
+    // Queued usage rows are written before the budget guard re-reads spend on a reload (a new budget counts them).
+    this.control.onReload(() => this.writer.flush());
+    this.budgets = new BudgetGuard(this.control, store, this.now(), this.cluster, this.now);
+    this.rateSync = new RateLimitSync({
+      limiter: this.limiter,
+      repo: store.rateCounts,
+      origin: this.cluster.origin,
+      processes: () => this.cluster.peers + 1,
+      limitsOf: (scope) => this.control.rateLimitsOf(scope),
+      now: this.now,
+    });
+    // A key's last use is remembered in memory by authentication and written with the next batch.
+    this.control.onKeyUsed(() =>
+      this.writer.enqueue(() => {
+        const uses = this.control.takeLastUsed();
+        if (uses.length > 0) store.keys.touchLastUsed(uses);
+      })
+    );
     this.savers = new SaverService(store, this.writer, options.fetch ?? fetch);
     this.recorder = new UsageRecorder(
       store,
@@ -108,6 +131,15 @@ export class GatewayRuntime {
       subscriptions: this.subscriptions,
       recorder: this.recorder,
       budgets: this.budgets,
+      rateGate: new RateGate({
+        limiter: this.limiter,
+        limitsOf: (identity) =>
+          identity.kind === "db"
+            ? this.control.keyRateLimits(identity.keyId)
+            : this.control.defaultRateLimits,
+        now: this.now,
+        nextSync: () => this.cluster.peers > 0 ? this.rateSync.nextTick() : null,
+      }),
       now: this.now,
       newId: () => crypto.randomUUID().replaceAll("-", ""),
       timeouts: options.timeouts ?? { headersMs: limits.responseTimeoutMs, idleMs: limits.idleTimeoutMs },
@@ -136,10 +168,11 @@ export class GatewayRuntime {
 
   /** Models an identity may see. */
   visibleModels(identity: ClientIdentity): CatalogEntry[] {
-    if (identity.kind !== "db" || identity.allowedModels.length === 0) return this.#catalog;
-    const visible = new Set(
-      filterModelList(identity.allowedModels, this.#catalog.map((e) => e.id), this.#table),
-    );
+    let ids = this.#catalog.map((e) => e.id);
+    const allowlists = identityAllowlists(identity);
+    if (allowlists.length === 0) return this.#catalog;
+    for (const allowlist of allowlists) ids = filterModelList(allowlist, ids, this.#table);
+    const visible = new Set(ids);
     return this.#catalog.filter((e) => visible.has(e.id));
   }
 
@@ -150,6 +183,7 @@ export class GatewayRuntime {
   async close(): Promise<void> {
     this.control.stop();
     await this.recorder.settled();
+    this.rateSync.stop();
     this.cluster.stop();
     this.writer.close();
     this.clients.closeAll();

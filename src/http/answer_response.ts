@@ -17,6 +17,7 @@ export function answerResponse(answer: Answer): Response {
       "x-accel-buffering": "no",
     }
     : { "content-type": JSON_TYPE };
+  if (answer.headers !== undefined) Object.assign(headers, answer.headers);
   if (answer.warnings.length > 0) headers[WARNINGS_HEADER] = warningsHeaderValue(answer.warnings);
   const content = body.kind === "stream"
     ? frameBytes(body.frames, body.framing)

@@ -44,7 +44,14 @@ async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 }
 
-async function checkTarget(url: URL, options: GuardOptions): Promise<void> {
+/**
+ * Refuses a target the guard would not call (not http(s), credentials in it, or a private address unless
+ * allowed); budget webhooks check each delivery's URL with it too.
+ */
+export async function checkTarget(
+  url: URL,
+  options: Pick<GuardOptions, "allowPrivate" | "resolve">,
+): Promise<void> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new RefusedTarget(`only http and https targets are checked, not ${url.protocol}`);
   }

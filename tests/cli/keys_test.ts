@@ -121,7 +121,7 @@ Deno.test("wrong usage exits 2 with a one-line reason and stores nothing", async
       [["keys", "update", "1"], "gateway: keys update: nothing to change (see gateway keys --help)"],
       [
         ["keys", "frobnicate"],
-        'gateway: keys: unknown subcommand "frobnicate" (create, list, update, revoke)',
+        'gateway: keys: unknown subcommand "frobnicate" (create, list, update, rotate, revoke)',
       ],
       [["nope"], 'gateway: unknown command "nope" (run gateway --help)'],
     ];

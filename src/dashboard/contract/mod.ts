@@ -8,6 +8,7 @@
  */
 import type { BackupApi } from "../../features/backup/contract.ts";
 import type { BudgetsApi, BudgetsSection } from "../../features/budgets/contract.ts";
+import type { GroupsApi } from "../../features/groups/contract.ts";
 import type { CombosApi, CombosSection } from "../../features/combos/contract.ts";
 import type {
   InventoryApi,
@@ -79,6 +80,7 @@ export interface DashboardApi
     CombosApi,
     KeysApi,
     BudgetsApi,
+    GroupsApi,
     PricingApi,
     SettingsApi,
     InventoryApi,

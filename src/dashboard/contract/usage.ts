@@ -105,7 +105,7 @@ export interface UsageSection {
 }
 
 /** The breakdown dimensions of Analytics. */
-export type UsageDimension = "model" | "provider" | "account" | "client_key";
+export type UsageDimension = "model" | "provider" | "account" | "client_key" | "group";
 
 /** Analytics: spend over a window, broken down by one dimension. */
 export interface AnalyticsSection {
@@ -143,5 +143,7 @@ export interface LeaderboardRow {
 export interface LeaderboardSection {
   readonly days: number;
   readonly sort: LeaderboardSort;
+  /** Rows per key, or per key group (then `key_name` is the group's name and `key_id` null). */
+  readonly by: "key" | "group";
   readonly rows: readonly LeaderboardRow[];
 }

@@ -1,5 +1,5 @@
 import type { DashboardContext } from "../context.ts";
-import { budgetView } from "../../features/budgets/state.ts";
+import { budgetView, periodBudgetView } from "../../features/budgets/state.ts";
 import { windowStart } from "./common.ts";
 
 import type { Alert } from "../contract/usage.ts";
@@ -25,6 +25,29 @@ export function collectAlerts(gateway: DashboardContext): Alert[] {
           detail: `$${view.spent_today.toFixed(2)} of $${view.daily_limit.toFixed(2)} today (${
             view.percentage.toFixed(0)
           } %)${exceeded ? "; requests are refused until midnight" : ""}`,
+          href: "/dashboard/ui/budgets",
+        });
+      }
+    },
+    () => {
+      // Budgets beyond the spec's daily key and global ones: weeks, months, rolling windows, groups.
+      for (const budget of gateway.state.periodBudgets) {
+        if (budget.period === "day" && budget.scope.kind !== "group") continue;
+        const view = periodBudgetView(budget, gateway);
+        if (view.status === "ok") continue;
+        const exceeded = view.status === "exceeded";
+        const span = view.period === "rolling" ? `per ${view.window_seconds} s` : `this ${view.period}`;
+        alerts.push({
+          id: `budget:${budget.id}`,
+          severity: exceeded ? "critical" : "warning",
+          title: `${view.scope_label} ${view.period} budget ${exceeded ? "exceeded" : "nearly used"}`,
+          detail: `$${view.spent.toFixed(2)} of $${view.limit.toFixed(2)} ${span} (${
+            view.percentage.toFixed(0)
+          } %)${
+            exceeded && view.hard_stop
+              ? `; requests are refused until ${new Date(view.resets_at).toISOString()}`
+              : ""
+          }`,
           href: "/dashboard/ui/budgets",
         });
       }

@@ -1,10 +1,12 @@
-import type { UsageDimension } from "../../storage/mod.ts";
+import type { ClientTotals, UsageTotals } from "../../storage/mod.ts";
+import type { DashboardContext } from "../context.ts";
 import type {
   AnalyticsSection,
   LeaderboardRow,
   LeaderboardSection,
   LiveEvent,
   OverviewSection,
+  UsageDimension,
   UsageSection,
 } from "../contract/usage.ts";
 import { budgetView } from "../../features/budgets/state.ts";
@@ -22,7 +24,11 @@ import {
 } from "./common.ts";
 
 const WINDOWS = [7, 30, 90, 365] as const;
-const DIMENSIONS: readonly UsageDimension[] = ["model", "provider", "account", "client_key"];
+const DIMENSIONS: readonly UsageDimension[] = ["model", "provider", "account", "client_key", "group"];
+/** The leaderboard ranks keys, or their groups. */
+const RANK_BY = ["key", "group"] as const;
+/** The group name usage without a group is shown under. */
+export const NO_GROUP = "(no group)";
 const SORTS = ["tokens", "cost", "requests"] as const;
 
 /** Overview: totals, today, counts, global budget, setup checklist. */
@@ -87,7 +93,9 @@ export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSec
     dimension,
     summary: { ...totalsView(totals), success_rate: successPct(totals) },
     daily: dailySeries(stats.daily(from), from, utcDay(now)),
-    breakdown: stats.breakdown(from, dimension, 200).map(breakdownView),
+    breakdown: dimension === "group"
+      ? groupTotals(stats.byClient(from), gateway).map(breakdownView)
+      : stats.breakdown(from, dimension, 200).map(breakdownView),
     success: {
       success_2xx: totals.okRequests,
       client_4xx: totals.clientErrors,
@@ -108,7 +116,13 @@ export function leaderboardSection({ gateway, query }: SectionInput): Leaderboar
   const days = intParam(query, "days", 30, WINDOWS);
   const sortRaw = query.get("sort") ?? "tokens";
   const sort = (SORTS as readonly string[]).includes(sortRaw) ? sortRaw as typeof SORTS[number] : "tokens";
-  const clients = gateway.reads.usageStats.byClient(windowStart(gateway.now(), days));
+  const byRaw = query.get("by") ?? "key";
+  const by = (RANK_BY as readonly string[]).includes(byRaw) ? byRaw as typeof RANK_BY[number] : "key";
+  const perKey = gateway.reads.usageStats.byClient(windowStart(gateway.now(), days));
+  // Ranked by group: one row per group (by the keys' current membership), named after it.
+  const clients: ClientTotals[] = by === "group"
+    ? groupTotals(perKey, gateway).map((g) => ({ ...g, keyId: 0, label: g.key }))
+    : perKey;
   const names = new Map(gateway.state.keys.map((k) => [k.id, k.name]));
   const metric = (c: (typeof clients)[number]) =>
     sort === "cost" ? c.cost : sort === "requests" ? c.requests : c.inputTokens + c.outputTokens;
@@ -124,6 +138,7 @@ export function leaderboardSection({ gateway, query }: SectionInput): Leaderboar
     cost: round(c.cost, 6),
     success_pct: successPct(c),
   }));
+  if (by === "group") return { days, sort, by, rows };
   const used = new Set(clients.map((c) => c.keyId));
   const idle = gateway.state.keys.filter((k) => k.status === "active" && !used.has(k.id))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -140,5 +155,47 @@ export function leaderboardSection({ gateway, query }: SectionInput): Leaderboar
       success_pct: 100,
     });
   }
-  return { days, sort, rows };
+  return { days, sort, by, rows };
+}
+
+/**
+ * Usage per key group, by each key's current group (requests without a DB key or of a key in no group
+ * count under NO_GROUP), by cost then requests.
+ */
+export function groupTotals(
+  perKey: readonly ClientTotals[],
+  gateway: DashboardContext,
+): (UsageTotals & { key: string })[] {
+  const groupOf = new Map(gateway.state.keys.map((k) => [k.id, k.groupId]));
+  const names = new Map(gateway.state.groups.map((g) => [g.id, g.name]));
+  const sums = new Map<string, UsageTotals & { key: string }>();
+  for (const c of perKey) {
+    const groupId = c.keyId === 0 ? null : groupOf.get(c.keyId) ?? null;
+    const key = groupId === null ? NO_GROUP : names.get(groupId) ?? NO_GROUP;
+    const sum = sums.get(key) ?? {
+      key,
+      requests: 0,
+      okRequests: 0,
+      clientErrors: 0,
+      serverErrors: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheCreationTokens: 0,
+      cost: 0,
+    };
+    sums.set(key, {
+      key,
+      requests: sum.requests + c.requests,
+      okRequests: sum.okRequests + c.okRequests,
+      clientErrors: sum.clientErrors + c.clientErrors,
+      serverErrors: sum.serverErrors + c.serverErrors,
+      inputTokens: sum.inputTokens + c.inputTokens,
+      outputTokens: sum.outputTokens + c.outputTokens,
+      cacheReadTokens: sum.cacheReadTokens + c.cacheReadTokens,
+      cacheCreationTokens: sum.cacheCreationTokens + c.cacheCreationTokens,
+      cost: sum.cost + c.cost,
+    });
+  }
+  return [...sums.values()].sort((a, b) => b.cost - a.cost || b.requests - a.requests);
 }

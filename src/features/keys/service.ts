@@ -1,5 +1,5 @@
 import { DISPLAY_PREFIX_LENGTH, generateApiKey, hashApiKey } from "../../security/api_key.ts";
-import type { ApiKeyRecord, KeyRole, Store } from "../../storage/mod.ts";
+import type { ApiKeyRecord, KeyLimits, KeyRole, Store } from "../../storage/mod.ts";
 import type { ManagementDeps } from "../deps.ts";
 import { invalidField, notFound } from "../field_error.ts";
 
@@ -13,6 +13,50 @@ export interface NewKeyInput {
   readonly dailyBudget?: number;
   /** Explicit dashboard role; absent or null follows the allowlist (viewer when it limits models). */
   readonly role?: KeyRole | null;
+  /** The key group it joins (its limits and allowlist bound the key). */
+  readonly groupId?: number | null;
+  /** Own rate limits (null: inherit the group's, else the default). */
+  readonly limits?: Partial<KeyLimits>;
+  /** When it stops working (epoch ms); null or absent: never. */
+  readonly expiresAt?: number | null;
+}
+
+/** How long a rotated key's previous secret keeps working unless said otherwise: one day. */
+export const DEFAULT_ROTATION_GRACE_MS = 86_400_000;
+
+/**
+ * Checks rate limits: whole numbers of at least 1, or null (inherit). Returns only the limits given
+ * (undefined when none is), so an update leaves the others as they are.
+ */
+export function validateLimits(limits: Partial<KeyLimits>): Partial<KeyLimits> | undefined {
+  const fields = [["rpm", "rpm"], ["tpm", "tpm"], ["maxParallel", "max_parallel"]] as const;
+  const given: { -readonly [K in keyof KeyLimits]?: number | null } = {};
+  for (const [name, field] of fields) {
+    const value = limits[name];
+    if (value === undefined) continue;
+    if (value !== null && (!Number.isInteger(value) || value < 1)) {
+      throw invalidField(field, "must be a whole number of at least 1, or null to inherit");
+    }
+    given[name] = value;
+  }
+  return Object.keys(given).length === 0 ? undefined : given;
+}
+
+/** Checks an expiry: an instant after now, or null (never). */
+export function validateExpiry(expiresAt: number | null | undefined, now: number): number | null | undefined {
+  if (expiresAt === undefined || expiresAt === null) return expiresAt;
+  if (!Number.isFinite(expiresAt) || expiresAt <= now) {
+    throw invalidField("expires_at", "must be a time in the future (or null: never)");
+  }
+  return expiresAt;
+}
+
+function validateGroup(store: Store, groupId: number | null | undefined): number | null | undefined {
+  if (groupId === undefined || groupId === null) return groupId;
+  if (store.keyGroups.get(groupId) === undefined) {
+    throw invalidField("group", `key group ${groupId} does not exist`);
+  }
+  return groupId;
 }
 
 /** A new key with its plaintext, which is shown once and never stored. */
@@ -58,9 +102,12 @@ export function createKey(store: Store, input: NewKeyInput, now: number): Create
   const name = validateKeyName(input.name);
   const allowedModels = validateAllowedModels(input.allowedModels);
   const dailyBudget = input.dailyBudget === undefined ? null : validateBudget(input.dailyBudget);
+  const limits = input.limits === undefined ? undefined : validateLimits(input.limits);
+  const expiresAt = validateExpiry(input.expiresAt, now);
+  const groupId = validateGroup(store, input.groupId);
   const plaintext = generateApiKey();
   const record = store.transaction(() => {
-    const created = store.keys.create({
+    let created = store.keys.create({
       name,
       keyHash: hashApiKey(plaintext),
       prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH),
@@ -68,6 +115,9 @@ export function createKey(store: Store, input: NewKeyInput, now: number): Create
       allowedModels,
       role: input.role ?? null,
     }, now);
+    if (limits !== undefined || expiresAt != null || groupId != null) {
+      created = store.keys.update(created.id, { limits, expiresAt, groupId }, now) ?? created;
+    }
     if (dailyBudget !== null) store.budgets.set(created.id, dailyBudget, 80, now);
     return created;
   });
@@ -82,6 +132,12 @@ export interface KeyUpdate {
   readonly dailyBudget?: number | null;
   /** `null` returns the key to the default role. */
   readonly role?: KeyRole | null;
+  /** null takes the key out of its group. */
+  readonly groupId?: number | null;
+  /** Each limit given replaces the key's own (null: inherit). */
+  readonly limits?: Partial<KeyLimits>;
+  /** null: never expires. */
+  readonly expiresAt?: number | null;
 }
 
 /** Updates a key and its budget in one transaction; 404 when it does not exist. */
@@ -93,12 +149,18 @@ export function updateKey(store: Store, id: number, update: KeyUpdate, now: numb
   const budget = update.dailyBudget === undefined || update.dailyBudget === null
     ? update.dailyBudget
     : validateBudget(update.dailyBudget);
+  const limits = update.limits === undefined ? undefined : validateLimits(update.limits);
+  const expiresAt = validateExpiry(update.expiresAt, now);
+  const groupId = validateGroup(store, update.groupId);
   return store.transaction(() => {
     const updated = store.keys.update(id, {
       name,
       canLogin: update.canLogin,
       allowedModels,
       role: update.role,
+      limits,
+      expiresAt,
+      groupId,
     }, now);
     if (!updated) throw notFound(`API key ${id} does not exist`);
     if (budget === null) store.budgets.deleteScope(id);
@@ -149,6 +211,29 @@ export class KeyService {
     if (!updated.canLogin) this.#deps.store.sessions.deleteForKey(id);
     this.#deps.reload();
     return updated;
+  }
+
+  /**
+   * Gives a key a new secret with the same id and settings; the old secret keeps working for `graceMs`
+   * (0: not at all). The new plaintext is in the result once.
+   */
+  rotate(id: number, graceMs = DEFAULT_ROTATION_GRACE_MS): { record: ApiKeyRecord; plaintext: string } {
+    if (!Number.isFinite(graceMs) || graceMs < 0) {
+      throw invalidField("grace", "must be a duration of 0 or more");
+    }
+    const { store } = this.#deps;
+    const current = store.keys.get(id);
+    if (!current || current.status !== "active") throw notFound(`API key ${id} does not exist or is revoked`);
+    const now = this.#deps.now();
+    const plaintext = generateApiKey();
+    const record = store.keys.rotate(id, {
+      keyHash: hashApiKey(plaintext),
+      prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH),
+      graceUntil: now + graceMs,
+    }, now);
+    if (!record) throw notFound(`API key ${id} does not exist`);
+    this.#deps.reload();
+    return { record, plaintext };
   }
 
   /** Revokes a key and ends its dashboard sessions; returns the revoked record. */

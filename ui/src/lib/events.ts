@@ -40,8 +40,18 @@ export class CloseEvent extends Event {
   }
 }
 
+/** Something a part of a screen manages changed: the screen reads its state again. */
+export class ChangedEvent extends Event {
+  /** Event name. */
+  static readonly type = "gw-changed";
+  constructor() {
+    super(ChangedEvent.type, { bubbles: true, composed: true });
+  }
+}
+
 declare global {
   interface HTMLElementEventMap {
+    "gw-changed": ChangedEvent;
     "gw-navigate": NavigateEvent;
     "gw-toast": ToastEvent;
     "gw-value": ValueEvent<unknown>;

@@ -14,6 +14,7 @@ const DIMENSIONS: readonly SegmentOption[] = [
   { value: "provider", label: "Provider" },
   { value: "account", label: "Account" },
   { value: "client_key", label: "Client key" },
+  { value: "group", label: "Group" },
 ];
 const METRICS: readonly SegmentOption[] = [
   { value: "cost", label: "Cost" },

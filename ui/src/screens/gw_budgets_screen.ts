@@ -26,10 +26,13 @@ export class GwBudgetsScreen extends FormScreen<BudgetForm> {
     const d = this.state.data;
     return html`
       <gw-page-header heading="Budgets"
-        description="Daily spend limits. A request over its limit gets 429 until the day resets.">
+        description="Spend limits per day, week, month or rolling window, for a key, a group or everything. A request over a limit gets 429 until it resets.">
         <button class="primary" @click=${() => this.openForm(null)}>${icon("plus")}Set budget</button>
       </gw-page-header>
-            ${this.frame(this.state, (data) => this.table(data.budgets, data.timezone))}
+            ${this.frame(this.state, (data) =>
+              html`${this.table(data.budgets, data.timezone)}
+                <gw-period-budgets .data=${data} @gw-changed=${() =>
+                this.state.refresh()}></gw-period-budgets>`)}
             ${this.formDialog(d?.keys ?? [])}
     `;
   }

@@ -2,7 +2,7 @@ import { css, html, nothing } from "lit";
 import type { CreatedKey, KeySaved, KeysSection, KeyView } from "../../../src/features/keys/contract.ts";
 import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
-import { formatCost, formatDateTime } from "../lib/format.ts";
+import { formatAgo, formatCost, formatDateTime } from "../lib/format.ts";
 import { inputValue as value, splitList } from "../lib/form.ts";
 import { icon } from "../lib/icons.ts";
 import { sharedStyles } from "../styles/shared.ts";
@@ -14,12 +14,35 @@ interface KeyForm {
   canLogin: boolean;
   models: string;
   budget: string;
+  /** Group id, or "" for none. */
+  group: string;
+  rpm: string;
+  tpm: string;
+  parallel: string;
+  /** yyyy-mm-dd, or "" for never. */
+  expires: string;
 }
 
 /** What saving a key answers: the key, plus its plaintext once when it was just created. */
 type Saved = KeySaved | CreatedKey;
 
-const EMPTY: KeyForm = { id: null, name: "", canLogin: true, models: "", budget: "" };
+const EMPTY: KeyForm = {
+  id: null,
+  name: "",
+  canLogin: true,
+  models: "",
+  budget: "",
+  group: "",
+  rpm: "",
+  tpm: "",
+  parallel: "",
+  expires: "",
+};
+
+/** A limit field's value for the API: null when empty (inherit). */
+function limitValue(text: string): number | null {
+  return text.trim() === "" ? null : Number(text);
+}
 
 /** API Keys: list, create (plaintext shown once with a copy button), edit scopes, revoke. */
 export class GwKeysScreen extends FormScreen<KeyForm> {
@@ -51,6 +74,8 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
   declare created: { key: string; name: string } | null;
   declare revoking: KeyView | null;
   private state = new StateController(this, "keys");
+  /** The groups a key can join (from the last state read). */
+  private groups: KeysSection["groups"] = [];
 
   constructor() {
     super();
@@ -68,7 +93,12 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
         description="Keys clients use to call the gateway and sign in to this dashboard.">
         <button class="primary" @click=${() => this.showForm({ ...EMPTY })}>${icon("plus")}Create key</button>
       </gw-page-header>
-            ${this.frame(this.state, (d) => this.table(d.keys, d.static_keys))}
+            ${this.frame(this.state, (d) => {
+              this.groups = d.groups;
+              return html`${this.table(d.keys, d.static_keys)}
+                <gw-key-groups .groups=${d.groups} @gw-changed=${() =>
+                this.state.refresh()}></gw-key-groups>`;
+            })}
             ${this.formDialog()} ${this.createdDialog()} ${this.revokeDialog()}
     `;
   }
@@ -95,10 +125,13 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
                 <th>Name</th>
                 <th>Key</th>
                 <th>Status</th>
-                <th>Dashboard</th>
+                <th>Role</th>
+                <th>Group</th>
                 <th>Models</th>
-                <th class="right">Daily budget</th>
-                <th>Created</th>
+                <th>Limits</th>
+                <th class="right">Spend (period)</th>
+                <th>Expires</th>
+                <th>Last used</th>
                 <th></th>
               </tr>
             </thead>
@@ -113,8 +146,9 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
                     ? html`<span class="badge ok"><span class="dot"></span>active</span>`
                     : html`<span class="badge">revoked</span>`}</td>
                   <td>${k.can_login
-                    ? html`<span class="badge info">can sign in</span>`
+                    ? html`<span class="badge info">${k.role}</span>`
                     : html`<span class="faint small">API only</span>`}</td>
+                  <td class="small">${k.group ?? html`<span class="faint">–</span>`}</td>
                   <td>${models.length === 0
                     ? html`<span class="muted small">all models</span>`
                     : html`<div class="chips">${
@@ -124,14 +158,28 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
                         ? html`<span class="faint small">+${models.length - 3}</span>`
                         : nothing
                     }</div>`}</td>
-                  <td class="right num">${k.daily_budget === null
-                    ? html`<span class="faint">–</span>`
-                    : formatCost(k.daily_budget)}</td>
-                  <td class="small muted nowrap">${formatDateTime(k.created_at)}</td>
+                  <td class="small nowrap" data-testid="limits">${limitsText(k)}</td>
+                  <td class="right num nowrap"
+                    data-testid="period-spend">${formatCost(
+                      k.period_spend.spent,
+                    )}${k.period_spend.limit === null
+                      ? ""
+                      : ` / ${formatCost(k.period_spend.limit)}`} <span class="faint small">${k.period_spend
+                      .period}</span></td>
+                  <td class="small nowrap">${k.expires_at === null
+                    ? html`<span class="faint">never</span>`
+                    : html`<span class=${k.expired ? "badge danger" : ""}>${
+                      formatDateTime(k.expires_at)
+                    }</span>`}</td>
+                  <td class="small muted nowrap">${k.last_used_at === null
+                    ? "never"
+                    : formatAgo(k.last_used_at)}</td>
                   <td class="right nowrap">${active
                     ? html`
                       <button class="sm ghost" aria-label="Edit ${k.name}" @click=${() =>
                         this.edit(k)}>${icon("edit", 14)}Edit</button>
+                      <button class="sm ghost" aria-label="Rotate ${k.name}" @click=${() =>
+                        this.rotate(k)}>Rotate</button>
                       <button class="sm ghost danger" aria-label="Revoke ${k
                         .name}" @click=${() => (this.revoking = k)}>Revoke</button>
                     `
@@ -179,6 +227,39 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
               aria-invalid=${this.invalid("daily_budget")} @input=${(e: Event) =>
           this.patch({ budget: value(e) })}>
           </gw-field>
+          <div class="form-grid">
+            <gw-field label="Group" .error=${
+          this.fieldError("group_id")
+        } hint="Its limits and models bound the key">
+              <select name="group_id" @change=${(e: Event) =>
+          this.patch({ group: (e.target as HTMLSelectElement).value })}>
+                <option value="" ?selected=${f.group === ""}>No group</option>
+                ${
+          this.groups.map((g) =>
+            html`<option value=${g.id} ?selected=${f.group === String(g.id)}>${g.name}</option>`
+          )
+        }
+              </select></gw-field>
+            <gw-field label="Expires" .error=${this.fieldError("expires_at")} hint="Empty: never">
+              <input name="expires_at" type="date" .value=${f.expires} @input=${(e: Event) =>
+          this.patch({ expires: value(e) })}></gw-field>
+          </div>
+          <div class="form-grid">
+            <gw-field label="Requests / min" .error=${this.fieldError("rpm")} hint="Empty: inherit">
+              <input name="rpm" type="number" min="1" step="1" .value=${f.rpm} aria-invalid=${
+          this.invalid("rpm")
+        }
+                @input=${(e: Event) => this.patch({ rpm: value(e) })}></gw-field>
+            <gw-field label="Tokens / min" .error=${this.fieldError("tpm")} hint="Empty: inherit">
+              <input name="tpm" type="number" min="1" step="1" .value=${f.tpm} aria-invalid=${
+          this.invalid("tpm")
+        }
+                @input=${(e: Event) => this.patch({ tpm: value(e) })}></gw-field>
+            <gw-field label="At once" .error=${this.fieldError("max_parallel")} hint="Empty: inherit">
+              <input name="max_parallel" type="number" min="1" step="1" .value=${f.parallel}
+                aria-invalid=${this.invalid("max_parallel")} @input=${(e: Event) =>
+          this.patch({ parallel: value(e) })}></gw-field>
+          </div>
           <label class="check"><input type="checkbox" class="switch" name="can_login" .checked=${f.canLogin}
             @change=${(e: Event) =>
           this.patch({ canLogin: (e.target as HTMLInputElement).checked })}>Allow dashboard sign-in</label>
@@ -228,7 +309,22 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
       canLogin: k.can_login,
       models: k.allowed_models.join("\n"),
       budget: k.daily_budget === null ? "" : String(k.daily_budget),
+      group: k.group_id === null ? "" : String(k.group_id),
+      rpm: k.rpm === null ? "" : String(k.rpm),
+      tpm: k.tpm === null ? "" : String(k.tpm),
+      parallel: k.max_parallel === null ? "" : String(k.max_parallel),
+      expires: k.expires_at === null ? "" : new Date(k.expires_at).toISOString().slice(0, 10),
     });
+  }
+
+  private async rotate(k: KeyView): Promise<void> {
+    const result = await call("POST /keys/:id/rotate", { params: { id: k.id }, body: {} });
+    if (!result.ok) {
+      this.toast(`Could not rotate: ${result.message}`, "error");
+      return;
+    }
+    this.created = { key: result.data.plaintext, name: k.name };
+    await this.state.refresh();
   }
 
   private validate(f: KeyForm): Record<string, string> {
@@ -237,6 +333,12 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
     else if (f.name.trim().length > 100) errors.name = "Use at most 100 characters";
     if (f.budget.trim() !== "" && !(Number(f.budget) > 0)) {
       errors.daily_budget = "Enter an amount above 0, or leave empty";
+    }
+    for (const [field, text] of [["rpm", f.rpm], ["tpm", f.tpm], ["max_parallel", f.parallel]] as const) {
+      const n = Number(text);
+      if (text.trim() !== "" && !(Number.isInteger(n) && n >= 1)) {
+        errors[field] = "Enter a whole number of at least 1";
+      }
     }
     const bad = splitList(f.models).find((m) => /\s/.test(m));
     if (bad) errors.allowed_models = `"${bad}" contains spaces`;
@@ -252,10 +354,26 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
       can_login: f.canLogin,
       allowed_models: splitList(f.models),
       daily_budget: f.budget.trim() === "" ? null : Number(f.budget),
+      group_id: f.group === "" ? null : Number(f.group),
+      rpm: limitValue(f.rpm),
+      tpm: limitValue(f.tpm),
+      max_parallel: limitValue(f.parallel),
+      // The end of the chosen day in the browser's zone.
+      expires_at: f.expires === "" ? null : new Date(`${f.expires}T23:59:59`).getTime(),
     };
     const result = await this.saveForm<Saved>(
       this.validate(f),
-      ["name", "allowed_models", "daily_budget", "can_login"],
+      [
+        "name",
+        "allowed_models",
+        "daily_budget",
+        "can_login",
+        "group_id",
+        "rpm",
+        "tpm",
+        "max_parallel",
+        "expires_at",
+      ],
       () => f.id ? call("POST /keys/:id", { params: { id: f.id }, body }) : call("POST /v2/keys", { body }),
     );
     if (!result) return;
@@ -274,6 +392,16 @@ export class GwKeysScreen extends FormScreen<KeyForm> {
     else this.toast(`Could not revoke: ${result.message}`, "error");
     await this.state.refresh();
   };
+}
+
+/** "60 rpm · 10k tpm · 2 at once" from the limits in force; "(group)" when inherited. */
+function limitsText(k: KeyView) {
+  const parts: string[] = [];
+  const e = k.effective;
+  if (e.rpm !== null) parts.push(`${e.rpm} rpm${k.rpm === null ? "*" : ""}`);
+  if (e.tpm !== null) parts.push(`${e.tpm} tpm${k.tpm === null ? "*" : ""}`);
+  if (e.max_parallel !== null) parts.push(`${e.max_parallel} at once${k.max_parallel === null ? "*" : ""}`);
+  return parts.length === 0 ? html`<span class="faint">none</span>` : parts.join(" · ");
 }
 
 customElements.define("gw-keys-screen", GwKeysScreen);

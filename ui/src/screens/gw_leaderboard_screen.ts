@@ -15,7 +15,12 @@ const SORTS: readonly SegmentOption[] = [
   { value: "requests", label: "Requests" },
 ];
 
-/** Leaderboard: client keys ranked by tokens, cost or requests. */
+const BY: readonly SegmentOption[] = [
+  { value: "key", label: "Keys" },
+  { value: "group", label: "Groups" },
+];
+
+/** Leaderboard: client keys (or their groups) ranked by tokens, cost or requests. */
 export class GwLeaderboardScreen extends ScreenBase {
   static override styles = [
     sharedStyles,
@@ -65,6 +70,7 @@ export class GwLeaderboardScreen extends ScreenBase {
   private query = new QueryController(this, {
     sort: choice(SORTS, "tokens"),
     days: choice(DAY_PERIODS, "30"),
+    by: choice(BY, "key"),
   });
   private state = new StateController(this, "leaderboard", 0, this.query);
 
@@ -76,6 +82,9 @@ export class GwLeaderboardScreen extends ScreenBase {
           @gw-value=${(e: ValueEvent<unknown>) => this.query.set({ sort: String(e.value) })}></gw-segmented>
         <gw-segmented label="Period" .options=${DAY_PERIODS} .value=${this.query.value.days}
           @gw-value=${(e: ValueEvent<unknown>) => this.query.set({ days: String(e.value) })}></gw-segmented>
+        <gw-segmented label="Rows" .options=${BY} .value=${this.query.value.by}
+          @gw-value=${(e: ValueEvent<unknown>) => this.query.set({ by: String(e.value) })}></gw-segmented>
+        <a class="btn sm" download href=${`/dashboard/api/usage/export?days=${this.query.value.days}&by=${this.query.value.by}`}>Export CSV</a>
       </div>
             ${this.frame(this.state, (d) => this.table(d.rows))}
     `;

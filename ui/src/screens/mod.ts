@@ -13,6 +13,8 @@ import "./gw_combos_screen.ts";
 import "./gw_routing_screen.ts";
 import "./gw_savers_screen.ts";
 import "./gw_budgets_screen.ts";
+import "./gw_period_budgets.ts";
+import "./gw_key_groups.ts";
 import "./gw_keys_screen.ts";
 import "./gw_tools_screen.ts";
 import "./gw_pricing_screen.ts";
