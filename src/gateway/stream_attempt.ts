@@ -71,13 +71,24 @@ function streamFailed(message: string): StreamEvent {
   return { type: "error", status: 502, kind: "upstream", message };
 }
 
-/** The frames `encoder` ends a stream with when it is told the upstream failed (every encoder renders one). */
-function encoderFailure(encoder: StageSteps<StreamEvent, Frame>): StreamFailureFrames {
+/**
+ * The frames `encoder` ends a stream with when it is told the upstream failed (every encoder renders one).
+ * `started` is the stream's start event when the encoder did not see it (a passthrough): the encoder takes
+ * it first, output dropped, so its error names the response the client already has (Responses clients
+ * refuse a `response.failed` for another response id).
+ */
+function encoderFailure(
+  encoder: () => StageSteps<StreamEvent, Frame>,
+  started: () => StreamEvent | undefined = () => undefined,
+): StreamFailureFrames {
   return (message) => {
     const frames: Frame[] = [];
     const out: StageOutput<Frame> = { enqueue: (frame) => frames.push(frame) };
-    encoder.transform(streamFailed(message), out);
-    encoder.flush?.(out);
+    const steps = encoder();
+    const start = started();
+    if (start !== undefined) steps.transform(start, { enqueue: () => {} });
+    steps.transform(streamFailed(message), out);
+    steps.flush?.(out);
     return frames;
   };
 }
@@ -98,10 +109,8 @@ function clientSteps(
   if ((clientCodec as UpstreamCodec) !== upstreamCodec) {
     const encoder = clientCodec.encodeFrames(ctx).steps;
     // The running encoder ends what it started (the response it announced, open blocks) with the error.
-    return { steps: chainSteps(meteredEvents(), encoder), failure: encoderFailure(encoder) };
+    return { steps: chainSteps(meteredEvents(), encoder), failure: encoderFailure(() => encoder) };
   }
-  // A passthrough runs no encoder of the client's format: a fresh one renders the error event alone.
-  const failure = encoderFailure(clientCodec.encodeFrames(ctx).steps);
   if (clientCodec.format === "chat_completions") {
     // The passthrough parses every chunk anyway; its observer meters the stream (one parse per chunk).
     const steps = chatPassthroughFrames({
@@ -111,11 +120,20 @@ function clientSteps(
       observer: passthroughObserver(tally),
       redactError,
     }).steps;
-    return { steps, failure };
+    // A chat error chunk names no response: a fresh encoder renders it alone.
+    return { steps, failure: encoderFailure(() => clientCodec.encodeFrames(ctx).steps) };
   }
   // Same format on both sides: the client gets the upstream's own frames; decoded events feed the meter.
   const meter = meteredEvents();
-  const ignore: StageOutput<StreamEvent> = { enqueue: () => {} };
+  let started: StreamEvent | undefined;
+  // The decoded events are only metered; the start event is kept for a failure's error event.
+  const ignore: StageOutput<StreamEvent> = {
+    enqueue: (event) => {
+      if (started === undefined && event.type === "start") started = event;
+    },
+  };
+  // A passthrough runs no encoder of the client's format: a fresh one renders the error event.
+  const failure = encoderFailure(() => clientCodec.encodeFrames(ctx).steps, () => started);
   const withModel = clientCodec.streamFrameWithModel;
   const steps: StageSteps<Frame, Frame> = {
     transform(frame, out) {
