@@ -12,6 +12,8 @@ import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { identityLabel, identityRole, keyIdentity, keyRole } from "./gateway/identity.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
+import { AuthFailureLog } from "./gateway/auth_failure_log.ts";
+import { requestUids } from "./gateway/request_uid.ts";
 import { BudgetAlerts } from "./gateway/budget_alerts.ts";
 import { WebhookSender } from "./gateway/budget_webhook.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
@@ -99,7 +101,11 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
       if (cooling?.kind === "auth") runtime.routing.succeed(id);
     },
   });
-  runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
+  const requestUid = requestUids(now, crypto.randomUUID().slice(0, 8));
+  runtime.observers.push(
+    hub,
+    new RequestLogObserver(runtime.control, store, runtime.writer, requestUid),
+  );
   const webhooks = new WebhookSender({
     // An administrator's URL, but still no way into the gateway's own network unless the operator allows
     // private targets (the inventory's rule); the sender never follows redirects.
@@ -161,11 +167,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     signin,
   };
   const drain = new AbortController();
+  const authFailures = new AuthFailureLog(store, runtime.writer, now, requestUid);
   const handler = createHandler({
     control: runtime.control,
     dispatcher: runtime.dispatcher,
     now,
     drainSignal: drain.signal,
+    authRefused: (reason, surface) => authFailures.refused(reason, surface),
     visibleModels: (identity) => runtime.visibleModels(identity),
     dashboard,
     metrics: endpoint,

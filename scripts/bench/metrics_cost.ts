@@ -49,6 +49,7 @@ export function benchMetricsCost(requests = 200_000): { nsPerRequest: number; mi
     latencyMs: 120 + i,
     warnings: [],
     attempts: 1 + (i % 3 === 0 ? 1 : 0),
+    attemptRows: [],
     streamChunks: i % 2 === 0 ? 40 : 0,
   } as RequestTrace));
   const rows = traces.map((trace): UsageRow => ({

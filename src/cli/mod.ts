@@ -8,6 +8,8 @@ import { doctorCommand } from "./doctor.ts";
 import { serviceIo } from "./service_io.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
 import { budgetsCommand } from "./budgets.ts";
+import { combosCommand } from "./combos.ts";
+import { logsCommand } from "./logs.ts";
 import { dbCommand } from "./db.ts";
 import { keysCommand } from "./keys.ts";
 import { groupsCommand } from "./groups.ts";
@@ -32,7 +34,9 @@ Commands:
   budgets       set, list and delete spend limits (day, week, month, rolling; key, group, global)
   doctor        check the config, home, database, port and upstreams; print what to fix
   db            copy the SQLite database into PostgreSQL (migrate-to-postgres)
-  providers     connect (sign in) a subscription provider: device code or pasted redirect URL
+  providers     list, add, update, remove and test providers; connect (sign in) a subscription provider
+  combos        list, set and remove combos (fallback chains under one model name)
+  logs          follow the request log in the terminal, filtered (logs tail)
 
 gateway --version prints the version.
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
@@ -67,6 +71,10 @@ export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<num
         return await doctorCommand(rest, io);
       case "providers":
         return await providersCommand(rest, io);
+      case "combos":
+        return combosCommand(rest, io);
+      case "logs":
+        return await logsCommand(rest, io);
       case "--version":
       case "version":
         io.out(GATEWAY_VERSION);

@@ -10,12 +10,32 @@ import { seedFromConfig } from "../storage/mod.ts";
 import { parseCommandArgs, stringFlag } from "./args.ts";
 import { configForCommand, openStore } from "./context.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
+import {
+  addProvider,
+  listProviders,
+  removeProvider,
+  testProvider,
+  updateProvider,
+} from "./provider_admin.ts";
 
 /** Help text of `gateway providers`. */
 export const PROVIDERS_HELP = `Usage:
-  gateway providers connect <id> [--flow device|pkce] [--config <file>]
+  gateway providers list [--json]
+  gateway providers add <id> --prefix <prefix> --type <api_type> --base-url <url>
+      [--api-key <key> | --api-key-env <VAR> | --api-key-stdin] [--models a,b] [--disable] [--json]
+  gateway providers update <id> [--prefix …] [--type …] [--base-url …] [--api-key… ] [--models a,b]
+      [--enable | --disable] [--json]
+  gateway providers remove <id> [--json]
+  gateway providers test <id> [--model <model>] [--json]
+  gateway providers connect <id> [--flow device|pkce]
+Every subcommand takes --config <file>.
 
-Signs a subscription provider in and stores its credential in the database (sealed), the same way the
+list, add, update and remove change the providers the dashboard shows, through the same checks; a running
+gateway picks a change up within seconds. --api-key-env and --api-key-stdin keep the key out of the shell
+history. test sends one small request to the model (the first one listed when --model is not given), or asks
+for the model list when the provider lists none; it exits 1 when the upstream did not answer.
+
+connect signs a subscription provider in and stores its credential in the database (sealed), the same way the
 dashboard's Connect button does; a running gateway picks it up within seconds.
 
   device  prints a code and a link: open the link on any device, enter the code, and wait here.
@@ -27,16 +47,32 @@ Without --flow the provider kind's usual flow is used (GitHub Copilot, Kiro: dev
 /** `gateway providers …` */
 export async function providersCommand(args: readonly string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub !== "connect" && (rest.includes("--help") || rest.includes("-h"))) {
+    io.out(PROVIDERS_HELP);
+    return EXIT_OK;
+  }
   switch (sub) {
     case "connect":
       return await connect(rest, io);
+    case "list":
+      return listProviders(rest, io);
+    case "add":
+      return await addProvider(rest, io);
+    case "update":
+      return await updateProvider(rest, io);
+    case "remove":
+      return removeProvider(rest, io);
+    case "test":
+      return await testProvider(rest, io);
     case undefined:
     case "--help":
     case "-h":
       io.out(PROVIDERS_HELP);
       return sub === undefined ? 2 : EXIT_OK;
     default:
-      throw new UsageError(`providers: unknown subcommand "${sub}" (connect)`);
+      throw new UsageError(
+        `providers: unknown subcommand "${sub}" (list, add, update, remove, test, connect)`,
+      );
   }
 }
 

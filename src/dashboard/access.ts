@@ -72,6 +72,13 @@ export function dashboardAccess(
 const ADMIN_READS =
   /^\/dashboard\/api\/(?:export|request-logs\/|providers\/[^/]+\/connect|inventory\/export)/;
 
+/** A request-log page filtered by text in the captured bodies: a read of bodies, so an administrator's. */
+function searchesBodies(request: Request): boolean {
+  const url = new URL(request.url);
+  return url.pathname === "/dashboard/api/v2/state/request-logs" &&
+    (url.searchParams.get("q") ?? "").trim() !== "";
+}
+
 /**
  * Least privilege: a viewer may look at the dashboard but change nothing, export nothing and read no
  * request bodies. Mount after dashboardAccess.
@@ -82,7 +89,10 @@ export function adminOnlyChanges(role: IdentityRules["role"]): MiddlewareHandler
       const method = c.req.method;
       const path = c.req.path;
       const reading = method === "GET" || method === "HEAD";
-      if (path.startsWith("/dashboard/api/") && (!reading || ADMIN_READS.test(path))) {
+      if (
+        path.startsWith("/dashboard/api/") &&
+        (!reading || ADMIN_READS.test(path) || searchesBodies(c.req.raw))
+      ) {
         throw new GatewayError(
           403,
           "permission",

@@ -29,7 +29,15 @@ export type GatewayState = Pick<
 /** Stored statistics, request logs, the inventory and sign-in sessions, for reading. */
 export type DashboardReads = Pick<
   Store,
-  "usageStats" | "saverStats" | "requestLogs" | "inventory" | "inventoryChecks" | "sessions" | "credentials"
+  | "usageStats"
+  | "saverStats"
+  | "requestLogs"
+  | "requests"
+  | "keys"
+  | "inventory"
+  | "inventoryChecks"
+  | "sessions"
+  | "credentials"
 >;
 
 /**

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { invalidField, notFound } from "../features/field_error.ts";
+import { parseInput } from "../features/input.ts";
 import { GatewayError } from "../model/mod.ts";
 import type { AppEnv } from "../http/env.ts";
 import type { AnswerOf, ApiRoute, BodyOf } from "./contract/mod.ts";
@@ -29,22 +30,6 @@ export async function jsonObject(c: Context<AppEnv>): Promise<Record<string, unk
   }
   return body as Record<string, unknown>;
 }
-
-/** Validates input with a zod schema; the first issue becomes a field error. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "body";
-  let message = issue.message;
-  if (issue.code === "invalid_type" && issue.input === undefined) message = "is required";
-  throw invalidField(field, message);
-}
-
-/** A list given as a JSON array of strings or one string split at commas and newlines. */
-export const stringList = z.union([z.array(z.string()), z.string()]).transform((v) =>
-  (Array.isArray(v) ? v : v.split(/[,\n]/)).map((s) => s.trim()).filter((s) => s !== "")
-);
 
 /** A positive integer path parameter, else 404. */
 export function idParam(value: string | undefined, what: string): number {

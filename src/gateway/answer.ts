@@ -8,16 +8,13 @@ import type { GatewayWarning } from "./warnings.ts";
  */
 export interface FrameSource {
   /**
-   * The next frames, or null when the stream is over. Rejects with a StreamBroken when the upstream broke
-   * after the first frame (the client's stream is cut short).
+   * The next frames, or null when the stream is over. An upstream that broke after the first frame ends
+   * the stream with the client format's own error event, not a rejection.
    */
   next(): Promise<readonly Frame[] | null>;
   /** The client went away: stop the upstream; the stream's end is reported as cancelled. */
   cancel(reason?: unknown): void;
 }
-
-/** A committed stream that could not go on; its message is one line for the runtime's log. */
-export class StreamBroken extends Error {}
 
 /** What an answer carries: one JSON value, or a stream of frames in the client's framing. */
 export type AnswerBody =

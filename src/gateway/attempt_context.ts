@@ -10,6 +10,7 @@ import type { RoutingService } from "./routing_service.ts";
 import type { StreamSummary } from "./stream_meter.ts";
 import type { TurnTokenStore } from "./turn_token_store.ts";
 import type { TokenCounter } from "./token_counter.ts";
+import type { UsageRow } from "../storage/mod.ts";
 import type { FrameSource } from "./answer.ts";
 import type { UsageRecorder } from "./usage_recorder.ts";
 import type { GatewayWarning } from "./warnings.ts";
@@ -62,6 +63,8 @@ export interface AttemptListener {
   warned(warnings: readonly GatewayWarning[]): void;
   /** A committed stream is over (the client's body completed or was cancelled, or the upstream broke). */
   streamEnded(summary: StreamSummary): void;
+  /** An attempt's usage row was recorded (a promise while its tokens are being estimated). */
+  recorded(row: UsageRow | Promise<UsageRow | null>): void;
 }
 
 /** Who asked and how: the parts of the client request every attempt needs. */

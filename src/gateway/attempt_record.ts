@@ -61,7 +61,7 @@ export class AttemptRecord {
 
   #write(status: number, usage: Usage | null, error: string, outputText: string, streamed: boolean): void {
     const deps = this.#deps;
-    deps.recorder.record({
+    const row = deps.recorder.record({
       clientFormat: this.#caller.surface,
       identity: this.#caller.identity,
       request: this.#request,
@@ -77,6 +77,7 @@ export class AttemptRecord {
       // The usage row's error column is shown to every dashboard user: no upstream key may stay in it.
       error: error === "" ? error : deps.control.redactor.redact(error),
     }, deps.now());
+    this.#caller.listener.recorded(row);
   }
 }
 

@@ -1,6 +1,7 @@
 import { GatewayError, type NeutralRequest, type UpstreamErrorInfo, type WireFormat } from "../model/mod.ts";
 import type { RatePermit } from "../accounting/mod.ts";
 import type { Redactor } from "../security/redact.ts";
+import type { UsageRow } from "../storage/mod.ts";
 import { codecFor, type DecodeContext } from "../wire/mod.ts";
 import type { Codec } from "../wire/codec.ts";
 import type { AttemptListener, RouteSuccess } from "./attempt_context.ts";
@@ -50,6 +51,8 @@ export interface RequestTrace {
   attempts: number;
   /** Chunks a streamed answer sent to the client (0 for whole answers). */
   streamChunks: number;
+  /** The usage row of each attempt, in order (promises while tokens are estimated): the attempt chain. */
+  readonly attemptRows: (UsageRow | Promise<UsageRow | null>)[];
 }
 
 /** Watches requests: the dashboard's in-flight count, live events and request logs hang off this. */
@@ -118,6 +121,7 @@ export class RequestLifecycle implements AttemptListener {
       warnings: NO_WARNINGS,
       attempts: 0,
       streamChunks: 0,
+      attemptRows: [],
     };
     for (const observer of observers) observer.started(this.trace);
   }
@@ -218,6 +222,11 @@ export class RequestLifecycle implements AttemptListener {
     this.trace.input.timing.firstByte();
     this.#finish({ kind: "answered", logBody });
     return answer;
+  }
+
+  /** An attempt's usage row: a link of the chain the request log shows. */
+  recorded(row: UsageRow | Promise<UsageRow | null>): void {
+    this.trace.attemptRows.push(row);
   }
 
   /** A committed stream is over: the request ends with it (a held request ends at `complete`). */

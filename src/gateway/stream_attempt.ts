@@ -8,7 +8,7 @@ import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AttemptRecord } from "./attempt_record.ts";
 import { passthroughObserver, streamMeter, StreamTally } from "./stream_meter.ts";
 import { collectTurnTokens } from "./turn_token_store.ts";
-import { frameSteps, openStream } from "./upstream_stream.ts";
+import { frameSteps, openStream, type StreamFailureFrames } from "./upstream_stream.ts";
 import type { FrameSource } from "./answer.ts";
 
 /** How opening an upstream stream went: committed to the client, or a failure that can fall back. */
@@ -37,22 +37,60 @@ export async function streamAttempt(
     record.streamEnded(summary);
     caller.listener.streamEnded(summary);
   });
-  const steps = chainSteps(
-    frameSteps(upstreamCodec, deps.limits.maxStreamEventChars),
-    clientSteps(
-      clientCodec,
-      upstreamCodec,
-      ctx,
-      tally,
-      deps.newId,
-      (text) => deps.control.redactor.redactForClient(text),
-      collectTurnTokens((parts) => deps.turnTokens.capture(parts)),
-    ),
+  const redactError = (text: string) => deps.control.redactor.redactForClient(text);
+  const client = clientSteps(
+    clientCodec,
+    upstreamCodec,
+    ctx,
+    tally,
+    deps.newId,
+    redactError,
+    collectTurnTokens((parts) => deps.turnTokens.capture(parts)),
   );
-  const opened = await openStream(body, steps, tally, caller.timing);
+  const steps = chainSteps(frameSteps(upstreamCodec, deps.limits.maxStreamEventChars), client.steps);
+  const opened = await openStream(
+    body,
+    steps,
+    tally,
+    (message) => client.failure(redactError(message)),
+    caller.timing,
+  );
   if (opened.kind !== "committed") return { kind: "failed", message: opened.message };
   committed = true;
   return opened;
+}
+
+/** The step from upstream frames to the client's, and how the client's stream ends when the upstream breaks. */
+interface ClientSteps {
+  readonly steps: StageSteps<Frame, Frame>;
+  readonly failure: StreamFailureFrames;
+}
+
+/** The neutral event a broken upstream becomes for the client (a 502: the upstream failed, not the client). */
+function streamFailed(message: string): StreamEvent {
+  return { type: "error", status: 502, kind: "upstream", message };
+}
+
+/**
+ * The frames `encoder` ends a stream with when it is told the upstream failed (every encoder renders one).
+ * `started` is the stream's start event when the encoder did not see it (a passthrough): the encoder takes
+ * it first, output dropped, so its error names the response the client already has (Responses clients
+ * refuse a `response.failed` for another response id).
+ */
+function encoderFailure(
+  encoder: () => StageSteps<StreamEvent, Frame>,
+  started: () => StreamEvent | undefined = () => undefined,
+): StreamFailureFrames {
+  return (message) => {
+    const frames: Frame[] = [];
+    const out: StageOutput<Frame> = { enqueue: (frame) => frames.push(frame) };
+    const steps = encoder();
+    const start = started();
+    if (start !== undefined) steps.transform(start, { enqueue: () => {} });
+    steps.transform(streamFailed(message), out);
+    steps.flush?.(out);
+    return frames;
+  };
 }
 
 /** Upstream frames → client frames, feeding the tally on the way. */
@@ -64,29 +102,40 @@ function clientSteps(
   newId: () => string,
   redactError: (text: string) => string,
   collect: StageSteps<StreamEvent, StreamEvent>,
-): StageSteps<Frame, Frame> {
+): ClientSteps {
   const meteredEvents = () =>
     chainSteps(chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally, redactError)), collect);
   // Passthrough only when the upstream speaks the client's codec itself, not an envelope around its format.
   if ((clientCodec as UpstreamCodec) !== upstreamCodec) {
-    return chainSteps(meteredEvents(), clientCodec.encodeFrames(ctx).steps);
+    const encoder = clientCodec.encodeFrames(ctx).steps;
+    // The running encoder ends what it started (the response it announced, open blocks) with the error.
+    return { steps: chainSteps(meteredEvents(), encoder), failure: encoderFailure(() => encoder) };
   }
   if (clientCodec.format === "chat_completions") {
     // The passthrough parses every chunk anyway; its observer meters the stream (one parse per chunk).
-    return chatPassthroughFrames({
+    const steps = chatPassthroughFrames({
       now: ctx.now,
       fallbackId: newId(),
       model: ctx.requestModel,
       observer: passthroughObserver(tally),
       redactError,
-    })
-      .steps;
+    }).steps;
+    // A chat error chunk names no response: a fresh encoder renders it alone.
+    return { steps, failure: encoderFailure(() => clientCodec.encodeFrames(ctx).steps) };
   }
   // Same format on both sides: the client gets the upstream's own frames; decoded events feed the meter.
   const meter = meteredEvents();
-  const ignore: StageOutput<StreamEvent> = { enqueue: () => {} };
+  let started: StreamEvent | undefined;
+  // The decoded events are only metered; the start event is kept for a failure's error event.
+  const ignore: StageOutput<StreamEvent> = {
+    enqueue: (event) => {
+      if (started === undefined && event.type === "start") started = event;
+    },
+  };
+  // A passthrough runs no encoder of the client's format: a fresh one renders the error event.
+  const failure = encoderFailure(() => clientCodec.encodeFrames(ctx).steps, () => started);
   const withModel = clientCodec.streamFrameWithModel;
-  return {
+  const steps: StageSteps<Frame, Frame> = {
     transform(frame, out) {
       const errors = tally.errorCount;
       meter.transform(frame, ignore);
@@ -101,4 +150,5 @@ function clientSteps(
       meter.flush?.(ignore);
     },
   };
+  return { steps, failure };
 }

@@ -1,6 +1,6 @@
 import type { UpstreamBody } from "../executors/call_upstream.ts";
 import type { UpstreamCodec } from "../wire/codec.ts";
-import { type FrameSource, StreamBroken } from "./answer.ts";
+import type { FrameSource } from "./answer.ts";
 import {
   eventStreamFrames,
   type Frame,
@@ -48,11 +48,19 @@ export type OpenedStream =
   | { readonly kind: "error" | "empty"; readonly message: string };
 
 /**
+ * The client's last frames when its stream cannot go on: the client format's own error event (chat
+ * completions error chunk, messages `event: error`, responses `response.failed`, …), so its SDK reports a
+ * failure instead of reading a truncated stream as a finished answer.
+ */
+export type StreamFailureFrames = (message: string) => Frame[];
+
+/**
  * Runs an upstream stream through `steps` (bytes in, client frames out) until the tally shows the
  * upstream is really answering. Until then nothing has reached the client: an error, a broken body or
  * an end without content comes back as a failure the caller can fall back from. Once committed, the
  * rest is pumped on demand, one upstream read per `next()`; the tally is reported when the last frames
- * are taken ("completed"), the upstream breaks ("failed") or the client cancels ("cancelled").
+ * are taken ("completed"), the upstream breaks ("failed": the client's stream ends with `failure`'s
+ * frames) or the client cancels ("cancelled").
  *
  * The steps run as plain calls per upstream read: one stream hop per chunk instead of one per stage.
  */
@@ -60,6 +68,7 @@ export async function openStream(
   upstream: UpstreamBody,
   steps: StageSteps<Uint8Array, Frame>,
   tally: StreamTally,
+  failure: StreamFailureFrames,
   timing?: RequestTiming,
 ): Promise<OpenedStream> {
   const pending: Frame[] = [];
@@ -97,7 +106,7 @@ export async function openStream(
   }
   // From here the first-content deadline is met; a total duration limit, if any, takes over.
   upstream.committed();
-  return { kind: "committed", frames: pumpedFrames(pending, upstream, steps, tally) };
+  return { kind: "committed", frames: pumpedFrames(pending, upstream, steps, tally, failure) };
 }
 
 /**
@@ -128,16 +137,21 @@ function pumpedFrames(
   upstream: UpstreamBody,
   steps: StageSteps<Uint8Array, Frame>,
   tally: StreamTally,
+  failure: StreamFailureFrames,
 ): FrameSource {
   let pending = first;
   let ended = false;
   const out: StageOutput<Frame> = { enqueue: (frame) => pending.push(frame) };
-  const broke = (message: string): never => {
+  const broke = (message: string): readonly Frame[] | null => {
     ended = true;
     tally.errorIfNone(message);
+    // After the first byte there is no fallback: what was translated still goes out, then the client
+    // format's error event ends the stream.
+    const last = [...pending, ...failure(message)];
+    pending = [];
+    if (last.length > 0) tally.sent();
     tally.report("failed");
-    // After the first byte there is no fallback: the client sees the stream cut short.
-    throw new StreamBroken(`gateway: ${message} (the client's stream was cut short)`);
+    return last.length > 0 ? last : null;
   };
   return {
     async next() {

@@ -88,18 +88,16 @@ export class UsageRecorder {
   }
 
   /**
-   * Records one attempt outcome. A success without upstream usage is estimated by the token-count worker
-   * and recorded when the count arrives (`settled()` waits for those rows).
+   * Records one attempt outcome and returns its row. A success without upstream usage is estimated by the
+   * token-count worker and recorded when the count arrives (`settled()` waits for those rows): then the row
+   * comes as a promise (null if it was lost).
    */
-  record(attempt: AttemptRecord, now: number): void {
+  record(attempt: AttemptRecord, now: number): UsageRow | Promise<UsageRow | null> {
     const success = attempt.status >= 200 && attempt.status < 300;
     const usage = attempt.usage;
     const needsEstimate = success && (usage === null || (usage.inputTotal === 0 && usage.output === 0));
-    if (!needsEstimate) {
-      this.#write(attempt, usage, now);
-      return;
-    }
-    const waiting: Promise<void> = this.#estimate(attempt)
+    if (!needsEstimate) return this.#write(attempt, usage, now);
+    const row: Promise<UsageRow | null> = this.#estimate(attempt)
       .catch((error) => {
         // The row still counts the request; its tokens stay unknown (zero) rather than invented.
         if (!this.#tokenizerFailureReported) {
@@ -113,9 +111,15 @@ export class UsageRecorder {
       })
       .then((estimated) => this.#write(attempt, estimated, now))
       // Nothing here may reject: the promise is awaited at shutdown and is no one's to handle.
-      .catch((error) => log("error", `a usage row was lost: ${(error as Error).message}`))
-      .finally(() => this.#waiting.delete(waiting));
+      .catch((error) => {
+        log("error", `a usage row was lost: ${(error as Error).message}`);
+        return null;
+      });
+    const waiting: Promise<void> = row.then(() => {
+      this.#waiting.delete(waiting);
+    });
     this.#waiting.add(waiting);
+    return row;
   }
 
   /** Resolves once every row waiting for the tokenizer is recorded (shutdown flushes after this). */
@@ -133,7 +137,7 @@ export class UsageRecorder {
     return { inputTotal: fixed + input, cacheRead: 0, cacheWrite: 0, output, reasoning: 0, estimated: true };
   }
 
-  #write(attempt: AttemptRecord, usage: Usage | null, now: number): void {
+  #write(attempt: AttemptRecord, usage: Usage | null, now: number): UsageRow {
     const tokens = usage ?? { inputTotal: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
     const match = this.#price(attempt.routeModel);
     const cost = costOf(tokens, match?.price ?? null);
@@ -162,6 +166,7 @@ export class UsageRecorder {
     this.#budgets.add(row.clientKeyId, cost, now);
     this.#writer.collect(this.#insertRows, row);
     for (const listener of this.#listeners) listener(row);
+    return row;
   }
 
   #price(model: string): PriceMatch | null {

@@ -1,4 +1,4 @@
-import { type Answer, type FrameSource, StreamBroken } from "../gateway/answer.ts";
+import type { Answer, FrameSource } from "../gateway/answer.ts";
 import { WARNINGS_HEADER, warningsHeaderValue } from "../gateway/warnings.ts";
 import { type ClientFraming, type Frame, frameText } from "../wire/framing/mod.ts";
 
@@ -38,7 +38,7 @@ function frameBytes(source: FrameSource, framing: ClientFraming): ReadableStream
         frames = await source.next();
       } catch (error) {
         // The runtime logs the reason it is given; a string keeps that to one line instead of a stack.
-        controller.error(error instanceof StreamBroken ? error.message : String(error));
+        controller.error(String(error));
         return;
       }
       if (frames === null) {

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { ControlPlane } from "../gateway/control_plane.ts";
+import type { AuthRefusal } from "../gateway/auth_failure_log.ts";
 import type { ClientIdentity } from "../gateway/identity.ts";
 import { presentedKey } from "./credentials.ts";
 import type { AppEnv } from "./env.ts";
@@ -8,13 +9,21 @@ import { invalidApiKey } from "./errors.ts";
 /**
  * API authentication. With require_api_key on, a missing, unknown or revoked key is a 401 with the
  * spec's body. With it off, requests pass anonymously, but a valid DB key still brings its scopes.
- * An unknown key is ignored then: many clients insist on sending some placeholder key.
+ * An unknown key is ignored then: many clients insist on sending some placeholder key. `refused` hears
+ * why a request is turned away (the request log tells a missing key from an unknown one).
  */
-export function authenticate(control: ControlPlane, request: Request): ClientIdentity {
+export function authenticate(
+  control: ControlPlane,
+  request: Request,
+  refused?: (reason: AuthRefusal) => void,
+): ClientIdentity {
   const key = presentedKey(request.headers, request.url);
   const identity = key === null ? null : control.identify(key);
   if (identity !== null) return identity;
-  if (control.settings.server_require_api_key) throw invalidApiKey(key !== null);
+  if (control.settings.server_require_api_key) {
+    refused?.(key === null ? "missing_key" : "unknown_key");
+    throw invalidApiKey(key !== null);
+  }
   return ANONYMOUS;
 }
 

@@ -1,3 +1,4 @@
+import type { AuthRefusal } from "../gateway/auth_failure_log.ts";
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { Answer, Dispatcher, DispatchInput } from "../gateway/dispatch.ts";
 import type { RequestTiming } from "../gateway/request_timing.ts";
@@ -69,6 +70,8 @@ export interface SurfaceDeps {
    * their clients had left, so their usage rows are written before the process stops.
    */
   readonly drainSignal?: AbortSignal;
+  /** Hears a model request refused with a 401, and why (the request log's sampled auth rows). */
+  readonly authRefused?: (reason: AuthRefusal, surface: WireFormat) => void;
 }
 
 /**
@@ -93,7 +96,7 @@ async function serveRoute(
   request: Request,
   timing: RequestTiming,
 ): Promise<Response> {
-  const identity = authenticate(deps.control, request);
+  const identity = authenticate(deps.control, request, (reason) => deps.authRefused?.(reason, route.surface));
   const decode = route.kind === "generate"
     ? generateContext(route.target, (name) => deps.control.combos.some((combo) => combo.name === name))
     : route.kind === "model"

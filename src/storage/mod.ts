@@ -15,6 +15,7 @@ import { loadSecretBox, type SecretBox } from "./secret_box.ts";
 import { SettingsRepo } from "./settings_repo.ts";
 import { UsageRepo } from "./usage_repo.ts";
 import { RequestLogsRepo } from "./request_logs_repo.ts";
+import { RequestsRepo } from "./requests_repo.ts";
 import { DashboardSessionsRepo } from "./dashboard_sessions_repo.ts";
 import { InventoryRepo } from "./inventory_repo.ts";
 import { InventoryChecksRepo } from "./inventory_checks_repo.ts";
@@ -52,6 +53,16 @@ export type { CooldownRecord } from "./cooldowns_repo.ts";
 export type { AffinityRecord, CacheAffinityRepo } from "./cache_affinity_repo.ts";
 export type { UsageRow } from "./usage_repo.ts";
 export type { RequestLogInput, RequestLogRecord, RequestLogSummary } from "./request_logs_repo.ts";
+export { statusClassOf } from "./requests_repo.ts";
+export type {
+  ChainAttempt,
+  RequestCursor,
+  RequestFilter,
+  RequestPage,
+  RequestRow,
+  RequestRowInput,
+  StatusClass,
+} from "./requests_repo.ts";
 export type { DashboardSession, SsoSessionIdentity } from "./dashboard_sessions_repo.ts";
 export { type SsoLoginSecrets, SsoLoginsRepo, type SsoPendingLogin } from "./sso_logins_repo.ts";
 export type {
@@ -133,6 +144,8 @@ export class Store {
   readonly cacheAffinity: CacheAffinityRepo;
   readonly usage: UsageRepo;
   readonly requestLogs: RequestLogsRepo;
+  /** The request log's index: one row per client request, filtered a keyset page at a time. */
+  readonly requests: RequestsRepo;
   readonly sessions: DashboardSessionsRepo;
   readonly inventory: InventoryRepo;
   readonly inventoryChecks: InventoryChecksRepo;
@@ -165,6 +178,7 @@ export class Store {
     this.cacheAffinity = new CacheAffinityRepo(db, db instanceof PgDatabase);
     this.usage = new UsageRepo(db, db instanceof PgDatabase);
     this.requestLogs = new RequestLogsRepo(db, db instanceof PgDatabase);
+    this.requests = new RequestsRepo(db, db instanceof PgDatabase);
     this.sessions = new DashboardSessionsRepo(db);
     this.inventory = new InventoryRepo(db, box);
     this.inventoryChecks = new InventoryChecksRepo(db, box);

@@ -12,6 +12,8 @@ export interface RequestLogWarning {
 
 /** One captured request, as written by the request-log observer. */
 export interface RequestLogInput {
+  /** The request's index row in `requests` (the same uid). */
+  readonly uid: string;
   readonly ts: number;
   readonly clientFormat: string;
   readonly model: string;
@@ -29,9 +31,11 @@ export interface RequestLogInput {
   readonly warnings: readonly RequestLogWarning[];
 }
 
-/** A stored request log row without its bodies (listings). */
+/** A stored request log row without its bodies. */
 export interface RequestLogSummary {
   readonly id: number;
+  /** The request's index row in `requests`. */
+  readonly uid: string;
   readonly ts: number;
   readonly clientFormat: string;
   readonly model: string;
@@ -55,6 +59,7 @@ export interface RequestLogRecord extends RequestLogSummary {
 
 interface Row {
   id: number;
+  uid: string;
   ts: number;
   client_format: string;
   model: string;
@@ -72,11 +77,8 @@ interface Row {
   response_truncated?: number;
 }
 
-const SUMMARY_COLUMNS =
-  `id, ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, "user", error, warnings`;
-
 const INSERT_COLUMNS =
-  `ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, "user",
+  `uid, ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, "user",
   request_body, response_body, error, request_truncated, response_truncated, warnings`;
 
 /** Rows per statement on PostgreSQL: bodies are up to 64 KB each, so a chunk stays under about 8 MB. */
@@ -87,7 +89,7 @@ const JSON_CHUNK = 64;
  * row cost the bridge thread's driver about as much as a usage row's 20). `::text`: not JSON-encoded again.
  */
 const JSON_INSERT = `INSERT INTO request_logs (${INSERT_COLUMNS})
-  SELECT ${INSERT_COLUMNS} FROM json_to_recordset(?::text::json) AS r(ts bigint, client_format text,
+  SELECT ${INSERT_COLUMNS} FROM json_to_recordset(?::text::json) AS r(uid text, ts bigint, client_format text,
     model text, provider_id text, account_id text, status bigint, latency_ms bigint, streamed bigint,
     "user" text, request_body text, response_body text, error text, request_truncated bigint,
     response_truncated bigint, warnings text)`;
@@ -95,6 +97,7 @@ const JSON_INSERT = `INSERT INTO request_logs (${INSERT_COLUMNS})
 /** One row as stored, keyed by column (the same values the SQLite statement binds). */
 function storedRow(log: RequestLogInput) {
   return {
+    uid: log.uid,
     ts: log.ts,
     client_format: log.clientFormat,
     model: log.model,
@@ -137,12 +140,11 @@ export class RequestLogsRepo {
       return;
     }
     const statement = this.#db.prepare(
-      `INSERT INTO request_logs (ts, client_format, model, provider_id, account_id, status, latency_ms, streamed,
-         "user", request_body, response_body, error, request_truncated, response_truncated, warnings)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO request_logs (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const log of logs) {
       statement.run(
+        log.uid,
         log.ts,
         log.clientFormat,
         log.model,
@@ -169,14 +171,6 @@ export class RequestLogsRepo {
     ).run(keep);
   }
 
-  /** A page of summaries, newest first. */
-  page(limit: number, offset: number): RequestLogSummary[] {
-    const rows = this.#db.prepare(
-      `SELECT ${SUMMARY_COLUMNS} FROM request_logs ORDER BY id DESC LIMIT ? OFFSET ?`,
-    ).all(limit, offset) as unknown as Row[];
-    return rows.map(toSummary);
-  }
-
   /** One row with bodies. */
   get(id: number): RequestLogRecord | undefined {
     const row = this.#db.prepare("SELECT * FROM request_logs WHERE id = ?").get(id) as unknown as
@@ -185,7 +179,7 @@ export class RequestLogsRepo {
     return row ? toRecord(row) : undefined;
   }
 
-  /** Every row with bodies, newest first (export). */
+  /** Every row with bodies, newest first. */
   all(): RequestLogRecord[] {
     return (this.#db.prepare("SELECT * FROM request_logs ORDER BY id DESC").all() as unknown as Row[])
       .map(toRecord);
@@ -205,6 +199,7 @@ export class RequestLogsRepo {
 function toSummary(r: Row): RequestLogSummary {
   return {
     id: Number(r.id),
+    uid: r.uid,
     ts: Number(r.ts),
     clientFormat: r.client_format,
     model: r.model,

@@ -283,6 +283,20 @@ Deno.test({
     const path = await download.path();
     const exported = JSON.parse(await Deno.readTextFile(path));
     assert(Array.isArray(exported) && exported.length >= 2, "export holds the captured requests");
+
+    // The server filters: only the Responses request is left, the address bar keeps the filter, and the
+    // export link carries it.
+    const rows = page.locator("gw-request-logs-screen [data-testid=logs] tbody tr");
+    assert(await rows.count() >= 3, "the chat requests and the Responses one are listed");
+    await page.locator("gw-request-logs-screen select[name=surface]").selectOption("responses");
+    await page.waitForFunction(() => location.search.includes("surface=responses"));
+    // Only the Responses request is left: the second row goes away.
+    await rows.nth(1).waitFor({ state: "detached" });
+    assertMatch(await rows.first().innerText(), /responses/);
+    const href = await page.locator("gw-request-logs-screen a[data-action=export-logs]").getAttribute("href");
+    assertMatch(href ?? "", /request-logs\/export\?surface=responses$/);
+    await page.locator("gw-request-logs-screen select[name=status]").selectOption("5xx");
+    await page.locator("gw-request-logs-screen gw-empty").waitFor();
     assertEquals(d.consoleErrors, []);
   },
 });

@@ -14,7 +14,7 @@ const ask = (url: string, extra: Json = {}) =>
     ...extra,
   });
 
-Deno.test("request logs: captured only while logging is on, for success, stream and upstream errors; detail, export, clear", async () => {
+Deno.test("request logs: every request is listed, bodies only while logging is on; keyset pages, detail, export, clear", async () => {
   await using t = await setupDashboard();
   t.mock.script({ json: chatCompletion("not logged") });
   await (await ask(t.gw.url)).text();
@@ -27,27 +27,54 @@ Deno.test("request logs: captured only while logging is on, for success, stream 
   await (await ask(t.gw.url, { stream: true })).text();
   t.mock.script({ json: { error: { message: "bad request from upstream" } }, status: 400 });
   await (await ask(t.gw.url)).text();
+  // The streamed answer reported no usage: its row waits for the token estimate.
+  await t.gw.runtime.recorder.settled();
 
   const page = await t.json("/dashboard/api/v2/state/request-logs?limit=2");
   const data = page.body.data as Json;
-  assertEquals([data.total, data.total_pages, data.logging_enabled], [3, 2, true]);
-  const logs = data.logs as Json[];
-  assertEquals(logs.map((l) => l.status), [400, 200]);
-  assertEquals(logs[1].streamed, true);
-  assertEquals(logs[0].user, "(no key)");
-  const detail = await t.json(`/dashboard/api/request-logs/${logs[1].id}`);
+  assertEquals(data.logging_enabled, true);
+  assert(typeof data.next_cursor === "string", "a next page");
+  const next = await t.json(`/dashboard/api/v2/state/request-logs?limit=2&cursor=${data.next_cursor}`);
+  assertEquals((next.body.data as Json).next_cursor, null);
+  // Two pages of two hold the four requests once each (requests in the same millisecond may swap places).
+  const rows = [...data.rows as Json[], ...(next.body.data as Json).rows as Json[]];
+  assertEquals(new Set(rows.map((r) => r.id)).size, 4);
+  assertEquals(rows.map((r) => r.status).sort(), [200, 200, 200, 400]);
+  const failed = rows.find((r) => r.status === 400)!;
+  assertEquals(failed.user, "(no key)");
+  assertEquals((failed.chain as Json[]).map((a) => [a.account_id, a.status]), [["acct-a", 400]]);
+  const unlogged = rows.find((r) => r.log_id === null)!;
+  assertEquals([unlogged.input_tokens, unlogged.output_tokens, unlogged.streamed], [10, 5, false]);
+  assertEquals(
+    rows.filter((r) => r.log_id === null).length,
+    1,
+    "only the request made while logging was off",
+  );
+  const streamed = rows.find((r) => r.streamed === true)!;
+  const detail = await t.json(`/dashboard/api/request-logs/${streamed.log_id}`);
   const log = detail.body.log as Json;
   assertStringIncludes(log.request_body as string, '"hello"');
   assertEquals(log.response_body, "streamed words");
   assertEquals(detail.headers.get("cache-control"), "private, no-store");
   const exported = await t.api("/dashboard/api/request-logs/export");
   assertStringIncludes(exported.headers.get("content-disposition") ?? "", "attachment");
-  assertEquals((await exported.json()).length, 3);
+  const all = await exported.json() as Json[];
+  assertEquals(all.map((r) => typeof r.request_body).sort(), ["string", "string", "string", "undefined"]);
+  const filtered = await (await t.api("/dashboard/api/request-logs/export?status=4xx")).json() as Json[];
+  assertEquals(filtered.map((r) => r.status), [400]);
+  const streamedOnly = await t.json("/dashboard/api/v2/state/request-logs?stream=true&model=p/m1");
+  assertEquals(((streamedOnly.body.data as Json).rows as Json[]).map((r) => r.id), [streamed.id]);
+  for (
+    const [query, field] of [["status=oops", "status"], ["stream=yes", "stream"], ["cursor=x", "cursor"]]
+  ) {
+    const bad = await t.json(`/dashboard/api/v2/state/request-logs?${query}`);
+    assertEquals([bad.status, (bad.body.error as Json).field], [400, field], query);
+  }
   assertEquals((await t.json("/dashboard/api/request-logs", { method: "DELETE" })).body, {
     ok: true,
-    deleted: 3,
+    deleted: 4,
   });
-  assertEquals((await t.json(`/dashboard/api/request-logs/${logs[1].id}`)).status, 404);
+  assertEquals((await t.json(`/dashboard/api/request-logs/${streamed.log_id}`)).status, 404);
 });
 
 Deno.test("request logs: bodies are cut at 64 KiB and the table is pruned to the retention setting", async () => {

@@ -32,6 +32,8 @@ Deno.test("roles: a key limited to some models is a viewer; it reads state but c
     ["/dashboard/api/export?include_secrets=true", {}],
     ["/dashboard/api/request-logs/export", {}],
     ["/dashboard/api/request-logs/1", {}],
+    // A text search reads the bodies: an administrator's; the other filters are not.
+    ["/dashboard/api/v2/state/request-logs?q=secret", {}],
   ];
   for (const [path, init] of refused) {
     const response = await as(t, viewer.plaintext, path, init);
@@ -39,6 +41,9 @@ Deno.test("roles: a key limited to some models is a viewer; it reads state but c
     assertStringIncludes((await response.json()).error.message, "viewer");
   }
   assertEquals(t.gw.runtime.control.keys.length, 1, "the viewer minted no key");
+  const filtered = await as(t, viewer.plaintext, "/dashboard/api/v2/state/request-logs?status=5xx&q=");
+  assertEquals(filtered.status, 200);
+  await filtered.body?.cancel();
   assertEquals(t.gw.runtime.control.settings.saver_headroom_url, "http://127.0.0.1:8787");
 });
 

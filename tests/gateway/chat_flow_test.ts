@@ -221,7 +221,7 @@ Deno.test("garbage SSE with no content falls back instead of answering empty", a
   assertStringIncludes((await response.json()).detail, "ended without any content");
 });
 
-Deno.test("an upstream that breaks mid-stream gives a truncated stream and a failed usage row", async () => {
+Deno.test("an upstream that breaks mid-stream ends the client's stream with an error chunk and a failed usage row", async () => {
   await using t = await setup();
   t.mock.script({
     chunks: sse(chatChunk({ role: "assistant", content: "partial " }), chatChunk({ content: "answ" })),
@@ -234,14 +234,16 @@ Deno.test("an upstream that breaks mid-stream gives a truncated stream and a fai
     messages: [{ role: "user", content: "x" }],
   });
   assertEquals(response.status, 200);
-  let text = "";
-  try {
-    text = await response.text();
-  } catch { /* a cut stream may reject */ }
-  assert(!text.includes("[DONE]") || text.includes("partial"), text);
+  const events = (await response.text()).split("\n\n").filter((e) => e.startsWith("data: "))
+    .map((e) => e.slice(6));
+  assertStringIncludes(events[0], "partial ");
+  assertEquals(events.at(-1), "[DONE]");
+  const error = JSON.parse(events.at(-2)!).error;
+  assertStringIncludes(error.message, "upstream stream broke");
   const rows = await waitForUsageRows(t.gw);
   assertEquals(rows.length, 1);
-  assert(rows[0].status !== 200, `status ${rows[0].status}`);
+  assertEquals(rows[0].status, 502);
+  assertStringIncludes(String(rows[0].error), "upstream stream broke");
   assertEquals(t.mock.requests.length, 1, "no retry after the first byte");
 });
 

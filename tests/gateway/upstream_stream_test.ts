@@ -4,7 +4,7 @@ import { openStream } from "../../src/gateway/upstream_stream.ts";
 import type { StageSteps } from "../../src/wire/shared/mod.ts";
 import type { Frame } from "../../src/wire/framing/mod.ts";
 import { drainFrames, type FrameSource } from "../../src/gateway/answer.ts";
-import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
 
 /** An upstream body serving `chunks` (an Error in the list is thrown by that read). */
 function fakeBody(chunks: (string | Error)[]): UpstreamBody & { cancelled: boolean } {
@@ -42,6 +42,9 @@ async function textOf(source: FrameSource): Promise<string> {
   return (await drainFrames(source)).map((frame) => frame.data).join("");
 }
 
+/** The client's last frame when the stream breaks: the message it carries, as a codec's error event would. */
+const failure = (message: string): Frame[] => [{ data: `failed: ${message}` }];
+
 function setup() {
   const summaries: StreamSummary[] = [];
   const tally = new StreamTally((summary) => summaries.push(summary));
@@ -51,7 +54,7 @@ function setup() {
 Deno.test("openStream() falls back on an error before any content and cancels the upstream", async () => {
   const { tally, steps, summaries } = setup();
   const body = fakeBody(["-role", "e-overloaded", "c-late"]);
-  const opened = await openStream(body, steps, tally);
+  const opened = await openStream(body, steps, tally, failure);
   assertEquals(opened, { kind: "error", message: "upstream said e-overloaded" });
   assert(body.cancelled);
   assertEquals(summaries, [], "nothing is reported for an attempt that falls back");
@@ -59,12 +62,12 @@ Deno.test("openStream() falls back on an error before any content and cancels th
 
 Deno.test("openStream() reports an end without content, and a broken body before content, as failures", async () => {
   const empty = setup();
-  assertEquals(await openStream(fakeBody(["-a", "-b"]), empty.steps, empty.tally), {
+  assertEquals(await openStream(fakeBody(["-a", "-b"]), empty.steps, empty.tally, failure), {
     kind: "empty",
     message: "upstream stream ended without any content",
   });
   const broken = setup();
-  assertEquals(await openStream(fakeBody(["-a", new Error("reset")]), broken.steps, broken.tally), {
+  assertEquals(await openStream(fakeBody(["-a", new Error("reset")]), broken.steps, broken.tally, failure), {
     kind: "error",
     message: "upstream stream broke: reset",
   });
@@ -72,19 +75,27 @@ Deno.test("openStream() reports an end without content, and a broken body before
 
 Deno.test("openStream() commits at the first content and pumps the rest, buffered text first", async () => {
   const { tally, steps, summaries } = setup();
-  const opened = await openStream(fakeBody(["-role|", "c-hello|", "c-world|", "e-late"]), steps, tally);
+  const opened = await openStream(
+    fakeBody(["-role|", "c-hello|", "c-world|", "e-late"]),
+    steps,
+    tally,
+    failure,
+  );
   assertEquals(opened.kind, "committed");
   if (opened.kind !== "committed") return;
   assertEquals(await textOf(opened.frames), "-role|c-hello|c-world|e-late");
   assertEquals(summaries.map((s) => [s.end, s.error]), [["failed", "upstream said e-late"]]);
 });
 
-Deno.test("a committed stream whose upstream breaks errors the client body and reports a failure", async () => {
+Deno.test("a committed stream whose upstream breaks ends with the failure frames and reports a failure", async () => {
   const { tally, steps, summaries } = setup();
-  const opened = await openStream(fakeBody(["c-hi", new Error("connection reset")]), steps, tally);
+  const opened = await openStream(fakeBody(["c-hi", new Error("connection reset")]), steps, tally, failure);
   if (opened.kind !== "committed") throw new Error(`not committed: ${opened.kind}`);
   assertEquals((await opened.frames.next())?.map((frame) => frame.data), ["c-hi"]);
-  await assertRejects(() => opened.frames.next());
+  assertEquals((await opened.frames.next())?.map((frame) => frame.data), [
+    "failed: upstream stream broke: connection reset",
+  ]);
+  assertEquals(await opened.frames.next(), null, "nothing after the error event");
   assertEquals(summaries.map((s) => [s.end, s.error]), [[
     "failed",
     "upstream stream broke: connection reset",
@@ -94,7 +105,7 @@ Deno.test("a committed stream whose upstream breaks errors the client body and r
 Deno.test("a client cancelling a committed stream cancels the upstream and reports a cancel", async () => {
   const { tally, steps, summaries } = setup();
   const body = fakeBody(["c-hi", "c-more", "c-even more"]);
-  const opened = await openStream(body, steps, tally);
+  const opened = await openStream(body, steps, tally, failure);
   if (opened.kind !== "committed") throw new Error(`not committed: ${opened.kind}`);
   await opened.frames.next();
   opened.frames.cancel("client left");
@@ -113,7 +124,7 @@ Deno.test("a stream whose only content comes with the end is committed and repor
       out.enqueue({ data: "c-last" });
     },
   };
-  const opened = await openStream(fakeBody(["-role|"]), steps, tally);
+  const opened = await openStream(fakeBody(["-role|"]), steps, tally, failure);
   if (opened.kind !== "committed") throw new Error(`not committed: ${opened.kind}`);
   assertEquals(summaries, [], "nothing is reported before the caller could wire the report up");
   assertEquals(await textOf(opened.frames), "-role|c-last");

@@ -81,3 +81,33 @@ Deno.test("splitStatements() splits at line-ending semicolons and drops comments
     "CREATE INDEX i ON a (x)",
   ]);
 });
+
+Deno.test("migration 0028 lists the requests captured before it: each log row gets an index row and a uid", () => {
+  const db = new DatabaseSync(":memory:");
+  const all = loadMigrations();
+  migrate(db, all.filter((m) => m.version < 28));
+  db.prepare(
+    `INSERT INTO request_logs (ts, client_format, model, provider_id, account_id, status, latency_ms, streamed,
+       "user", request_body, response_body, error) VALUES (?, 'messages', 'p/m1', 'acct-a', 'acct-a', ?, 40, 1,
+       'ci', '{}', 'hi', ?)`,
+  ).run(1_700_000_000_000, 502, "upstream broke");
+  migrate(db, all);
+  const [log] = db.prepare("SELECT id, uid FROM request_logs").all() as { id: number; uid: string }[];
+  assertEquals(log.uid, `log-${log.id}`);
+  const rows = db.prepare(
+    'SELECT uid, ts, client_format, model, status, status_class, streamed, "client_key_label", error, attempts FROM requests',
+  ).all();
+  assertEquals(rows.map((r) => ({ ...r })), [{
+    uid: log.uid,
+    ts: 1_700_000_000_000,
+    client_format: "messages",
+    model: "p/m1",
+    status: 502,
+    status_class: 5,
+    streamed: 1,
+    client_key_label: "ci",
+    error: "upstream broke",
+    attempts: 1,
+  }]);
+  db.close();
+});

@@ -46,6 +46,7 @@ function usage(overrides: Partial<UsageRow>): UsageRow {
 
 function requestLog(overrides: Partial<RequestLogInput>): RequestLogInput {
   return {
+    uid: "",
     ts: NOW,
     clientFormat: "chat_completions",
     model: "p/m1",
@@ -303,7 +304,7 @@ const checks: Record<string, (store: Store) => void> = {
     const log = requestLog({});
     store.requestLogs.insert([log, { ...log, user: "bob" }, { ...log, user: "carol" }]);
     store.requestLogs.prune(2);
-    assertEquals(store.requestLogs.page(10, 0).map((l) => l.user), ["carol", "bob"]);
+    assertEquals(store.requestLogs.all().map((l) => l.user), ["carol", "bob"]);
     assertEquals(store.requestLogs.clear(), 2);
   },
   "request logs: 150 rows with awkward text and warnings read back as written, newest first"(store) {
@@ -315,6 +316,7 @@ const checks: Record<string, (store: Store) => void> = {
       "",
     ];
     const logs = Array.from({ length: 150 }, (_, i) => ({
+      uid: `u${i}`,
       ts: NOW + i,
       clientFormat: texts[i % 5],
       model: `p/${texts[(i + 1) % 5]}`,

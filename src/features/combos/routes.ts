@@ -1,19 +1,10 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import { comboView } from "./state.ts";
 import type { ComboRecord } from "../../storage/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { answer, readBody, stringList } from "../../dashboard/validation.ts";
-
-const name = z.string({ error: "must be a string" }).trim().min(1, "is required").max(200, "is too long")
-  .regex(/^\S+$/, "must not contain spaces");
-const models = stringList.pipe(
-  z.array(z.string().regex(/^[^/\s]+\/\S+$/, "each entry must be <prefix>/<model>")).min(
-    1,
-    "needs at least one <prefix>/<model>",
-  ),
-);
+import { answer, readBody } from "../../dashboard/validation.ts";
+import { comboCreate, comboUpdate } from "./input.ts";
 
 /** Combos: create, update (by id or name), delete; the combo service validates and reloads. */
 export function combosRoutes(ctx: DashboardContext): Hono<AppEnv> {
@@ -23,17 +14,13 @@ export function combosRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const ref = (raw: string) => decodeURIComponent(raw);
 
   app.post("/dashboard/api/combos", async (c) => {
-    const input = await readBody(c, "POST /combos", z.object({ name, models }));
+    const input = await readBody(c, "POST /combos", comboCreate);
     return answer("POST /combos", { ok: true, combo: view(combos.create(input)) }, 201);
   });
 
   app.put("/dashboard/api/combos/:id", async (c) => {
     const current = combos.get(ref(c.req.param("id")));
-    const input = await readBody(
-      c,
-      "PUT /combos/:id",
-      z.object({ name: name.optional(), models: models.optional() }),
-    );
+    const input = await readBody(c, "PUT /combos/:id", comboUpdate);
     return answer("PUT /combos/:id", { ok: true, combo: view(combos.update(String(current.id), input)) });
   });
 

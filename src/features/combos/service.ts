@@ -11,9 +11,14 @@ export class ComboService {
     this.#deps = deps;
   }
 
+  /** Every combo, in the store's order. */
+  list(): ComboRecord[] {
+    return this.#deps.store.combos.list();
+  }
+
   /** The combo a reference names: its id, else its name; 404 when none. */
   get(ref: string): ComboRecord {
-    const combo = this.#deps.store.combos.list().find((c) => String(c.id) === ref || c.name === ref);
+    const combo = this.list().find((c) => String(c.id) === ref || c.name === ref);
     if (!combo) throw notFound(`Combo "${ref}" does not exist`);
     return combo;
   }

@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { answer, idParam, readBody, stringList } from "../../dashboard/validation.ts";
+import { answer, idParam, readBody } from "../../dashboard/validation.ts";
+import { stringList } from "../input.ts";
 import { groupView } from "./state.ts";
 
 const limit = z.number({ error: "must be a whole number of at least 1, or null to inherit" }).nullable()

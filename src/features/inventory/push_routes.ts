@@ -6,7 +6,8 @@ import type { IngestReport, SubmittedKey } from "./service.ts";
 import { GatewayError } from "../../model/mod.ts";
 import { digestsEqual, hashApiKey } from "../../security/api_key.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { jsonObject, parseInput } from "../../dashboard/validation.ts";
+import { jsonObject } from "../../dashboard/validation.ts";
+import { parseInput } from "../input.ts";
 
 const text = (max: number) => z.string({ error: "must be a string" }).max(max, "is too long");
 const pushedKey = z.object({

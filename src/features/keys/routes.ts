@@ -4,7 +4,8 @@ import type { DashboardContext } from "../../dashboard/context.ts";
 import { keyView } from "./state.ts";
 import type { ApiKeyRecord } from "../../storage/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { answer, idParam, readBody, stringList } from "../../dashboard/validation.ts";
+import { answer, idParam, readBody } from "../../dashboard/validation.ts";
+import { stringList } from "../input.ts";
 
 const budgetField = z.number({ error: "must be a number greater than 0 (USD)" }).nullable().optional();
 

@@ -42,9 +42,14 @@ export class ProviderService {
     this.#deps = deps;
   }
 
+  /** Every stored provider, in the store's order. */
+  list(): ProviderConfig[] {
+    return this.#deps.store.providers.list();
+  }
+
   /** The stored provider with this id; 404 when none. */
   get(id: string): ProviderConfig {
-    const provider = this.#deps.store.providers.list().find((p) => p.id === id);
+    const provider = this.list().find((p) => p.id === id);
     if (!provider) throw notFound(`Provider "${id}" does not exist`);
     return provider;
   }

@@ -33,15 +33,72 @@ export interface LogDetailView extends LogSummaryView {
   readonly response_truncated: boolean;
 }
 
-/** A page of request logs, newest first. */
+/** One attempt of a request's chain (fallbacks in order; the last one served or failed the request). */
+export interface ChainAttemptView {
+  readonly provider_id: string;
+  readonly account_id: string;
+  readonly model: string;
+  readonly status: number;
+  readonly error: string;
+  readonly latency_ms: number;
+}
+
+/** One client request as the request log lists it (bodies, when kept, through `log_id`). */
+export interface RequestRowView {
+  readonly id: number;
+  readonly ts: number;
+  readonly client_format: string;
+  readonly model: string;
+  readonly provider_id: string;
+  readonly account_id: string;
+  /** The client key's id (null: no key) and name. */
+  readonly key_id: number | null;
+  readonly user: string;
+  readonly status: number;
+  readonly streamed: boolean;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly cost: number;
+  /** Milliseconds to the first byte of the answer; -1 when none was sent. */
+  readonly ttft_ms: number;
+  readonly latency_ms: number;
+  readonly chain: readonly ChainAttemptView[];
+  readonly error: string;
+  /** The captured bodies (`GET /request-logs/{log_id}`), or null when not captured or pruned. */
+  readonly log_id: number | null;
+}
+
+/** One request of an export: the listed row, with its bodies and warnings while they are kept. */
+export interface RequestExportRow extends RequestRowView {
+  readonly request_body?: string;
+  readonly response_body?: string;
+  readonly request_truncated?: boolean;
+  readonly response_truncated?: boolean;
+  readonly warnings?: readonly LogWarningView[];
+}
+
+/** The filters a request-log page was built with, as given (see docs/dashboard-api.md). */
+export interface RequestLogFilters {
+  readonly from?: string;
+  readonly to?: string;
+  readonly model?: string;
+  readonly provider?: string;
+  readonly account?: string;
+  readonly key?: string;
+  readonly status?: string;
+  readonly surface?: string;
+  readonly stream?: string;
+  readonly q?: string;
+}
+
+/** A keyset page of requests, newest first: `next_cursor` fetches the next one (null: this was the last). */
 export interface RequestLogsSection {
   readonly logging_enabled: boolean;
   readonly retention: number;
-  readonly page: number;
   readonly limit: number;
-  readonly total: number;
-  readonly total_pages: number;
-  readonly logs: readonly LogSummaryView[];
+  readonly filters: RequestLogFilters;
+  readonly rows: readonly RequestRowView[];
+  readonly next_cursor: string | null;
 }
 
 /** Answer of `DELETE /request-logs`. */

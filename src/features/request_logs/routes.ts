@@ -5,16 +5,20 @@ import type { AppEnv } from "../../http/env.ts";
 import { notFound } from "../field_error.ts";
 import { answer, idParam } from "../../dashboard/validation.ts";
 import { download } from "../../http/responses.ts";
+import { parseRequestFilter } from "./filter.ts";
+import { exportRequests } from "./export.ts";
 
-/** Request logs: export, detail, clear. */
+/** Request logs: export (with the listing's filters), detail, clear. */
 export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const store = ctx.reads;
 
-  app.get("/dashboard/api/request-logs/export", () => {
+  app.get("/dashboard/api/request-logs/export", (c) => {
+    const query = new URL(c.req.url).searchParams;
+    const filter = parseRequestFilter(query, (name) => store.keys.findByName(name)?.id);
     ctx.flushWrites();
     return download(
-      JSON.stringify(store.requestLogs.all().map(logDetail)),
+      JSON.stringify(exportRequests(store, filter)),
       "application/json",
       "gateway-request-logs.json",
     );

@@ -1,6 +1,6 @@
 import type { ManagementDeps } from "../deps.ts";
 
-/** Captured request logs: the one change people make to them is clearing them. */
+/** The request log: the one change people make to it is clearing it. */
 export class RequestLogService {
   readonly #deps: ManagementDeps;
 
@@ -8,8 +8,13 @@ export class RequestLogService {
     this.#deps = deps;
   }
 
-  /** Deletes every captured request; returns how many there were. */
+  /**
+   * Deletes every captured body and every request of the index (usage rows, and so spend and analytics,
+   * stay); returns how many requests were listed.
+   */
   clear(): number {
-    return this.#deps.store.requestLogs.clear();
+    const store = this.#deps.store;
+    store.requestLogs.clear();
+    return store.requests.clear();
   }
 }

@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { formatLatency } from "../lib/format.ts";
 
-/** One request as a row: a live event on Usage or a captured log on Request Logs. */
+/** One request as a row of the live feed on Usage. */
 export interface RequestRow {
   readonly ts: number;
   readonly model: string;
@@ -27,8 +27,8 @@ export interface RequestTableOptions {
 }
 
 /**
- * The request-row table the live feed and the request logs share, so a request reads the same on both
- * screens. A template, not an element: its rows stay in the screen's shadow root and take its table styles
+ * The request-row table of the live feed (Request Logs draws its own, with tokens, cost and attempts). A
+ * template, not an element: its rows stay in the screen's shadow root and take its table styles
  * (`status-*` classes come from the shared table styles).
  */
 export function requestTable(rows: readonly RequestRow[], options: RequestTableOptions): TemplateResult {

@@ -1,0 +1,60 @@
+/** Provider input checks, shared by the dashboard routes and `gateway providers`. */
+import { z } from "zod";
+import { API_TYPES, awsRegion, cloudProject } from "../../config/mod.ts";
+import { stringList } from "../input.ts";
+
+const id = z.string({ error: "must be a string" }).trim().min(1, "is required").max(100, "is too long")
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only");
+const prefix = z.string({ error: "must be a string" }).trim().min(1, "is required").max(100, "is too long")
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "letters, digits, '_', '.' or '-' only (no '/')");
+const apiType = z.enum(API_TYPES, { error: `must be one of ${API_TYPES.join(", ")}` });
+const baseUrl = z.string({ error: "must be a string" }).trim().refine((v) => {
+  try {
+    const url = new URL(v);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}, "must be an http(s) URL").transform((v) => v.replace(/\/+$/, ""));
+const apiKey = z.string({ error: "must be a string" }).max(20_000, "is too long");
+const models = stringList.pipe(z.array(z.string().regex(/^\S+$/, "model names must not contain spaces")));
+const enabled = z.boolean({ error: "must be true or false" });
+/** A call setting the form may leave empty (empty clears it). */
+const hint = (check: z.ZodString, message: string) =>
+  z.string({ error: "must be a string" }).trim().refine(
+    (v) => v === "" || check.safeParse(v).success,
+    message,
+  );
+const region = hint(awsRegion, "must be an AWS region such as eu-central-1");
+const project = hint(cloudProject, "must be a Google Cloud project id such as my-project-123");
+
+/** A new provider as the dashboard form and `gateway providers add` give it. */
+export const createSchema = z.object({
+  id,
+  prefix,
+  api_type: apiType,
+  base_url: baseUrl,
+  api_key: apiKey.default(""),
+  models: models.default([]),
+  enabled: enabled.default(true),
+  region: region.optional(),
+  project: project.optional(),
+});
+/** Changes to a provider (absent fields keep their value; a blank api_key keeps the stored one). */
+export const updateSchema = z.object({
+  prefix: prefix.optional(),
+  api_type: apiType.optional(),
+  base_url: baseUrl.optional(),
+  api_key: apiKey.optional(),
+  models: models.optional(),
+  enabled: enabled.optional(),
+  region: region.optional(),
+  project: project.optional(),
+});
+/** What Fetch Models is asked with: a stored provider, or a form not saved yet. */
+export const fetchSchema = z.object({
+  provider_id: z.string().optional(),
+  api_type: apiType.optional(),
+  base_url: baseUrl.optional(),
+  api_key: apiKey.optional(),
+});
