@@ -142,7 +142,9 @@ for (let done = 0; done < ROWS; done += BATCH) {
 }
 const seedMs = performance.now() - seedStart;
 console.log(
-  `${POSTGRES ? "PostgreSQL" : "SQLite"}: seeded ${ROWS.toLocaleString()} usage rows, ${ROWS.toLocaleString()} ` +
+  `${
+    POSTGRES ? "PostgreSQL" : "SQLite"
+  }: seeded ${ROWS.toLocaleString()} usage rows, ${ROWS.toLocaleString()} ` +
     `requests and ${BODIES.toLocaleString()} bodies in ${(seedMs / 1000).toFixed(1)} s`,
 );
 if (POSTGRES) store.db.exec("ANALYZE");
@@ -177,11 +179,19 @@ const cases = [
 /** Builds the section once and returns its time and its next cursor. */
 function timed(query: string): { ms: number; next: string | null } {
   const started = performance.now();
-  const state = buildState("request-logs", ctx, new URLSearchParams(`limit=50&${query}`), "http://x", "bench");
+  const state = buildState(
+    "request-logs",
+    ctx,
+    new URLSearchParams(`limit=50&${query}`),
+    "http://x",
+    "bench",
+  );
   return { ms: performance.now() - started, next: state.data.next_cursor };
 }
 
-console.log("filter                                                 first page ms (med/max)  20th page ms (med/max)");
+console.log(
+  "filter                                                 first page ms (med/max)  20th page ms (med/max)",
+);
 for (const query of cases) {
   const first: number[] = [];
   const deep: number[] = [];
