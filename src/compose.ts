@@ -92,7 +92,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
       if (cooling?.kind === "auth") runtime.routing.succeed(id);
     },
   });
-  runtime.observers.push(hub, new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer));
+  // The audit log is swept to its retention with the request logs, and once at start (logging may be off).
+  const sweepAudit = () => management.audit.prune(runtime.control.settings.server_audit_retention_days);
+  sweepAudit();
+  runtime.observers.push(
+    hub,
+    new RequestLogObserver(runtime.control, store.requestLogs, runtime.writer, sweepAudit),
+  );
   runtime.recorder.onRecord((row) => hub.recorded(row));
   // Every worker's dashboard shows every worker's requests.
   const live = runtime.cluster.channel<RequestEvent>("live", (events) => hub.relay(events), true);

@@ -7,6 +7,7 @@ import type { AppEnv } from "../http/env.ts";
 import { cameOverHttps } from "../http/forwarded.ts";
 import { readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
 import { loginPage } from "./login_page.ts";
+import { auditActor } from "../features/audit/routes.ts";
 import { htmlPage, privateJson, redirect } from "../http/responses.ts";
 
 /** Where sign-in returns to: only dashboard paths on this site, else the overview. */
@@ -46,10 +47,13 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
     const refusal = apiKey === "" ? "API key is required" : loginRefusal(identity);
     if (refusal !== null || identity === null) {
       const message = refusal ?? "Invalid API key";
+      // A refused sign-in names the key only by what the gateway knows of it, never by the text typed.
+      ctx.manage.audit.signin(auditActor(c, identity ?? undefined), false, "api_key", { reason: message });
       if (wantsJson) return c.json({ error: { message, type: "authentication" } }, 401);
       return htmlPage(loginPage(next, message), 401);
     }
     const token = sessions.open(identity, ctx.now());
+    ctx.manage.audit.signin(auditActor(c, identity), true, "api_key");
     return redirect(next, 303, {
       "set-cookie": sessionCookie(
         token,

@@ -5,6 +5,7 @@ import { SCREENS } from "./screens.ts";
 import { DashboardSessions } from "./sessions.ts";
 import type { AppEnv } from "../http/env.ts";
 import { adminOnlyChanges, dashboardAccess, sameOriginMutations } from "./access.ts";
+import { auditChanges, auditRoutes } from "../features/audit/routes.ts";
 import { budgetsRoutes } from "../features/budgets/routes.ts";
 import { combosRoutes } from "../features/combos/routes.ts";
 import { configRoutes } from "../features/backup/routes.ts";
@@ -54,6 +55,7 @@ export function dashboardRoutes(
   app.route("/", dashboardPublicRoutes(ctx, sessions));
   app.use("/dashboard/*", dashboardAccess(ctx.state, sessions, ctx.now));
   app.use("/dashboard/*", adminOnlyChanges(ctx.identity.role));
+  app.use("/dashboard/*", auditChanges(ctx));
   if (ui) app.route("/", ui);
   app.route("/", liveRoutes(ctx));
   app.route("/", stateRoutes(ctx, version));
@@ -68,5 +70,6 @@ export function dashboardRoutes(
   app.route("/", pricingRoutes(ctx));
   app.route("/", routingRoutes(ctx));
   app.route("/", inventoryManageRoutes(ctx));
+  app.route("/", auditRoutes(ctx));
   return app;
 }

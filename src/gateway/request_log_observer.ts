@@ -17,12 +17,14 @@ export class RequestLogObserver implements DispatchObserver {
   /** Writes one flush's rows and prunes once; see BatchedWriter.collect. */
   readonly #insertRows: (rows: RequestLogInput[]) => void;
 
-  constructor(control: ControlPlane, logs: Store["requestLogs"], writer: BatchedWriter) {
+  /** `sweep` runs with each prune: the other retention sweeps that ride on it (the audit log's). */
+  constructor(control: ControlPlane, logs: Store["requestLogs"], writer: BatchedWriter, sweep = () => {}) {
     this.#control = control;
     this.#writer = writer;
     this.#insertRows = (rows) => {
       logs.insert(rows);
       logs.prune(control.settings.server_request_log_retention);
+      sweep();
     };
   }
 

@@ -1,0 +1,272 @@
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { body, type DashboardSetup, setupDashboard } from "../dashboard/dashboard_helpers.ts";
+import { dashboardPublicRoutes, dashboardRoutes } from "../../src/dashboard/mod.ts";
+import { DashboardSessions } from "../../src/dashboard/sessions.ts";
+import { chatCompletion } from "../helpers/chat_fixtures.ts";
+
+type Json = Record<string, unknown>;
+
+const UPSTREAM_SECRET = "sk-audit-upstream-secret-000000000001";
+const UPSTREAM_SECRET_2 = "sk-audit-upstream-secret-000000000002";
+const INVENTORY_KEY = "sk-audit-inventory-key-0000000000003";
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** The mutating management routes of the app, as its route table lists them (public routes aside). */
+function mutatingRoutes(t: DashboardSetup): Set<string> {
+  const ctx = t.gw.dashboard;
+  const list = (routes: { method: string; path: string }[]) =>
+    routes.filter((r) => MUTATING.has(r.method) && r.path.startsWith("/dashboard/api/"))
+      .map((r) => `${r.method} ${r.path}`);
+  const open = new Set(list(dashboardPublicRoutes(ctx, new DashboardSessions(ctx)).routes));
+  return new Set(list(dashboardRoutes(ctx, "test").routes).filter((r) => !open.has(r)));
+}
+
+/** One call of a route: its concrete path and body, and whether it should succeed (and be audited). */
+interface Step {
+  readonly route: string;
+  readonly path: (ids: Record<string, string>) => string;
+  readonly body?: unknown;
+  /** Refused on this setup (a non-subscription provider cannot connect): refused calls write no row. */
+  readonly refused?: boolean;
+  /** Scripts the mock upstream first. */
+  readonly upstream?: (t: DashboardSetup) => void;
+  /** Remembers an id from the answer. */
+  readonly remember?: (answer: Json, ids: Record<string, string>) => void;
+  /** The target the row must name. */
+  readonly target?: (ids: Record<string, string>) => string;
+}
+
+/** A way to call every mutating route; a route missing here fails the test (add it, it is audited for free). */
+const STEPS: Step[] = [
+  {
+    route: "POST /dashboard/api/v2/keys",
+    path: () => "/dashboard/api/v2/keys",
+    body: { name: "audited", daily_budget: 5 },
+    remember: (a, ids) => {
+      ids.key = String((a.key as Json).id);
+      ids.plaintext = a.plaintext as string;
+    },
+  },
+  {
+    route: "POST /dashboard/api/keys/:id",
+    path: (ids) => `/dashboard/api/keys/${ids.key}`,
+    body: { name: "audited-2" },
+    target: (ids) => `keys:${ids.key}`,
+  },
+  {
+    route: "POST /dashboard/api/budgets",
+    path: () => "/dashboard/api/budgets",
+    body: { scope: "global", daily_limit: 10 },
+    remember: (a, ids) => ids.budget = String((a.budget as Json).id),
+  },
+  {
+    route: "DELETE /dashboard/api/budgets/:id",
+    path: (ids) => `/dashboard/api/budgets/${ids.budget}`,
+    target: (ids) => `budgets:${ids.budget}`,
+  },
+  {
+    route: "POST /dashboard/api/providers",
+    path: () => "/dashboard/api/providers",
+    body: {
+      id: "acct-new",
+      prefix: "q",
+      api_type: "chat_compat",
+      base_url: "",
+      api_key: UPSTREAM_SECRET,
+      models: "m2",
+    },
+  },
+  {
+    route: "PUT /dashboard/api/providers/:id",
+    path: () => "/dashboard/api/providers/acct-new",
+    body: { api_key: UPSTREAM_SECRET_2, models: ["m2", "m3"] },
+    target: () => "providers:acct-new",
+  },
+  {
+    route: "POST /dashboard/api/providers/:id/disable",
+    path: () => "/dashboard/api/providers/acct-new/disable",
+    target: () => "providers:acct-new",
+  },
+  {
+    route: "POST /dashboard/api/providers/:id/enable",
+    path: () => "/dashboard/api/providers/acct-new/enable",
+    target: () => "providers:acct-new",
+  },
+  {
+    route: "POST /dashboard/api/providers/:id/test",
+    path: () => "/dashboard/api/providers/acct-a/test",
+    upstream: (t) => t.mock.script({ json: chatCompletion("x") }),
+    target: () => "providers:acct-a",
+  },
+  {
+    route: "POST /dashboard/api/providers/fetch-models",
+    path: () => "/dashboard/api/providers/fetch-models",
+    body: { provider_id: "acct-a" },
+    upstream: (t) => t.mock.script({ json: { object: "list", data: [{ id: "m1" }] } }),
+  },
+  {
+    route: "POST /dashboard/api/providers/:id/connect",
+    path: () => "/dashboard/api/providers/acct-a/connect",
+    body: {},
+    refused: true,
+  },
+  {
+    route: "POST /dashboard/api/providers/:id/connect/:signin/redirect",
+    path: () => "/dashboard/api/providers/acct-a/connect/none/redirect",
+    body: { url: "http://127.0.0.1/callback?code=x&state=y" },
+    refused: true,
+  },
+  {
+    route: "DELETE /dashboard/api/providers/:id/connect/:signin",
+    path: () => "/dashboard/api/providers/acct-a/connect/none",
+    refused: true,
+  },
+  {
+    route: "POST /dashboard/api/combos",
+    path: () => "/dashboard/api/combos",
+    body: { name: "best", models: ["p/m1"] },
+  },
+  {
+    route: "PUT /dashboard/api/combos/:id",
+    path: () => "/dashboard/api/combos/best",
+    body: { models: ["p/m1", "q/m2"] },
+    target: () => "combos:best",
+  },
+  {
+    route: "DELETE /dashboard/api/combos/:id",
+    path: () => "/dashboard/api/combos/best",
+    target: () => "combos:best",
+  },
+  {
+    route: "POST /dashboard/api/settings",
+    path: () => "/dashboard/api/settings",
+    body: { combo_strategy: "round_robin" },
+  },
+  {
+    route: "POST /dashboard/api/pricing",
+    path: () => "/dashboard/api/pricing",
+    body: { model: "p/m1", input_per_mtok: 1, output_per_mtok: 2 },
+  },
+  { route: "DELETE /dashboard/api/pricing/*", path: () => "/dashboard/api/pricing/p/m1" },
+  {
+    route: "POST /dashboard/api/inventory/keys",
+    path: () => "/dashboard/api/inventory/keys",
+    body: { text: INVENTORY_KEY, provider: "p", label: "audit" },
+    remember: (a, ids) => ids.inventory = String((a.results as Json[])[0].id),
+  },
+  {
+    route: "POST /dashboard/api/inventory/keys/:id/recheck",
+    path: (ids) => `/dashboard/api/inventory/keys/${ids.inventory}/recheck`,
+    target: (ids) => `inventory:${ids.inventory}`,
+  },
+  {
+    route: "POST /dashboard/api/inventory/keys/:id/identify",
+    path: (ids) => `/dashboard/api/inventory/keys/${ids.inventory}/identify`,
+    target: (ids) => `inventory:${ids.inventory}`,
+  },
+  { route: "POST /dashboard/api/inventory/recheck", path: () => "/dashboard/api/inventory/recheck" },
+  {
+    route: "POST /dashboard/api/inventory/keys/:id/archive",
+    path: (ids) => `/dashboard/api/inventory/keys/${ids.inventory}/archive`,
+    target: (ids) => `inventory:${ids.inventory}`,
+  },
+  {
+    route: "POST /dashboard/api/inventory/keys/:id/restore",
+    path: (ids) => `/dashboard/api/inventory/keys/${ids.inventory}/restore`,
+    target: (ids) => `inventory:${ids.inventory}`,
+  },
+  {
+    route: "POST /dashboard/api/inventory/import",
+    path: () => "/dashboard/api/inventory/import",
+    body: [{ provider: "p", key_value: INVENTORY_KEY }],
+  },
+  {
+    route: "DELETE /dashboard/api/inventory/keys/:id",
+    path: (ids) => `/dashboard/api/inventory/keys/${ids.inventory}`,
+    target: (ids) => `inventory:${ids.inventory}`,
+  },
+  { route: "DELETE /dashboard/api/request-logs", path: () => "/dashboard/api/request-logs" },
+  {
+    route: "POST /dashboard/api/routing/clear-cooldowns",
+    path: () => "/dashboard/api/routing/clear-cooldowns",
+  },
+  {
+    route: "POST /dashboard/api/routing/accounts/:id/clear-cooldown",
+    path: () => "/dashboard/api/routing/accounts/acct-a/clear-cooldown",
+    target: () => "routing:acct-a",
+  },
+  {
+    route: "DELETE /dashboard/api/keys/:id",
+    path: (ids) => `/dashboard/api/keys/${ids.key}`,
+    target: (ids) => `keys:${ids.key}`,
+  },
+  {
+    route: "DELETE /dashboard/api/providers/:id",
+    path: () => "/dashboard/api/providers/acct-new",
+    target: () => "providers:acct-new",
+  },
+  // Last: Reset re-seeds providers from the file, which removes the ones made above.
+  { route: "POST /dashboard/api/reset", path: () => "/dashboard/api/reset" },
+];
+
+async function auditRows(t: DashboardSetup): Promise<Json[]> {
+  const answer = await t.json("/dashboard/api/audit?limit=1000");
+  assertEquals(answer.status, 200);
+  return answer.body.entries as Json[];
+}
+
+Deno.test("audit: every mutating management route in the app's route table writes one row, secrets redacted", async () => {
+  await using t = await setupDashboard();
+  const routes = mutatingRoutes(t);
+  const covered = new Set(STEPS.map((s) => s.route));
+  const missing = [...routes].filter((r) => !covered.has(r));
+  assertEquals(missing, [], "routes without a step here: add one (the middleware audits them already)");
+  assertEquals([...covered].filter((r) => !routes.has(r)), [], "steps for routes the app no longer has");
+
+  const ids: Record<string, string> = {};
+  for (const step of STEPS) {
+    step.upstream?.(t);
+    const before = (await auditRows(t)).length;
+    const stepBody = step.route === "POST /dashboard/api/providers"
+      ? { ...(step.body as Json), base_url: `${t.mock.url}/v1` }
+      : step.body;
+    const method = step.route.split(" ")[0];
+    const answer = await t.json(
+      step.path(ids),
+      stepBody === undefined ? { method } : body(method, stepBody),
+    );
+    const rows = await auditRows(t);
+    if (step.refused) {
+      assert(answer.status >= 400, `${step.route} was expected to be refused here, got ${answer.status}`);
+      assertEquals(rows.length, before, `${step.route}: a refused call changes nothing and writes no row`);
+      continue;
+    }
+    assert(answer.status < 300, `${step.route}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    step.remember?.(answer.body, ids);
+    assertEquals(rows.length, before + 1, `${step.route} wrote one audit row`);
+    const row = rows[0];
+    assertEquals([row.actor, row.actor_kind, row.address], ["admin", "static_key", "127.0.0.1"], step.route);
+    if (step.target) assertEquals(row.target, step.target(ids), step.route);
+  }
+
+  const rows = await auditRows(t);
+  const text = JSON.stringify(rows);
+  for (
+    const secret of [UPSTREAM_SECRET, UPSTREAM_SECRET_2, INVENTORY_KEY, ids.plaintext, "static-admin-key"]
+  ) {
+    assert(!text.includes(secret), `the audit log holds no secret (${secret.slice(0, 12)}…)`);
+  }
+  // Before → after of a real change: the provider update shows the old and new model lists, keys redacted.
+  const update = rows.find((r) => r.action === "providers.update")!;
+  const before = JSON.parse(update.before as string).providers["acct-new"];
+  const after = JSON.parse(update.after as string).providers["acct-new"];
+  assertEquals([before.models, after.models], [["m2"], ["m2", "m3"]]);
+  assertEquals([before.apiKey, after.apiKey], ["[redacted]", "[redacted]"]);
+  const created = rows.find((r) => r.action === "keys.create")!;
+  // The key came with its daily budget: one change, both entries named.
+  assertEquals([created.before, (created.target as string).split(" ").sort()], [null, [
+    "budgets:1",
+    `keys:${ids.key}`,
+  ]]);
+  assertEquals(JSON.parse(created.after as string).keys[ids.key].name, "audited");
+});
