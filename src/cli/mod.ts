@@ -7,6 +7,7 @@ import { configInitCommand } from "./config_init.ts";
 import { doctorCommand } from "./doctor.ts";
 import { serviceIo } from "./service_io.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
+import { auditCommand } from "./audit.ts";
 import { budgetsCommand } from "./budgets.ts";
 import { dbCommand } from "./db.ts";
 import { keysCommand } from "./keys.ts";
@@ -31,6 +32,7 @@ Commands:
   doctor        check the config, home, database, port and upstreams; print what to fix
   db            copy the SQLite database into PostgreSQL (migrate-to-postgres)
   providers     connect (sign in) a subscription provider: device code or pasted redirect URL
+  audit         list the audit log of changes and sign-ins (filters, CSV or JSON Lines)
 
 gateway --version prints the version.
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
@@ -63,6 +65,8 @@ export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<num
         return await doctorCommand(rest, io);
       case "providers":
         return await providersCommand(rest, io);
+      case "audit":
+        return auditCommand(rest, io);
       case "--version":
       case "version":
         io.out(GATEWAY_VERSION);

@@ -4,9 +4,8 @@ import type { DashboardContext } from "../../dashboard/context.ts";
 import type { DashboardIdentity } from "../../dashboard/identity.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { clientAddress } from "../../http/forwarded.ts";
-import type { AuditFilter } from "../../storage/mod.ts";
 import type { AuditActor } from "./service.ts";
-import { auditCsv, auditJsonl, auditView } from "./state.ts";
+import { auditCsv, auditFilter, auditJsonl, auditView } from "./state.ts";
 import { answer } from "../../dashboard/validation.ts";
 import { download } from "../../http/responses.ts";
 import { invalidField } from "../field_error.ts";
@@ -115,32 +114,4 @@ export function auditRoutes(ctx: DashboardContext): Hono<AppEnv> {
     return answer("GET /audit", { entries: rows.map(auditView) });
   });
   return app;
-}
-
-/** The query's filters; a malformed time or number is a field error, not an ignored filter. */
-export function auditFilter(query: Record<string, string>): AuditFilter {
-  const time = (name: string) => {
-    const raw = query[name];
-    if (raw === undefined || raw === "") return undefined;
-    const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
-    if (!Number.isFinite(ms)) throw invalidField(name, "must be epoch milliseconds or an ISO date");
-    return ms;
-  };
-  const count = (name: string) => {
-    const raw = query[name];
-    if (raw === undefined || raw === "") return undefined;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n <= 0) throw invalidField(name, "must be a positive integer");
-    return n;
-  };
-  const text = (name: string) => query[name] === "" ? undefined : query[name];
-  return {
-    since: time("since"),
-    until: time("until"),
-    actor: text("actor"),
-    action: text("action"),
-    target: text("target"),
-    beforeId: count("before_id"),
-    limit: count("limit"),
-  };
 }

@@ -1,4 +1,5 @@
-import type { AuditRecord } from "../../storage/mod.ts";
+import type { AuditFilter, AuditRecord } from "../../storage/mod.ts";
+import { invalidField } from "../field_error.ts";
 import type { AuditEntryView } from "./contract.ts";
 
 export function auditView(row: AuditRecord): AuditEntryView {
@@ -45,4 +46,32 @@ export function auditCsv(rows: readonly AuditRecord[]): string {
 /** The rows as JSON Lines, one view a line. */
 export function auditJsonl(rows: readonly AuditRecord[]): string {
   return rows.map((r) => JSON.stringify(auditView(r)) + "\n").join("");
+}
+
+/** The query's filters; a malformed time or number is a field error, not an ignored filter. */
+export function auditFilter(query: Record<string, string>): AuditFilter {
+  const time = (name: string) => {
+    const raw = query[name];
+    if (raw === undefined || raw === "") return undefined;
+    const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+    if (!Number.isFinite(ms)) throw invalidField(name, "must be epoch milliseconds or an ISO date");
+    return ms;
+  };
+  const count = (name: string) => {
+    const raw = query[name];
+    if (raw === undefined || raw === "") return undefined;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n <= 0) throw invalidField(name, "must be a positive integer");
+    return n;
+  };
+  const text = (name: string) => query[name] === "" ? undefined : query[name];
+  return {
+    since: time("since"),
+    until: time("until"),
+    actor: text("actor"),
+    action: text("action"),
+    target: text("target"),
+    beforeId: count("before_id"),
+    limit: count("limit"),
+  };
 }
