@@ -10,6 +10,7 @@ import { subscriptionConsole } from "./features/providers/subscription_probe.ts"
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { identityLabel, identityRole, keyIdentity, keyRole } from "./gateway/identity.ts";
+import { SsoService } from "./sso/mod.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
 import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
@@ -134,6 +135,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
     subscriptions: subscriptionConsole(runtime.subscriptions, now),
     signin,
+    sso: config.sso === null ? null : new SsoService({
+      config: config.sso,
+      fetch: (input, init) => fetch(input, init),
+      now,
+      random: (bytes) => crypto.getRandomValues(new Uint8Array(bytes)),
+      logins: store.ssoLogins,
+    }),
   };
   const drain = new AbortController();
   const handler = createHandler({

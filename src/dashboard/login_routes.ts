@@ -23,7 +23,10 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
   const app = new Hono<AppEnv>();
   const control = ctx.state;
 
-  app.get("/dashboard/login", (c) => htmlPage(loginPage(safeNext(c.req.query("next")), ""), 200));
+  app.get(
+    "/dashboard/login",
+    (c) => htmlPage(loginPage(safeNext(c.req.query("next")), "", ctx.sso?.displayName ?? null), 200),
+  );
 
   app.post("/dashboard/login", async (c) => {
     const wantsJson = (c.req.header("content-type") ?? "").includes("application/json");
@@ -50,7 +53,7 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
       // A refused sign-in names the key only by what the gateway knows of it, never by the text typed.
       ctx.manage.audit.signin(auditActor(c, identity ?? undefined), false, "api_key", { reason: message });
       if (wantsJson) return c.json({ error: { message, type: "authentication" } }, 401);
-      return htmlPage(loginPage(next, message), 401);
+      return htmlPage(loginPage(next, message, ctx.sso?.displayName ?? null), 401);
     }
     const token = sessions.open(identity, ctx.now());
     ctx.manage.audit.signin(auditActor(c, identity), true, "api_key");

@@ -14,6 +14,7 @@ import { inventoryRoutes } from "../features/inventory/push_routes.ts";
 import { keysRoutes } from "../features/keys/routes.ts";
 import { liveRoutes } from "./live_routes.ts";
 import { loginRoutes } from "./login_routes.ts";
+import { ssoRoutes } from "./sso_routes.ts";
 import { pricingRoutes } from "../features/pricing/routes.ts";
 import { providersRoutes } from "../features/providers/routes.ts";
 import { requestLogsRoutes } from "../features/request_logs/routes.ts";
@@ -40,6 +41,7 @@ export function dashboardPublicRoutes(ctx: DashboardContext, sessions: Dashboard
   for (const screen of LEGACY_SCREENS) app.on(["GET", "HEAD"], `/dashboard/${screen}`, toUi(`/${screen}`));
   app.use("/dashboard/*", sameOriginMutations());
   app.route("/", loginRoutes(ctx, sessions));
+  app.route("/", ssoRoutes(ctx, sessions));
   app.route("/", inventoryRoutes(ctx));
   return app;
 }

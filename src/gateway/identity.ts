@@ -11,6 +11,15 @@ export type ClientIdentity =
     readonly role: KeyRole;
   }
   | { readonly kind: "static"; readonly label: string; readonly keyHash: string }
+  /** A dashboard session opened by single sign-on (never a model API caller). */
+  | {
+    readonly kind: "sso";
+    readonly issuer: string;
+    readonly subject: string;
+    readonly email: string;
+    readonly name: string;
+    readonly role: KeyRole;
+  }
   | { readonly kind: "anonymous" };
 
 /**
@@ -35,7 +44,7 @@ export function keyIdentity(key: ApiKeyRecord): ClientIdentity {
 
 /** The dashboard role of an identity (static keys are administrators). */
 export function identityRole(identity: ClientIdentity): KeyRole {
-  return identity.kind === "db" ? identity.role : "admin";
+  return identity.kind === "db" || identity.kind === "sso" ? identity.role : "admin";
 }
 
 /** Placeholder shown as the user of requests allowed without a client key. */
@@ -48,6 +57,8 @@ export function identityLabel(identity: ClientIdentity): string {
       return identity.name;
     case "static":
       return identity.label;
+    case "sso":
+      return identity.email;
     case "anonymous":
       return ANONYMOUS_LABEL;
   }

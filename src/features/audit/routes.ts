@@ -22,6 +22,8 @@ export function auditActor(c: Context<AppEnv>, identity: DashboardIdentity | und
       return { actor: identity.name, actorKind: "key", address };
     case "static":
       return { actor: identity.label, actorKind: "static_key", address };
+    case "sso":
+      return { actor: identity.email, actorKind: "sso", address };
     default:
       return { actor: "anonymous", actorKind: "system", address };
   }
