@@ -16,4 +16,5 @@ import "./gw_budgets_screen.ts";
 import "./gw_keys_screen.ts";
 import "./gw_tools_screen.ts";
 import "./gw_pricing_screen.ts";
+import "./gw_audit_screen.ts";
 import "./gw_settings_screen.ts";
