@@ -59,8 +59,9 @@ export function auditChanges(ctx: DashboardContext): MiddlewareHandler<AppEnv> {
 
 /** A copy of a JSON body (the handler still reads the original); undefined when there is none or it is large. */
 async function requestBody(request: Request): Promise<unknown> {
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (!request.body || length > MAX_AUDITED_BODY) return undefined;
+  // Only a body whose size is declared and small: a clone of a streamed body would be read whole.
+  const length = Number(request.headers.get("content-length") ?? "NaN");
+  if (!request.body || !(length <= MAX_AUDITED_BODY)) return undefined;
   if (!(request.headers.get("content-type") ?? "").includes("json")) return undefined;
   const text = await request.clone().text();
   if (text.length > MAX_AUDITED_BODY) return undefined;
