@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { body, type DashboardSetup, setupDashboard } from "../dashboard/dashboard_helpers.ts";
+import { ADMIN_KEY, body, type DashboardSetup, setupDashboard } from "../dashboard/dashboard_helpers.ts";
+import { startTestGateway } from "../helpers/gateway.ts";
 import { dashboardPublicRoutes, dashboardRoutes } from "../../src/dashboard/mod.ts";
 import { DashboardSessions } from "../../src/dashboard/sessions.ts";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
@@ -269,4 +270,75 @@ Deno.test("audit: every mutating management route in the app's route table write
     `keys:${ids.key}`,
   ]]);
   assertEquals(JSON.parse(created.after as string).keys[ids.key].name, "audited");
+});
+
+Deno.test("audit: API-key sign-ins and refusals are rows without the key typed; a viewer reads the log but cannot export it", async () => {
+  await using t = await setupDashboard();
+  const typed = "sk-typed-by-mistake-0000000000000000";
+  const refused = await t.api("/dashboard/login", {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "" },
+    body: JSON.stringify({ api_key: typed }),
+  });
+  assertEquals(refused.status, 401);
+  await refused.body?.cancel();
+  const form = new URLSearchParams({ api_key: ADMIN_KEY, next: "/dashboard/ui" });
+  const signedIn = await fetch(`${t.gw.url}/dashboard/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form.toString(),
+    redirect: "manual",
+  });
+  assertEquals(signedIn.status, 303);
+  await signedIn.body?.cancel();
+
+  const rows = (await auditRows(t)).filter((r) => (r.action as string).startsWith("signin"));
+  assertEquals(rows.map((r) => [r.action, r.actor, r.actor_kind, r.target, r.address]), [
+    ["signin", "admin", "static_key", "api_key", "127.0.0.1"],
+    ["signin.failed", "anonymous", "system", "api_key", "127.0.0.1"],
+  ]);
+  assertEquals(JSON.parse(rows[1].after as string), { reason: "Invalid API key" });
+  assert(!JSON.stringify(await auditRows(t)).includes(typed));
+
+  const viewer = await t.json("/dashboard/api/v2/keys", body("POST", { name: "look", role: "viewer" }));
+  const asViewer = { headers: { authorization: `Bearer ${viewer.body.plaintext}` } };
+  assertEquals((await t.json("/dashboard/api/audit?action=signin.", asViewer)).status, 200);
+  assertEquals((await t.json("/dashboard/api/audit?format=csv", asViewer)).status, 403);
+  assertEquals((await t.json("/dashboard/api/audit?since=soon")).status, 400, "a malformed filter is a 400");
+  const jsonl = await t.api("/dashboard/api/audit?format=jsonl&action=signin.failed");
+  assertEquals(jsonl.headers.get("content-type"), "application/x-ndjson");
+  const lines = (await jsonl.text()).trimEnd().split("\n").map((l) => JSON.parse(l) as Json);
+  assertEquals(lines.map((l) => l.action), ["signin.failed"]);
+});
+
+Deno.test("audit: rows older than server_audit_retention_days are swept when the gateway starts", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "gateway-audit-retention-" });
+  const yaml = "api_keys:\n  - key: static-admin-key-1234567890\n    client_key_label: admin\n";
+  const day = 24 * 3600 * 1000;
+  try {
+    const first = await startTestGateway(yaml, { dir });
+    const now = Date.now();
+    first.runtime.control.store.audit.append([
+      { ts: now - 40 * day, actor: "old", actorKind: "system", address: "", action: "x.old", target: "" },
+      {
+        ts: now - 20 * day,
+        actor: "recent",
+        actorKind: "system",
+        address: "",
+        action: "x.recent",
+        target: "",
+      },
+    ]);
+    // 30 days: the 40-day-old row goes, the 20-day-old one stays (the default, 365, would keep both).
+    first.management.settings.apply({ server_audit_retention_days: 30 });
+    await first.stop();
+    const second = await startTestGateway(yaml, { dir });
+    try {
+      assertEquals(second.management.audit.list({ action: "x." }).map((r) => r.actor), ["recent"]);
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
