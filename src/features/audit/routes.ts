@@ -10,6 +10,7 @@ import { answer } from "../../dashboard/validation.ts";
 import { download } from "../../http/responses.ts";
 import { invalidField } from "../field_error.ts";
 import { GatewayError } from "../../model/mod.ts";
+import { AUDIT_REDACTED } from "../../security/audit_redaction.ts";
 
 /** Request bodies larger than this are not copied into the audit row (bulk imports). */
 const MAX_AUDITED_BODY = 64 * 1024;
@@ -66,10 +67,24 @@ async function requestBody(request: Request): Promise<unknown> {
   const text = await request.clone().text();
   if (text.length > MAX_AUDITED_BODY) return undefined;
   try {
-    return JSON.parse(text);
+    return withheldStrings(JSON.parse(text));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The body's shape with every string withheld: a request may carry keys in any field and in any form (a
+ * pasted token file in `text`), which no rule on names or values recognises. Names, numbers and booleans
+ * say what was asked; the state the change left is in the snapshot diff, redacted by field.
+ */
+export function withheldStrings(value: unknown): unknown {
+  if (typeof value === "string") return value === "" ? "" : AUDIT_REDACTED;
+  if (Array.isArray(value)) return value.map(withheldStrings);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withheldStrings(v)]));
+  }
+  return value;
 }
 
 const VERBS: Record<string, string> = { POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" };
