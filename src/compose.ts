@@ -86,7 +86,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     sessions: store.signins,
     // Through the provider service: sealed, and routing reloads so the provider is callable at once.
     save: (id, credential) => {
+      // A sign-in completes after its route answered (the provider's callback or the device poll): its own row.
+      const pending = management.audit.begin();
       management.providers.update(id, { apiKey: JSON.stringify(credential) });
+      management.audit.end(pending, { actor: "gateway", actorKind: "system", address: "" }, {
+        action: "providers.signin",
+        target: `providers:${id}`,
+      });
       // A new credential answers the auth failure that cooled the account (a dead token): use it now, not
       // in five minutes. Rate-limit and quota cooldowns stay: signing in again does not refill a window.
       const cooling = runtime.routing.active(now()).find((c) => c.accountId === id);

@@ -342,3 +342,22 @@ Deno.test("audit: rows older than server_audit_retention_days are swept when the
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("audit: the address is the peer, or X-Forwarded-For only from a configured trusted proxy", async () => {
+  const change = (t: DashboardSetup) =>
+    t.json("/dashboard/api/settings", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9, 10.0.0.1" },
+      body: JSON.stringify({ combo_strategy: "round_robin" }),
+    });
+  {
+    await using t = await setupDashboard();
+    assertEquals((await change(t)).status, 200);
+    assertEquals((await auditRows(t))[0].address, "127.0.0.1", "a forged header from a client is ignored");
+  }
+  {
+    await using t = await setupDashboard("server:\n  trusted_proxies: [127.0.0.0/8]\n");
+    assertEquals((await change(t)).status, 200);
+    assertEquals((await auditRows(t))[0].address, "203.0.113.9", "the client behind the trusted proxy");
+  }
+});
