@@ -47,8 +47,9 @@ export function auditChanges(ctx: DashboardContext): MiddlewareHandler<AppEnv> {
     const request = await requestBody(c.req.raw);
     const pending = ctx.manage.audit.begin();
     await next();
+    // A refused request changed nothing (errors are answered by the app's handler, so `next` returns).
     if (c.res.status >= 400) return;
-    ctx.flushWrites();
+    // After `next`, the route path and parameters are the answering handler's, not this middleware's.
     const route = c.req.routePath;
     ctx.manage.audit.end(pending, auditActor(c, c.get("identity")), {
       action: routeAction(method, route),
