@@ -11,6 +11,7 @@ import { subscriptionConsole } from "./features/providers/subscription_probe.ts"
 import { LiveHub, type RequestEvent } from "./dashboard/live_hub.ts";
 import type { UpstreamTimeouts } from "./gateway/dispatch.ts";
 import { identityLabel, identityRole, keyIdentity, keyRole } from "./gateway/identity.ts";
+import { SsoService } from "./sso/mod.ts";
 import { RequestLogObserver } from "./gateway/request_log_observer.ts";
 import { AuthFailureLog } from "./gateway/auth_failure_log.ts";
 import { requestUids } from "./gateway/request_uid.ts";
@@ -94,7 +95,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     sessions: store.signins,
     // Through the provider service: sealed, and routing reloads so the provider is callable at once.
     save: (id, credential) => {
+      // A sign-in completes after its route answered (the provider's callback or the device poll): its own row.
+      const pending = management.audit.begin();
       management.providers.update(id, { apiKey: JSON.stringify(credential) });
+      management.audit.end(pending, { actor: "gateway", actorKind: "system", address: "" }, {
+        action: "providers.signin",
+        target: `providers:${id}`,
+      });
       // A new credential answers the auth failure that cooled the account (a dead token): use it now, not
       // in five minutes. Rate-limit and quota cooldowns stay: signing in again does not refill a window.
       const cooling = runtime.routing.active(now()).find((c) => c.accountId === id);
@@ -102,9 +109,12 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     },
   });
   const requestUid = requestUids(now, crypto.randomUUID().slice(0, 8));
+  // The audit log is swept to its retention with the request logs, and once at start (logging may be off).
+  const sweepAudit = () => management.audit.prune(runtime.control.settings.server_audit_retention_days);
+  sweepAudit();
   runtime.observers.push(
     hub,
-    new RequestLogObserver(runtime.control, store, runtime.writer, requestUid),
+    new RequestLogObserver(runtime.control, store, runtime.writer, requestUid, sweepAudit),
   );
   const webhooks = new WebhookSender({
     // An administrator's URL, but still no way into the gateway's own network unless the operator allows
@@ -165,6 +175,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     pushToken: () => env("INVENTORY_PUSH_TOKEN") || undefined,
     subscriptions: subscriptionConsole(runtime.subscriptions, now),
     signin,
+    sso: config.sso === null ? null : new SsoService({
+      config: config.sso,
+      fetch: (input, init) => fetch(input, init),
+      now,
+      random: (bytes) => crypto.getRandomValues(new Uint8Array(bytes)),
+      logins: store.ssoLogins,
+    }),
   };
   const drain = new AbortController();
   const authFailures = new AuthFailureLog(store, runtime.writer, now, requestUid);

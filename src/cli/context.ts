@@ -8,7 +8,8 @@ import {
   parseConfig,
   resolveHomePaths,
 } from "../config/mod.ts";
-import { Management } from "../features/mod.ts";
+import { type AuditActor, Management } from "../features/mod.ts";
+import { AuditTrail } from "../features/audit/service.ts";
 import { Store } from "../storage/mod.ts";
 import type { CliIo } from "./io.ts";
 
@@ -41,10 +42,20 @@ export function withStore<T>(
   const config = configForCommand(configFlag, io);
   const store = openStore(config, io);
   try {
-    return work(store, config);
+    // Every command's changes are audited here, whichever repository or service it goes through.
+    const audit = new AuditTrail(store, io.now);
+    const pending = audit.begin();
+    const result = work(store, config);
+    audit.end(pending, cliActor(io));
+    return result;
   } finally {
     store.close();
   }
+}
+
+/** The CLI's audit actor: the operating-system user running it on the host. */
+export function cliActor(io: CliIo): AuditActor {
+  return { actor: io.env("USER") || io.env("USERNAME") || "cli", actorKind: "cli", address: "" };
 }
 
 /**

@@ -7,6 +7,7 @@ import { configInitCommand } from "./config_init.ts";
 import { doctorCommand } from "./doctor.ts";
 import { serviceIo } from "./service_io.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./io.ts";
+import { auditCommand } from "./audit.ts";
 import { budgetsCommand } from "./budgets.ts";
 import { combosCommand } from "./combos.ts";
 import { logsCommand } from "./logs.ts";
@@ -37,6 +38,7 @@ Commands:
   providers     list, add, update, remove and test providers; connect (sign in) a subscription provider
   combos        list, set and remove combos (fallback chains under one model name)
   logs          follow the request log in the terminal, filtered (logs tail)
+  audit         list the audit log of changes and sign-ins (filters, CSV or JSON Lines)
 
 gateway --version prints the version.
 Every command takes --config <file> (default $GATEWAY_HOME/config.yaml, ~/.gateway/config.yaml;
@@ -75,6 +77,8 @@ export async function runCli(argv: readonly string[], cliIo: CliIo): Promise<num
         return combosCommand(rest, io);
       case "logs":
         return await logsCommand(rest, io);
+      case "audit":
+        return auditCommand(rest, io);
       case "--version":
       case "version":
         io.out(GATEWAY_VERSION);

@@ -8,7 +8,7 @@ import {
 } from "../features/signin/mod.ts";
 import { seedFromConfig } from "../storage/mod.ts";
 import { parseCommandArgs, stringFlag } from "./args.ts";
-import { configForCommand, openStore } from "./context.ts";
+import { cliActor, configForCommand, openStore } from "./context.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
 import {
   addProvider,
@@ -107,7 +107,12 @@ async function connect(args: readonly string[], io: CliIo): Promise<number> {
       // the other way round.
       sessions: store.signins,
       save: (providerId, credential) => {
+        const pending = manage.audit.begin();
         manage.providers.update(providerId, { apiKey: JSON.stringify(credential) });
+        manage.audit.end(pending, cliActor(io), {
+          action: "providers.connect",
+          target: `providers:${providerId}`,
+        });
       },
     });
     const owner = "cli";

@@ -14,6 +14,7 @@ export interface RuntimeSettings {
   readonly server_cooldowns_enabled: boolean;
   readonly server_request_logging: boolean;
   readonly server_request_log_retention: number;
+  readonly server_audit_retention_days: number;
   readonly server_account_strategy: AccountStrategy;
   readonly server_account_sticky_limit: number;
   readonly server_sticky_client_routing: boolean;
@@ -126,6 +127,12 @@ export const SETTING_DEFINITIONS: { readonly [K in SettingKey]: Definition<Runti
   server_request_log_retention: number("request log rows kept (oldest pruned)", 500, {
     min: 50,
     max: 5000,
+    integer: true,
+    clamp: true,
+  }),
+  server_audit_retention_days: number("days audit rows are kept (older ones pruned)", 365, {
+    min: 1,
+    max: 3650,
     integer: true,
     clamp: true,
   }),

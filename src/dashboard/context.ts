@@ -4,6 +4,7 @@ import type { Management, PeriodBudgetStatusOf } from "../features/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import type { IdentityRules } from "./identity.ts";
 import type { SigninService } from "../features/signin/mod.ts";
+import type { SsoService } from "../sso/mod.ts";
 import type { LiveHub } from "./live_hub.ts";
 import type { SubscriptionConsole } from "../features/providers/subscription_probe.ts";
 
@@ -83,4 +84,6 @@ export interface DashboardContext {
   readonly subscriptions: SubscriptionConsole;
   /** Subscription sign-ins (Connect on the Providers screen). */
   readonly signin: SigninService;
+  /** Dashboard single sign-on (null without an `sso:` section). */
+  readonly sso: SsoService | null;
 }

@@ -7,6 +7,7 @@ import type { AppEnv } from "../http/env.ts";
 import { cameOverHttps } from "../http/forwarded.ts";
 import { readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
 import { loginPage } from "./login_page.ts";
+import { auditActor } from "../features/audit/routes.ts";
 import { htmlPage, privateJson, redirect } from "../http/responses.ts";
 
 /** Where sign-in returns to: only dashboard paths on this site, else the overview. */
@@ -22,7 +23,10 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
   const app = new Hono<AppEnv>();
   const control = ctx.state;
 
-  app.get("/dashboard/login", (c) => htmlPage(loginPage(safeNext(c.req.query("next")), ""), 200));
+  app.get(
+    "/dashboard/login",
+    (c) => htmlPage(loginPage(safeNext(c.req.query("next")), "", ctx.sso?.displayName ?? null), 200),
+  );
 
   app.post("/dashboard/login", async (c) => {
     const wantsJson = (c.req.header("content-type") ?? "").includes("application/json");
@@ -46,10 +50,13 @@ export function loginRoutes(ctx: DashboardContext, sessions: DashboardSessions):
     const refusal = apiKey === "" ? "API key is required" : loginRefusal(identity);
     if (refusal !== null || identity === null) {
       const message = refusal ?? "Invalid API key";
+      // A refused sign-in names the key only by what the gateway knows of it, never by the text typed.
+      ctx.manage.audit.signin(auditActor(c, identity ?? undefined), false, "api_key", { reason: message });
       if (wantsJson) return c.json({ error: { message, type: "authentication" } }, 401);
-      return htmlPage(loginPage(next, message), 401);
+      return htmlPage(loginPage(next, message, ctx.sso?.displayName ?? null), 401);
     }
     const token = sessions.open(identity, ctx.now());
+    ctx.manage.audit.signin(auditActor(c, identity), true, "api_key");
     return redirect(next, 303, {
       "set-cookie": sessionCookie(
         token,

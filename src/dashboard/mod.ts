@@ -5,6 +5,7 @@ import { SCREENS } from "./screens.ts";
 import { DashboardSessions } from "./sessions.ts";
 import type { AppEnv } from "../http/env.ts";
 import { adminOnlyChanges, dashboardAccess, sameOriginMutations } from "./access.ts";
+import { auditChanges, auditRoutes } from "../features/audit/routes.ts";
 import { budgetsRoutes } from "../features/budgets/routes.ts";
 import { groupsRoutes } from "../features/groups/routes.ts";
 import { usageExportRoutes } from "./usage_export_routes.ts";
@@ -15,6 +16,7 @@ import { inventoryRoutes } from "../features/inventory/push_routes.ts";
 import { keysRoutes } from "../features/keys/routes.ts";
 import { liveRoutes } from "./live_routes.ts";
 import { loginRoutes } from "./login_routes.ts";
+import { ssoRoutes } from "./sso_routes.ts";
 import { pricingRoutes } from "../features/pricing/routes.ts";
 import { providersRoutes } from "../features/providers/routes.ts";
 import { requestLogsRoutes } from "../features/request_logs/routes.ts";
@@ -41,6 +43,7 @@ export function dashboardPublicRoutes(ctx: DashboardContext, sessions: Dashboard
   for (const screen of LEGACY_SCREENS) app.on(["GET", "HEAD"], `/dashboard/${screen}`, toUi(`/${screen}`));
   app.use("/dashboard/*", sameOriginMutations());
   app.route("/", loginRoutes(ctx, sessions));
+  app.route("/", ssoRoutes(ctx, sessions));
   app.route("/", inventoryRoutes(ctx));
   return app;
 }
@@ -56,6 +59,7 @@ export function dashboardRoutes(
   app.route("/", dashboardPublicRoutes(ctx, sessions));
   app.use("/dashboard/*", dashboardAccess(ctx.state, sessions, ctx.now));
   app.use("/dashboard/*", adminOnlyChanges(ctx.identity.role));
+  app.use("/dashboard/*", auditChanges(ctx));
   if (ui) app.route("/", ui);
   app.route("/", liveRoutes(ctx));
   app.route("/", stateRoutes(ctx, version));
@@ -72,5 +76,6 @@ export function dashboardRoutes(
   app.route("/", pricingRoutes(ctx));
   app.route("/", routingRoutes(ctx));
   app.route("/", inventoryManageRoutes(ctx));
+  app.route("/", auditRoutes(ctx));
   return app;
 }

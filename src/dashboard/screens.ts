@@ -141,6 +141,13 @@ export const SCREENS = [
     keywords: "prices cost rates overrides",
   },
   {
+    id: "audit",
+    title: "Audit Log",
+    group: "Manage",
+    description: "Who changed what, when and from where; sign-ins.",
+    keywords: "audit history changes sign-ins security export",
+  },
+  {
     id: "settings",
     title: "Settings",
     group: "Manage",

@@ -3,6 +3,7 @@
  * inventory and the config file goes through these services (validate → write through the repositories
  * → reload). The dashboard routes and the CLI both use them; neither writes to storage itself.
  */
+import { AuditTrail } from "./audit/service.ts";
 import { BudgetService } from "./budgets/service.ts";
 import { ComboService } from "./combos/service.ts";
 import { ConfigFileService } from "./backup/service.ts";
@@ -17,6 +18,7 @@ import { RequestLogService } from "./request_logs/service.ts";
 import { SettingsService } from "./settings/service.ts";
 
 export type { ManagementDeps } from "./deps.ts";
+export type { AuditActor, AuditedChange, AuditTrail, PendingChange } from "./audit/service.ts";
 export {
   type BudgetReport,
   budgetReport,
@@ -59,6 +61,8 @@ export class Management {
   readonly inventory: InventoryService;
   readonly requestLogs: RequestLogService;
   readonly configFile: ConfigFileService;
+  /** The audit trail every change and sign-in is written to. */
+  readonly audit: AuditTrail;
 
   constructor(deps: ManagementDeps, options: { fetch?: typeof fetch } = {}) {
     this.inventory = new InventoryService(deps, new InventoryChecks(deps, options.fetch));
@@ -73,6 +77,7 @@ export class Management {
     this.groups = new GroupService(deps);
     this.requestLogs = new RequestLogService(deps);
     this.configFile = new ConfigFileService(mirrored);
+    this.audit = new AuditTrail(deps.store, deps.now);
   }
 
   /** Stops background work (key checks). */

@@ -14,6 +14,15 @@ export type ClientIdentity =
     readonly role: KeyRole;
   }
   | { readonly kind: "static"; readonly label: string; readonly keyHash: string }
+  /** A dashboard session opened by single sign-on (never a model API caller). */
+  | {
+    readonly kind: "sso";
+    readonly issuer: string;
+    readonly subject: string;
+    readonly email: string;
+    readonly name: string;
+    readonly role: KeyRole;
+  }
   | { readonly kind: "anonymous" };
 
 /**
@@ -54,6 +63,9 @@ export function identityRateScope(identity: ClientIdentity): string {
       return `key:${identity.keyId}`;
     case "static":
       return `static:${identity.label}`;
+    case "sso":
+      // Dashboard sessions never call models; a scope of their own keeps them apart if one ever does.
+      return `sso:${identity.issuer}|${identity.subject}`;
     case "anonymous":
       return "anonymous";
   }
@@ -61,7 +73,7 @@ export function identityRateScope(identity: ClientIdentity): string {
 
 /** The dashboard role of an identity (static keys are administrators). */
 export function identityRole(identity: ClientIdentity): KeyRole {
-  return identity.kind === "db" ? identity.role : "admin";
+  return identity.kind === "db" || identity.kind === "sso" ? identity.role : "admin";
 }
 
 /** Placeholder shown as the user of requests allowed without a client key. */
@@ -74,6 +86,8 @@ export function identityLabel(identity: ClientIdentity): string {
       return identity.name;
     case "static":
       return identity.label;
+    case "sso":
+      return identity.email;
     case "anonymous":
       return ANONYMOUS_LABEL;
   }

@@ -21,11 +21,13 @@ export class RequestLogObserver implements DispatchObserver {
   readonly #insertLogs: (rows: RequestLogInput[]) => void;
   readonly #insertRequests: (rows: RequestRowInput[]) => void;
 
+  /** `sweep` runs with each prune: the other retention sweeps that ride on it (the audit log's). */
   constructor(
     control: ControlPlane,
     store: Pick<Store, "requestLogs" | "requests">,
     writer: BatchedWriter,
     newId: () => string,
+    sweep = () => {},
   ) {
     this.#control = control;
     this.#writer = writer;
@@ -33,6 +35,7 @@ export class RequestLogObserver implements DispatchObserver {
     this.#insertLogs = (rows) => {
       store.requestLogs.insert(rows);
       store.requestLogs.prune(control.settings.server_request_log_retention);
+      sweep();
     };
     this.#insertRequests = (rows) => store.requests.insert(rows);
   }

@@ -28,3 +28,17 @@ export function cameOverHttps(request: Request, trustedProxy: boolean): boolean 
   return forwardedHeader(request, "x-forwarded-proto", trustedProxy) === "https" ||
     new URL(request.url).protocol === "https:";
 }
+
+/**
+ * The client's address: the peer, or the first X-Forwarded-For address when the peer is a trusted proxy
+ * ("unknown" when the app is called without connection facts).
+ */
+export function clientAddress(
+  request: Request,
+  env: { trustedProxy?: boolean; peer?: string } | undefined,
+): string {
+  const forwarded = env?.trustedProxy
+    ? request.headers.get("x-forwarded-for")?.split(",")[0].trim()
+    : undefined;
+  return forwarded || env?.peer || "unknown";
+}

@@ -32,18 +32,20 @@ export function redirect(location: string, status: 302 | 303, headers: HeadersIn
   return new Response(null, { status, headers: all });
 }
 
-/** A server-rendered page (the sign-in page): no scripts, no framing, never cached. */
-export function htmlPage(body: string, status: number): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      "content-security-policy":
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-      "x-frame-options": "DENY",
-    },
+/**
+ * A server-rendered page (the sign-in page): no scripts, no framing, never cached. `cookies` are Set-Cookie
+ * values (a sign-in that ends on a page rather than a redirect).
+ */
+export function htmlPage(body: string, status: number, cookies: readonly string[] = []): Response {
+  const headers = new Headers({
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "content-security-policy":
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    "x-frame-options": "DENY",
   });
+  for (const cookie of cookies) headers.append("set-cookie", cookie);
+  return new Response(body, { status, headers });
 }
 
 /** A server-sent event stream for the dashboard's live feed (no proxy buffering, never cached). */

@@ -81,6 +81,17 @@ function storedKey(home: string, id: string): string {
   }
 }
 
+/** The audit rows of provider changes: [action, target, actor kind]. */
+function providerAudit(home: string): string[][] {
+  const paths = resolveHomePaths(undefined, { GATEWAY_HOME: home });
+  const store = Store.openWithSecret(paths.dbPath, paths.secretKeyPath, undefined);
+  try {
+    return store.audit.list({ action: "providers." }).map((r) => [r.action, r.target, r.actorKind]);
+  } finally {
+    store.close();
+  }
+}
+
 function databaseBytes(home: string): string {
   const paths = resolveHomePaths(undefined, { GATEWAY_HOME: home });
   let text = "";
@@ -104,7 +115,8 @@ Deno.test("providers connect: a device sign-in prints the code and link, waits, 
     assertStringIncludes(run.out, "Connected copilot");
     assert(!run.out.includes(MOCK_ACCESS_TOKEN) && !run.err.includes(MOCK_ACCESS_TOKEN), "no token printed");
     assertEquals(JSON.parse(storedKey(home, "copilot")).access_token, MOCK_ACCESS_TOKEN);
-    assert(!databaseBytes(home).includes(MOCK_ACCESS_TOKEN), "the database holds the token sealed only");
+    assertEquals(providerAudit(home), [["providers.connect", "providers:copilot", "cli"]]);
+    assert(!databaseBytes(home).includes(MOCK_ACCESS_TOKEN), "the database (audit log too) holds no token");
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

@@ -60,6 +60,13 @@ Deno.test("dashboard API: a device sign-in shows the code, polls the provider an
     assert(!text.includes(MOCK_ACCESS_TOKEN), `no token in ${text.slice(0, 200)}`);
     assert(!text.includes("mock-device-code-secret"), "no device code");
   }
+  // Started by the administrator, completed by the gateway's poll: two rows, neither holding the token.
+  const audit = gw.management.audit.list({ action: "providers." });
+  assertEquals(audit.map((r) => [r.action, r.actorKind, r.target]), [
+    ["providers.signin", "system", "providers:copilot"],
+    ["providers.connect", "static_key", "providers:copilot"],
+  ]);
+  assert(!JSON.stringify(audit).includes(MOCK_ACCESS_TOKEN));
 });
 
 Deno.test("dashboard API: a PKCE sign-in takes the pasted redirect URL, refusing another attempt's state", async () => {

@@ -6,6 +6,7 @@
  * the type check instead of a screen. Only type imports from pure modules: the UI bundle must not pull
  * server code in.
  */
+import type { AuditApi } from "../../features/audit/contract.ts";
 import type { BackupApi } from "../../features/backup/contract.ts";
 import type { BudgetsApi, BudgetsSection } from "../../features/budgets/contract.ts";
 import type { GroupsApi } from "../../features/groups/contract.ts";
@@ -87,7 +88,8 @@ export interface DashboardApi
     RequestLogsApi,
     SigninApi,
     RoutingApi,
-    BackupApi {}
+    BackupApi,
+    AuditApi {}
 
 /** A route of the dashboard API. */
 export type ApiRoute = keyof DashboardApi & string;

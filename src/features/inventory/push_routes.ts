@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { clientAddress } from "../../http/forwarded.ts";
 import { z } from "zod";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { InventoryIngestReport } from "./contract.ts";
@@ -21,12 +22,6 @@ const schema = z.union([
   pushedKey.extend({ node_id: text(200).optional() }),
 ]);
 
-/** The client a submission is counted against: the peer, or the first forwarded address behind a trusted proxy. */
-export function submitter(c: Context<AppEnv>): string {
-  const forwarded = c.env?.trustedProxy ? c.req.header("x-forwarded-for")?.split(",")[0].trim() : undefined;
-  return forwarded || c.env?.peer || "unknown";
-}
-
 /**
  * The admission check of one submission: counts its keys against the client's budget, the one that push,
  * Add Keys and import share; a 429 with Retry-After past the limit.
@@ -36,7 +31,7 @@ export function admitter(ctx: DashboardContext, c: Context<AppEnv>): (keys: numb
 }
 
 function limitSubmission(ctx: DashboardContext, c: Context<AppEnv>, keys: number): void {
-  const taken = ctx.manage.inventory.submissions.take(submitter(c), keys, ctx.now());
+  const taken = ctx.manage.inventory.submissions.take(clientAddress(c.req.raw, c.env), keys, ctx.now());
   if (!taken.ok) {
     const detail = `Too many keys submitted; try again in ${taken.retryAfterS} s`;
     throw new GatewayError(429, "rate_limit", detail, {

@@ -81,6 +81,8 @@ function owner(c: Context<AppEnv>): string {
       return `key:${identity.keyId}`;
     case "static":
       return `static:${identity.keyHash}`;
+    case "sso":
+      return `sso:${identity.issuer} ${identity.subject}`;
     case "anonymous":
       return "anonymous";
   }

@@ -50,6 +50,8 @@ export function getState<S extends StateSection>(
 
 /** What a call needs besides its route: path parameters when the path names some, a body when it takes one. */
 export type CallArgs<R extends ApiRoute> =
+  /** Query parameters (filters of a list); empty values are left out. */
+  & { readonly query?: Readonly<Record<string, string | number>> }
   & (keyof ParamsOf<R> extends never ? { readonly params?: undefined } : { readonly params: ParamsOf<R> })
   & (undefined extends BodyOf<R> ? { readonly body?: BodyOf<R> } : { readonly body: BodyOf<R> });
 
@@ -66,7 +68,14 @@ export function call<R extends ApiRoute>(
   const path = route.slice(space + 1).replace(/:([a-z_]+)/g, (_match, name: string) => {
     return encodeURIComponent(String(params[name]));
   });
-  return request<AnswerOf<R>>(route.slice(0, space), `${API_BASE}${path}`, args?.body);
+  const query = new URLSearchParams(
+    Object.entries(args?.query ?? {}).filter(([, v]) => v !== "").map(([k, v]) => [k, String(v)]),
+  ).toString();
+  return request<AnswerOf<R>>(
+    route.slice(0, space),
+    `${API_BASE}${path}${query ? `?${query}` : ""}`,
+    args?.body,
+  );
 }
 
 async function request<T>(

@@ -18,4 +18,5 @@ import "./gw_key_groups.ts";
 import "./gw_keys_screen.ts";
 import "./gw_tools_screen.ts";
 import "./gw_pricing_screen.ts";
+import "./gw_audit_screen.ts";
 import "./gw_settings_screen.ts";
