@@ -99,7 +99,8 @@ export class Dispatcher {
 
   async #handle(input: DispatchInput, lifecycle: RequestLifecycle): Promise<Answer> {
     const deps = this.#deps;
-    const decoded = codecFor(input.surface).decodeRequest(input.body, input.decode);
+    const decoded = codecFor(input.surface, input.decode.endpoint).decodeRequest(input.body, input.decode);
+    if (decoded.warnings !== undefined) lifecycle.warned(decoded.warnings);
     const orphan = orphanToolResult(decoded);
     if (orphan !== null) {
       throw new GatewayError(

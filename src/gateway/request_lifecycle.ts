@@ -146,7 +146,7 @@ export class RequestLifecycle implements AttemptListener {
    * request is held: several dispatches serve it and `complete` ends it).
    */
   answer(request: NeutralRequest, outcome: RouteSuccess): Answer {
-    const codec = codecFor(this.trace.input.surface);
+    const codec = codecFor(this.trace.input.surface, this.trace.input.decode.endpoint);
     if (outcome.kind === "stream") {
       if (!this.#held) this.trace.input.timing.firstByte();
       return streamAnswer(codec.framing, outcome.frames, this.trace.warnings);

@@ -21,6 +21,7 @@ type SurfaceRoute =
 
 const EXACT_ROUTES: ReadonlyMap<string, SurfaceRoute> = new Map<string, SurfaceRoute>([
   ["/v1/chat/completions", { kind: "model", surface: "chat_completions", decode: {} }],
+  ["/v1/completions", { kind: "model", surface: "chat_completions", decode: { endpoint: "completions" } }],
   ["/v1/responses", { kind: "model", surface: "responses", decode: {} }],
   ["/v1/responses/compact", { kind: "compact", surface: "responses" }],
   ["/v1/messages", { kind: "model", surface: "messages", decode: {} }],
@@ -156,7 +157,7 @@ function generateContext(target: string, isComboName: (name: string) => boolean)
 
 /** Picks the wire format errors on a path are encoded in. */
 export function surfaceForPath(p: string): WireFormat | "utility" {
-  if (p.startsWith("/v1/chat/completions")) return "chat_completions";
+  if (p.startsWith("/v1/chat/completions") || p.startsWith("/v1/completions")) return "chat_completions";
   if (p.startsWith("/v1/responses")) return "responses";
   if (p.startsWith("/v1/messages")) return "messages";
   if (p.startsWith("/v1beta/") || (p.startsWith("/v1/models/") && p.includes(":"))) return "generate_content";

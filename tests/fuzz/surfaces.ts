@@ -91,6 +91,15 @@ export const SURFACES: readonly FuzzSurface[] = [
     toolsField: "tools",
   },
   {
+    // Legacy completions have no tools: tool attacks test that they are dropped, never forwarded.
+    name: "legacy_completions",
+    envelope: "openai",
+    path: () => "/v1/completions",
+    body: (model, text, stream) => ({ model, stream, max_tokens: 64, prompt: text }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
     name: "local_runner_chat",
     envelope: "local_runner",
     path: () => "/api/chat",
