@@ -22,6 +22,7 @@ import { type FusionSettings, runFusion } from "./fusion.ts";
 import { identityRoutingKey } from "./identity.ts";
 import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./request_lifecycle.ts";
 import { runAttempt } from "./run_attempt.ts";
+import { decodeMedia, type MediaBody, mediaLogBody, serveMedia } from "./media_dispatch.ts";
 import type { SaverService } from "./saver_service.ts";
 
 export { DEFAULT_TIMEOUTS, type UpstreamTimeouts } from "./attempt_context.ts";
@@ -214,6 +215,20 @@ export class Dispatcher {
     }
     const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");
     throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });
+  }
+
+  /**
+   * An images or audio request (`/v1/images/*`, `/v1/audio/*`): one lifecycle like a chat request, so one
+   * trace and one request-log row (binary bodies summarised), through src/gateway/media_dispatch.ts.
+   */
+  async media(input: Omit<DispatchInput, "body" | "decode">, body: MediaBody): Promise<Answer> {
+    const lifecycle = this.#begin({ ...input, body: mediaLogBody(body), decode: { endpoint: body.kind } });
+    try {
+      const media = decodeMedia(body);
+      return await serveMedia(this.#deps, { ...input, media }, lifecycle);
+    } catch (error) {
+      throw lifecycle.failed(error);
+    }
   }
 
   /**
