@@ -100,6 +100,23 @@ export const SURFACES: readonly FuzzSurface[] = [
     toolsField: "tools",
   },
   {
+    // Images and speech take no tools: tool attacks test that unknown fields are refused or passed on safely.
+    name: "image_generations",
+    envelope: "openai",
+    path: () => "/v1/images/generations",
+    body: (model, text) => ({ model, prompt: text, n: 1, size: "1024x1024" }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
+    name: "audio_speech",
+    envelope: "openai",
+    path: () => "/v1/audio/speech",
+    body: (model, text) => ({ model, input: text, voice: "alloy" }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
     name: "local_runner_chat",
     envelope: "local_runner",
     path: () => "/api/chat",
