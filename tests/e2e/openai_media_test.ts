@@ -313,3 +313,30 @@ Deno.test("media: an audio upload over 25 MiB is a 413 in OpenAI's error format;
   assertStringIncludes((await badN.json()).error.message, "n: must be an integer from 1 to 10");
   assertEquals(s.mock.seen.length, 0);
 });
+
+Deno.test("media: the request log summarises an upload (name, type, size) and a binary answer, never their bytes", async () => {
+  await using s = await setup();
+  const control = s.gw.runtime.control;
+  control.store.settings.set("server_request_logging", "true");
+  control.reload();
+  const audio = await toFile(new Uint8Array(4096).fill(0x41), "talk.mp3", { type: "audio/mpeg" });
+  await s.client.audio.transcriptions.create({ model: "oa/whisper-1", file: audio });
+  const speech = await s.client.audio.speech.create({
+    model: "oa/tts-1",
+    input: "Hello there",
+    voice: "alloy",
+  });
+  await speech.arrayBuffer();
+  let rows: ReturnType<typeof control.store.requestLogs.all> = [];
+  await waitFor(() => {
+    s.gw.runtime.writer.flush();
+    rows = control.store.requestLogs.all();
+    return rows.length === 2;
+  }, { what: "two request-log rows" });
+  const upload = rows.find((r) => r.model === "oa/whisper-1")!;
+  assertStringIncludes(upload.requestBody, '"filename":"talk.mp3"');
+  assertStringIncludes(upload.requestBody, '"bytes":4096');
+  assert(!upload.requestBody.includes("AAAA"), "the audio bytes are not logged");
+  const spoken = rows.find((r) => r.model === "oa/tts-1")!;
+  assertEquals(spoken.responseBody, "(audio/mpeg passed through)");
+});
