@@ -340,3 +340,30 @@ Deno.test("media: the request log summarises an upload (name, type, size) and a 
   const spoken = rows.find((r) => r.model === "oa/tts-1")!;
   assertEquals(spoken.responseBody, "(audio/mpeg passed through)");
 });
+
+Deno.test("media: a combo falls back from a failing account (HTTP 500, cooled down) to the next member", async () => {
+  const good = startMediaMock();
+  const broken = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => Response.json({ error: { message: "upstream exploded" } }, { status: 500 }),
+  );
+  const brokenUrl = `http://127.0.0.1:${(broken.addr as Deno.NetAddr).port}`;
+  const gw = await startTestGateway(
+    "providers:\n" +
+      `  - id: oa-broken\n    prefix: bad\n    api_type: chat_compat\n    base_url: ${brokenUrl}/v1\n    api_key: sk-a\n` +
+      `  - id: oa-good\n    prefix: oa\n    api_type: chat_compat\n    base_url: ${good.url}/v1\n    api_key: sk-b\n` +
+      "combos:\n  - name: pictures\n    models: [bad/dall-e-2, oa/dall-e-2]\n",
+  );
+  try {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "anything", maxRetries: 0 });
+    const answer = await client.images.generate({ model: "pictures", prompt: "a red apple" });
+    assertEquals(answer.data?.[0].b64_json, PNG_B64);
+    await waitFor(() => usageRows(gw).length === 2, { what: "a row per attempt" });
+    assertEquals(usageRows(gw).map((r) => [r.status, r.cost]), [[500, 0], [200, 0.02]]);
+    assert(gw.runtime.routing.isCooling("oa-broken", gw.runtime.control.settings, Date.now()), "cooling");
+  } finally {
+    await gw.stop();
+    await good.close();
+    await broken.shutdown();
+  }
+});
