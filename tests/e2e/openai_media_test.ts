@@ -367,3 +367,34 @@ Deno.test("media: a combo falls back from a failing account (HTTP 500, cooled do
     await broken.shutdown();
   }
 });
+
+Deno.test("media: per-image and per-character overrides from the YAML file and the dashboard win over builtins", async () => {
+  const mock = startMediaMock();
+  const gw = await startTestGateway(
+    "providers:\n" +
+      `  - id: oa-1\n    prefix: oa\n    api_type: chat_compat\n    base_url: ${mock.url}/v1\n    api_key: sk-test\n` +
+      "pricing:\n" +
+      '  my-pics: { input_per_mtok: 0, output_per_mtok: 0, per_image: { "hd@1024x1024": 0.5, "*": 0.25 } }\n' +
+      "api_keys:\n  - key: static-admin-key-1234567890\n    client_key_label: admin\n",
+  );
+  const key = "static-admin-key-1234567890";
+  try {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: key, maxRetries: 0 });
+    await client.images.generate({ model: "oa/my-pics", prompt: "x", quality: "hd", size: "1024x1024" });
+    assertEquals((await rowFor(gw, "oa/my-pics")).cost, 0.5);
+    const saved = await fetch(`${gw.url}/dashboard/api/pricing`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: "tts-1", input_per_mtok: 0, output_per_mtok: 0, per_mchar: 1_000_000 }),
+    });
+    assertEquals(saved.status, 200);
+    assertEquals((await saved.json()).price.per_mchar, 1_000_000);
+    await (await client.audio.speech.create({ model: "oa/tts-1", input: "four", voice: "alloy" }))
+      .arrayBuffer();
+    // One dollar per character: the override, not tts-1's builtin $15 per million.
+    assertEquals((await rowFor(gw, "oa/tts-1")).cost, 4);
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});
