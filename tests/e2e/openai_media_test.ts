@@ -211,7 +211,9 @@ Deno.test("images.generate to a Gemini image model goes through generateContent 
   });
   assertEquals(asUrl.data?.[0].url, `data:image/png;base64,${PNG_B64}`);
   const row = await rowFor(s.gw, "gem/gemini-2.5-flash-image");
+  // The reported usage at its token prices: 7 input at $0.30/M, 1290 output at $30/M.
   assertEquals(row.status, 200);
+  assert(Math.abs(row.cost - (7 * 0.3 + 1290 * 30) / 1e6) < 1e-12, `cost ${row.cost}`);
 });
 
 Deno.test("a chat model asked for images gets a clear 400 in OpenAI's format, and the upstream is not called", async () => {
