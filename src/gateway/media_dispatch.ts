@@ -337,7 +337,16 @@ async function runMediaAttempt(
     return { kind: "answer", answer: passThrough(deps, outcome, media, row, lifecycle, warnings) };
   }
   let value: unknown;
-  const text = await outcome.readAnswer(deps.limits.maxAnswerBytes);
+  let text: string;
+  try {
+    text = await input.timing.waitFor(outcome.readAnswer(deps.limits.maxAnswerBytes));
+  } catch (error) {
+    // Too large (limits.max_answer_bytes) or cut off: the upstream's fault, never a 500.
+    const message = `The upstream's answer could not be read: ${(error as Error).message}`;
+    row.write(502, null, message, () => 0);
+    throw new GatewayError(502, "upstream", message);
+  }
+  if (outcome.clientGone()) throw new GatewayError(499, "client_closed", "client disconnected");
   try {
     value = JSON.parse(text);
   } catch {

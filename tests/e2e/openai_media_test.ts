@@ -400,3 +400,31 @@ Deno.test("media: per-image and per-character overrides from the YAML file and t
     await mock.close();
   }
 });
+
+Deno.test("media: an images answer over limits.max_answer_bytes is a 502 in OpenAI's format naming the limit", async () => {
+  const big = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => Response.json({ data: [{ b64_json: "A".repeat(4096) }] }),
+  );
+  const gw = await startTestGateway(
+    "providers:\n" +
+      `  - id: oa-1\n    prefix: oa\n    api_type: chat_compat\n    base_url: http://127.0.0.1:${
+        (big.addr as Deno.NetAddr).port
+      }/v1\n    api_key: sk-test\n` +
+      "limits:\n  max_answer_bytes: 1024\n",
+  );
+  try {
+    const response = await fetch(`${gw.url}/v1/images/generations`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "oa/dall-e-2", prompt: "x" }),
+    });
+    assertEquals(response.status, 502);
+    const body = await response.json();
+    assertEquals(body.error.type, "api_error");
+    assertStringIncludes(body.error.message, "larger than 1024 bytes (limits.max_answer_bytes)");
+  } finally {
+    await gw.stop();
+    await big.shutdown();
+  }
+});
