@@ -13,6 +13,19 @@ const SPEECH = /(tts|speech|voice|audio)/;
 const CHAT =
   /(^|\/)(gpt-|chatgpt|o\d|claude|gemini|gemma|llama|mistral|mixtral|qwen|deepseek|grok|phi-|command|kimi|glm)/;
 
+/** What a model makes, as the model listings say (`/v1/models` `kind`, `/api/show` capabilities). */
+export type ModelKind = "chat" | "embedding" | "image" | "transcription" | "speech";
+
+/** The kind a model name says it is; names that say nothing are chat models (what most upstreams serve). */
+export function modelKindOf(model: string): ModelKind {
+  const name = model.toLowerCase();
+  if (/embed/.test(name)) return "embedding";
+  if (IMAGE.test(name)) return "image";
+  if (TRANSCRIBE.test(name)) return "transcription";
+  if (/(tts|text-to-speech)/.test(name)) return "speech";
+  return "chat";
+}
+
 /** False when `model` (the upstream's name) is recognisably a model of another kind than `kind`. */
 export function mayServe(kind: MediaKind, model: string): boolean {
   const name = model.toLowerCase();

@@ -428,3 +428,34 @@ Deno.test("media: an images answer over limits.max_answer_bytes is a 502 in Open
     await big.shutdown();
   }
 });
+
+Deno.test("/v1/models and /api/show say each model's kind", async () => {
+  const mock = startMediaMock();
+  const gw = await startTestGateway(
+    "providers:\n" +
+      `  - id: oa-1\n    prefix: oa\n    api_type: chat_compat\n    base_url: ${mock.url}/v1\n    api_key: sk-test\n` +
+      "    models: [gpt-4o, dall-e-3, whisper-1, tts-1, text-embedding-3-small]\n",
+  );
+  try {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "anything", maxRetries: 0 });
+    const listed: [string, unknown][] = [];
+    for await (const model of client.models.list()) {
+      listed.push([model.id, (model as { kind?: unknown }).kind]);
+    }
+    assertEquals(listed, [
+      ["oa/gpt-4o", "chat"],
+      ["oa/dall-e-3", "image"],
+      ["oa/whisper-1", "transcription"],
+      ["oa/tts-1", "speech"],
+      ["oa/text-embedding-3-small", "embedding"],
+    ]);
+    const shown = await fetch(`${gw.url}/api/show`, {
+      method: "POST",
+      body: JSON.stringify({ model: "oa/dall-e-3" }),
+    });
+    assertEquals((await shown.json()).capabilities, ["image"]);
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});
