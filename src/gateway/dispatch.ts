@@ -221,8 +221,16 @@ export class Dispatcher {
    * An images or audio request (`/v1/images/*`, `/v1/audio/*`): one lifecycle like a chat request, so one
    * trace and one request-log row (binary bodies summarised), through src/gateway/media_dispatch.ts.
    */
-  async media(input: Omit<DispatchInput, "body" | "decode">, body: MediaBody): Promise<Answer> {
-    const lifecycle = this.#begin({ ...input, body: mediaLogBody(body), decode: { endpoint: body.kind } });
+  async media(
+    input: Omit<DispatchInput, "body" | "decode" | "logSurface">,
+    body: MediaBody,
+  ): Promise<Answer> {
+    const lifecycle = this.#begin({
+      ...input,
+      body: mediaLogBody(body),
+      decode: { endpoint: body.kind },
+      logSurface: body.kind === "image_generation" || body.kind === "image_edit" ? "images" : "audio",
+    });
     try {
       const media = decodeMedia(body);
       return await serveMedia(this.#deps, { ...input, media }, lifecycle);

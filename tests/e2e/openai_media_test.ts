@@ -339,6 +339,7 @@ Deno.test("media: the request log summarises an upload (name, type, size) and a 
   assertStringIncludes(upload.requestBody, '"filename":"talk.mp3"');
   assertStringIncludes(upload.requestBody, '"bytes":4096');
   assert(!upload.requestBody.includes("AAAA"), "the audio bytes are not logged");
+  assertEquals(upload.clientFormat, "audio");
   const spoken = rows.find((r) => r.model === "oa/tts-1")!;
   assertEquals(spoken.responseBody, "(audio/mpeg passed through)");
 });
