@@ -72,6 +72,12 @@ function decodeFields(
   if (typeof prompt !== "string" || prompt.trim() === "") {
     throw invalidAt(["prompt"], "must be non-empty text");
   }
+  if (fields.stream === true || fields.stream === "true") {
+    throw invalidAt(
+      ["stream"],
+      "streamed image generation is not supported; leave stream out for one answer",
+    );
+  }
   const n = fields.n ?? 1;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES_PER_REQUEST) {
     throw invalidAt(["n"], `must be an integer from 1 to ${MAX_IMAGES_PER_REQUEST} (got ${quoteValue(n)})`);

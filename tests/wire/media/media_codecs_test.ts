@@ -23,6 +23,7 @@ Deno.test("images decode: a 400 names the field (prompt, n, response_format, a m
     [{ model: "m", prompt: "x", n: 11 }, "n: must be an integer from 1 to 10"],
     [{ model: "m", prompt: "x", response_format: "png" }, 'response_format: must be "url" or "b64_json"'],
     [{ model: "m", prompt: "x", size: { w: 1 } }, "size: must be a string, number or boolean"],
+    [{ model: "m", prompt: "x", stream: true }, "stream: streamed image generation is not supported"],
   ];
   for (const [body, message] of problems) {
     const error = assertThrows(() => decodeImageGeneration(body), GatewayError);
