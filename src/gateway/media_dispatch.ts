@@ -28,6 +28,7 @@ import {
   mayServe,
   type MediaKind,
   mediaKindLabel,
+  modelKindOf,
   type RoutingTable,
 } from "../routing/mod.ts";
 import { decodeGeminiImageResponse, encodeGeminiImageRequest } from "../wire/gemini_images/mod.ts";
@@ -196,7 +197,9 @@ export async function serveMedia(
   if (servable.length === 0) {
     const first = plan.attempts[0];
     const why = first !== undefined && !mayServe(media.kind, first.upstreamModel)
-      ? `"${first.upstreamModel}" is a ${/embed/i.test(first.upstreamModel) ? "embedding" : "chat"} model`
+      ? `"${first.upstreamModel}" is ${
+        modelKindOf(first.upstreamModel) === "embedding" ? "an embedding" : "a chat"
+      } model`
       : "its providers cannot serve it (OpenAI-compatible providers serve images and audio; Gemini ones images)";
     throw new GatewayError(400, "invalid_request", `Model "${model}" cannot be used for ${label}: ${why}`);
   }
@@ -223,7 +226,7 @@ type AttemptResult = { readonly kind: "answer"; readonly answer: Answer } | {
   readonly message: string;
 };
 
-/** The chat-shaped stand-in the usage recorder and request log read (model, prompt text for estimates). */
+/** The chat-shaped stand-in the usage recorder reads: the model asked for, its text, whether it streams. */
 function placeholderRequest(media: MediaRequest): NeutralRequest {
   const text = media.kind === "speech" ? media.request.input : isImage(media) ? media.request.prompt : "";
   return {
