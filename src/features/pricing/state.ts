@@ -1,4 +1,4 @@
-import { BUILTIN_KIND_PRICES, BUILTIN_PRICES } from "../../accounting/mod.ts";
+import { BUILTIN_PRICES } from "../../accounting/mod.ts";
 import type { PriceConfig } from "../../config/mod.ts";
 import { type SectionInput, windowStart } from "../../dashboard/state/common.ts";
 import type { PriceView, PricingSection } from "./contract.ts";
@@ -6,7 +6,7 @@ import type { PriceView, PricingSection } from "./contract.ts";
 /** Builtin prices, overrides, and models used without a price. */
 export function pricingSection({ gateway }: SectionInput): PricingSection {
   return {
-    builtin: Object.entries({ ...BUILTIN_PRICES, ...BUILTIN_KIND_PRICES }).map(([m, p]) => priceView(m, p)),
+    builtin: Object.entries(BUILTIN_PRICES).map(([m, p]) => priceView(m, p)),
     overrides: Object.entries(gateway.state.pricing).map(([m, p]) => priceView(m, p)),
     unpriced: gateway.reads.usageStats.unpriced(windowStart(gateway.now(), 30)).map((u) => ({
       model: u.model,
