@@ -60,6 +60,11 @@ export const BUILTIN_KIND_PRICES: Readonly<Record<string, Price>> = Object.freez
     },
   },
 
+  // Gemini image output through generateContent, list (ai.google.dev/gemini-api/docs/pricing, "Gemini 2.5 Flash
+  // Image"): $0.30 per 1M input tokens, $30 per 1M output tokens, an image being 1290 output tokens (~$0.039).
+  // Its answers report usage, so the token prices apply.
+  "gemini-2.5-flash-image": tokens(0.3, 30),
+
   // Audio. whisper-1, list (developers.openai.com/api/docs/models/whisper-1): $0.006 per minute.
   "whisper-1": { ...tokens(0), perSecond: 0.006 / 60 },
   // gpt-4o-transcribe, list (developers.openai.com/api/docs/models/gpt-4o-transcribe): $2.50 input, $10 output

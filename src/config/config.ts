@@ -92,12 +92,15 @@ export interface StaticKeyConfig {
   readonly label: string;
 }
 
-/** Per-Mtok prices of one model. */
+/** Prices of one model: per million tokens, and per image, second or million characters for media models. */
 export interface PriceConfig {
   readonly inputPerMtok: number;
   readonly outputPerMtok: number;
   readonly cacheCreationPerMtok: number;
   readonly cacheReadPerMtok: number;
+  readonly perImage?: Readonly<Record<string, number>>;
+  readonly perSecond?: number;
+  readonly perMchar?: number;
 }
 
 /** Token saver switches as seeded from YAML. */

@@ -113,6 +113,9 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       outputPerMtok: p.output_per_mtok,
       cacheCreationPerMtok: p.cache_creation_per_mtok,
       cacheReadPerMtok: p.cache_read_per_mtok,
+      ...(p.per_image === undefined ? {} : { perImage: p.per_image }),
+      ...(p.per_second === undefined ? {} : { perSecond: p.per_second }),
+      ...(p.per_mchar === undefined ? {} : { perMchar: p.per_mchar }),
     };
   }
   return {

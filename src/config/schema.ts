@@ -6,12 +6,18 @@ import { parseIpRange } from "../security/ip_ranges.ts";
 const MODEL_REF = /^[^/\s]+\/\S+$/;
 const saverLevel = z.enum(["lite", "full", "ultra"]);
 
-/** Per-Mtok prices of one model (YAML `pricing.<model>`). */
+/**
+ * Prices of one model (YAML `pricing.<model>`): per million tokens, and for image and audio models per image
+ * (by `<quality>@<size>`, `<quality>`, `@<size>` or `*`), per second of audio or per million characters.
+ */
 export const priceSchema = z.strictObject({
   input_per_mtok: z.number().nonnegative(),
   output_per_mtok: z.number().nonnegative(),
   cache_creation_per_mtok: z.number().nonnegative().default(0),
   cache_read_per_mtok: z.number().nonnegative().default(0),
+  per_image: z.record(z.string().min(1), z.number().nonnegative()).optional(),
+  per_second: z.number().nonnegative().optional(),
+  per_mchar: z.number().nonnegative().optional(),
 });
 
 /** Capability overrides of one upstream model (YAML `providers[].capabilities.<model>`). */

@@ -53,7 +53,8 @@ export interface UpstreamBody {
 export interface UpstreamRequest {
   readonly url: string;
   readonly headers: Record<string, string>;
-  readonly body: string;
+  /** JSON text, or bytes (a multipart upload). */
+  readonly body: string | Uint8Array<ArrayBuffer>;
   readonly client: ProviderClient;
   /**
    * The client connection's signal, aborted when the client disconnects. Asked for only once a call has

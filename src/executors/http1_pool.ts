@@ -78,7 +78,7 @@ export class Http1Pool {
   async post(
     target: string,
     headers: Record<string, string>,
-    body: string,
+    body: string | Uint8Array<ArrayBuffer>,
     signal: AbortSignal,
   ): Promise<UpstreamResponse> {
     const message = this.#message(target, headers, body);
@@ -132,7 +132,11 @@ export class Http1Pool {
     this.#sweepTimer = null;
   }
 
-  #message(target: string, headers: Record<string, string>, body: string): Uint8Array {
+  #message(
+    target: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array<ArrayBuffer>,
+  ): Uint8Array {
     let head = `POST ${target} HTTP/1.1\r\nhost: ${this.#origin.host}\r\naccept-encoding: identity\r\n`;
     if (!("user-agent" in headers)) head += `user-agent: ${USER_AGENT}\r\n`;
     for (const name in headers) {
@@ -144,7 +148,7 @@ export class Http1Pool {
       if (OWN_HEADERS.has(name.toLowerCase())) continue;
       head += `${name}: ${value}\r\n`;
     }
-    const bodyBytes = encoder.encode(body);
+    const bodyBytes = typeof body === "string" ? encoder.encode(body) : body;
     const headBytes = encoder.encode(`${head}content-length: ${bodyBytes.length}\r\n\r\n`);
     const message = new Uint8Array(headBytes.length + bodyBytes.length);
     message.set(headBytes);

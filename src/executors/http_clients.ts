@@ -99,7 +99,7 @@ export class ProviderClient {
   post(
     url: string,
     headers: Record<string, string>,
-    body: string,
+    body: string | Uint8Array<ArrayBuffer>,
     signal: AbortSignal,
   ): Promise<UpstreamResponse> {
     if (this.#closed) return Promise.reject(new Error("provider client closed"));

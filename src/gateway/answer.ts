@@ -25,7 +25,26 @@ export type AnswerBody =
     /** `value` as JSON text when the gateway already wrote it (for its log); written on demand otherwise. */
     readonly text?: string;
   }
-  | { readonly kind: "stream"; readonly framing: ClientFraming; readonly frames: FrameSource };
+  | { readonly kind: "stream"; readonly framing: ClientFraming; readonly frames: FrameSource }
+  /** Bytes sent as the upstream gave them (speech audio, a transcript as text or subtitles). */
+  | { readonly kind: "bytes"; readonly contentType: string; readonly bytes: ByteSource };
+
+/** An upstream body passed through untouched, pulled one read at a time (as FrameSource, without frames). */
+export interface ByteSource {
+  /** The next chunk, or null at the end; rejects when the upstream broke (bytes have no error event). */
+  next(): Promise<Uint8Array | null>;
+  /** The client went away: stop the upstream. */
+  cancel(reason?: unknown): void;
+}
+
+/** A bytes answer (status 200). */
+export function bytesAnswer(
+  contentType: string,
+  bytes: ByteSource,
+  warnings: readonly GatewayWarning[],
+): Answer {
+  return { status: 200, warnings, body: { kind: "bytes", contentType, bytes } };
+}
 
 /**
  * The gateway's answer to one client request, in neutral terms: `src/http` turns it into an HTTP response,

@@ -8,7 +8,6 @@ import {
   allCoolingMessage,
   cacheAffinityKey,
   exhaustedMessage,
-  isModelAllowed,
   type RoutingTable,
 } from "../routing/mod.ts";
 import { codecFor, quoteValue } from "../wire/mod.ts";
@@ -16,13 +15,15 @@ import { isRecord } from "../wire/shared/mod.ts";
 import type { AttemptDeps, CallerContext, RouteSuccess } from "./attempt_context.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
 import type { RateGate } from "./rate_gate.ts";
+import { admitRequest, checkAllowed } from "./admission.ts";
 import { type Answer, jsonAnswer } from "./answer.ts";
 import { type CompactionKind, serveCompaction } from "./compaction.ts";
 import { countMessageTokens } from "./count_tokens.ts";
 import { type FusionSettings, runFusion } from "./fusion.ts";
-import { type ClientIdentity, identityAllowlists, identityRoutingKey } from "./identity.ts";
+import { identityRoutingKey } from "./identity.ts";
 import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./request_lifecycle.ts";
 import { runAttempt } from "./run_attempt.ts";
+import { decodeMedia, type MediaBody, mediaLogBody, serveMedia } from "./media_dispatch.ts";
 import type { SaverService } from "./saver_service.ts";
 
 export { DEFAULT_TIMEOUTS, type UpstreamTimeouts } from "./attempt_context.ts";
@@ -105,7 +106,8 @@ export class Dispatcher {
 
   async #handle(input: DispatchInput, lifecycle: RequestLifecycle): Promise<Answer> {
     const deps = this.#deps;
-    const decoded = codecFor(input.surface).decodeRequest(input.body, input.decode);
+    const decoded = codecFor(input.surface, input.decode.endpoint).decodeRequest(input.body, input.decode);
+    if (decoded.warnings !== undefined) lifecycle.warned(decoded.warnings);
     const orphan = orphanToolResult(decoded);
     if (orphan !== null) {
       throw new GatewayError(
@@ -123,15 +125,10 @@ export class Dispatcher {
       ? { ...restored, model: suffix.model, reasoning: { ...restored.reasoning, ...suffix.intent } }
       : restored;
     lifecycle.decoded(request, decoded.model);
-    if (!lifecycle.isAdmitted) {
-      const admission = deps.rateGate.admit(input.identity, input.surface, request);
-      const { permit, headers } = admission instanceof Promise ? await admission : admission;
-      lifecycle.admitted(permit, headers);
-    }
     const settings = deps.control.settings;
-    deps.budgets.check(input.identity, deps.now());
     const table = deps.table();
-    checkAllowed(input.identity, request.model, table);
+    const admitted = admitRequest(deps, lifecycle, input.identity, input.surface, request, table);
+    if (admitted instanceof Promise) await admitted;
     const saved = deps.savers.apply(request, settings, input.clientHeaders);
     request = saved instanceof Promise ? await saved : saved;
     const caller: CallerContext = {
@@ -218,6 +215,28 @@ export class Dispatcher {
   }
 
   /**
+   * An images or audio request (`/v1/images/*`, `/v1/audio/*`): one lifecycle like a chat request, so one
+   * trace and one request-log row (binary bodies summarised), through src/gateway/media_dispatch.ts.
+   */
+  async media(
+    input: Omit<DispatchInput, "body" | "decode" | "logSurface">,
+    body: MediaBody,
+  ): Promise<Answer> {
+    const lifecycle = this.#begin({
+      ...input,
+      body: mediaLogBody(body),
+      decode: { endpoint: body.kind },
+      logSurface: body.kind === "image_generation" || body.kind === "image_edit" ? "images" : "audio",
+    });
+    try {
+      const media = decodeMedia(body);
+      return lifecycle.withRateHeaders(await serveMedia(this.#deps, { ...input, media }, lifecycle));
+    } catch (error) {
+      throw lifecycle.failed(error);
+    }
+  }
+
+  /**
    * `POST /v1/messages/count_tokens`: the input tokens of a messages body (see countMessageTokens), as
    * `{input_tokens}`. A request like any other: one lifecycle, one trace, one request-log row.
    */
@@ -262,15 +281,6 @@ export class Dispatcher {
     const deps = this.#deps;
     const plan = deps.routing.peek(deps.table(), model, deps.control.settings, deps.now());
     return plan.kind === "attempts" && plan.attempts.length > 0;
-  }
-}
-
-/** The 403 of a model outside the key's allowlist or its group's (a key's list may only narrow its group's). */
-function checkAllowed(identity: ClientIdentity, model: string, table: RoutingTable): void {
-  for (const allowlist of identityAllowlists(identity)) {
-    if (!isModelAllowed(allowlist, model, table)) {
-      throw new GatewayError(403, "model_not_allowed", `This API key is not allowed to use model "${model}"`);
-    }
   }
 }
 

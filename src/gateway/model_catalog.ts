@@ -1,4 +1,5 @@
 import type { ComboConfig, ProviderConfig } from "../config/mod.ts";
+import { type ModelKind, modelKindOf } from "../routing/mod.ts";
 
 /** One routable model id and who serves it. */
 export interface CatalogEntry {
@@ -7,6 +8,8 @@ export interface CatalogEntry {
   /** The first provider account serving it, or "combo". */
   readonly ownedBy: string;
   readonly kind: "model" | "combo";
+  /** What the model makes, from its name (a combo: its first member's). */
+  readonly modelKind: ModelKind;
 }
 
 /**
@@ -25,13 +28,18 @@ export function modelCatalog(
       const id = `${provider.prefix}/${model}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      entries.push({ id, ownedBy: provider.id, kind: "model" });
+      entries.push({ id, ownedBy: provider.id, kind: "model", modelKind: modelKindOf(model) });
     }
   }
   for (const combo of combos) {
     if (seen.has(combo.name)) continue;
     seen.add(combo.name);
-    entries.push({ id: combo.name, ownedBy: "combo", kind: "combo" });
+    entries.push({
+      id: combo.name,
+      ownedBy: "combo",
+      kind: "combo",
+      modelKind: modelKindOf(combo.models[0]?.split("/").slice(1).join("/") ?? ""),
+    });
   }
   return entries;
 }

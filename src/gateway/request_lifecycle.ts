@@ -29,6 +29,8 @@ export interface DispatchInput {
   readonly timing: RequestTiming;
   /** How the request arrived: one message on a Responses WebSocket, or (absent) an HTTP request. */
   readonly transport?: "websocket";
+  /** A media request's kind for the request log (`images`, `audio`); the surface names chat requests. */
+  readonly logSurface?: "images" | "audio";
 }
 
 /** What one request did, reported once when it is over (request logs, live usage). */
@@ -178,7 +180,7 @@ export class RequestLifecycle implements AttemptListener {
    * request is held: several dispatches serve it and `complete` ends it).
    */
   answer(request: NeutralRequest, outcome: RouteSuccess): Answer {
-    const codec = codecFor(this.trace.input.surface);
+    const codec = codecFor(this.trace.input.surface, this.trace.input.decode.endpoint);
     if (outcome.kind !== "stream") this.#usedTokens += usageTokens(outcome.response.usage);
     if (outcome.kind === "stream") {
       if (!this.#held) this.trace.input.timing.firstByte();

@@ -73,7 +73,7 @@ export class RequestLogObserver implements DispatchObserver {
     const row: RequestLogInput = {
       uid,
       ts: trace.startedAt,
-      clientFormat: trace.input.surface,
+      clientFormat: trace.input.logSurface ?? trace.input.surface,
       model: trace.model,
       providerId: trace.providerId,
       accountId: trace.providerId,

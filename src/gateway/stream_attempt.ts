@@ -29,7 +29,7 @@ export async function streamAttempt(
   body: UpstreamBody,
   record: AttemptRecord,
 ): Promise<StreamStart> {
-  const clientCodec = codecFor(caller.surface);
+  const clientCodec = codecFor(caller.surface, caller.endpoint);
   let committed = false;
   const tally = new StreamTally((summary) => {
     // A stream that never committed was reported as a failure already; its end belongs to no one.

@@ -1,8 +1,10 @@
 import {
   buildPriceTable,
+  BUILTIN_KIND_PRICES,
   BUILTIN_PRICES,
   costOf,
   lookupPrice,
+  type Price,
   type PriceMatch,
   type PriceTable,
   requestTexts,
@@ -14,12 +16,16 @@ import type { BudgetGuard } from "./budget_guard.ts";
 import { type ClientIdentity, identityKeyId, identityLabel } from "./identity.ts";
 import { log } from "../log.ts";
 
+/** The chat builtins and, beside them, the embedding, image and audio models' (overrides win over both). */
+const BUILTIN_WITH_KINDS = { ...BUILTIN_PRICES, ...BUILTIN_KIND_PRICES };
+
 /** Bound on the per-model price cache (model names can come from clients). */
 const MAX_CACHED_PRICES = 4096;
 
 /** One attempt's outcome to record. */
 export interface AttemptRecord {
-  readonly clientFormat: WireFormat;
+  /** The client surface: a chat wire format, or the media endpoints' `images` / `audio`. */
+  readonly clientFormat: WireFormat | "images" | "audio";
   readonly identity: ClientIdentity;
   readonly request: NeutralRequest;
   /** `<prefix>/<model>` as routed. */
@@ -36,6 +42,11 @@ export interface AttemptRecord {
   readonly latencyMs: number;
   readonly streamed: boolean;
   readonly error?: string;
+  /**
+   * The cost in the kind's own unit (per image, second or character) for the model's price; token prices
+   * are used without it. A row with it is never estimated: its unit is not tokens.
+   */
+  readonly cost?: (price: Price | null) => number;
 }
 
 /** Counts texts with the reference tokenizer off the serving thread (the runtime's TokenCounter). */
@@ -73,12 +84,12 @@ export class UsageRecorder {
     this.#store = store;
     this.#writer = writer;
     this.#budgets = budgets;
-    this.#prices = buildPriceTable(BUILTIN_PRICES, overrides);
+    this.#prices = buildPriceTable(BUILTIN_WITH_KINDS, overrides);
   }
 
   /** Rebuilds the price table after overrides change. */
   setOverrides(overrides: Parameters<typeof buildPriceTable>[1]): void {
-    this.#prices = buildPriceTable(BUILTIN_PRICES, overrides);
+    this.#prices = buildPriceTable(BUILTIN_WITH_KINDS, overrides);
     this.#priceOf = new Map();
   }
 
@@ -95,7 +106,8 @@ export class UsageRecorder {
   record(attempt: AttemptRecord, now: number): UsageRow | Promise<UsageRow | null> {
     const success = attempt.status >= 200 && attempt.status < 300;
     const usage = attempt.usage;
-    const needsEstimate = success && (usage === null || (usage.inputTotal === 0 && usage.output === 0));
+    const needsEstimate = success && attempt.cost === undefined &&
+      (usage === null || (usage.inputTotal === 0 && usage.output === 0));
     if (!needsEstimate) return this.#write(attempt, usage, now);
     const row: Promise<UsageRow | null> = this.#estimate(attempt)
       .catch((error) => {
@@ -140,7 +152,8 @@ export class UsageRecorder {
   #write(attempt: AttemptRecord, usage: Usage | null, now: number): UsageRow {
     const tokens = usage ?? { inputTotal: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
     const match = this.#price(attempt.routeModel);
-    const cost = costOf(tokens, match?.price ?? null);
+    const price = match?.price ?? null;
+    const cost = attempt.cost ? attempt.cost(price) : costOf(tokens, price);
     const row: UsageRow = {
       ts: now,
       clientFormat: attempt.clientFormat,

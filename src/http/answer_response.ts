@@ -1,4 +1,4 @@
-import type { Answer, FrameSource } from "../gateway/answer.ts";
+import type { Answer, ByteSource, FrameSource } from "../gateway/answer.ts";
 import { WARNINGS_HEADER, warningsHeaderValue } from "../gateway/warnings.ts";
 import { type ClientFraming, type Frame, frameText } from "../wire/framing/mod.ts";
 
@@ -10,6 +10,11 @@ const JSON_TYPE = "application/json";
  */
 export function answerResponse(answer: Answer): Response {
   const body = answer.body;
+  if (body.kind === "bytes") {
+    const headers: Record<string, string> = { "content-type": body.contentType };
+    if (answer.warnings.length > 0) headers[WARNINGS_HEADER] = warningsHeaderValue(answer.warnings);
+    return new Response(passedBytes(body.bytes), { status: answer.status, headers });
+  }
   const headers: Record<string, string> = body.kind === "stream"
     ? {
       "content-type": body.framing === "ndjson" ? "application/x-ndjson" : "text/event-stream; charset=utf-8",
@@ -48,6 +53,28 @@ function frameBytes(source: FrameSource, framing: ClientFraming): ReadableStream
       let text = "";
       for (const frame of frames) text += frameText(frame, framing);
       controller.enqueue(encoder.encode(text));
+    },
+    cancel(reason) {
+      source.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+}
+
+/** The bytes of a byte source, one pull per upstream read; the client leaving cancels the source. */
+function passedBytes(source: ByteSource): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk: Uint8Array | null;
+      try {
+        chunk = await source.next();
+      } catch (error) {
+        // Bytes have no error event of their own: the body is cut, with the reason as one log line.
+        controller.error(error instanceof Error ? error.message : String(error));
+        return;
+      }
+      // A chunk is only valid until the next read: the client gets its own copy.
+      if (chunk === null) controller.close();
+      else controller.enqueue(chunk.slice());
     },
     cancel(reason) {
       source.cancel(reason);

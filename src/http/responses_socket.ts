@@ -163,7 +163,9 @@ async function serveMessage(
   if (answer.warnings.length > 0) sendWarnings(socket, answer.warnings);
   const output = answer.body.kind === "stream"
     ? await forwardFrames(socket, answer.body.frames, signal)
-    : forwardJson(socket, answer.body.value);
+    : answer.body.kind === "json"
+    ? forwardJson(socket, answer.body.value)
+    : null;
   chain.last = output === null
     ? null
     : { id: output.id, items: [...inputItems(body.input), ...output.items] };

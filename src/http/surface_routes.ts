@@ -7,7 +7,10 @@ import { type DecodeContext, hasCompactionTrigger, quoteValue } from "../wire/mo
 import { authenticate } from "./auth.ts";
 import { answerResponse } from "./answer_response.ts";
 import { errorResponse } from "./errors.ts";
-import { readJsonBody } from "./read_body.ts";
+import { MAX_BODY_BYTES, readJsonBody } from "./read_body.ts";
+import { readMultipartBody } from "./read_multipart.ts";
+import type { MediaBody } from "../gateway/media_dispatch.ts";
+import type { MediaKind } from "../gateway/media_dispatch.ts";
 
 /**
  * The model endpoints of the five client surfaces. They carry nearly all traffic, so they are matched
@@ -18,16 +21,33 @@ type SurfaceRoute =
   | { readonly kind: "model"; readonly surface: WireFormat; readonly decode: DecodeContext }
   | { readonly kind: "count_tokens"; readonly surface: "messages" }
   | { readonly kind: "compact"; readonly surface: "responses" }
-  | { readonly kind: "generate"; readonly surface: "generate_content"; readonly target: string };
+  | { readonly kind: "generate"; readonly surface: "generate_content"; readonly target: string }
+  | { readonly kind: "media"; readonly surface: "chat_completions"; readonly media: MediaKind };
+
+/** Largest audio upload (OpenAI's own limit for transcriptions and translations). */
+export const MAX_AUDIO_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+const MEDIA_ROUTES: readonly [string, MediaKind][] = [
+  ["/v1/images/generations", "image_generation"],
+  ["/v1/images/edits", "image_edit"],
+  ["/v1/audio/transcriptions", "transcription"],
+  ["/v1/audio/translations", "translation"],
+  ["/v1/audio/speech", "speech"],
+];
 
 const EXACT_ROUTES: ReadonlyMap<string, SurfaceRoute> = new Map<string, SurfaceRoute>([
   ["/v1/chat/completions", { kind: "model", surface: "chat_completions", decode: {} }],
+  ["/v1/completions", { kind: "model", surface: "chat_completions", decode: { endpoint: "completions" } }],
   ["/v1/responses", { kind: "model", surface: "responses", decode: {} }],
   ["/v1/responses/compact", { kind: "compact", surface: "responses" }],
   ["/v1/messages", { kind: "model", surface: "messages", decode: {} }],
   ["/v1/messages/count_tokens", { kind: "count_tokens", surface: "messages" }],
   ["/api/chat", { kind: "model", surface: "local_runner", decode: { endpoint: "chat" } }],
   ["/api/generate", { kind: "model", surface: "local_runner", decode: { endpoint: "generate" } }],
+  ...MEDIA_ROUTES.map(([path, media]): [string, SurfaceRoute] => [
+    path,
+    { kind: "media", surface: "chat_completions", media },
+  ]),
 ]);
 
 // @google/genai defaults to /v1/models/…; Gemini CLI and older SDKs use /v1beta/models/….
@@ -97,6 +117,7 @@ async function serveRoute(
   timing: RequestTiming,
 ): Promise<Response> {
   const identity = authenticate(deps.control, request, (reason) => deps.authRefused?.(reason, route.surface));
+  if (route.kind === "media") return serveMedia(deps, route.media, request, identity, timing);
   const decode = route.kind === "generate"
     ? generateContext(route.target, (name) => deps.control.combos.some((combo) => combo.name === name))
     : route.kind === "model"
@@ -119,6 +140,32 @@ async function serveRoute(
     await (route.surface === "responses"
       ? serveResponsesInput(deps.dispatcher, input)
       : deps.dispatcher.handle(input)),
+  );
+}
+
+/** An images or audio request: its body read (JSON, or a multipart upload under its size cap) and served. */
+async function serveMedia(
+  deps: SurfaceDeps,
+  kind: MediaKind,
+  request: Request,
+  identity: ReturnType<typeof authenticate>,
+  timing: RequestTiming,
+): Promise<Response> {
+  const body: MediaBody = kind === "image_generation" || kind === "speech"
+    ? { kind, json: await readJsonBody(request) }
+    : {
+      kind,
+      form: await readMultipartBody(request, kind === "image_edit" ? MAX_BODY_BYTES : MAX_AUDIO_UPLOAD_BYTES),
+    };
+  return answerResponse(
+    await deps.dispatcher.media({
+      surface: "chat_completions",
+      identity,
+      clientHeaders: request.headers,
+      clientSignal: () =>
+        deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
+      timing,
+    }, body),
   );
 }
 
@@ -159,7 +206,8 @@ function generateContext(target: string, isComboName: (name: string) => boolean)
 
 /** Picks the wire format errors on a path are encoded in. */
 export function surfaceForPath(p: string): WireFormat | "utility" {
-  if (p.startsWith("/v1/chat/completions")) return "chat_completions";
+  if (p.startsWith("/v1/chat/completions") || p.startsWith("/v1/completions")) return "chat_completions";
+  if (p.startsWith("/v1/images/") || p.startsWith("/v1/audio/")) return "chat_completions";
   if (p.startsWith("/v1/responses")) return "responses";
   if (p.startsWith("/v1/messages")) return "messages";
   if (p.startsWith("/v1beta/") || (p.startsWith("/v1/models/") && p.includes(":"))) return "generate_content";

@@ -35,7 +35,14 @@ export function utilityRoutes(deps: UtilityDeps): Hono<AppEnv> {
     }
     return c.json({
       object: "list",
-      data: models.map((m) => ({ id: m.id, object: "model", created: 0, owned_by: m.ownedBy })),
+      // `kind` beside OpenAI's fields: which endpoint the model answers (chat, embedding, image, …).
+      data: models.map((m) => ({
+        id: m.id,
+        object: "model",
+        created: 0,
+        owned_by: m.ownedBy,
+        kind: m.modelKind,
+      })),
     });
   });
   app.get("/api/tags", (c) => {
@@ -50,9 +57,9 @@ export function utilityRoutes(deps: UtilityDeps): Hono<AppEnv> {
       ? body.name
       : "";
     if (name === "") throw new GatewayError(400, "invalid_request", "model: required (or name)");
-    const visible = deps.visibleModels(c.get("identity")).some((m) => m.id === name);
-    if (!visible) throw new GatewayError(404, "not_found", `model ${quoteValue(name)} not found`);
-    return c.json(showBody(name, { tools: true, vision: true }));
+    const entry = deps.visibleModels(c.get("identity")).find((m) => m.id === name);
+    if (entry === undefined) throw new GatewayError(404, "not_found", `model ${quoteValue(name)} not found`);
+    return c.json(showBody(name, { tools: true, vision: true, kind: entry.modelKind }));
   });
   return app;
 }

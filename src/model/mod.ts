@@ -12,3 +12,4 @@ export * from "./tool_pairing.ts";
 export * from "./warning.ts";
 export * from "./embeddings.ts";
 export * from "./rerank.ts";
+export * from "./media.ts";

@@ -1,5 +1,6 @@
 import type { Extra } from "./extra.ts";
 import type { CacheControl, Part, TextPart } from "./parts.ts";
+import type { GatewayWarning } from "./warning.ts";
 import type { WireFormat } from "./wire_format.ts";
 
 /** Conversation roles. System text lives in `NeutralRequest.system`, never in messages. */
@@ -68,4 +69,9 @@ export interface NeutralRequest {
   readonly source: WireFormat;
   /** Top-level fields the decoder did not map. */
   readonly extra?: Extra;
+  /**
+   * What the client's own decoder already knew it could not keep (legacy completions' `suffix`); the
+   * request's answer carries them beside the upstream's.
+   */
+  readonly warnings?: readonly GatewayWarning[];
 }

@@ -70,3 +70,4 @@ export {
   type AccountStrategy,
   orderAccounts,
 } from "./account_order.ts";
+export { mayServe, type MediaKind, mediaKindLabel, type ModelKind, modelKindOf } from "./media_kind.ts";

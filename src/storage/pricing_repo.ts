@@ -7,6 +7,9 @@ interface Row {
   output_per_mtok: number;
   cache_creation_per_mtok: number;
   cache_read_per_mtok: number;
+  per_image: string | null;
+  per_second: number | null;
+  per_mchar: number | null;
 }
 
 /** The pricing_overrides table. */
@@ -27,6 +30,7 @@ export class PricingRepo {
         outputPerMtok: r.output_per_mtok,
         cacheCreationPerMtok: r.cache_creation_per_mtok,
         cacheReadPerMtok: r.cache_read_per_mtok,
+        ...mediaPrices(r),
       };
     }
     return out;
@@ -36,16 +40,20 @@ export class PricingRepo {
   upsert(model: string, price: PriceConfig, now: number): void {
     this.#db.prepare(
       `INSERT INTO pricing_overrides (model, input_per_mtok, output_per_mtok, cache_creation_per_mtok,
-         cache_read_per_mtok, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+         cache_read_per_mtok, per_image, per_second, per_mchar, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (model) DO UPDATE SET input_per_mtok = excluded.input_per_mtok,
          output_per_mtok = excluded.output_per_mtok, cache_creation_per_mtok = excluded.cache_creation_per_mtok,
-         cache_read_per_mtok = excluded.cache_read_per_mtok, updated_at = excluded.updated_at`,
+         cache_read_per_mtok = excluded.cache_read_per_mtok, per_image = excluded.per_image,
+         per_second = excluded.per_second, per_mchar = excluded.per_mchar, updated_at = excluded.updated_at`,
     ).run(
       model,
       price.inputPerMtok,
       price.outputPerMtok,
       price.cacheCreationPerMtok,
       price.cacheReadPerMtok,
+      price.perImage === undefined ? null : JSON.stringify(price.perImage),
+      price.perSecond ?? null,
+      price.perMchar ?? null,
       now,
     );
   }
@@ -59,4 +67,13 @@ export class PricingRepo {
   count(): number {
     return Number((this.#db.prepare("SELECT count(*) AS n FROM pricing_overrides").get() as { n: number }).n);
   }
+}
+
+/** The per-image, per-second and per-character prices of a row, only those it has. */
+function mediaPrices(r: Row): Pick<PriceConfig, "perImage" | "perSecond" | "perMchar"> {
+  const out: { perImage?: Record<string, number>; perSecond?: number; perMchar?: number } = {};
+  if (r.per_image !== null && r.per_image !== undefined) out.perImage = JSON.parse(r.per_image);
+  if (r.per_second !== null && r.per_second !== undefined) out.perSecond = Number(r.per_second);
+  if (r.per_mchar !== null && r.per_mchar !== undefined) out.perMchar = Number(r.per_mchar);
+  return out;
 }

@@ -2,7 +2,7 @@
 import type { UpstreamFormat, WireFormat } from "../model/mod.ts";
 import type { Codec, UpstreamCodec } from "./codec.ts";
 import { cloudAssistantCodec } from "./kiro/mod.ts";
-import { chatCompletionsCodec } from "./chat_completions/mod.ts";
+import { chatCompletionsCodec, legacyCompletionsCodec } from "./chat_completions/mod.ts";
 import { generateContentCodec } from "./generate_content/mod.ts";
 import { localRunnerCodec } from "./local_runner/mod.ts";
 import { messagesCodec } from "./messages/mod.ts";
@@ -60,9 +60,14 @@ const CODECS: Readonly<Record<WireFormat, Codec>> = {
   local_runner: limited(localRunnerCodec),
 };
 
-/** The codec of a wire format. */
-export function codecFor(format: WireFormat): Codec {
-  return CODECS[format];
+const LEGACY_COMPLETIONS = limited(legacyCompletionsCodec);
+
+/**
+ * The codec of a wire format; `endpoint` picks a surface with shapes of its own within the format
+ * (`completions`: OpenAI's legacy `/v1/completions`).
+ */
+export function codecFor(format: WireFormat, endpoint?: string): Codec {
+  return format === "chat_completions" && endpoint === "completions" ? LEGACY_COMPLETIONS : CODECS[format];
 }
 
 /** The upstream half of a format: a client codec, or the codec of a format only upstreams speak. */

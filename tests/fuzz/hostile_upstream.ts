@@ -72,7 +72,7 @@ export async function startHostileUpstream(big: boolean): Promise<HostileUpstrea
     const text = await request.text();
     const stream = path.includes("streamGenerateContent") || /"stream"\s*:\s*true/.test(text);
     const seed = Number(/seed:(\d+)/.exec(text)?.[1] ?? "0");
-    const valid = canned.get(`${formatOfPath(path)}:${stream}`) as Canned;
+    const valid = mediaAnswer(path) ?? canned.get(`${formatOfPath(path)}:${stream}`) as Canned;
     return misbehave(mode, valid, new Rng(seed), big, request.signal);
   });
   const port = await promise;
@@ -83,6 +83,21 @@ export async function startHostileUpstream(big: boolean): Promise<HostileUpstrea
       await server.finished;
     },
   };
+}
+
+/** The valid answer of an images or audio endpoint (OpenAI-compatible upstreams), for the media surfaces. */
+function mediaAnswer(path: string): Canned | undefined {
+  if (path.includes("/images/")) {
+    return {
+      text: '{"created":1700000000,"data":[{"b64_json":"aGVsbG8="}]}',
+      contentType: "application/json",
+    };
+  }
+  if (path.endsWith("/audio/speech")) return { text: "ID3-fake-audio-bytes", contentType: "audio/mpeg" };
+  if (path.includes("/audio/")) {
+    return { text: '{"text":"hello","duration":3}', contentType: "application/json" };
+  }
+  return undefined;
 }
 
 async function cannedAnswers(): Promise<Map<string, Canned>> {

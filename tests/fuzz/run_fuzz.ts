@@ -7,6 +7,7 @@ import { type CampaignResult, CUT, type FuzzInput, runCampaign } from "./fuzzer.
 import { clientInput } from "./client_inputs.ts";
 import { startHostileUpstream, UPSTREAM_MODES } from "./hostile_upstream.ts";
 import { SURFACES } from "./surfaces.ts";
+import { uploadInput } from "./upload_inputs.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 
 /** How large a run is. */
@@ -106,6 +107,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         name: `surface ${surface.name}`,
         make: (rng: import("./fuzzer.ts").Rng) => clientInput(surface, rng, options.big),
       })),
+      { name: "uploads (multipart)", make: (rng: import("./fuzzer.ts").Rng) => uploadInput(rng) },
       ...UPSTREAM_MODES.map((mode) => ({
         name: `upstream ${mode}`,
         make: (rng: import("./fuzzer.ts").Rng, index: number) => upstreamInput(mode, rng, index),

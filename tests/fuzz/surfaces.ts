@@ -91,6 +91,32 @@ export const SURFACES: readonly FuzzSurface[] = [
     toolsField: "tools",
   },
   {
+    // Legacy completions have no tools: tool attacks test that they are dropped, never forwarded.
+    name: "legacy_completions",
+    envelope: "openai",
+    path: () => "/v1/completions",
+    body: (model, text, stream) => ({ model, stream, max_tokens: 64, prompt: text }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
+    // Images and speech take no tools: tool attacks test that unknown fields are refused or passed on safely.
+    name: "image_generations",
+    envelope: "openai",
+    path: () => "/v1/images/generations",
+    body: (model, text) => ({ model, prompt: text, n: 1, size: "1024x1024" }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
+    name: "audio_speech",
+    envelope: "openai",
+    path: () => "/v1/audio/speech",
+    body: (model, text) => ({ model, input: text, voice: "alloy" }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
     name: "local_runner_chat",
     envelope: "local_runner",
     path: () => "/api/chat",

@@ -150,10 +150,10 @@ Deno.test("GET /v1/models lists provider models and combos, filtered by the key'
       .json();
   assertEquals(all.object, "list");
   assertEquals(all.data, [
-    { id: "p/m1", object: "model", created: 0, owned_by: "pa" },
-    { id: "p/m3", object: "model", created: 0, owned_by: "pa" },
-    { id: "q/m2", object: "model", created: 0, owned_by: "qa" },
-    { id: "duo", object: "model", created: 0, owned_by: "combo" },
+    { id: "p/m1", object: "model", created: 0, owned_by: "pa", kind: "chat" },
+    { id: "p/m3", object: "model", created: 0, owned_by: "pa", kind: "chat" },
+    { id: "q/m2", object: "model", created: 0, owned_by: "qa", kind: "chat" },
+    { id: "duo", object: "model", created: 0, owned_by: "combo", kind: "chat" },
   ]);
   const key = t.key(["p/*"]);
   const scoped = await (await fetch(`${t.gw.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } }))

@@ -105,6 +105,24 @@ const checks: Record<string, (store: Store) => void> = {
       cacheReadPerMtok: 0.1,
     }, NOW);
     assertEquals(store.pricing.all().m1.inputPerMtok, 1.5);
+    assertEquals(store.pricing.all().m1.perImage, undefined);
+    // Image and audio prices (migration 0026) round-trip beside the token ones.
+    store.pricing.upsert("pics", {
+      inputPerMtok: 0,
+      outputPerMtok: 0,
+      cacheCreationPerMtok: 0,
+      cacheReadPerMtok: 0,
+      perImage: { "hd@1024x1024": 0.08, "*": 0.04 },
+      perSecond: 0.0001,
+      perMchar: 15,
+    }, NOW);
+    const pics = store.pricing.all().pics;
+    assertEquals([pics.perImage, pics.perSecond, pics.perMchar], [
+      { "hd@1024x1024": 0.08, "*": 0.04 },
+      0.0001,
+      15,
+    ]);
+    assertEquals(store.pricing.delete("pics"), true);
     assertEquals(store.pricing.delete("m1"), true);
     store.settings.set("server_require_api_key", "true");
     store.settings.set("server_require_api_key", "false");

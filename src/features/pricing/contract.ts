@@ -8,6 +8,12 @@ export interface PriceView {
   readonly output_per_mtok: number;
   readonly cache_creation_per_mtok: number;
   readonly cache_read_per_mtok: number;
+  /** Image models: USD per image by variant (`<quality>@<size>`, `<quality>`, `@<size>`, `*`). */
+  readonly per_image?: Readonly<Record<string, number>>;
+  /** Transcription models billed by duration: USD per second of audio. */
+  readonly per_second?: number;
+  /** Speech models: USD per million input characters. */
+  readonly per_mchar?: number;
 }
 
 /** Builtin prices, overrides, and models used without a price. */

@@ -15,6 +15,9 @@ const schema = z.object({
   output_per_mtok: rate,
   cache_creation_per_mtok: rate.default(0),
   cache_read_per_mtok: rate.default(0),
+  per_image: z.record(z.string().min(1), rate).optional(),
+  per_second: rate.optional(),
+  per_mchar: rate.optional(),
 });
 
 /** Pricing overrides: create or replace, delete. */
@@ -29,6 +32,9 @@ export function pricingRoutes(ctx: DashboardContext): Hono<AppEnv> {
       outputPerMtok: input.output_per_mtok,
       cacheCreationPerMtok: input.cache_creation_per_mtok,
       cacheReadPerMtok: input.cache_read_per_mtok,
+      ...(input.per_image === undefined ? {} : { perImage: input.per_image }),
+      ...(input.per_second === undefined ? {} : { perSecond: input.per_second }),
+      ...(input.per_mchar === undefined ? {} : { perMchar: input.per_mchar }),
     });
     return answer("POST /pricing", { ok: true, price: priceView(input.model, price) });
   });

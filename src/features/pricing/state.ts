@@ -25,5 +25,8 @@ export function priceView(model: string, price: PriceConfig): PriceView {
     output_per_mtok: price.outputPerMtok,
     cache_creation_per_mtok: price.cacheCreationPerMtok,
     cache_read_per_mtok: price.cacheReadPerMtok,
+    ...(price.perImage === undefined ? {} : { per_image: price.perImage }),
+    ...(price.perSecond === undefined ? {} : { per_second: price.perSecond }),
+    ...(price.perMchar === undefined ? {} : { per_mchar: price.perMchar }),
   };
 }

@@ -2,6 +2,8 @@ import { stableHash } from "../shared/mod.ts";
 
 /** Model capabilities /api/show advertises. */
 export interface ShowCapabilities {
+  /** A model of another kind than chat lists that kind alone (Ollama says `embedding` for embedders). */
+  readonly kind?: "chat" | "embedding" | "image" | "transcription" | "speech";
   readonly vision?: boolean;
   readonly tools?: boolean;
   readonly thinking?: boolean;
@@ -59,10 +61,14 @@ export function showBody(
   capabilities: ShowCapabilities,
   modifiedAt = "1970-01-01T00:00:00.000Z",
 ): Record<string, unknown> {
-  const caps = ["completion"];
-  if (capabilities.tools) caps.push("tools");
-  if (capabilities.vision) caps.push("vision");
-  if (capabilities.thinking) caps.push("thinking");
+  const caps: string[] = [];
+  if (capabilities.kind !== undefined && capabilities.kind !== "chat") caps.push(capabilities.kind);
+  else {
+    caps.push("completion");
+    if (capabilities.tools) caps.push("tools");
+    if (capabilities.vision) caps.push("vision");
+    if (capabilities.thinking) caps.push("thinking");
+  }
   return {
     modelfile: `FROM ${model}\n`,
     parameters: "",

@@ -72,3 +72,8 @@ Deno.test("encodeError() uses Ollama's {error} envelope with the error's status"
 Deno.test("localRunnerCodec declares its format and NDJSON framing", () => {
   assertEquals([localRunnerCodec.format, localRunnerCodec.framing], ["local_runner", "ndjson"]);
 });
+
+Deno.test("showBody() lists a non-chat model's kind alone (Ollama says embedding for embedders)", () => {
+  assertEquals(showBody("m", { tools: true, kind: "embedding" }).capabilities, ["embedding"]);
+  assertEquals(showBody("m", { tools: true, kind: "chat" }).capabilities, ["completion", "tools"]);
+});

@@ -1,0 +1,542 @@
+/**
+ * Images and audio through the same keys, allowlists, budgets, routing, fallback, cooldowns, usage rows and
+ * request logs as chat: one request, its attempts in plan order, each called with the target's own body
+ * (OpenAI-compatible images/audio endpoints, or Gemini's generateContent for images). Answers are JSON, or
+ * upstream bytes passed through (speech audio, streamed transcription events, text transcripts).
+ */
+import { type AudioBill, imageCost, type Price, speechCost, transcriptionCost } from "../accounting/mod.ts";
+import { type CallTarget, callTarget } from "./prepare_call.ts";
+import { callUpstream, type UpstreamOutcome, type UpstreamRequest } from "../executors/call_upstream.ts";
+import { isSubscriptionKind } from "../executors/oauth/mod.ts";
+import {
+  GatewayError,
+  type GatewayWarning,
+  type MultipartBody,
+  type NeutralImageRequest,
+  type NeutralImageResponse,
+  type NeutralRequest,
+  type NeutralSpeechRequest,
+  type NeutralTranscriptionRequest,
+  type Usage,
+} from "../model/mod.ts";
+import {
+  allCoolingMessage,
+  type Attempt,
+  classifyUpstreamFailure,
+  exhaustedMessage,
+  mayServe,
+  type MediaKind,
+  mediaKindLabel,
+  modelKindOf,
+  type RoutingTable,
+} from "../routing/mod.ts";
+import { decodeGeminiImageResponse, encodeGeminiImageRequest } from "../wire/gemini_images/mod.ts";
+import {
+  decodeSpeech,
+  decodeTranscription,
+  encodeSpeech,
+  encodeTranscription,
+  transcriptionBill,
+} from "../wire/openai_audio/mod.ts";
+import {
+  decodeImageEdit,
+  decodeImageGeneration,
+  decodeOpenAiImageResponse,
+  encodeOpenAiImageRequest,
+  encodeOpenAiImageResponse,
+} from "../wire/openai_images/mod.ts";
+import { encodeMultipart } from "../wire/shared/multipart.ts";
+import { readUpstreamError } from "../wire/shared/mod.ts";
+import { type Answer, bytesAnswer, type ByteSource, jsonAnswer } from "./answer.ts";
+import type { AttemptDeps } from "./attempt_context.ts";
+import { type AdmissionDeps, admitRequest } from "./admission.ts";
+import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
+import type { RequestLifecycle } from "./request_lifecycle.ts";
+import type { RequestTiming } from "./request_timing.ts";
+import { upstreamErrorKind } from "./upstream_error_kind.ts";
+
+export type { MediaKind };
+
+/** One media request, decoded by its surface. */
+export type MediaRequest =
+  | { readonly kind: "image_generation" | "image_edit"; readonly request: NeutralImageRequest }
+  | { readonly kind: "transcription" | "translation"; readonly request: NeutralTranscriptionRequest }
+  | { readonly kind: "speech"; readonly request: NeutralSpeechRequest };
+
+type ImageMedia = Extract<MediaRequest, { kind: "image_generation" | "image_edit" }>;
+type TranscriptionMedia = Extract<MediaRequest, { kind: "transcription" | "translation" }>;
+
+function isImage(media: MediaRequest): media is ImageMedia {
+  return media.kind === "image_generation" || media.kind === "image_edit";
+}
+
+function isTranscription(media: MediaRequest): media is TranscriptionMedia {
+  return media.kind === "transcription" || media.kind === "translation";
+}
+
+/** Whether the client gets the answer as a stream (speech audio, streamed transcription events). */
+function streams(media: MediaRequest): boolean {
+  return media.kind === "speech" || (isTranscription(media) && media.request.stream);
+}
+
+/** A media body as the HTTP layer read it: JSON (generations, speech) or a multipart form. */
+export type MediaBody =
+  | { readonly kind: "image_generation" | "speech"; readonly json: unknown }
+  | { readonly kind: "image_edit" | "transcription" | "translation"; readonly form: MultipartBody };
+
+/** Decodes a media body with its endpoint's codec; throws GatewayError(400) naming the field. */
+export function decodeMedia(body: MediaBody): MediaRequest {
+  switch (body.kind) {
+    case "image_generation":
+      return { kind: body.kind, request: decodeImageGeneration(body.json) };
+    case "speech":
+      return { kind: body.kind, request: decodeSpeech(body.json) };
+    case "image_edit":
+      return { kind: body.kind, request: decodeImageEdit(body.form) };
+    case "transcription":
+    case "translation":
+      return { kind: body.kind, request: decodeTranscription(body.form) };
+  }
+}
+
+/**
+ * What the request log keeps of a media body: JSON as it came, a form's text fields and, for each file,
+ * its name, type and size; never the bytes.
+ */
+export function mediaLogBody(body: MediaBody): unknown {
+  if ("json" in body) return body.json;
+  return {
+    ...body.form.fields,
+    files: body.form.files.map((f) => ({
+      field: f.field,
+      filename: f.filename,
+      content_type: f.contentType,
+      bytes: f.data.length,
+    })),
+  };
+}
+
+/** Who asked, and the request. */
+export interface MediaInput {
+  readonly media: MediaRequest;
+  readonly identity: ClientIdentity;
+  readonly clientSignal: () => AbortSignal;
+  readonly timing: RequestTiming;
+}
+
+/** What the media flow needs from the runtime (the dispatcher's own deps). */
+export interface MediaDeps extends AttemptDeps, AdmissionDeps {
+  readonly table: () => RoutingTable;
+}
+
+/** Upstream error bodies are read up to this size for classification and messages. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+/** Streamed transcription events kept to find the final one's usage. */
+const TAIL_CHARS = 64 * 1024;
+
+/** The upstream path of each kind on an OpenAI-compatible base URL. */
+const OPENAI_PATHS: Readonly<Record<MediaKind, string>> = {
+  image_generation: "/images/generations",
+  image_edit: "/images/edits",
+  transcription: "/audio/transcriptions",
+  translation: "/audio/translations",
+  speech: "/audio/speech",
+};
+
+/** How a target's API type serves media: OpenAI's endpoints, Gemini's generateContent, or not at all. */
+type MediaRoute = "openai" | "gemini" | null;
+
+function routeOf(kind: MediaKind, target: CallTarget): MediaRoute {
+  if (isSubscriptionKind(target.provider.apiType)) return null;
+  if (target.preset.format === "chat_completions") return "openai";
+  if (target.preset.format === "generate_content" && (kind === "image_generation" || kind === "image_edit")) {
+    return "gemini";
+  }
+  return null;
+}
+
+/** Serves one media request to its end (the lifecycle completes or fails here). */
+export async function serveMedia(
+  deps: MediaDeps,
+  input: MediaInput,
+  lifecycle: RequestLifecycle,
+): Promise<Answer> {
+  const { media, identity } = input;
+  const model = media.request.model;
+  const table = deps.table();
+  const placeholder = placeholderRequest(media);
+  lifecycle.decoded(placeholder, model);
+  const admitted = admitRequest(deps, lifecycle, identity, "chat_completions", placeholder, table);
+  if (admitted instanceof Promise) await admitted;
+  const plan = deps.routing.resolve(
+    table,
+    model,
+    deps.control.settings,
+    deps.now(),
+    identityRoutingKey(identity),
+    null,
+  );
+  if (plan.kind === "unknown") throw new GatewayError(404, "not_found", plan.message);
+  if (plan.kind === "all_cooling") {
+    const message = allCoolingMessage(plan.model, plan.retryAfterSeconds);
+    throw new GatewayError(503, "unavailable", message, {
+      headers: { "retry-after": String(plan.retryAfterSeconds) },
+      fixedBody: { detail: message },
+    });
+  }
+  const label = mediaKindLabel(media.kind);
+  const servable = plan.attempts.filter((a) => {
+    const target = callTarget(deps, a);
+    return target !== null && routeOf(media.kind, target) !== null && mayServe(media.kind, a.upstreamModel);
+  });
+  if (servable.length === 0) {
+    const first = plan.attempts[0];
+    const why = first !== undefined && !mayServe(media.kind, first.upstreamModel)
+      ? `"${first.upstreamModel}" is ${
+        modelKindOf(first.upstreamModel) === "embedding" ? "an embedding" : "a chat"
+      } model`
+      : "its providers cannot serve it (OpenAI-compatible providers serve images and audio; Gemini ones images)";
+    throw new GatewayError(400, "invalid_request", `Model "${model}" cannot be used for ${label}: ${why}`);
+  }
+  let last: { providerId: string; message: string } | null = null;
+  for (const attempt of servable) {
+    if (last !== null) {
+      if (input.clientSignal().aborted) throw new GatewayError(499, "client_closed", "client disconnected");
+      if (deps.routing.isCooling(attempt.account.id, deps.control.settings, deps.now())) continue;
+    }
+    const target = callTarget(deps, attempt);
+    if (target === null) continue;
+    lifecycle.attempting(attempt.account.id);
+    const answer = await runMediaAttempt(deps, input, attempt, target, lifecycle);
+    if (answer.kind === "answer") return answer.answer;
+    last = { providerId: attempt.account.id, message: answer.message };
+  }
+  const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");
+  throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });
+}
+
+type AttemptResult = { readonly kind: "answer"; readonly answer: Answer } | {
+  readonly kind: "failure";
+  readonly message: string;
+};
+
+/** The chat-shaped stand-in the usage recorder reads: the model asked for, its text, whether it streams. */
+function placeholderRequest(media: MediaRequest): NeutralRequest {
+  const text = media.kind === "speech" ? media.request.input : isImage(media) ? media.request.prompt : "";
+  return {
+    model: media.request.model,
+    system: [],
+    messages: text === "" ? [] : [{ role: "user", parts: [{ kind: "text", text }] }],
+    tools: [],
+    params: {},
+    stream: streams(media),
+    source: "chat_completions",
+  };
+}
+
+/** The upstream call of one attempt, and what the target could not express. */
+function buildCall(
+  deps: MediaDeps,
+  input: MediaInput,
+  attempt: Attempt,
+  target: CallTarget,
+  route: "openai" | "gemini",
+): { call: UpstreamRequest; warnings: readonly GatewayWarning[] } {
+  const { media } = input;
+  const { provider, preset } = target;
+  const base = {
+    client: deps.clients.get(provider.clientId, `${provider.baseUrl}|${provider.apiType}`),
+    clientSignal: input.clientSignal,
+    headersTimeoutMs: deps.timeouts.headersMs,
+    idleTimeoutMs: deps.timeouts.idleMs,
+  };
+  const auth = preset.authHeaders(provider.apiKey);
+  if (route === "gemini") {
+    if (media.kind !== "image_generation" && media.kind !== "image_edit") {
+      throw new Error("gemini serves images only");
+    }
+    const encoded = encodeGeminiImageRequest(media.request);
+    return {
+      call: {
+        url: preset.url(provider.baseUrl, attempt.upstreamModel, false),
+        headers: { "content-type": "application/json", accept: "application/json", ...auth },
+        body: JSON.stringify(encoded.body),
+        ...base,
+      },
+      warnings: encoded.warnings,
+    };
+  }
+  const url = provider.baseUrl.replace(/\/+$/, "") + OPENAI_PATHS[media.kind];
+  const json = (body: unknown) => ({
+    call: {
+      url,
+      headers: { "content-type": "application/json", ...auth },
+      body: JSON.stringify(body),
+      ...base,
+    },
+    warnings: [],
+  });
+  const multipart = (form: Parameters<typeof encodeMultipart>[0], warnings: readonly GatewayWarning[]) => {
+    const encoded = encodeMultipart(form, `gateway-${deps.newId()}`);
+    return {
+      call: { url, headers: { "content-type": encoded.contentType, ...auth }, body: encoded.bytes, ...base },
+      warnings,
+    };
+  };
+  switch (media.kind) {
+    case "image_generation":
+    case "image_edit": {
+      const encoded = encodeOpenAiImageRequest(media.request, attempt.upstreamModel);
+      return encoded.kind === "json"
+        ? { ...json(encoded.body), warnings: encoded.warnings }
+        : multipart(encoded.body, encoded.warnings);
+    }
+    case "transcription":
+    case "translation":
+      return multipart(encodeTranscription(media.request, attempt.upstreamModel), []);
+    case "speech":
+      return json(encodeSpeech(media.request, attempt.upstreamModel));
+  }
+}
+
+async function runMediaAttempt(
+  deps: MediaDeps,
+  input: MediaInput,
+  attempt: Attempt,
+  target: CallTarget,
+  lifecycle: RequestLifecycle,
+): Promise<AttemptResult> {
+  const route = routeOf(input.media.kind, target)!;
+  const { call, warnings } = buildCall(deps, input, attempt, target, route);
+  const started = deps.now();
+  const row = new MediaRow(deps, input, attempt, target, started);
+  const outcome = await input.timing.waitFor(callUpstream(call));
+  if (outcome.kind === "cancelled") {
+    row.write(499, null, "client disconnected", () => 0);
+    throw new GatewayError(499, "client_closed", "client disconnected before the upstream answered");
+  }
+  if (outcome.kind === "overloaded") {
+    row.write(503, null, outcome.message, () => 0);
+    return { kind: "failure", message: outcome.message };
+  }
+  if (outcome.kind === "network") {
+    const message = `${outcome.reason}: ${outcome.message}`;
+    const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
+    row.write(0, null, message, () => 0);
+    deps.routing.fail(target.provider.id, classification, message, deps.control.settings, deps.now(), 0);
+    return { kind: "failure", message };
+  }
+  if (outcome.status >= 400) return failed(deps, outcome, target, row);
+  lifecycle.warned(warnings);
+  const media = input.media;
+  const contentType = outcome.header("content-type") ?? "";
+  if (!isImage(media) && (media.kind === "speech" || !contentType.includes("json"))) {
+    return { kind: "answer", answer: passThrough(deps, outcome, media, row, lifecycle, warnings) };
+  }
+  let value: unknown;
+  let text: string;
+  try {
+    text = await input.timing.waitFor(outcome.readAnswer(deps.limits.maxAnswerBytes));
+  } catch (error) {
+    // Too large (limits.max_answer_bytes) or cut off: the upstream's fault, never a 500.
+    const message = `The upstream's answer could not be read: ${(error as Error).message}`;
+    row.write(502, null, message, () => 0);
+    throw new GatewayError(502, "upstream", message);
+  }
+  if (outcome.clientGone()) throw new GatewayError(499, "client_closed", "client disconnected");
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const message = `The upstream's answer is not JSON: ${text.slice(0, 200)}`;
+    row.write(502, null, message, () => 0);
+    throw new GatewayError(502, "upstream", message);
+  }
+  if (!isImage(media)) {
+    const bill = transcriptionBill(value);
+    row.write(200, bill.usage ?? null, "", (price) => transcriptionCost(bill, price));
+    deps.routing.succeed(target.provider.id, target.provider.prefix, identityRoutingKey(input.identity));
+    const answer = jsonAnswer(value, lifecycle.trace.warnings, text);
+    return { kind: "answer", answer: lifecycle.complete(answer, text, false) };
+  }
+  let images: NeutralImageResponse;
+  try {
+    images = route === "gemini" ? decodeGeminiImageResponse(value) : decodeOpenAiImageResponse(value);
+  } catch (error) {
+    row.write(502, null, (error as Error).message, () => 0);
+    throw error;
+  }
+  const request = media.request;
+  row.write(
+    200,
+    images.usage ?? null,
+    "",
+    (price) =>
+      imageCost({
+        images: images.images.length,
+        quality: request.quality,
+        size: request.size,
+        usage: images.usage,
+      }, price),
+  );
+  deps.routing.succeed(target.provider.id, target.provider.prefix, identityRoutingKey(input.identity));
+  const body = encodeOpenAiImageResponse(images, request.responseFormat, Math.floor(deps.now() / 1000));
+  const bodyText = JSON.stringify(body);
+  // The request log keeps how many images came back, never their bytes.
+  const logged = `${images.images.length} image(s), ${bodyText.length} bytes of JSON`;
+  return {
+    kind: "answer",
+    answer: lifecycle.complete(jsonAnswer(body, lifecycle.trace.warnings, bodyText), logged, false),
+  };
+}
+
+/** An upstream error status: cooled down and retried elsewhere, or the client's own error at once. */
+async function failed(
+  deps: MediaDeps,
+  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
+  target: CallTarget,
+  row: MediaRow,
+): Promise<AttemptResult> {
+  const text = await outcome.readText(ERROR_BODY_LIMIT);
+  const classification = classifyUpstreamFailure({
+    kind: "status",
+    status: outcome.status,
+    bodyText: text,
+    retryAfterHeader: outcome.header("retry-after"),
+    now: deps.now(),
+    headers: outcome.header,
+  });
+  const message = deps.control.redactor.redact(
+    `HTTP ${outcome.status}: ${text.replace(/\s+/g, " ").trim().slice(0, 300)}`,
+  );
+  row.write(outcome.status, null, message, () => 0);
+  deps.routing.fail(
+    target.provider.id,
+    classification,
+    message,
+    deps.control.settings,
+    deps.now(),
+    outcome.status,
+  );
+  if (classification.fallback) return { kind: "failure", message };
+  const said = readUpstreamError(text) ?? undefined;
+  throw new GatewayError(outcome.status, upstreamErrorKind(outcome.status), said?.message ?? message, {
+    upstreamBody: message,
+  });
+}
+
+/**
+ * Speech audio, streamed transcription events and text transcripts go to the client as the upstream sends
+ * them. The usage row is written when the body ends: speech by its input's characters, a streamed
+ * transcription by the usage of its final event.
+ */
+function passThrough(
+  deps: MediaDeps,
+  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
+  media: MediaRequest,
+  row: MediaRow,
+  lifecycle: RequestLifecycle,
+  warnings: readonly GatewayWarning[],
+): Answer {
+  const body = outcome.body();
+  const decoder = new TextDecoder();
+  let tail = "";
+  let size = 0;
+  let ended = false;
+  const end = (status: number, error: string) => {
+    if (ended) return;
+    ended = true;
+    if (media.kind === "speech") {
+      row.write(status, null, error, (price) => speechCost(media.request.input.length, 0, price));
+    } else {
+      const bill = lastEventBill(tail);
+      row.write(status, bill.usage ?? null, error, (price) => transcriptionCost(bill, price));
+    }
+  };
+  const source: ByteSource = {
+    async next() {
+      let chunk: Uint8Array | null;
+      try {
+        chunk = await body.read();
+      } catch (error) {
+        end(502, (error as Error).message);
+        throw new Error(`the upstream's body broke: ${(error as Error).message}`);
+      }
+      if (chunk === null) {
+        end(200, "");
+        return null;
+      }
+      if (size === 0) body.committed();
+      size += chunk.length;
+      if (media.kind !== "speech") tail = (tail + decoder.decode(chunk, { stream: true })).slice(-TAIL_CHARS);
+      return chunk;
+    },
+    cancel(reason) {
+      end(499, "client disconnected");
+      body.cancel(reason);
+    },
+  };
+  const contentType = outcome.header("content-type") ?? "application/octet-stream";
+  deps.routing.succeed(row.accountId, row.prefix);
+  // Binary bodies are summarised in the request log, never stored.
+  const answer = bytesAnswer(contentType, source, warnings);
+  return lifecycle.complete(answer, `(${contentType} passed through)`, streams(media));
+}
+
+/** The bill facts of a streamed transcription: its last JSON event that carries any. */
+function lastEventBill(text: string): AudioBill {
+  const lines = text.split("\n").filter((line) => line.startsWith("data:"));
+  for (let i = lines.length - 1; i >= 0; i--) {
+    try {
+      const bill = transcriptionBill(JSON.parse(lines[i].slice(5)));
+      if (bill.seconds !== undefined || bill.usage !== undefined) return bill;
+    } catch { /* not JSON: keep looking */ }
+  }
+  // A whole JSON transcript passed through as text (response_format json with an odd content type).
+  try {
+    return transcriptionBill(JSON.parse(text));
+  } catch {
+    return {};
+  }
+}
+
+/** The one usage row of a media attempt, priced in the kind's own unit. */
+class MediaRow {
+  readonly accountId: string;
+  readonly prefix: string;
+  readonly #deps: MediaDeps;
+  readonly #input: MediaInput;
+  readonly #attempt: Attempt;
+  readonly #target: CallTarget;
+  readonly #started: number;
+
+  constructor(deps: MediaDeps, input: MediaInput, attempt: Attempt, target: CallTarget, started: number) {
+    this.#deps = deps;
+    this.#input = input;
+    this.#attempt = attempt;
+    this.#target = target;
+    this.#started = started;
+    this.accountId = target.provider.id;
+    this.prefix = target.provider.prefix;
+  }
+
+  write(status: number, usage: Usage | null, error: string, cost: (price: Price | null) => number): void {
+    const deps = this.#deps;
+    const media = this.#input.media;
+    deps.recorder.record({
+      clientFormat: isImage(media) ? "images" : "audio",
+      identity: this.#input.identity,
+      request: placeholderRequest(media),
+      routeModel: this.#attempt.routeModel,
+      upstreamModel: this.#attempt.upstreamModel,
+      providerId: this.#target.provider.rowId,
+      accountId: this.#target.provider.id,
+      status,
+      // Media rows are priced per image, second or character: no token estimate is made for them.
+      usage: usage ?? { inputTotal: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 },
+      latencyMs: deps.now() - this.#started,
+      streamed: streams(media),
+      error: error === "" ? error : deps.control.redactor.redact(error),
+      cost,
+    }, deps.now());
+  }
+}
