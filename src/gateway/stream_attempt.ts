@@ -52,6 +52,9 @@ export async function streamAttempt(
   const opened = await openStream(body, steps, tally, caller.timing);
   if (opened.kind !== "committed") return { kind: "failed", message: opened.message };
   committed = true;
+  // Committed: the upstream's first content is on its way to the client (time to first token).
+  record.firstToken();
+  caller.listener.firstToken();
   return opened;
 }
 
