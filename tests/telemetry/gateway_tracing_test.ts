@@ -31,7 +31,7 @@ interface Setup {
 }
 
 /** Jaeger, two accounts in one combo, and a gateway exporting to Jaeger through the OTEL_* variables. */
-async function setup(service: string): Promise<Setup> {
+async function setup(service: string, telemetryYaml = ""): Promise<Setup> {
   const backend = await startOtlpBackend();
   const first = await startMockUpstream();
   const second = await startMockUpstream();
@@ -41,7 +41,7 @@ async function setup(service: string): Promise<Setup> {
         { id: "acct-a", prefix: "a", url: first.url },
         { id: "acct-b", prefix: "b", url: second.url },
       ],
-      `combos:\n  - name: smart\n    models: [a/m1, b/m1]\ntelemetry:\n  schedule_delay_ms: 20\n`,
+      `combos:\n  - name: smart\n    models: [a/m1, b/m1]\ntelemetry:\n  schedule_delay_ms: 20\n${telemetryYaml}`,
     ),
     { env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: backend.tracesUrl, OTEL_SERVICE_NAME: service } },
   );
@@ -106,6 +106,8 @@ Deno.test({
     assertEquals(tag(request, "gen_ai.usage.input_tokens"), 10);
     assertEquals(tag(request, "gen_ai.usage.output_tokens"), 5);
     assertEquals(tag(request, "span.kind"), "server");
+    // Content capture is off by default: no prompt or answer leaves the gateway.
+    assertEquals(request.logs.map((l) => tagValue(l.fields, "event")), []);
 
     assertEquals(attempts.length, 2);
     const [failed, answered] = attempts;
@@ -179,5 +181,28 @@ Deno.test({
     assertEquals(tag(attempt, "gen_ai.usage.output_tokens"), 2);
     assertEquals(tag(attempt, "gen_ai.response.finish_reasons"), '["stop"]');
     assertEquals(tag(request, "gen_ai.usage.output_tokens"), 2);
+  },
+});
+
+Deno.test({
+  name: "content capture, when on, records prompt and answer redacted and capped",
+  ignore: otlpBackendSkip("gateway tracing: content capture"),
+  async fn() {
+    await using t = await setup("gateway-capture", "  capture_content: true\n  capture_max_chars: 256\n");
+    t.first.script({ json: chatCompletion("the answer") });
+    // The prompt quotes the upstream's own key (configured secret) and is longer than the cap.
+    const prompt = `my key is upstream-key-acct-a ${"x".repeat(400)}`;
+    await t.client.chat.completions.create({ model: "a/m1", messages: [{ role: "user", content: prompt }] });
+    const traceId = (t.first.requests[0].headers.get("traceparent") ?? "").split("-")[1];
+    const { request } = split(await t.backend.waitForTrace(traceId, 2));
+    const details = request.logs.find((l) =>
+      tagValue(l.fields, "event") === "gen_ai.client.inference.operation.details"
+    );
+    assert(details !== undefined, "the content event is recorded");
+    const input = String(tagValue(details.fields, "gen_ai.input.messages"));
+    assert(!input.includes("upstream-key-acct-a"), `the key is redacted: ${input}`);
+    assert(input.length <= 256, `capped: ${input.length}`);
+    assertEquals(tagValue(details.fields, "gateway.content.truncated"), true);
+    assert(String(tagValue(details.fields, "gen_ai.output.messages")).includes("the answer"));
   },
 });
