@@ -77,6 +77,7 @@ export class AttemptRecord {
   #succeed(usage: Usage | null): void {
     const deps = this.#deps;
     if (usage !== null) {
+      this.#caller.listener.costed(deps.recorder.cost(this.#attempt.routeModel, usage));
       deps.routing.quota.usedTokens(this.#provider.id, usage.inputTotal + usage.output, deps.now());
     }
     deps.routing.succeed(this.#provider.id, this.#provider.prefix, identityRoutingKey(this.#caller.identity));

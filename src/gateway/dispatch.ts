@@ -137,7 +137,7 @@ export class Dispatcher {
     deps.budgets.check(input.identity, deps.now());
     const table = deps.table();
     checkAllowed(input.identity, request.model, table);
-    const saved = deps.savers.apply(request, settings, input.clientHeaders);
+    const saved = deps.savers.apply(request, settings, input.clientHeaders, {}, lifecycle.saverApplied);
     request = saved instanceof Promise ? await saved : saved;
     const caller: CallerContext = {
       surface: input.surface,

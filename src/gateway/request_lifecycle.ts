@@ -118,6 +118,9 @@ export class RequestLifecycle implements AttemptListener {
   /** What the answering attempt reported, for the request span's end. */
   #responseModel: string | undefined;
   #finishReason: string | undefined;
+  /** What the answers cost (USD), and the savers that changed the request. */
+  #cost = 0;
+  readonly #savers: string[] = [];
   /** The decoded request, for content capture. */
   #request: NeutralRequest | undefined;
   /** The provider of the latest attempt (the one that answered, when one did). */
@@ -209,6 +212,16 @@ export class RequestLifecycle implements AttemptListener {
     this.#provider = facts.provider;
     return this.#span.attempt(facts);
   }
+
+  /** Adds an answering attempt's cost (fusion's panel and judge each add theirs). */
+  costed(usd: number): void {
+    this.#cost += usd;
+  }
+
+  /** The savers that changed the request (`rtk`, `caveman`, …), for the request span. */
+  readonly saverApplied = (saver: string): void => {
+    this.#savers.push(saver);
+  };
 
   /** The client gets its first content (a stream committed). */
   firstToken(): void {
@@ -353,6 +366,8 @@ export class RequestLifecycle implements AttemptListener {
       finishReasons: this.#finishReason === undefined ? undefined : [this.#finishReason],
       usage: trace.usage ?? undefined,
       warnings: trace.warnings,
+      costUsd: this.#cost,
+      saversApplied: this.#savers,
     });
   }
 }

@@ -41,7 +41,8 @@ async function setup(service: string, telemetryYaml = ""): Promise<Setup> {
         { id: "acct-a", prefix: "a", url: first.url },
         { id: "acct-b", prefix: "b", url: second.url },
       ],
-      `combos:\n  - name: smart\n    models: [a/m1, b/m1]\ntelemetry:\n  schedule_delay_ms: 20\n${telemetryYaml}`,
+      `combos:\n  - name: smart\n    models: [a/m1, b/m1]\n` +
+        `pricing:\n  m1:\n    input_per_mtok: 1000\n    output_per_mtok: 1000\ntelemetry:\n  schedule_delay_ms: 20\n${telemetryYaml}`,
     ),
     { env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: backend.tracesUrl, OTEL_SERVICE_NAME: service } },
   );
@@ -106,6 +107,8 @@ Deno.test({
     assertEquals(tag(request, "gen_ai.usage.input_tokens"), 10);
     assertEquals(tag(request, "gen_ai.usage.output_tokens"), 5);
     assertEquals(tag(request, "span.kind"), "server");
+    // 10 input and 5 output tokens at 1000 USD per million each.
+    assertEquals(tag(request, "gateway.cost.usd"), 0.015);
     // Content capture is off by default: no prompt or answer leaves the gateway.
     assertEquals(request.logs.map((l) => tagValue(l.fields, "event")), []);
 
@@ -204,5 +207,35 @@ Deno.test({
     assert(input.length <= 256, `capped: ${input.length}`);
     assertEquals(tagValue(details.fields, "gateway.content.truncated"), true);
     assert(String(tagValue(details.fields, "gen_ai.output.messages")).includes("the answer"));
+  },
+});
+
+Deno.test({
+  name: "the request span lists the token savers that changed the request",
+  ignore: otlpBackendSkip("gateway tracing: savers"),
+  async fn() {
+    await using t = await setup("gateway-savers");
+    t.first.script({ json: chatCompletion("ok") });
+    // Lines that repeat apart from their timestamps: RTK (on by default) folds them.
+    const log = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z INFO worker heartbeat ok queue=${i % 3}`,
+    ).join("\n");
+    await t.client.chat.completions.create({
+      model: "a/m1",
+      messages: [
+        { role: "user", content: "check the logs" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "sh", arguments: "{}" } }],
+        },
+        { role: "tool", tool_call_id: "call_1", content: log },
+      ],
+    });
+    const traceId = (t.first.requests[0].headers.get("traceparent") ?? "").split("-")[1];
+    const { request } = split(await t.backend.waitForTrace(traceId, 2));
+    assertEquals(tag(request, "gateway.savers.applied"), '["rtk"]');
   },
 });
