@@ -129,7 +129,8 @@ export async function benchTelemetryExport(): Promise<number> {
     );
     return ratio;
   } finally {
-    for (const child of children) {
+    // Gateways first (they flush their spans at shutdown), the receiver and the upstream last.
+    for (const child of children.reverse()) {
       try {
         child.kill("SIGTERM");
       } catch { /* already gone */ }
