@@ -86,6 +86,9 @@ type Ending =
 
 const NO_WARNINGS: readonly GatewayWarning[] = Object.freeze([]);
 
+/** What an unsampled attempt is started with (the sink reads none of it). */
+const UNRECORDED_ATTEMPT: AttemptStart = Object.freeze({ index: 0, provider: "", account: "", model: "" });
+
 /** Where the current redactor comes from (the control plane; read only when a request fails). */
 export interface RedactorSource {
   readonly redactor: Redactor;
@@ -208,7 +211,10 @@ export class RequestLifecycle implements AttemptListener {
    */
   attempting(providerId: string, start: (index: number) => AttemptStart): AttemptTrace {
     this.trace.providerId = providerId;
-    const facts = start(this.trace.attempts++);
+    const index = this.trace.attempts++;
+    // An unsampled attempt records nothing: its facts are not even gathered.
+    if (!this.#span.sampled) return this.#span.attempt(UNRECORDED_ATTEMPT);
+    const facts = start(index);
     this.#provider = facts.provider;
     return this.#span.attempt(facts);
   }
@@ -250,7 +256,9 @@ export class RequestLifecycle implements AttemptListener {
       this.#responseModel = outcome.response.model;
       this.#finishReason = outcome.response.finish.raw ?? undefined;
       // Recorded only when content capture is on (the sink ignores it otherwise).
-      this.#span.content({ request, answer: outcome.response.parts, finish: outcome.response.finish });
+      if (this.#span.sampled) {
+        this.#span.content({ request, answer: outcome.response.parts, finish: outcome.response.finish });
+      }
     }
     if (outcome.kind === "stream") {
       if (!this.#held) this.trace.input.timing.firstByte();
@@ -301,7 +309,7 @@ export class RequestLifecycle implements AttemptListener {
     this.#usedTokens += usageTokens(summary.usage);
     if (summary.usageReported) this.trace.usage = summary.usage;
     this.#finishReason = summary.finish?.raw ?? undefined;
-    if (this.#request !== undefined) {
+    if (this.#span.sampled && this.#request !== undefined) {
       const answer = [{ kind: "text" as const, text: summary.outputText }];
       this.#span.content({ request: this.#request, answer, finish: summary.finish });
     }
@@ -355,6 +363,7 @@ export class RequestLifecycle implements AttemptListener {
   }
 
   #endSpan(): void {
+    if (!this.#span.sampled) return;
     const trace = this.trace;
     const failed = trace.status >= 400 || trace.status === 0;
     this.#span.end({

@@ -1,7 +1,7 @@
 /**
  * The gateway's facts about a request and its attempts in the shape the span sink takes (telemetry's
  * RequestStart/AttemptStart/AttemptEnd). Kept apart from the lifecycle so the lifecycle only calls the
- * sink at its existing events. Pure.
+ * sink at its existing events. Pure (one bounded memo of parsed base URLs).
  */
 import type { NeutralResponse, WireFormat } from "../model/mod.ts";
 import { isApiType } from "../config/api_types.ts";
@@ -50,23 +50,33 @@ export function attemptStart(
   baseUrl: string | undefined,
   fallbackReason: string | undefined,
 ): AttemptStart {
-  const url = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : null;
-  const port = url === null
-    ? undefined
-    : url.port !== ""
-    ? Number(url.port)
-    : url.protocol === "https:"
-    ? 443
-    : 80;
+  const server = baseUrl === undefined ? undefined : serverOf(baseUrl);
   return {
     index,
     provider: providerName(attempt.account.apiType),
     account: attempt.account.id,
     model: attempt.upstreamModel,
-    serverAddress: url?.hostname,
-    serverPort: port,
+    serverAddress: server?.address,
+    serverPort: server?.port,
     fallbackReason,
   };
+}
+
+/** Host and port of each base URL seen, so a sampled attempt parses no URL (a memo, bounded). */
+const servers = new Map<string, { address: string; port: number } | undefined>();
+const MAX_SERVERS = 1000;
+
+function serverOf(baseUrl: string): { address: string; port: number } | undefined {
+  if (servers.has(baseUrl)) return servers.get(baseUrl);
+  let server: { address: string; port: number } | undefined;
+  if (URL.canParse(baseUrl)) {
+    const url = new URL(baseUrl);
+    const port = url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+    server = { address: url.hostname, port };
+  }
+  if (servers.size >= MAX_SERVERS) servers.clear();
+  servers.set(baseUrl, server);
+  return server;
 }
 
 /** A low-cardinality class for a failed status (0: no answer at all). */

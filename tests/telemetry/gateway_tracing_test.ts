@@ -239,3 +239,27 @@ Deno.test({
     assertEquals(tag(request, "gateway.savers.applied"), '["rtk"]');
   },
 });
+
+Deno.test({
+  name:
+    "a caller's unsampled trace is followed: nothing exported, the upstream still gets the trace id (flag 00)",
+  ignore: otlpBackendSkip("gateway tracing: parent-based sampling"),
+  async fn() {
+    await using t = await setup("gateway-sampling");
+    t.first.script({ json: chatCompletion("ok") });
+    const unsampled = "0af7651916cd43dd8448eb211c80319c";
+    const sampled = "1af7651916cd43dd8448eb211c80319c";
+    const ask = (traceId: string, flags: string) =>
+      t.client.chat.completions.create(
+        { model: "a/m1", messages: [{ role: "user", content: "hi" }] },
+        { headers: { traceparent: `00-${traceId}-${CLIENT_SPAN}-${flags}` } },
+      );
+    await ask(unsampled, "00");
+    const [, traceId, , flags] = (t.first.requests[0].headers.get("traceparent") ?? "").split("-");
+    assertEquals([traceId, flags], [unsampled, "00"]);
+    // Spans leave in order: once the later sampled request is in Jaeger, the first would be too.
+    await ask(sampled, "01");
+    await t.backend.waitForTrace(sampled, 2);
+    assertEquals(await t.backend.trace(unsampled), null);
+  },
+});
