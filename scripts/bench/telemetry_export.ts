@@ -36,13 +36,33 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function rps(url: string, seconds: number): Promise<number> {
+/**
+ * CPU time of a process in ms, all threads, from the scheduler's nanosecond counters (as run.ts reads
+ * it): CPU per request moves far less than requests per second when other work shares the machine.
+ */
+function cpuMs(pid: number): number {
+  let ns = 0;
+  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/schedstat`).split(" ")[0]);
+    } catch {
+      // The thread ended between listing and reading.
+    }
+  }
+  return ns / 1e6;
+}
+
+/** One wrk round: requests per second and the gateway's CPU µs per request. */
+async function round(url: string, pid: number, seconds: number): Promise<{ rps: number; cpuUs: number }> {
+  const before = cpuMs(pid);
   const text = await wrkPost(url, BODY, ["-t1", "-c50", `-d${seconds}s`], { cpu: "1" });
+  const cpu = cpuMs(pid) - before;
   const found = /Requests\/sec:\s+([\d.]+)/.exec(text);
-  if (!found) throw new Error(`wrk failed: ${text}`);
+  const requests = /(\d+) requests in/.exec(text);
+  if (!found || !requests) throw new Error(`wrk failed: ${text}`);
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(text);
   if (errors) console.error(`  warning: ${errors[1]} non-2xx responses from ${url}`);
-  return Number(found[1]);
+  return { rps: Number(found[1]), cpuUs: (cpu * 1000) / Number(requests[1]) };
 }
 
 /** A `/metrics` sample's value (summed over its labels), or 0. */
@@ -85,11 +105,12 @@ export async function benchTelemetryExport(): Promise<number> {
     spawn("1", ["run", "-A", "scripts/bench/mock_upstream.ts", String(PORTS.mock)]);
     spawn("1", ["run", "-A", "scripts/bench/telemetry_export.ts", "sink", String(PORTS.sink)]);
     const urls: Record<"off" | "on", string> = { off: "", on: "" };
+    const pids: Record<"off" | "on", number> = { off: 0, on: 0 };
     for (const mode of ["off", "on"] as const) {
       const dir = join(home, mode);
       await Deno.mkdir(dir);
       await Deno.writeTextFile(join(dir, "config.yaml"), configs[mode]);
-      spawn("0", [
+      pids[mode] = spawn("0", [
         "run",
         "-A",
         V8_FLAGS_ARG,
@@ -99,21 +120,26 @@ export async function benchTelemetryExport(): Promise<number> {
         join(dir, "config.yaml"),
         "--port",
         String(PORTS[mode]),
-      ]);
+      ]).pid;
       urls[mode] = `http://127.0.0.1:${PORTS[mode]}/v1/chat/completions`;
       await waitReady(urls[mode], BODY);
     }
-    for (const mode of ["off", "on"] as const) await rps(urls[mode], WARMUP_SECONDS);
+    for (const mode of ["off", "on"] as const) await round(urls[mode], pids[mode], WARMUP_SECONDS);
     const ratios: number[] = [];
-    const seen = { off: [] as number[], on: [] as number[] };
-    for (let round = 0; round < ROUNDS; round++) {
+    const cpuRatios: number[] = [];
+    const seen = { off: [] as number[], on: [] as number[], offCpu: [] as number[], onCpu: [] as number[] };
+    for (let i = 0; i < ROUNDS; i++) {
       // Which gateway goes first alternates, so neither always follows the other's load.
-      const order = round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const);
-      const r: Record<string, number> = {};
-      for (const mode of order) r[mode] = await rps(urls[mode], ROUND_SECONDS);
-      seen.off.push(r.off);
-      seen.on.push(r.on);
-      ratios.push(r.on / r.off);
+      const order = i % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const);
+      const r: Record<string, { rps: number; cpuUs: number }> = {};
+      for (const mode of order) r[mode] = await round(urls[mode], pids[mode], ROUND_SECONDS);
+      seen.off.push(r.off.rps);
+      seen.on.push(r.on.rps);
+      seen.offCpu.push(r.off.cpuUs);
+      seen.onCpu.push(r.on.cpuUs);
+      ratios.push(r.on.rps / r.off.rps);
+      // CPU per request off/on: the throughput ratio a CPU-bound gateway core would show.
+      cpuRatios.push(r.off.cpuUs / r.on.cpuUs);
     }
     const ratio = median(ratios);
     const onBase = `http://127.0.0.1:${PORTS.on}`;
@@ -122,20 +148,28 @@ export async function benchTelemetryExport(): Promise<number> {
         median(seen.off).toFixed(0)
       } req/s, ` +
         `on ${median(seen.on).toFixed(0)} req/s: on = ${(ratio * 100).toFixed(1)} % of off (goal ≥ 97 %; ` +
-        `rounds: ${ratios.map((x) => (x * 100).toFixed(1)).join(", ")}); spans exported ${await metric(
+        `rounds: ${ratios.map((x) => (x * 100).toFixed(1)).join(", ")}); gateway CPU per request off ` +
+        `${median(seen.offCpu).toFixed(0)} µs, on ${median(seen.onCpu).toFixed(0)} µs: off/on = ` +
+        `${(median(cpuRatios) * 100).toFixed(1)} % (rounds: ${
+          cpuRatios.map((x) => (x * 100).toFixed(1)).join(", ")
+        }); spans exported ${await metric(
           onBase,
           "gateway_otel_spans_exported_total",
         )}, dropped ${await metric(onBase, "gateway_otel_spans_dropped_total")}`,
     );
     return ratio;
   } finally {
-    // Gateways first (they flush their spans at shutdown), the receiver and the upstream last.
-    for (const child of children.reverse()) {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-    }
-    await Promise.allSettled(children.map((c) => c.status));
+    // Gateways first, waited for (they flush their spans at shutdown), the receiver and the upstream last.
+    const stop = async (some: Deno.ChildProcess[]) => {
+      for (const child of some) {
+        try {
+          child.kill("SIGTERM");
+        } catch { /* already gone */ }
+      }
+      await Promise.allSettled(some.map((c) => c.status));
+    };
+    await stop(children.slice(2));
+    await stop(children.slice(0, 2));
     await Deno.remove(home, { recursive: true }).catch(() => {});
   }
 }
