@@ -19,7 +19,8 @@ import { BudgetAlerts } from "./gateway/budget_alerts.ts";
 import { WebhookSender } from "./gateway/budget_webhook.ts";
 import { GatewayRuntime } from "./gateway/runtime.ts";
 import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
-import { composeMetrics } from "./compose_metrics.ts";
+import { composeMetrics, instanceName } from "./compose_metrics.ts";
+import { composeTelemetry } from "./compose_telemetry.ts";
 import { createHandler } from "./http/app.ts";
 import { type CheckRequest, Management } from "./features/mod.ts";
 import { providerSigninFacts, SigninService } from "./features/signin/mod.ts";
@@ -58,15 +59,28 @@ export interface ComposedGateway {
   close(): Promise<void>;
 }
 
+/** How long a shutdown waits for queued spans to be exported. */
+const TELEMETRY_DRAIN_MS = 5_000;
+
 /** Wires one gateway over an open store. */
 export function composeGateway(options: ComposeOptions): ComposedGateway {
   const { config, store, now, env } = options;
+  const telemetry = composeTelemetry({
+    config,
+    env,
+    now,
+    instance: instanceName(config, env),
+    processLabel: options.processLabel,
+    // Read when a request is captured or logged: the runtime (and its redactor) exists by then.
+    redact: (text) => runtime.control.redactor.redact(text),
+  });
   const runtime = new GatewayRuntime(config, store, {
     now,
     timeouts: options.timeouts,
     fetch: options.fetch,
     env,
     processLabel: options.processLabel,
+    spans: telemetry.telemetry.sink,
   });
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
   const checkRequests = runtime.cluster.channel<CheckRequest>(
@@ -116,6 +130,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     hub,
     new RequestLogObserver(runtime.control, store, runtime.writer, requestUid, sweepAudit),
   );
+  if (telemetry.logLines !== null) runtime.observers.push(telemetry.logLines);
   const webhooks = new WebhookSender({
     // An administrator's URL, but still no way into the gateway's own network unless the operator allows
     // private targets (the inventory's rule); the sender never follows redirects.
@@ -150,6 +165,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     now,
     options.processLabel,
   );
+  telemetry.registerMetrics(metrics.registry);
   const dashboard: DashboardContext = {
     now,
     state: runtime.control,
@@ -212,7 +228,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
       stopMetrics();
       closed ??= pollers.then(() => management.close()).then(() => runtime.close()).then(() =>
         webhooks.close()
-      );
+      ).then(() => telemetry.telemetry.shutdown(TELEMETRY_DRAIN_MS));
       return closed;
     },
   };

@@ -14,6 +14,11 @@ export interface ComposedMetrics {
   close(): void;
 }
 
+/** The instance's name: `metrics.instance`, GATEWAY_INSTANCE, or the host name (metrics and traces). */
+export function instanceName(config: Config, env: (name: string) => string | undefined): string {
+  return config.metrics.instance || env("GATEWAY_INSTANCE") || Deno.hostname();
+}
+
 /** Registers the metrics observer on `runtime` and shares its series with the instance's other workers. */
 export function composeMetrics(
   runtime: GatewayRuntime,
@@ -24,7 +29,7 @@ export function composeMetrics(
 ): ComposedMetrics {
   // `worker-2` → "2"; a single process is worker "0".
   const worker = processLabel?.replace(/^worker-/, "") ?? env("GATEWAY_WORKER_ID") ?? "0";
-  const instance = config.metrics.instance || env("GATEWAY_INSTANCE") || Deno.hostname();
+  const instance = instanceName(config, env);
   const metrics = new GatewayMetrics({
     version: GATEWAY_VERSION,
     worker,

@@ -11,7 +11,8 @@ import { redactShapes } from "./security/redact.ts";
 export type LogLevel = "error" | "warn" | "info";
 
 const PRIORITY: Readonly<Record<LogLevel, number>> = { error: 3, warn: 4, info: 6 };
-const FORMATTED = /^(?:<\d>)?(?:error|warn|info): /;
+/** A line already formatted here: a level line, or a JSON record (a worker's request line). */
+const FORMATTED = /^(?:<\d>)?(?:(?:error|warn|info): |\{)/;
 
 /** Where log lines go; the process entry point switches the journald prefix on. */
 const target = { journald: false, write: (line: string) => console.error(line) };
@@ -29,6 +30,14 @@ export function logLine(level: LogLevel, message: string, journald = target.jour
   if (FORMATTED.test(message)) return message;
   const text = redactShapes(message.replace(/^gateway: /, "")).replace(/\r?\n/g, "\\n");
   return `${journald ? `<${PRIORITY[level]}>` : ""}${level}: ${text}`;
+}
+
+/**
+ * Writes one structured record (a JSON object, already redacted) to stderr; `format` is told whether
+ * journald listens, so the record can start with its syslog priority.
+ */
+export function logRecord(format: (journald: boolean) => string): void {
+  target.write(format(target.journald));
 }
 
 /** Writes one event to stderr. */

@@ -51,6 +51,10 @@ export function benchMetricsCost(requests = 200_000): { nsPerRequest: number; mi
     attempts: 1 + (i % 3 === 0 ? 1 : 0),
     attemptRows: [],
     streamChunks: i % 2 === 0 ? 40 : 0,
+    traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+    spanId: "00f067aa0ba902b7",
+    sampled: false,
+    usage: null,
   } as RequestTrace));
   const rows = traces.map((trace): UsageRow => ({
     ts: 0,

@@ -8,7 +8,7 @@
  * chunk costs when each chunk arrives in its own write, against a JS pass-through floor and the bare
  * proxy's native pipe, and the routing decision alone with 1,000 accounts under one prefix
  * (`routing_resolve.ts`); then the issue's goals in their own runs: p99 over one connection against the
- * bare proxy and RSS after load (`latency_rss.ts`), 1 vs N workers and PostgreSQL vs SQLite (`workers.ts`).
+ * bare proxy and RSS after load (`latency_rss.ts`), trace export on vs off (`telemetry_export.ts`), 1 vs N workers and PostgreSQL vs SQLite (`workers.ts`).
  * Bounded in time: about eight minutes.
  */
 import { join } from "node:path";
@@ -16,6 +16,7 @@ import { benchRoutingResolve } from "./routing_resolve.ts";
 import { benchMetricsCost } from "./metrics_cost.ts";
 import { benchLimitsWired } from "./limits_wired.ts";
 import { benchLatencyRss } from "./latency_rss.ts";
+import { benchTelemetryExport } from "./telemetry_export.ts";
 import { waitReady, wrkPost } from "./bench_process.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
@@ -484,6 +485,8 @@ async function main() {
   benchMetricsCost(200_000);
   // What per-key rate limits and budgets of every period cost each request, in this process.
   benchLimitsWired(1000, 100_000);
+  // Requests per second with OTLP trace export on (sampling 1.0) vs off (its own servers on its own ports).
+  await benchTelemetryExport();
   // p99 over one connection and RSS after load, against the bare proxy (its own servers on its own ports).
   await benchLatencyRss();
   // Scale-out: 1 vs N workers, SQLite vs PostgreSQL (its own servers on its own ports). This process is

@@ -1,3 +1,4 @@
+import type { TelemetryYaml } from "../telemetry/config.ts";
 import type { ApiType } from "./api_types.ts";
 import type { HomePaths } from "./paths.ts";
 
@@ -215,6 +216,8 @@ export interface Config {
   };
   /** Dashboard single sign-on; null when not configured (API keys only). */
   readonly sso: SsoConfig | null;
+  /** OTLP trace export and request log lines (YAML `telemetry:`); the OTEL_* variables are applied at composition. */
+  readonly telemetry: TelemetryYaml;
 }
 
 /** Where the database is: the PostgreSQL URL when one is configured, else the SQLite file. */

@@ -179,6 +179,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
     tokenSavers: data.token_savers,
     pricing,
     metrics: { enabled: data.metrics.enabled, token: data.metrics.token, instance: data.metrics.instance },
+    telemetry: data.telemetry,
     sso: data.sso
       ? {
         displayName: data.sso.display_name,

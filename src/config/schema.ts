@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { OAuthOverrides } from "./config.ts";
 import { API_TYPES } from "./api_types.ts";
 import { parseIpRange } from "../security/ip_ranges.ts";
+import { telemetrySchema } from "../telemetry/config.ts";
 
 const MODEL_REF = /^[^/\s]+\/\S+$/;
 const saverLevel = z.enum(["lite", "full", "ultra"]);
@@ -256,6 +257,7 @@ export const configFileSchema = z.strictObject({
     }),
   ),
   sso: ssoSchema.nullish(),
+  telemetry: telemetrySchema,
 });
 
 /** The YAML file after validation and defaults. */

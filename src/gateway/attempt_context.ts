@@ -61,6 +61,10 @@ export interface AttemptDeps {
 export interface AttemptListener {
   /** An attempt that answered (or committed a stream) lost these things in translation. */
   warned(warnings: readonly GatewayWarning[]): void;
+  /** An answering attempt's usage cost this much (USD); told once per attempt that reported usage. */
+  costed(usd: number): void;
+  /** A stream committed: the client gets its first content (time to first token). */
+  firstToken(): void;
   /** A committed stream is over (the client's body completed or was cancelled, or the upstream broke). */
   streamEnded(summary: StreamSummary): void;
   /** An attempt's usage row was recorded (a promise while its tokens are being estimated). */

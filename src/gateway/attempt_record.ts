@@ -4,10 +4,13 @@ import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import { identityRoutingKey } from "./identity.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
 import { streamEndStatus, type StreamSummary } from "./stream_meter.ts";
+import type { AttemptTrace } from "../telemetry/mod.ts";
+import { answeredEnd, failedEnd, streamedEnd } from "./trace_facts.ts";
 
 /**
  * The usage row of one attempt, written exactly once however the attempt ends (an answer, a failure,
  * a client that left, a stream that completed or broke), and the account's success when it answered.
+ * The attempt's span ends with it.
  */
 export class AttemptRecord {
   readonly #deps: AttemptDeps;
@@ -16,6 +19,7 @@ export class AttemptRecord {
   readonly #attempt: Attempt;
   readonly #provider: AccountConfig;
   readonly #started: number;
+  readonly #span: AttemptTrace;
 
   constructor(
     deps: AttemptDeps,
@@ -23,7 +27,9 @@ export class AttemptRecord {
     request: NeutralRequest,
     attempt: Attempt,
     provider: AccountConfig,
+    span: AttemptTrace,
   ) {
+    this.#span = span;
     this.#deps = deps;
     this.#caller = caller;
     this.#request = request;
@@ -32,35 +38,56 @@ export class AttemptRecord {
     this.#started = deps.now();
   }
 
-  /** A failed attempt (status 0 for network failures, 499 when the client left). */
-  failed(status: number, error: string): void {
-    this.#write(status, null, error, "", this.#request.stream);
+  /**
+   * A failed attempt (status 0 for network failures, 499 when the client left); `cooldownSet` when the
+   * failure cools the account down.
+   */
+  failed(status: number, error: string, cooldownSet = false): void {
+    const redacted = this.#write(status, null, error, "", this.#request.stream);
+    this.#span.end(failedEnd(status, redacted, cooldownSet));
   }
 
   /** A whole answer; the account answered, so it is marked healthy. */
   answered(response: NeutralResponse): void {
     const usage = response.usage.inputTotal > 0 || response.usage.output > 0 ? response.usage : null;
     this.#write(200, usage, "", outputTextOf(response), this.#request.stream);
+    this.#span.end(answeredEnd(response));
     this.#succeed(usage);
   }
 
   /** A committed stream is over; only a stream that finished without error marks the account healthy. */
   streamEnded(summary: StreamSummary): void {
     const { status, error } = streamEndStatus(summary);
-    this.#write(status, summary.usageReported ? summary.usage : null, error, summary.outputText, true);
+    const redacted = this.#write(
+      status,
+      summary.usageReported ? summary.usage : null,
+      error,
+      summary.outputText,
+      true,
+    );
+    this.#span.end(streamedEnd(summary, status, redacted));
     if (status === 200) this.#succeed(summary.usageReported ? summary.usage : null);
+  }
+
+  /** The attempt's first content arrived (a stream committed). */
+  firstToken(): void {
+    this.#span.firstToken();
   }
 
   #succeed(usage: Usage | null): void {
     const deps = this.#deps;
     if (usage !== null) {
+      this.#caller.listener.costed(deps.recorder.cost(this.#attempt.routeModel, usage));
       deps.routing.quota.usedTokens(this.#provider.id, usage.inputTotal + usage.output, deps.now());
     }
     deps.routing.succeed(this.#provider.id, this.#provider.prefix, identityRoutingKey(this.#caller.identity));
   }
 
-  #write(status: number, usage: Usage | null, error: string, outputText: string, streamed: boolean): void {
+  /** Writes the row; returns its error text, redacted. */
+  #write(status: number, usage: Usage | null, error: string, outputText: string, streamed: boolean): string {
     const deps = this.#deps;
+    // The usage row's error column is shown to every dashboard user: no upstream key may stay in it.
+    const redacted = error === "" ? error : deps.control.redactor.redact(error);
     const row = deps.recorder.record({
       clientFormat: this.#caller.surface,
       identity: this.#caller.identity,
@@ -74,10 +101,10 @@ export class AttemptRecord {
       outputText,
       latencyMs: deps.now() - this.#started,
       streamed,
-      // The usage row's error column is shown to every dashboard user: no upstream key may stay in it.
-      error: error === "" ? error : deps.control.redactor.redact(error),
+      error: redacted,
     }, deps.now());
     this.#caller.listener.recorded(row);
+    return redacted;
   }
 }
 

@@ -24,6 +24,8 @@ import { identityRoutingKey } from "./identity.ts";
 import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./request_lifecycle.ts";
 import { runAttempt } from "./run_attempt.ts";
 import { decodeMedia, type MediaBody, mediaLogBody, serveMedia } from "./media_dispatch.ts";
+import { attemptStart } from "./trace_facts.ts";
+import type { RequestSpanSink } from "../telemetry/mod.ts";
 import type { SaverService } from "./saver_service.ts";
 
 export { DEFAULT_TIMEOUTS, type UpstreamTimeouts } from "./attempt_context.ts";
@@ -39,6 +41,8 @@ export interface DispatchDeps extends AttemptDeps {
   readonly rateGate: RateGate;
   readonly savers: SaverService;
   readonly observers: readonly DispatchObserver[];
+  /** Where each request's span and its attempts' spans go (telemetry; records nothing when it is off). */
+  readonly spans: RequestSpanSink;
 }
 
 /**
@@ -101,6 +105,7 @@ export class Dispatcher {
       this.#deps.observers,
       this.#deps.now,
       this.#deps.control,
+      this.#deps.spans,
     );
   }
 
@@ -129,7 +134,7 @@ export class Dispatcher {
     const table = deps.table();
     const admitted = admitRequest(deps, lifecycle, input.identity, input.surface, request, table);
     if (admitted instanceof Promise) await admitted;
-    const saved = deps.savers.apply(request, settings, input.clientHeaders);
+    const saved = deps.savers.apply(request, settings, input.clientHeaders, {}, lifecycle.saverApplied);
     request = saved instanceof Promise ? await saved : saved;
     const caller: CallerContext = {
       surface: input.surface,
@@ -185,7 +190,7 @@ export class Dispatcher {
         },
       });
     }
-    let last: { providerId: string; message: string } | null = null;
+    let last: { providerId: string; message: string; reason: string } | null = null;
     for (const attempt of plan.attempts) {
       if (last !== null) {
         // A fallback: the client may have left while the failed attempt ran.
@@ -194,8 +199,12 @@ export class Dispatcher {
         }
         if (deps.routing.isCooling(attempt.account.id, deps.control.settings, deps.now())) continue;
       }
-      lifecycle.attempting(attempt.account.id);
-      const outcome = await runAttempt(deps, caller, request, attempt);
+      const reason = last?.reason;
+      const span = lifecycle.attempting(
+        attempt.account.id,
+        (index) => attemptStart(attempt, index, deps.control.account(attempt.account.id)?.baseUrl, reason),
+      );
+      const outcome = await runAttempt(deps, caller, request, attempt, span);
       if (outcome.kind !== "failure") {
         if (cacheKey !== null) {
           deps.routing.bindCache(
@@ -208,7 +217,11 @@ export class Dispatcher {
         }
         return outcome;
       }
-      last = { providerId: attempt.account.id, message: outcome.message };
+      last = {
+        providerId: attempt.account.id,
+        message: outcome.message,
+        reason: outcome.classification.cooldownKind ?? "failed",
+      };
     }
     const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");
     throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });

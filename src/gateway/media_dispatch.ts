@@ -48,7 +48,9 @@ import {
 import { encodeMultipart } from "../wire/shared/multipart.ts";
 import { readUpstreamError } from "../wire/shared/mod.ts";
 import { type Answer, bytesAnswer, type ByteSource, jsonAnswer } from "./answer.ts";
-import type { AttemptDeps } from "./attempt_context.ts";
+import type { AttemptDeps, AttemptListener } from "./attempt_context.ts";
+import type { AttemptTrace } from "../telemetry/mod.ts";
+import { attemptStart } from "./trace_facts.ts";
 import { type AdmissionDeps, admitRequest } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
@@ -198,7 +200,7 @@ export async function serveMedia(
       : "its providers cannot serve it (OpenAI-compatible providers serve images and audio; Gemini ones images)";
     throw new GatewayError(400, "invalid_request", `Model "${model}" cannot be used for ${label}: ${why}`);
   }
-  let last: { providerId: string; message: string } | null = null;
+  let last: { providerId: string; message: string; reason: string } | null = null;
   for (const attempt of servable) {
     if (last !== null) {
       if (input.clientSignal().aborted) throw new GatewayError(499, "client_closed", "client disconnected");
@@ -206,10 +208,14 @@ export async function serveMedia(
     }
     const target = callTarget(deps, attempt);
     if (target === null) continue;
-    lifecycle.attempting(attempt.account.id);
-    const answer = await runMediaAttempt(deps, input, attempt, target, lifecycle);
+    const reason = last?.reason;
+    const span = lifecycle.attempting(
+      attempt.account.id,
+      (index) => attemptStart(attempt, index, target.provider.baseUrl, reason),
+    );
+    const answer = await runMediaAttempt(deps, input, attempt, target, lifecycle, span);
     if (answer.kind === "answer") return answer.answer;
-    last = { providerId: attempt.account.id, message: answer.message };
+    last = { providerId: attempt.account.id, message: answer.message, reason: answer.reason };
   }
   const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");
   throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });
@@ -218,6 +224,8 @@ export async function serveMedia(
 type AttemptResult = { readonly kind: "answer"; readonly answer: Answer } | {
   readonly kind: "failure";
   readonly message: string;
+  /** Why the next attempt is a fallback (the cooldown kind, or `failed`), for its span. */
+  readonly reason: string;
 };
 
 /** The chat-shaped stand-in the usage recorder reads: the model asked for, its text, whether it streams. */
@@ -305,11 +313,17 @@ async function runMediaAttempt(
   attempt: Attempt,
   target: CallTarget,
   lifecycle: RequestLifecycle,
+  span: AttemptTrace,
 ): Promise<AttemptResult> {
   const route = routeOf(input.media.kind, target)!;
-  const { call, warnings } = buildCall(deps, input, attempt, target, route);
+  const built = buildCall(deps, input, attempt, target, route);
+  const warnings = built.warnings;
+  // The attempt span's traceparent goes upstream, so the provider's trace joins the gateway's.
+  const call = Object.keys(span.headers).length === 0
+    ? built.call
+    : { ...built.call, headers: { ...built.call.headers, ...span.headers } };
   const started = deps.now();
-  const row = new MediaRow(deps, input, attempt, target, started);
+  const row = new MediaRow(deps, input, attempt, target, started, lifecycle, span);
   const outcome = await input.timing.waitFor(callUpstream(call));
   if (outcome.kind === "cancelled") {
     row.write(499, null, "client disconnected", () => 0);
@@ -317,14 +331,14 @@ async function runMediaAttempt(
   }
   if (outcome.kind === "overloaded") {
     row.write(503, null, outcome.message, () => 0);
-    return { kind: "failure", message: outcome.message };
+    return { kind: "failure", message: outcome.message, reason: "overloaded" };
   }
   if (outcome.kind === "network") {
     const message = `${outcome.reason}: ${outcome.message}`;
     const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
     row.write(0, null, message, () => 0);
     deps.routing.fail(target.provider.id, classification, message, deps.control.settings, deps.now(), 0);
-    return { kind: "failure", message };
+    return { kind: "failure", message, reason: classification.cooldownKind ?? "failed" };
   }
   if (outcome.status >= 400) return failed(deps, outcome, target, row);
   lifecycle.warned(warnings);
@@ -417,7 +431,9 @@ async function failed(
     deps.now(),
     outcome.status,
   );
-  if (classification.fallback) return { kind: "failure", message };
+  if (classification.fallback) {
+    return { kind: "failure", message, reason: classification.cooldownKind ?? "failed" };
+  }
   const said = readUpstreamError(text) ?? undefined;
   throw new GatewayError(outcome.status, upstreamErrorKind(outcome.status), said?.message ?? message, {
     upstreamBody: message,
@@ -508,9 +524,21 @@ class MediaRow {
   readonly #attempt: Attempt;
   readonly #target: CallTarget;
   readonly #started: number;
+  readonly #listener: AttemptListener;
+  readonly #span: AttemptTrace;
 
-  constructor(deps: MediaDeps, input: MediaInput, attempt: Attempt, target: CallTarget, started: number) {
+  constructor(
+    deps: MediaDeps,
+    input: MediaInput,
+    attempt: Attempt,
+    target: CallTarget,
+    started: number,
+    listener: AttemptListener,
+    span: AttemptTrace,
+  ) {
     this.#deps = deps;
+    this.#listener = listener;
+    this.#span = span;
     this.#input = input;
     this.#attempt = attempt;
     this.#target = target;
@@ -522,7 +550,8 @@ class MediaRow {
   write(status: number, usage: Usage | null, error: string, cost: (price: Price | null) => number): void {
     const deps = this.#deps;
     const media = this.#input.media;
-    deps.recorder.record({
+    const redacted = error === "" ? error : deps.control.redactor.redact(error);
+    const row = deps.recorder.record({
       clientFormat: isImage(media) ? "images" : "audio",
       identity: this.#input.identity,
       request: placeholderRequest(media),
@@ -535,8 +564,16 @@ class MediaRow {
       usage: usage ?? { inputTotal: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 },
       latencyMs: deps.now() - this.#started,
       streamed: streams(media),
-      error: error === "" ? error : deps.control.redactor.redact(error),
+      error: redacted,
       cost,
     }, deps.now());
+    // The request log's attempt chain, and the attempt's span (its one end: later calls are ignored).
+    this.#listener.recorded(row);
+    const failed = status < 200 || status >= 300;
+    this.#span.end({
+      httpStatus: status === 0 ? undefined : status,
+      error: failed ? { type: status === 0 ? "network" : String(status), message: redacted } : undefined,
+      usage: usage ?? undefined,
+    });
   }
 }

@@ -1,16 +1,30 @@
-import { GatewayError, type NeutralRequest, type UpstreamErrorInfo, type WireFormat } from "../model/mod.ts";
+import {
+  GatewayError,
+  type NeutralRequest,
+  type UpstreamErrorInfo,
+  type Usage,
+  type WireFormat,
+} from "../model/mod.ts";
 import type { RatePermit } from "../accounting/mod.ts";
 import type { Redactor } from "../security/redact.ts";
 import type { UsageRow } from "../storage/mod.ts";
 import { codecFor, type DecodeContext } from "../wire/mod.ts";
 import type { Codec } from "../wire/codec.ts";
+import {
+  type AttemptStart,
+  type AttemptTrace,
+  extractTraceContext,
+  type RequestSpanSink,
+  type RequestTrace as RequestSpan,
+} from "../telemetry/mod.ts";
 import type { AttemptListener, RouteSuccess } from "./attempt_context.ts";
 import { type Answer, fixedFrames, jsonAnswer, streamAnswer } from "./answer.ts";
 import { encodeAnswer, encodeContext, type EncodedAnswer } from "./encode_answer.ts";
-import type { ClientIdentity } from "./identity.ts";
+import { type ClientIdentity, identityLabel } from "./identity.ts";
 import type { RequestTiming } from "./request_timing.ts";
 import { streamEndStatus, type StreamSummary } from "./stream_meter.ts";
 import type { GatewayWarning } from "./warnings.ts";
+import { asksForStream, errorType, operationOf } from "./trace_facts.ts";
 
 /** One client request as the HTTP layer hands it over. */
 export interface DispatchInput {
@@ -55,6 +69,12 @@ export interface RequestTrace {
   streamChunks: number;
   /** The usage row of each attempt, in order (promises while tokens are estimated): the attempt chain. */
   readonly attemptRows: (UsageRow | Promise<UsageRow | null>)[];
+  /** The request span's trace and span ids (they exist even when the request is not sampled). */
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly sampled: boolean;
+  /** The usage of the answer the client got, when the upstream reported it. */
+  usage: Usage | null;
 }
 
 /** Watches requests: the dashboard's in-flight count, live events and request logs hang off this. */
@@ -70,6 +90,9 @@ type Ending =
   | { readonly kind: "failed"; readonly error: unknown };
 
 const NO_WARNINGS: readonly GatewayWarning[] = Object.freeze([]);
+
+/** What an unsampled attempt is started with (the sink reads none of it). */
+const UNRECORDED_ATTEMPT: AttemptStart = Object.freeze({ index: 0, provider: "", account: "", model: "" });
 
 /** Where the current redactor comes from (the control plane; read only when a request fails). */
 export interface RedactorSource {
@@ -98,6 +121,18 @@ export class RequestLifecycle implements AttemptListener {
   #rateHeaders: Readonly<Record<string, string>> | null = null;
   /** Tokens (input + output) the answers reported, to settle the token limit with. */
   #usedTokens = 0;
+  /** The request's span (telemetry); its attempts are children. */
+  readonly #span: RequestSpan;
+  /** What the answering attempt reported, for the request span's end. */
+  #responseModel: string | undefined;
+  #finishReason: string | undefined;
+  /** What the answers cost (USD), and the savers that changed the request. */
+  #cost = 0;
+  readonly #savers: string[] = [];
+  /** The decoded request, for content capture. */
+  #request: NeutralRequest | undefined;
+  /** The provider of the latest attempt (the one that answered, when one did). */
+  #provider: string | undefined;
 
   constructor(
     id: number,
@@ -105,15 +140,27 @@ export class RequestLifecycle implements AttemptListener {
     observers: readonly DispatchObserver[],
     now: () => number,
     secrets: RedactorSource,
+    spans: RequestSpanSink,
   ) {
     this.#observers = observers;
     this.#now = now;
     this.#secrets = secrets;
+    const model = input.decode.pathModel || modelOf(input.body);
+    const headers = input.clientHeaders;
+    this.#span = spans.start({
+      requestId: String(id),
+      surface: input.surface,
+      operation: operationOf(input.surface, input.decode.endpoint),
+      requestModel: model,
+      stream: asksForStream(input.body, input.decode.pathStream),
+      incoming: extractTraceContext((name) => headers.get(name)),
+      clientKey: identityLabel(input.identity),
+    });
     this.trace = {
       id,
       input,
       startedAt: now(),
-      model: input.decode.pathModel || modelOf(input.body),
+      model,
       providerId: "",
       status: 0,
       streamed: false,
@@ -124,6 +171,10 @@ export class RequestLifecycle implements AttemptListener {
       attempts: 0,
       streamChunks: 0,
       attemptRows: [],
+      traceId: this.#span.traceId,
+      spanId: this.#span.spanId,
+      sampled: this.#span.sampled,
+      usage: null,
     };
     for (const observer of observers) observer.started(this.trace);
   }
@@ -134,6 +185,7 @@ export class RequestLifecycle implements AttemptListener {
    */
   decoded(request: NeutralRequest, clientModel: string): void {
     this.#clientModel = clientModel;
+    this.#request = request;
     this.trace.model = request.model;
     this.trace.streamed = request.stream;
   }
@@ -159,10 +211,33 @@ export class RequestLifecycle implements AttemptListener {
     return { ...answer, headers: { ...answer.headers, ...headers } };
   }
 
-  /** An attempt starts against this account. */
-  attempting(providerId: string): void {
+  /**
+   * An attempt starts against this account; its span (a child of the request's) is returned for the
+   * attempt to carry its `traceparent` upstream and end when it is over.
+   */
+  attempting(providerId: string, start: (index: number) => AttemptStart): AttemptTrace {
     this.trace.providerId = providerId;
-    this.trace.attempts++;
+    const index = this.trace.attempts++;
+    // An unsampled attempt records nothing: its facts are not even gathered.
+    if (!this.#span.sampled) return this.#span.attempt(UNRECORDED_ATTEMPT);
+    const facts = start(index);
+    this.#provider = facts.provider;
+    return this.#span.attempt(facts);
+  }
+
+  /** Adds an answering attempt's cost (fusion's panel and judge each add theirs). */
+  costed(usd: number): void {
+    this.#cost += usd;
+  }
+
+  /** The savers that changed the request (`rtk`, `caveman`, …), for the request span. */
+  readonly saverApplied = (saver: string): void => {
+    this.#savers.push(saver);
+  };
+
+  /** The client gets its first content (a stream committed). */
+  firstToken(): void {
+    this.#span.firstToken();
   }
 
   /** Collects an answering attempt's warnings (fusion's panel and judge all add theirs). */
@@ -181,7 +256,16 @@ export class RequestLifecycle implements AttemptListener {
    */
   answer(request: NeutralRequest, outcome: RouteSuccess): Answer {
     const codec = codecFor(this.trace.input.surface, this.trace.input.decode.endpoint);
-    if (outcome.kind !== "stream") this.#usedTokens += usageTokens(outcome.response.usage);
+    if (outcome.kind !== "stream") {
+      this.#usedTokens += usageTokens(outcome.response.usage);
+      this.trace.usage = outcome.response.usage;
+      this.#responseModel = outcome.response.model;
+      this.#finishReason = outcome.response.finish.raw ?? undefined;
+      // Recorded only when content capture is on (the sink ignores it otherwise).
+      if (this.#span.sampled) {
+        this.#span.content({ request, answer: outcome.response.parts, finish: outcome.response.finish });
+      }
+    }
     if (outcome.kind === "stream") {
       if (!this.#held) this.trace.input.timing.firstByte();
       return streamAnswer(codec.framing, outcome.frames, this.trace.warnings);
@@ -234,6 +318,12 @@ export class RequestLifecycle implements AttemptListener {
   /** A committed stream is over: the request ends with it (a held request ends at `complete`). */
   streamEnded(summary: StreamSummary): void {
     this.#usedTokens += usageTokens(summary.usage);
+    if (summary.usageReported) this.trace.usage = summary.usage;
+    this.#finishReason = summary.finish?.raw ?? undefined;
+    if (this.#span.sampled && this.#request !== undefined) {
+      const answer = [{ kind: "text" as const, text: summary.outputText }];
+      this.#span.content({ request: this.#request, answer, finish: summary.finish });
+    }
     if (this.#held) return;
     this.#finish({ kind: "streamed", summary });
   }
@@ -279,7 +369,26 @@ export class RequestLifecycle implements AttemptListener {
       this.#permit.settle(this.#usedTokens, now);
       this.#permit.release();
     }
+    this.#endSpan();
     for (const observer of this.#observers) observer.finished(trace);
+  }
+
+  #endSpan(): void {
+    if (!this.#span.sampled) return;
+    const trace = this.trace;
+    const failed = trace.status >= 400 || trace.status === 0;
+    this.#span.end({
+      httpStatus: trace.status,
+      error: failed ? { type: errorType(trace.status), message: trace.error } : undefined,
+      provider: this.#provider,
+      account: trace.providerId === "" ? undefined : trace.providerId,
+      responseModel: this.#responseModel,
+      finishReasons: this.#finishReason === undefined ? undefined : [this.#finishReason],
+      usage: trace.usage ?? undefined,
+      warnings: trace.warnings,
+      costUsd: this.#cost,
+      saversApplied: this.#savers,
+    });
   }
 }
 

@@ -1,4 +1,9 @@
-import { BodyTooLargeError, callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
+import {
+  BodyTooLargeError,
+  callUpstream,
+  type UpstreamOutcome,
+  type UpstreamRequest,
+} from "../executors/call_upstream.ts";
 import { RefreshError } from "../executors/oauth/mod.ts";
 import {
   GatewayError,
@@ -18,6 +23,7 @@ import { callTarget, prepareCall, type PreparedCall } from "./prepare_call.ts";
 import { streamAttempt } from "./stream_attempt.ts";
 import { collectStream } from "./collect_attempt.ts";
 import { upstreamErrorKind } from "./upstream_error_kind.ts";
+import type { AttemptTrace } from "../telemetry/mod.ts";
 
 /** Upstream error bodies are read up to this size for classification and messages. */
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -41,23 +47,25 @@ export async function runAttempt(
   caller: CallerContext,
   original: NeutralRequest,
   attempt: Attempt,
+  span: AttemptTrace,
   retriedEndpoint = false,
 ): Promise<AttemptOutcome> {
   const target = callTarget(deps, attempt);
   if (target === null) {
     const message = `account "${attempt.account.id}" is no longer configured`;
+    span.end({ error: { type: "gone", message } });
     return {
       kind: "failure",
       message,
       classification: { fallback: true, cooldownKind: null, retryAfterMs: null },
     };
   }
-  const record = new AttemptRecord(deps, caller, original, attempt, target.provider);
+  const record = new AttemptRecord(deps, caller, original, attempt, target.provider, span);
   const fail = (failure: Failure): AttemptOutcome => {
     const { status, classification } = failure;
     // Upstream text can repeat the key it was sent: the usage row, cooldown and client must not get it.
     const message = deps.control.redactor.redact(failure.message);
-    record.failed(status, message);
+    record.failed(status, message, classification.cooldownKind !== null);
     deps.routing.fail(target.provider.id, classification, message, deps.control.settings, deps.now(), status);
     if (!classification.fallback) {
       // The client gets the upstream's own sentence (and type, code, param where its envelope has them),
@@ -87,7 +95,7 @@ export async function runAttempt(
   deps.routing.quota.attempted(target.provider.id, deps.now());
   // Counted in the worker while the upstream starts answering (see streamInputTokens).
   const inputCount = streamInputTokens(deps, caller, prepared, target.preset.format);
-  const outcome = await caller.timing.waitFor(callHosts(prepared));
+  const outcome = await caller.timing.waitFor(callHosts(prepared, span.headers));
   if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const clientLeft = () => {
     record.failed(499, "client disconnected");
@@ -115,7 +123,7 @@ export async function runAttempt(
       !retriedEndpoint &&
       deps.subscriptions.wrongEndpoint(target.provider, attempt.upstreamModel, failure.message)
     ) {
-      return runAttempt(deps, caller, original, attempt, true);
+      return runAttempt(deps, caller, original, attempt, span, true);
     }
     return fail(failure);
   }
@@ -269,14 +277,26 @@ function isEmptyAnswer(response: NeutralResponse): boolean {
  * Calls the prepared hosts in order: an answer whose status the kind fails over on (a 429 from one quota
  * pool, a 403 from a host that refuses the origin) moves on to the next host; the last host's answer stands.
  */
-async function callHosts(prepared: PreparedCall): Promise<UpstreamOutcome> {
-  let outcome = await callUpstream(prepared.call);
+async function callHosts(
+  prepared: PreparedCall,
+  trace: Readonly<Record<string, string>>,
+): Promise<UpstreamOutcome> {
+  let outcome = await callUpstream(traced(prepared.call, trace));
   for (const next of prepared.nextHosts) {
     if (outcome.kind !== "response" || !prepared.failover(outcome.status)) return outcome;
     await outcome.readText(ERROR_BODY_LIMIT);
-    outcome = await callUpstream(next);
+    outcome = await callUpstream(traced(next, trace));
   }
   return outcome;
+}
+
+/**
+ * The call with the attempt span's `traceparent` (and `tracestate`), so the provider's trace joins the
+ * gateway's; the same call when there is nothing to pass on (telemetry off and no incoming trace).
+ */
+function traced(call: UpstreamRequest, trace: Readonly<Record<string, string>>): UpstreamRequest {
+  for (const _ in trace) return { ...call, headers: { ...call.headers, ...trace } };
+  return call;
 }
 
 /** The client left while a stream was being collected for it. */

@@ -1,3 +1,4 @@
+import { noopRequestSpanSink, type RequestSpanSink } from "../telemetry/mod.ts";
 import type { Config, ProviderQuota } from "../config/mod.ts";
 import { ProviderClients } from "../executors/http_clients.ts";
 import { Subscriptions } from "../executors/oauth/mod.ts";
@@ -35,6 +36,8 @@ export interface RuntimeOptions {
   readonly env?: (name: string) => string | undefined;
   /** This process's name among the processes sharing the database (`worker-2`); defaults to `main`. */
   readonly processLabel?: string;
+  /** Where request and attempt spans go (src/telemetry); without it nothing is recorded. */
+  readonly spans?: RequestSpanSink;
 }
 
 /**
@@ -141,6 +144,7 @@ export class GatewayRuntime {
         nextSync: () => this.cluster.peers > 0 ? this.rateSync.nextTick() : null,
       }),
       now: this.now,
+      spans: options.spans ?? noopRequestSpanSink((bytes) => crypto.getRandomValues(bytes)),
       newId: () => crypto.randomUUID().replaceAll("-", ""),
       timeouts: options.timeouts ?? { headersMs: limits.responseTimeoutMs, idleMs: limits.idleTimeoutMs },
       limits: {

@@ -43,13 +43,15 @@ export class SaverService {
 
   /**
    * Applies the savers unless the client bypassed them; never throws. The result is a promise only when
-   * a saver answered with one (a promise costs a microtask turn on every request).
+   * a saver answered with one (a promise costs a microtask turn on every request). `changed` hears each
+   * saver that changed the request (the request span lists them).
    */
   apply(
     request: NeutralRequest,
     settings: RuntimeSettings,
     headers: Headers,
     ctx: SaverContext = {},
+    changed?: (saver: string) => void,
   ): NeutralRequest | Promise<NeutralRequest> {
     if (headers.get(SAVERS_BYPASS_HEADER)?.trim().toLowerCase() === "off") return request;
     const savers = this.#saversFor(settings);
@@ -58,7 +60,10 @@ export class SaverService {
       request,
       savers,
       ctx,
-      (run) => this.#writer.collect(this.#writeRuns, run),
+      (run) => {
+        if (run.changed) changed?.(run.saver);
+        this.#writer.collect(this.#writeRuns, run);
+      },
       (saver, error) => {
         // Logged once per saver and message: a broken saver on every request must not flood the log.
         const message = error instanceof Error ? error.message : String(error);

@@ -57,6 +57,9 @@ export async function streamAttempt(
   );
   if (opened.kind !== "committed") return { kind: "failed", message: opened.message };
   committed = true;
+  // Committed: the upstream's first content is on its way to the client (time to first token).
+  record.firstToken();
+  caller.listener.firstToken();
   return opened;
 }
 

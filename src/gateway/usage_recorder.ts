@@ -93,6 +93,11 @@ export class UsageRecorder {
     this.#priceOf = new Map();
   }
 
+  /** What `usage` costs on `routeModel` (USD; 0 for a model without a price). */
+  cost(routeModel: string, usage: Usage): number {
+    return costOf(usage, this.#price(routeModel)?.price ?? null);
+  }
+
   /** Registers a listener for every recorded row (live dashboard). */
   onRecord(listener: (row: UsageRow) => void): void {
     this.#listeners.push(listener);

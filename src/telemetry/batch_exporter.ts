@@ -129,6 +129,8 @@ export class BatchSpanExporter implements SpanQueue {
       // The timer's run (if one started) finishes first, so only one request is ever in flight.
       this.#cancelTimer();
       await this.#idle;
+      // The deadline may have passed while the run in flight ended: nothing more is sent then.
+      if (this.#abort.signal.aborted) break;
       await this.#run();
     }
     await this.#idle;
@@ -238,6 +240,8 @@ export class BatchSpanExporter implements SpanQueue {
   async #post(body: Uint8Array, contentType: string): Promise<PostResult> {
     const controller = new AbortController();
     const onShutdown = () => controller.abort();
+    // An abort listener added after the abort never runs: a request started past the deadline ends at once.
+    if (this.#abort.signal.aborted) controller.abort();
     this.#abort.signal.addEventListener("abort", onShutdown);
     const timeout = this.#deps.timers.setTimeout(() => controller.abort(), this.#deps.exportTimeoutMs);
     try {

@@ -38,6 +38,8 @@ export const telemetrySchema = z.preprocess(
     schedule_delay_ms: z.number().int().min(0).max(3_600_000).default(5000),
     export_timeout_ms: z.number().int().min(100).max(600_000).default(10_000),
     max_retries: z.number().int().min(0).max(20).default(5),
+    /** One JSON line per request on stderr (docs/telemetry.md "Request log lines"); works with export off. */
+    log_requests: z.boolean().default(false),
   }).refine((t) => t.max_batch_size <= t.max_queue_size, {
     message: "max_batch_size must not exceed max_queue_size",
     path: ["max_batch_size"],
@@ -64,6 +66,8 @@ export interface TelemetrySettings {
   readonly scheduleDelayMs: number;
   readonly exportTimeoutMs: number;
   readonly maxRetries: number;
+  /** Write one JSON log line per request. */
+  readonly logRequests: boolean;
 }
 
 /** The settings and what was ignored in the environment (one sentence each, for the log). */
@@ -227,6 +231,7 @@ export function resolveTelemetry(yaml: TelemetryYaml, env: Env): ResolvedTelemet
         1,
       ),
       maxRetries: yaml.max_retries,
+      logRequests: yaml.log_requests,
     },
     warnings,
   };

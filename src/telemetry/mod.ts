@@ -16,4 +16,5 @@ export { type RequestLogFields, requestLogLine } from "./request_log_line.ts";
 export { extractTraceContext, type TraceContext } from "./trace_context.ts";
 export type { AttemptTrace, CapturedExchange, RequestSpanSink, RequestTrace } from "./request_span_sink.ts";
 export type { AttemptEnd, AttemptStart, RequestEnd, RequestStart } from "./request_span.ts";
-export type { BatchSpanExporter, ExporterStats } from "./batch_exporter.ts";
+export type { BatchSpanExporter, ExportCounters, ExporterStats } from "./batch_exporter.ts";
+export { noopRequestSpanSink } from "./request_span_sink.ts";

@@ -310,3 +310,51 @@ Deno.test("BatchSpanExporter survives an encoder that throws and keeps exporting
     await server.close();
   }
 });
+
+Deno.test("BatchSpanExporter.shutdown() past its deadline starts no further export, even with batches left", async () => {
+  // An endpoint that never answers: each request ends only when its signal aborts.
+  let requests = 0;
+  const fetchNever = (_url: string, init: RequestInit) => {
+    requests++;
+    return new Promise<Response>((_, reject) => {
+      init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+    });
+  };
+  // Timers the test fires by hand: the export timeout never fires, the shutdown deadline when told.
+  const pending = new Map<number, { fn: () => void; ms: number }>();
+  let nextId = 0;
+  const timers = {
+    setTimeout: (fn: () => void, ms: number) => {
+      const id = ++nextId;
+      pending.set(id, { fn, ms });
+      return id as unknown as ReturnType<typeof setTimeout>;
+    },
+    clearTimeout: (id: ReturnType<typeof setTimeout>) => void pending.delete(id as unknown as number),
+  };
+  /** Fires every armed timer except export timeouts (the endpoint is never given up on by timeout). */
+  const fire = () => {
+    for (const [id, { fn, ms }] of [...pending.entries()]) {
+      if (ms === 600_000) continue;
+      pending.delete(id);
+      fn();
+    }
+  };
+  const exporter = exporterFor("http://127.0.0.1:9/v1/traces", {
+    fetch: fetchNever,
+    timers,
+    maxBatchSize: 10,
+    exportTimeoutMs: 600_000,
+  });
+  for (let i = 0; i < 35; i++) exporter.enqueue(span(i));
+  fire(); // the batch timer: the first batch goes out and hangs
+  await waitFor(() => requests === 1, { what: "the first export in flight" });
+  let ended = false;
+  const stopping = exporter.shutdown(1000).then(() => ended = true);
+  // The shutdown deadline passes: the request in flight is aborted and no further batch may start.
+  fire();
+  await waitFor(() => ended, { what: "shutdown to end once its deadline passed" });
+  assertEquals(requests, 1, "no export started after the deadline");
+  await stopping;
+  assertEquals(exporter.stats().queued, 0);
+  assertEquals(totalDropped(exporter), 35, "every span is counted as dropped");
+});
