@@ -164,6 +164,19 @@ Deno.test("push: a key whose provider cannot be told is rejected; submissions ar
     assertEquals(limited.status, 429);
     assert(Number(limited.headers.get("retry-after")) > 0);
     await limited.body?.cancel();
+    // Pushes bypass the dashboard's sign-in but not the audit log: one row each, counts and never the keys.
+    const audit = await dashboard(gw, "/dashboard/api/audit?action=inventory.push");
+    const rows = audit.body.entries as Json[];
+    assertEquals(rows.map((r) => [r.actor, r.actor_kind, r.target]), [
+      ["push:unnamed", "system", "inventory"],
+      ["push:unnamed", "system", "inventory"],
+    ]);
+    assertEquals(JSON.parse(rows[0].after as string).request.keys, 1);
+    const logged = JSON.stringify(rows);
+    assert(
+      !logged.includes("gsk_0123456789") && !logged.includes("zq8-unknown"),
+      "no pushed key in the audit log",
+    );
   } finally {
     await gw.stop();
     await upstream.close();

@@ -79,10 +79,20 @@ export function inventoryRoutes(ctx: DashboardContext): Hono<AppEnv> {
       baseUrl: k.base_url,
       sourceNode: node,
     }));
-    return ingestAnswer(
-      c,
-      ctx.manage.inventory.ingest(keys, { requireProvider: true, admit: admitter(ctx, c) }),
+    const pending = ctx.manage.audit.begin();
+    const report = ctx.manage.inventory.ingest(keys, { requireProvider: true, admit: admitter(ctx, c) });
+    // Pushed outside the dashboard's sign-in, so the audit middleware never sees it: written here, with
+    // counts only (the keys themselves never reach the audit log).
+    ctx.manage.audit.end(
+      pending,
+      { actor: `push:${node ?? "unnamed"}`, actorKind: "system", address: clientAddress(c.req.raw, c.env) },
+      {
+        action: "inventory.push",
+        target: "inventory",
+        request: { keys: keys.length, summary: report.summary },
+      },
     );
+    return ingestAnswer(c, report);
   });
   return app;
 }
