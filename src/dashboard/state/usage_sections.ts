@@ -9,6 +9,7 @@ import type {
 } from "../contract/usage.ts";
 import { budgetView } from "../../features/budgets/state.ts";
 import { round } from "./common.ts";
+import { unpricedModels } from "../../features/pricing/state.ts";
 import {
   breakdownView,
   dailySeries,
@@ -94,7 +95,7 @@ export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSec
       server_5xx: totals.serverErrors,
       total: totals.requests,
     },
-    unpriced_models: stats.unpriced(from).map((u) => ({
+    unpriced_models: unpricedModels(gateway, from).map((u) => ({
       model: u.model,
       requests: u.requests,
       input_tokens: u.inputTokens,
