@@ -1,4 +1,4 @@
-import { BUILTIN_PRICES, buildPriceTable, lookupPrice } from "../../accounting/mod.ts";
+import { buildPriceTable, BUILTIN_PRICES, lookupPrice } from "../../accounting/mod.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { UnpricedModel } from "../../storage/mod.ts";
 import type { PriceConfig } from "../../config/mod.ts";
