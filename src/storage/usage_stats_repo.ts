@@ -40,6 +40,14 @@ export interface UnpricedModel {
   readonly outputTokens: number;
 }
 
+/** Nearest-rank latency percentiles of one model or provider's successful requests. */
+export interface LatencyPercentiles {
+  readonly key: string;
+  readonly requests: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+}
+
 /** Columns of usage_daily a breakdown can group by. */
 export type UsageDimension = "model" | "provider" | "account" | "client_key";
 
@@ -127,6 +135,32 @@ export class UsageStatsRepo {
        ORDER BY cost DESC, requests DESC, k LIMIT ?`,
     ).all(fromDay, limit) as unknown as SumRow[];
     return rows.map((r) => ({ key: String(r.k), ...totalsOf(r) }));
+  }
+
+  /**
+   * p50 and p95 latency (nearest rank) of successful requests since `sinceMs`, per model or provider, most
+   * requests first. Read from raw usage rows (the daily rollup keeps no distribution), in SQL both databases
+   * run: ranks by window functions, the rank of a percentile by integer division.
+   */
+  latencyPercentiles(sinceMs: number, by: "model" | "provider", limit: number): LatencyPercentiles[] {
+    const column = by === "model" ? "model" : "provider_id";
+    const rows = this.#db.prepare(
+      `WITH ranked AS (
+         SELECT ${column} AS k, latency_ms AS v,
+           row_number() OVER (PARTITION BY ${column} ORDER BY latency_ms) AS rn,
+           count(*) OVER (PARTITION BY ${column}) AS total
+         FROM usage WHERE ts >= ? AND status BETWEEN 200 AND 299)
+       SELECT k, max(total) AS requests,
+         max(CASE WHEN rn = (total * 50 + 99) / 100 THEN v END) AS p50,
+         max(CASE WHEN rn = (total * 95 + 99) / 100 THEN v END) AS p95
+       FROM ranked GROUP BY k ORDER BY max(total) DESC, k LIMIT ?`,
+    ).all(sinceMs, limit) as unknown as SumRow[];
+    return rows.map((r) => ({
+      key: String(r.k),
+      requests: Number(r.requests),
+      p50Ms: Number(r.p50),
+      p95Ms: Number(r.p95),
+    }));
   }
 
   /** Totals per client key for days `>= fromDay`. */

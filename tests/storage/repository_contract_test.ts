@@ -123,6 +123,24 @@ const checks: Record<string, (store: Store) => void> = {
     store.budgets.set(key.id, 1, 80, NOW);
     assertEquals(store.budgets.list().map((b) => [b.keyId, b.dailyLimit]).sort(), [[1, 1], [null, 7]].sort());
   },
+  "usage stats: p50 / p95 latency per model and provider, successful requests only"(store) {
+    store.transaction(() => {
+      store.usage.insert([
+        // m1 on provider a: 1..20 ms; p50 is the 10th value, p95 the 19th.
+        ...Array.from({ length: 20 }, (_, i) => usage({ latencyMs: 20 - i })),
+        usage({ latencyMs: 9_999, status: 502 }),
+        usage({ latencyMs: 9_999, ts: NOW - 2 * DAY }),
+        usage({ model: "p/m2", providerId: "b", latencyMs: 7 }),
+      ]);
+    });
+    const byModel = store.usageStats.latencyPercentiles(NOW - DAY, "model", 10);
+    assertEquals(byModel, [
+      { key: "p/m1", requests: 20, p50Ms: 10, p95Ms: 19 },
+      { key: "p/m2", requests: 1, p50Ms: 7, p95Ms: 7 },
+    ]);
+    const byProvider = store.usageStats.latencyPercentiles(NOW - DAY, "provider", 1);
+    assertEquals(byProvider, [{ key: "a", requests: 20, p50Ms: 10, p95Ms: 19 }]);
+  },
   "usage: rows, the daily rollup, spend and totals agree"(store) {
     store.transaction(() =>
       store.usage.insert([

@@ -121,6 +121,19 @@ export interface AnalyticsSection {
     readonly total: number;
   };
   readonly unpriced_models: readonly UnpricedModel[];
+  /** p50 / p95 latency of successful requests in the window, per model and per provider. */
+  readonly latency: {
+    readonly by_model: readonly LatencyRow[];
+    readonly by_provider: readonly LatencyRow[];
+  };
+}
+
+/** Nearest-rank latency percentiles of one model or provider. */
+export interface LatencyRow {
+  readonly key: string;
+  readonly requests: number;
+  readonly p50_ms: number;
+  readonly p95_ms: number;
 }
 
 /** How the leaderboard ranks clients. */

@@ -1,6 +1,7 @@
-import type { UsageDimension } from "../../storage/mod.ts";
+import { DAY_MS, type LatencyPercentiles, type UsageDimension } from "../../storage/mod.ts";
 import type {
   AnalyticsSection,
+  LatencyRow,
   LeaderboardRow,
   LeaderboardSection,
   LiveEvent,
@@ -101,6 +102,10 @@ export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSec
       input_tokens: u.inputTokens,
       output_tokens: u.outputTokens,
     })),
+    latency: {
+      by_model: latencyRows(stats.latencyPercentiles(from * DAY_MS, "model", 50)),
+      by_provider: latencyRows(stats.latencyPercentiles(from * DAY_MS, "provider", 50)),
+    },
   };
 }
 
@@ -142,4 +147,8 @@ export function leaderboardSection({ gateway, query }: SectionInput): Leaderboar
     });
   }
   return { days, sort, rows };
+}
+
+function latencyRows(rows: readonly LatencyPercentiles[]): LatencyRow[] {
+  return rows.map((r) => ({ key: r.key, requests: r.requests, p50_ms: r.p50Ms, p95_ms: r.p95Ms }));
 }

@@ -1,10 +1,10 @@
 import { css, html, nothing } from "lit";
-import type { AnalyticsSection, BreakdownRow } from "../../../src/dashboard/contract/usage.ts";
+import type { AnalyticsSection, BreakdownRow, LatencyRow } from "../../../src/dashboard/contract/usage.ts";
 import { choice, QueryController } from "../api/query_controller.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";
-import { formatCompact, formatCost, formatInt, formatPercent } from "../lib/format.ts";
+import { formatCompact, formatCost, formatInt, formatLatency, formatPercent } from "../lib/format.ts";
 import { DAY_PERIODS } from "../lib/options.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
@@ -192,6 +192,7 @@ export class GwAnalyticsScreen extends ScreenBase {
               `}</div>
           </div>
         </div>
+        ${latencyCard(d.latency)}
         <div class="card">
               <div class="card-head"><h2>By ${dimLabel.toLowerCase()}</h2></div>
               ${breakdown.length === 0
@@ -246,4 +247,45 @@ export class GwAnalyticsScreen extends ScreenBase {
     `;
   }
 }
+/** p50 / p95 latency of successful requests, per model and per provider. */
+function latencyCard(latency: AnalyticsSection["latency"]) {
+  if (latency.by_model.length === 0) return nothing;
+  const table = (heading: string, rows: readonly LatencyRow[], id: string) =>
+    html`
+      <div class="table-wrap">
+        <table data-testid=${id}>
+          <thead>
+            <tr>
+              <th>${heading}</th>
+              <th class="right">Requests</th>
+              <th class="right">p50</th>
+              <th class="right">p95</th>
+            </tr>
+          </thead>
+          <tbody>${rows.map((r) =>
+            html`
+              <tr>
+                <td class="mono small">${r.key || "–"}</td>
+                <td class="right num">${formatInt(r.requests)}</td>
+                <td class="right num">${formatLatency(r.p50_ms)}</td>
+                <td class="right num">${formatLatency(r.p95_ms)}</td>
+              </tr>
+            `
+          )}</tbody>
+        </table>
+      </div>
+    `;
+  return html`
+    <div class="card">
+      <div
+        class="card-head"><h2>Latency</h2><span class="small muted">successful requests, end to end</span></div>
+      <div class="grid-2">${table("Model", latency.by_model, "latency-model")}${table(
+        "Provider",
+        latency.by_provider,
+        "latency-provider",
+      )}</div>
+    </div>
+  `;
+}
+
 customElements.define("gw-analytics-screen", GwAnalyticsScreen);

@@ -1,0 +1,36 @@
+/** Analytics: p50 / p95 latency per model and provider, from the usage rows of successful requests. */
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { chatCompletion, post } from "../helpers/chat_fixtures.ts";
+import { setupDashboard } from "./dashboard_helpers.ts";
+
+type Row = { key: string; requests: number; p50_ms: number; p95_ms: number };
+
+Deno.test("analytics: latency percentiles per model and provider count successful requests only", async () => {
+  await using t = await setupDashboard();
+  t.mock.script(
+    { json: chatCompletion("a", { prompt_tokens: 1, completion_tokens: 1 }) },
+    { json: chatCompletion("b", { prompt_tokens: 1, completion_tokens: 1 }) },
+    { json: chatCompletion("c", { prompt_tokens: 1, completion_tokens: 1 }) },
+    { json: { error: { message: "boom" } }, status: 400 },
+  );
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const r = await post(`${t.gw.url}/v1/chat/completions`, {
+      model: "p/m1",
+      messages: [{ role: "user", content: `hi ${i}` }],
+    });
+    statuses.push(r.status);
+    await r.body?.cancel();
+  }
+  const ok = statuses.filter((s) => s === 200).length;
+  assert(ok > 0 && ok < statuses.length, `some succeeded, some failed: ${statuses}`);
+  t.gw.runtime.writer.flush();
+  const analytics = await t.json("/dashboard/api/v2/state/analytics?days=1");
+  assertEquals(analytics.status, 200);
+  const latency = (analytics.body.data as { latency: { by_model: Row[]; by_provider: Row[] } }).latency;
+  assertEquals(latency.by_model.map((r) => [r.key, r.requests]), [["p/m1", ok]]);
+  assertEquals(latency.by_provider.map((r) => [r.key, r.requests]), [["acct-a", ok]]);
+  for (const row of [...latency.by_model, ...latency.by_provider]) {
+    assert(row.p50_ms >= 0 && row.p50_ms <= row.p95_ms, JSON.stringify(row));
+  }
+});
