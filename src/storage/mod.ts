@@ -67,6 +67,7 @@ export {
   type DailyTotals,
   DAY_MS,
   type GroupTotals,
+  type HourlyTotals,
   type LatencyPercentiles,
   type UnpricedModel,
   type UsageDimension,

@@ -21,6 +21,11 @@ export interface DailyTotals extends UsageTotals {
   readonly day: number;
 }
 
+/** Totals of one UTC hour (hour = hours since the epoch). */
+export interface HourlyTotals extends UsageTotals {
+  readonly hour: number;
+}
+
 /** Totals of one value of a breakdown dimension. */
 export interface GroupTotals extends UsageTotals {
   readonly key: string;
@@ -117,6 +122,20 @@ export class UsageStatsRepo {
          coalesce(sum(cost), 0) AS cost FROM usage WHERE ts >= ?`,
     ).get(sinceMs);
     return totalsOf(row as SumRow);
+  }
+
+  /** Per-hour totals of raw usage rows with `ts >= sinceMs`, for windows too short for daily bars. */
+  hourly(sinceMs: number): HourlyTotals[] {
+    const rows = this.#db.prepare(
+      `SELECT ts / 3600000 AS hour, count(*) AS requests,
+         coalesce(sum(CASE WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END), 0) AS ok,
+         coalesce(sum(CASE WHEN status BETWEEN 400 AND 499 THEN 1 ELSE 0 END), 0) AS c4,
+         coalesce(sum(CASE WHEN status >= 500 OR status < 200 THEN 1 ELSE 0 END), 0) AS c5,
+         coalesce(sum(input_tokens), 0) AS inp, coalesce(sum(output_tokens), 0) AS outp,
+         coalesce(sum(cache_read_tokens), 0) AS cr, coalesce(sum(cache_creation_tokens), 0) AS cc,
+         coalesce(sum(cost), 0) AS cost FROM usage WHERE ts >= ? GROUP BY ts / 3600000 ORDER BY ts / 3600000`,
+    ).all(sinceMs) as unknown as SumRow[];
+    return rows.map((r) => ({ hour: Number(r.hour), ...totalsOf(r) }));
   }
 
   /** Per-day totals for days `>= fromDay` that have rows. */

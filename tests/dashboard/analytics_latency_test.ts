@@ -1,4 +1,4 @@
-/** Analytics: p50 / p95 latency per model and provider, from the usage rows of successful requests. */
+/** Analytics: p50 / p95 latency per model and provider, and hourly buckets for the one-day window. */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatCompletion, post } from "../helpers/chat_fixtures.ts";
 import { setupDashboard } from "./dashboard_helpers.ts";
@@ -25,7 +25,7 @@ Deno.test("analytics: latency percentiles per model and provider count successfu
   const ok = statuses.filter((s) => s === 200).length;
   assert(ok > 0 && ok < statuses.length, `some succeeded, some failed: ${statuses}`);
   t.gw.runtime.writer.flush();
-  const analytics = await t.json("/dashboard/api/v2/state/analytics?days=1");
+  const analytics = await t.json("/dashboard/api/v2/state/analytics?days=30");
   assertEquals(analytics.status, 200);
   const latency = (analytics.body.data as { latency: { by_model: Row[]; by_provider: Row[] } }).latency;
   assertEquals(latency.by_model.map((r) => [r.key, r.requests]), [["p/m1", ok]]);
@@ -33,4 +33,31 @@ Deno.test("analytics: latency percentiles per model and provider count successfu
   for (const row of [...latency.by_model, ...latency.by_provider]) {
     assert(row.p50_ms >= 0 && row.p50_ms <= row.p95_ms, JSON.stringify(row));
   }
+});
+
+Deno.test("analytics: the one-day window charts the last 24 hours; longer windows chart days", async () => {
+  await using t = await setupDashboard();
+  t.mock.script({ json: chatCompletion("a", { prompt_tokens: 3, completion_tokens: 2 }) });
+  for (let i = 0; i < 2; i++) {
+    const r = await post(`${t.gw.url}/v1/chat/completions`, {
+      model: "p/m1",
+      messages: [{ role: "user", content: `hi ${i}` }],
+    });
+    assertEquals(r.status, 200);
+    await r.body?.cancel();
+  }
+  t.gw.runtime.writer.flush();
+  type Point = { date: string; requests: number; tokens: number };
+  const day = (await t.json("/dashboard/api/v2/state/analytics?days=1")).body.data as {
+    days: number;
+    hourly: Point[];
+  };
+  assertEquals(day.days, 1);
+  assertEquals(day.hourly.length, 24);
+  const sum = (f: (p: Point) => number) => day.hourly.reduce((n, p) => n + f(p), 0);
+  assertEquals([sum((p) => p.requests), sum((p) => p.tokens)], [2, 10], "both requests in the last 24 hours");
+  const starts = day.hourly.map((p) => Date.parse(`${p.date}:00Z`));
+  assert(starts.every((ms, i) => i === 0 || ms - starts[i - 1] === 3_600_000), "consecutive hours");
+  const month = (await t.json("/dashboard/api/v2/state/analytics?days=30")).body.data as { hourly: unknown };
+  assertEquals(month.hourly, null);
 });

@@ -141,6 +141,23 @@ const checks: Record<string, (store: Store) => void> = {
     const byProvider = store.usageStats.latencyPercentiles(NOW - DAY, "provider", 1);
     assertEquals(byProvider, [{ key: "a", requests: 20, p50Ms: 10, p95Ms: 19 }]);
   },
+  "usage stats: hourly totals group raw rows by UTC hour"(store) {
+    const HOUR = 3_600_000;
+    store.transaction(() => {
+      store.usage.insert([
+        usage({ ts: NOW }),
+        usage({ ts: NOW + HOUR - 1, status: 500, cost: 1 }),
+        usage({ ts: NOW + 2 * HOUR, outputTokens: 7 }),
+        usage({ ts: NOW - HOUR }),
+      ]);
+    });
+    const hours = store.usageStats.hourly(NOW);
+    assertEquals(hours.map((h) => [h.hour, h.requests, h.serverErrors, h.outputTokens]), [
+      [NOW / HOUR, 2, 1, 10],
+      [NOW / HOUR + 2, 1, 0, 7],
+    ]);
+    assertEquals(hours[0].cost, 1.25);
+  },
   "usage: rows, the daily rollup, spend and totals agree"(store) {
     store.transaction(() =>
       store.usage.insert([

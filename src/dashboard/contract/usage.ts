@@ -113,6 +113,8 @@ export interface AnalyticsSection {
   readonly dimension: UsageDimension;
   readonly summary: TotalsView & { readonly success_rate: number };
   readonly daily: readonly DailyPoint[];
+  /** The one-day window: the last 24 UTC hours (`date` is each hour's ISO start); null for longer windows. */
+  readonly hourly: readonly DailyPoint[] | null;
   readonly breakdown: readonly BreakdownRow[];
   readonly success: {
     readonly success_2xx: number;

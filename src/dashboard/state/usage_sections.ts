@@ -14,16 +14,18 @@ import { unpricedModels } from "../../features/pricing/state.ts";
 import {
   breakdownView,
   dailySeries,
+  hourlySeries,
   intParam,
   type SectionInput,
   successPct,
   todayStart,
   totalsView,
   utcDay,
+  utcHour,
   windowStart,
 } from "./common.ts";
 
-const WINDOWS = [7, 30, 90, 365] as const;
+const WINDOWS = [1, 7, 30, 90, 365] as const;
 const DIMENSIONS: readonly UsageDimension[] = ["model", "provider", "account", "client_key"];
 const SORTS = ["tokens", "cost", "requests"] as const;
 
@@ -89,6 +91,10 @@ export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSec
     dimension,
     summary: { ...totalsView(totals), success_rate: successPct(totals) },
     daily: dailySeries(stats.daily(from), from, utcDay(now)),
+    // A one-day window is one daily bar: its chart has the last 24 hours instead.
+    hourly: days === 1
+      ? hourlySeries(stats.hourly((utcHour(now) - 23) * 3_600_000), utcHour(now) - 23, utcHour(now))
+      : null,
     breakdown: stats.breakdown(from, dimension, 200).map(breakdownView),
     success: {
       success_2xx: totals.okRequests,

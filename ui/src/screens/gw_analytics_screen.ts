@@ -142,14 +142,14 @@ export class GwAnalyticsScreen extends ScreenBase {
         </div>
         <div class="card">
           <div class="card-head">
-            <h2>Per day</h2>
+            <h2>${d.hourly ? "Per hour" : "Per day"}</h2>
             <gw-segmented label="Metric" .options=${METRICS} .value=${this.metric}
               @gw-value=${(e: ValueEvent<unknown>) => (this.metric = String(e.value))}></gw-segmented>
           </div>
           <div class="card-body">
-            <gw-bar-chart .label=${`${this.metric} per day`} .height=${220}
-              .points=${daily.map((x) => ({
-                label: x.date.slice(5),
+            <gw-bar-chart .label=${`${this.metric} per ${d.hourly ? "hour" : "day"}`} .height=${220}
+              .points=${(d.hourly ?? daily).map((x) => ({
+                label: d.hourly ? x.date.slice(11, 16) : x.date.slice(5),
                 value: value(x),
               }))} .format=${fmt}></gw-bar-chart>
           </div>
