@@ -68,6 +68,7 @@ export {
   DAY_MS,
   type GroupTotals,
   type HourlyTotals,
+  type KeyUsage,
   type LatencyPercentiles,
   type UnpricedModel,
   type UsageDimension,

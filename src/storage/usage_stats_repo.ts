@@ -26,6 +26,13 @@ export interface HourlyTotals extends UsageTotals {
   readonly hour: number;
 }
 
+/** One client key's usage: per day, per model, and per model per day. */
+export interface KeyUsage {
+  readonly daily: DailyTotals[];
+  readonly models: GroupTotals[];
+  readonly modelDaily: (DailyTotals & { readonly model: string })[];
+}
+
 /** Totals of one value of a breakdown dimension. */
 export interface GroupTotals extends UsageTotals {
   readonly key: string;
@@ -180,6 +187,24 @@ export class UsageStatsRepo {
       p50Ms: Number(r.p50),
       p95Ms: Number(r.p95),
     }));
+  }
+
+  /** One client key's usage (by its label, as the client_key breakdown names it) for days `>= fromDay`. */
+  keyUsage(fromDay: number, label: string): KeyUsage {
+    const where = "FROM usage_daily WHERE day >= ? AND client_key_label = ?";
+    const daily = this.#db.prepare(`SELECT day, ${SUMS} ${where} GROUP BY day ORDER BY day`)
+      .all(fromDay, label) as unknown as SumRow[];
+    const models = this.#db.prepare(
+      `SELECT model AS k, ${SUMS} ${where} GROUP BY model ORDER BY cost DESC, requests DESC, k LIMIT 50`,
+    ).all(fromDay, label) as unknown as SumRow[];
+    const modelDaily = this.#db.prepare(
+      `SELECT day, model, ${SUMS} ${where} GROUP BY day, model ORDER BY day, model`,
+    ).all(fromDay, label) as unknown as SumRow[];
+    return {
+      daily: daily.map((r) => ({ day: Number(r.day), ...totalsOf(r) })),
+      models: models.map((r) => ({ key: String(r.k), ...totalsOf(r) })),
+      modelDaily: modelDaily.map((r) => ({ day: Number(r.day), model: String(r.model), ...totalsOf(r) })),
+    };
   }
 
   /** Totals per client key for days `>= fromDay`. */

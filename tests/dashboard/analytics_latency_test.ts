@@ -2,6 +2,9 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatCompletion, post } from "../helpers/chat_fixtures.ts";
 import { setupDashboard } from "./dashboard_helpers.ts";
+import { createKey } from "../../src/features/keys/service.ts";
+
+type Json = Record<string, unknown>;
 
 type Row = { key: string; requests: number; p50_ms: number; p95_ms: number };
 
@@ -60,4 +63,45 @@ Deno.test("analytics: the one-day window charts the last 24 hours; longer window
   assert(starts.every((ms, i) => i === 0 || ms - starts[i - 1] === 3_600_000), "consecutive hours");
   const month = (await t.json("/dashboard/api/v2/state/analytics?days=30")).body.data as { hourly: unknown };
   assertEquals(month.hourly, null);
+});
+
+Deno.test("analytics: a key's drill-down has its requests, tokens, cost, errors and models per day", async () => {
+  await using t = await setupDashboard();
+  const store = t.gw.runtime.control.store;
+  const laptop = createKey(store, { name: "laptop", canLogin: false, allowedModels: [] }, Date.now());
+  const ci = createKey(store, { name: "ci", canLogin: false, allowedModels: [] }, Date.now());
+  t.gw.runtime.control.reload();
+  t.mock.script(
+    { json: chatCompletion("a", { prompt_tokens: 3, completion_tokens: 2 }) },
+    { json: chatCompletion("b", { prompt_tokens: 4, completion_tokens: 1 }) },
+    { json: { error: { message: "bad" } }, status: 400 },
+    { json: chatCompletion("c", { prompt_tokens: 9, completion_tokens: 9 }) },
+  );
+  const send = async (key: string, model: string) => {
+    const r = await post(`${t.gw.url}/v1/chat/completions`, {
+      model,
+      messages: [{ role: "user", content: "hi" }],
+    }, { authorization: `Bearer ${key}` });
+    await r.body?.cancel();
+    return r.status;
+  };
+  const statuses = [
+    await send(laptop.plaintext, "p/m1"),
+    await send(laptop.plaintext, "p/m2"),
+    await send(laptop.plaintext, "p/m2"),
+    await send(ci.plaintext, "p/m1"),
+  ];
+  t.gw.runtime.writer.flush();
+  const answer = await t.json("/dashboard/api/v2/state/analytics?days=7&dimension=client_key&key=laptop");
+  const detail = (answer.body.data as { key_detail: Json }).key_detail;
+  const summary = detail.summary as Json;
+  const laptopErrors = statuses.slice(0, 3).filter((s) => s >= 400).length;
+  assert(laptopErrors >= 1, `one laptop request failed: ${statuses}`);
+  assertEquals([detail.key, summary.requests, summary.errors], ["laptop", 3, laptopErrors]);
+  assertEquals((detail.models as Json[]).map((m) => [m.key, m.requests]).sort(), [["p/m1", 1], ["p/m2", 2]]);
+  const perDay = detail.model_daily as Json[];
+  assertEquals(perDay.map((r) => [r.model, r.requests]), [["p/m1", 1], ["p/m2", 2]]);
+  assertEquals((detail.daily as Json[]).length, 7);
+  const none = await t.json("/dashboard/api/v2/state/analytics?days=7");
+  assertEquals((none.body.data as Json).key_detail, null);
 });

@@ -141,6 +141,27 @@ const checks: Record<string, (store: Store) => void> = {
     const byProvider = store.usageStats.latencyPercentiles(NOW - DAY, "provider", 1);
     assertEquals(byProvider, [{ key: "a", requests: 20, p50Ms: 10, p95Ms: 19 }]);
   },
+  "usage stats: one key's usage per day, per model and per model per day"(store) {
+    store.transaction(() => {
+      store.usage.insert([
+        usage({ clientKeyId: 4, clientKeyLabel: "k4" }),
+        usage({ clientKeyId: 4, clientKeyLabel: "k4", model: "p/m2", status: 500, cost: 0 }),
+        usage({ clientKeyId: 4, clientKeyLabel: "k4", ts: NOW - DAY }),
+        usage({ clientKeyId: 5, clientKeyLabel: "k5" }),
+      ]);
+    });
+    const k4 = store.usageStats.keyUsage(Math.floor(NOW / DAY) - 1, "k4");
+    assertEquals(k4.daily.map((d) => [d.day - Math.floor(NOW / DAY), d.requests, d.serverErrors]), [
+      [-1, 1, 0],
+      [0, 2, 1],
+    ]);
+    assertEquals(k4.models.map((m) => [m.key, m.requests]), [["p/m1", 2], ["p/m2", 1]]);
+    assertEquals(k4.modelDaily.map((r) => [r.day - Math.floor(NOW / DAY), r.model, r.requests]), [
+      [-1, "p/m1", 1],
+      [0, "p/m1", 1],
+      [0, "p/m2", 1],
+    ]);
+  },
   "usage stats: hourly totals group raw rows by UTC hour"(store) {
     const HOUR = 3_600_000;
     store.transaction(() => {

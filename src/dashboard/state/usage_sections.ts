@@ -1,6 +1,13 @@
-import { DAY_MS, type LatencyPercentiles, type UsageDimension } from "../../storage/mod.ts";
+import {
+  DAY_MS,
+  type KeyUsage,
+  type LatencyPercentiles,
+  type UsageDimension,
+  type UsageTotals,
+} from "../../storage/mod.ts";
 import type {
   AnalyticsSection,
+  KeyDrillDown,
   LatencyRow,
   LeaderboardRow,
   LeaderboardSection,
@@ -86,6 +93,7 @@ export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSec
   const now = gateway.now();
   const from = windowStart(now, days);
   const totals = stats.totals(from);
+  const keyParam = (query.get("key") ?? "").trim().slice(0, 200);
   return {
     days,
     dimension,
@@ -108,6 +116,7 @@ export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSec
       input_tokens: u.inputTokens,
       output_tokens: u.outputTokens,
     })),
+    key_detail: keyParam ? keyDrillDown(stats.keyUsage(from, keyParam), keyParam, from, utcDay(now)) : null,
     latency: {
       by_model: latencyRows(stats.latencyPercentiles(from * DAY_MS, "model", 50)),
       by_provider: latencyRows(stats.latencyPercentiles(from * DAY_MS, "provider", 50)),
@@ -157,4 +166,30 @@ export function leaderboardSection({ gateway, query }: SectionInput): Leaderboar
 
 function latencyRows(rows: readonly LatencyPercentiles[]): LatencyRow[] {
   return rows.map((r) => ({ key: r.key, requests: r.requests, p50_ms: r.p50Ms, p95_ms: r.p95Ms }));
+}
+
+function keyDrillDown(usage: KeyUsage, key: string, fromDay: number, toDay: number): KeyDrillDown {
+  const sum = (f: (t: UsageTotals) => number) => usage.daily.reduce((n, d) => n + f(d), 0);
+  const totals: UsageTotals = {
+    requests: sum((t) => t.requests),
+    okRequests: sum((t) => t.okRequests),
+    clientErrors: sum((t) => t.clientErrors),
+    serverErrors: sum((t) => t.serverErrors),
+    inputTokens: sum((t) => t.inputTokens),
+    outputTokens: sum((t) => t.outputTokens),
+    cacheReadTokens: sum((t) => t.cacheReadTokens),
+    cacheCreationTokens: sum((t) => t.cacheCreationTokens),
+    cost: sum((t) => t.cost),
+  };
+  return {
+    key,
+    summary: { ...totalsView(totals), errors: totals.clientErrors + totals.serverErrors },
+    daily: dailySeries(usage.daily, fromDay, toDay),
+    models: usage.models.map(breakdownView),
+    model_daily: usage.modelDaily.map((r) => ({
+      date: new Date(r.day * DAY_MS).toISOString().slice(0, 10),
+      model: r.model,
+      requests: r.requests,
+    })),
+  };
 }

@@ -1,6 +1,11 @@
 import { css, html, nothing } from "lit";
-import type { AnalyticsSection, BreakdownRow, LatencyRow } from "../../../src/dashboard/contract/usage.ts";
-import { choice, QueryController } from "../api/query_controller.ts";
+import type {
+  AnalyticsSection,
+  BreakdownRow,
+  KeyDrillDown,
+  LatencyRow,
+} from "../../../src/dashboard/contract/usage.ts";
+import { choice, QueryController, text } from "../api/query_controller.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";
@@ -85,6 +90,7 @@ export class GwAnalyticsScreen extends ScreenBase {
   private query = new QueryController(this, {
     days: choice(DAY_PERIODS, "30"),
     dimension: choice(DIMENSIONS, "model"),
+    key: text,
   });
   private state = new StateController(this, "analytics", 0, this.query);
 
@@ -105,6 +111,71 @@ export class GwAnalyticsScreen extends ScreenBase {
             this.query.set({ dimension: String(e.value) })}></gw-segmented>
       </div>
             ${this.frame(this.state, (d) => this.body(d))}
+    `;
+  }
+
+  /** One key's drill-down: its totals, requests per day, and its models overall and per day. */
+  private keyCard(k: KeyDrillDown) {
+    return html`
+      <div class="card" data-key-detail=${k.key}>
+        <div class="card-head"><h2>Key <span class="mono">${k.key}</span></h2>
+              <button data-read class="sm" @click=${() => this.query.set({ key: "" })}>Close</button></div>
+        <div class="card-body stack">
+          <div class="grid-stats">
+            <gw-stat label="Requests" .value=${formatInt(k.summary.requests)}></gw-stat>
+            <gw-stat label="Tokens" .value=${formatCompact(
+              k.summary.input_tokens + k.summary.output_tokens,
+            )}></gw-stat>
+            <gw-stat label="Cost" .value=${formatCost(k.summary.cost)}></gw-stat>
+            <gw-stat label="Errors" .value=${formatInt(k.summary.errors)}></gw-stat>
+          </div>
+          <gw-bar-chart .label=${"requests per day"} .height=${160}
+            .points=${k.daily.map((x) => ({ label: x.date.slice(5), value: x.requests }))}
+            .format=${formatCompact}></gw-bar-chart>
+          <div class="table-wrap">
+            <table data-testid="key-models">
+              <thead>
+                <tr>
+                  <th>Model</th>
+                  <th class="right">Requests</th>
+                  <th class="right">Tokens</th>
+                  <th>Cost</th>
+                </tr>
+              </thead>
+              <tbody>${k.models.map((m) =>
+                html`
+                  <tr>
+                    <td class="mono small">${m.key}</td>
+                    <td class="right num">${formatInt(m.requests)}</td>
+                    <td class="right num">${formatCompact(m.input_tokens + m.output_tokens)}</td>
+                    <td>${formatCost(m.cost)}</td>
+                  </tr>
+                `
+              )}</tbody>
+            </table>
+          </div>
+          <div class="table-wrap">
+            <table data-testid="key-model-days">
+              <thead>
+                <tr>
+                  <th>Day</th>
+                  <th>Model</th>
+                  <th class="right">Requests</th>
+                </tr>
+              </thead>
+              <tbody>${k.model_daily.map((r) =>
+                html`
+                  <tr>
+                    <td class="small">${r.date}</td>
+                    <td class="mono small">${r.model}</td>
+                    <td class="right num">${formatInt(r.requests)}</td>
+                  </tr>
+                `
+              )}</tbody>
+            </table>
+          </div>
+        </div>
+      </div>
     `;
   }
 
@@ -192,6 +263,7 @@ export class GwAnalyticsScreen extends ScreenBase {
               `}</div>
           </div>
         </div>
+        ${d.key_detail ? this.keyCard(d.key_detail) : nothing}
         ${latencyCard(d.latency)}
         <div class="card">
               <div class="card-head"><h2>By ${dimLabel.toLowerCase()}</h2></div>
@@ -217,7 +289,13 @@ export class GwAnalyticsScreen extends ScreenBase {
                       <tbody>${breakdown.map((b) =>
                         html`
                           <tr>
-                            <td class="mono small">${b.key || "–"}</td>
+                            <td class="mono small">${this.query.value.dimension === "client_key" && b.key
+                              ? html`
+                                <button data-read class="sm ghost" data-drill=${b.key}
+                                  title="Requests, tokens, cost, errors and models of this key over time"
+                                  @click=${() => this.query.set({ key: b.key })}>${b.key}</button>
+                              `
+                              : b.key || "–"}</td>
                             <td class="right num">${formatInt(b.requests)}</td>
                             <td class="right num">${formatCompact(b.input_tokens)}</td>
                             <td class="right num">${formatCompact(b.output_tokens)}</td>
