@@ -25,17 +25,7 @@ export interface CheckResponse {
 /** A guarded call; throws RefusedTarget, or the fetch's own error (timeouts are TimeoutError). */
 export type CheckFetch = (
   url: string,
-  init: {
-    method: "GET" | "POST";
-    headers: Record<string, string>;
-    body?: string;
-    /**
-     * An origin an administrator configured (a provider row's base URL): checked there even on a private or
-     * loopback address. The guard is for URLs that arrive with pushed or imported keys; a redirect elsewhere
-     * is guarded again.
-     */
-    trustedOrigin?: string;
-  },
+  init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
 ) => Promise<CheckResponse>;
 
 /** How the guard behaves. */
@@ -54,14 +44,14 @@ async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 }
 
-async function checkTarget(url: URL, options: GuardOptions, trustedOrigin?: string): Promise<void> {
+async function checkTarget(url: URL, options: GuardOptions): Promise<void> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new RefusedTarget(`only http and https targets are checked, not ${url.protocol}`);
   }
   if (url.username !== "" || url.password !== "") {
     throw new RefusedTarget("credentials in the URL are refused");
   }
-  if (options.allowPrivate || url.origin === trustedOrigin) return;
+  if (options.allowPrivate) return;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const addresses = await (options.resolve ?? systemResolve)(host);
   if (addresses.length === 0) throw new RefusedTarget(`${url.hostname} does not resolve`);
@@ -105,9 +95,8 @@ export function guardedFetch(options: GuardOptions): CheckFetch {
     const signal = AbortSignal.timeout(options.timeoutMs);
     let target = new URL(url);
     for (let hop = 0;; hop++) {
-      await checkTarget(target, options, init.trustedOrigin);
-      const { trustedOrigin: _, ...request } = init;
-      const response = await doFetch(target, { ...request, redirect: "manual", signal });
+      await checkTarget(target, options);
+      const response = await doFetch(target, { ...init, redirect: "manual", signal });
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location !== null) {
         await response.body?.cancel();

@@ -210,8 +210,6 @@ export class InventoryChecks {
       providerId: key.providerId,
       apiType,
       baseUrl: key.baseUrl || row?.baseUrl || catalog?.baseUrl || "",
-      // A key with its own base URL came from outside (pushed, imported): only the row's own URL is trusted.
-      trustedBaseUrl: row !== undefined && (key.baseUrl === "" || key.baseUrl === row.baseUrl),
       probeModel: catalog?.probeModel,
       credit: catalog?.credit,
       oauth: row?.oauth,
