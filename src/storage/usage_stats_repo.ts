@@ -21,6 +21,18 @@ export interface DailyTotals extends UsageTotals {
   readonly day: number;
 }
 
+/** Totals of one UTC hour (hour = hours since the epoch). */
+export interface HourlyTotals extends UsageTotals {
+  readonly hour: number;
+}
+
+/** One client key's usage: per day, per model, and per model per day. */
+export interface KeyUsage {
+  readonly daily: DailyTotals[];
+  readonly models: GroupTotals[];
+  readonly modelDaily: (DailyTotals & { readonly model: string })[];
+}
+
 /** Totals of one value of a breakdown dimension. */
 export interface GroupTotals extends UsageTotals {
   readonly key: string;
@@ -38,6 +50,14 @@ export interface UnpricedModel {
   readonly requests: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
+}
+
+/** Nearest-rank latency percentiles of one model or provider's successful requests. */
+export interface LatencyPercentiles {
+  readonly key: string;
+  readonly requests: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
 }
 
 /** Columns of usage_daily a breakdown can group by. */
@@ -111,6 +131,20 @@ export class UsageStatsRepo {
     return totalsOf(row as SumRow);
   }
 
+  /** Per-hour totals of raw usage rows with `ts >= sinceMs`, for windows too short for daily bars. */
+  hourly(sinceMs: number): HourlyTotals[] {
+    const rows = this.#db.prepare(
+      `SELECT ts / 3600000 AS hour, count(*) AS requests,
+         coalesce(sum(CASE WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END), 0) AS ok,
+         coalesce(sum(CASE WHEN status BETWEEN 400 AND 499 THEN 1 ELSE 0 END), 0) AS c4,
+         coalesce(sum(CASE WHEN status >= 500 OR status < 200 THEN 1 ELSE 0 END), 0) AS c5,
+         coalesce(sum(input_tokens), 0) AS inp, coalesce(sum(output_tokens), 0) AS outp,
+         coalesce(sum(cache_read_tokens), 0) AS cr, coalesce(sum(cache_creation_tokens), 0) AS cc,
+         coalesce(sum(cost), 0) AS cost FROM usage WHERE ts >= ? GROUP BY ts / 3600000 ORDER BY ts / 3600000`,
+    ).all(sinceMs) as unknown as SumRow[];
+    return rows.map((r) => ({ hour: Number(r.hour), ...totalsOf(r) }));
+  }
+
   /** Per-day totals for days `>= fromDay` that have rows. */
   daily(fromDay: number): DailyTotals[] {
     const rows = this.#db.prepare(
@@ -127,6 +161,50 @@ export class UsageStatsRepo {
        ORDER BY cost DESC, requests DESC, k LIMIT ?`,
     ).all(fromDay, limit) as unknown as SumRow[];
     return rows.map((r) => ({ key: String(r.k), ...totalsOf(r) }));
+  }
+
+  /**
+   * p50 and p95 latency (nearest rank) of successful requests since `sinceMs`, per model or provider, most
+   * requests first. Read from raw usage rows (the daily rollup keeps no distribution), in SQL both databases
+   * run: ranks by window functions, the rank of a percentile by integer division.
+   */
+  latencyPercentiles(sinceMs: number, by: "model" | "provider", limit: number): LatencyPercentiles[] {
+    const column = by === "model" ? "model" : "provider_id";
+    const rows = this.#db.prepare(
+      `WITH ranked AS (
+         SELECT ${column} AS k, latency_ms AS v,
+           row_number() OVER (PARTITION BY ${column} ORDER BY latency_ms) AS rn,
+           count(*) OVER (PARTITION BY ${column}) AS total
+         FROM usage WHERE ts >= ? AND status BETWEEN 200 AND 299)
+       SELECT k, max(total) AS requests,
+         max(CASE WHEN rn = (total * 50 + 99) / 100 THEN v END) AS p50,
+         max(CASE WHEN rn = (total * 95 + 99) / 100 THEN v END) AS p95
+       FROM ranked GROUP BY k ORDER BY max(total) DESC, k LIMIT ?`,
+    ).all(sinceMs, limit) as unknown as SumRow[];
+    return rows.map((r) => ({
+      key: String(r.k),
+      requests: Number(r.requests),
+      p50Ms: Number(r.p50),
+      p95Ms: Number(r.p95),
+    }));
+  }
+
+  /** One client key's usage (by its label, as the client_key breakdown names it) for days `>= fromDay`. */
+  keyUsage(fromDay: number, label: string): KeyUsage {
+    const where = "FROM usage_daily WHERE day >= ? AND client_key_label = ?";
+    const daily = this.#db.prepare(`SELECT day, ${SUMS} ${where} GROUP BY day ORDER BY day`)
+      .all(fromDay, label) as unknown as SumRow[];
+    const models = this.#db.prepare(
+      `SELECT model AS k, ${SUMS} ${where} GROUP BY model ORDER BY cost DESC, requests DESC, k LIMIT 50`,
+    ).all(fromDay, label) as unknown as SumRow[];
+    const modelDaily = this.#db.prepare(
+      `SELECT day, model, ${SUMS} ${where} GROUP BY day, model ORDER BY day, model`,
+    ).all(fromDay, label) as unknown as SumRow[];
+    return {
+      daily: daily.map((r) => ({ day: Number(r.day), ...totalsOf(r) })),
+      models: models.map((r) => ({ key: String(r.k), ...totalsOf(r) })),
+      modelDaily: modelDaily.map((r) => ({ day: Number(r.day), model: String(r.model), ...totalsOf(r) })),
+    };
   }
 
   /** Totals per client key for days `>= fromDay`. */

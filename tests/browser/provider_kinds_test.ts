@@ -71,6 +71,8 @@ Deno.test({
     await dialog.locator("input[name=id]").fill("kiro-eu");
     await dialog.locator("input[name=prefix]").fill("kiro");
     await dialog.locator("input[name=base_url]").fill("https://runtime.us-east-1.kiro.dev");
+    // A subscription kind offers Connect; pasting a credential is folded away behind its summary.
+    await dialog.locator("[data-sign-in] summary").click();
     await dialog.locator("input[name=api_key]").fill('{"accessToken": "kiro-at"}');
     await dialog.locator("input[name=region]").fill("not a region");
     await dialog.locator("button[type=submit]").click();

@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { openDashboard, skipReason } from "./harness.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const ignore = skipReason();
 if (ignore) console.log(ignore);
@@ -14,6 +15,7 @@ const EXPECTED: Readonly<Record<string, { url: "v1" | "root"; model: (id: string
   "opencode": { url: "v1", model: (id) => `"model": "gateway/${id}"` },
   "aider": { url: "v1", model: (id) => `model: openai/${id}` },
   "cline": { url: "v1", model: (id) => `Model ID: ${id}` },
+  "continue": { url: "v1", model: (id) => `model: ${id}` },
   "cursor": { url: "v1", model: (id) => `Custom model: ${id}` },
   "openai-sdk": { url: "v1", model: (id) => `model: "${id}"` },
   "anthropic-sdk": { url: "root", model: (id) => `model: "${id}"` },
@@ -75,6 +77,48 @@ Deno.test({
       assert(text.includes(model), `${id} should name the model as ${model}:\n${text}`);
     }
     await d.shot("tools.cards");
+    assertEquals(d.consoleErrors, []);
+  },
+});
+
+Deno.test({
+  ...options,
+  name: "Tools: the pasted key and the picked model fill every card, the Continue card included",
+  fn: async () => {
+    await using d = await openDashboard();
+    // Keys required: the cards carry the key placeholder the pasted key replaces.
+    const required = await fetch(`${d.gw.url}/dashboard/api/settings`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${d.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ server_require_api_key: true }),
+    });
+    assertEquals(required.status, 200, await required.text());
+    await d.signIn("/dashboard/ui/tools");
+    const page = d.page;
+    const screen = page.locator("gw-tools-screen");
+    await screen.locator("[data-tool='continue']").waitFor();
+    const continueText = () => screen.locator("[data-tool='continue'] pre").innerText();
+    assert((await continueText()).includes(`apiBase: ${d.gw.url}/v1`), await continueText());
+    assert((await continueText()).includes("model: p/m1"), "the example model first");
+
+    await screen.locator("select[name=tool_model]").selectOption("best");
+    await waitFor(async () => (await continueText()).includes("model: best"), {
+      what: "the combo in Continue",
+    });
+    assert(
+      (await screen.locator("[data-tool='codex-cli'] pre").allInnerTexts()).join("\n").includes(
+        'model = "best"',
+      ),
+    );
+    assert(!(await continueText()).includes("p/m1"), "no card keeps the example model");
+
+    const keyField = screen.locator("input[name=tool_key]");
+    await keyField.fill("sk-gateway-pasted-123");
+    await waitFor(async () => (await continueText()).includes("apiKey: sk-gateway-pasted-123"), {
+      what: "the key in Continue",
+    });
+    const claude = (await screen.locator("[data-tool='claude-code'] pre").allInnerTexts()).join("\n");
+    assert(claude.includes("ANTHROPIC_AUTH_TOKEN=sk-gateway-pasted-123"), claude);
     assertEquals(d.consoleErrors, []);
   },
 });

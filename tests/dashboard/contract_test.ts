@@ -16,7 +16,7 @@ Deno.test("providers section lists every api_type with the wire format its execu
     assertEquals(option.format, preset.format, `${option.api_type} format`);
   }
   const responses = section.data.api_types.find((t) => t.api_type === "responses_native");
-  assertEquals(responses, { api_type: "responses_native", format: "responses" });
+  assertEquals(responses, { api_type: "responses_native", format: "responses", signs_in: false });
   assertEquals(section.data.providers.map((p) => [p.id, p.api_type, p.format]), [[
     "acct-a",
     "chat_compat",

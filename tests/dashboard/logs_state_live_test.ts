@@ -154,6 +154,7 @@ Deno.test("state API: every section answers {section, alerts, data, meta} with n
     "opencode",
     "aider",
     "cline",
+    "continue",
     "cursor",
     "openai-sdk",
     "anthropic-sdk",

@@ -144,6 +144,12 @@ const STEPS: Step[] = [
     upstream: (t) => t.mock.script({ json: { object: "list", data: [{ id: "m1" }] } }),
   },
   {
+    route: "POST /dashboard/api/providers/test-draft",
+    path: () => "/dashboard/api/providers/test-draft",
+    body: { provider_id: "acct-a" },
+    upstream: (t) => t.mock.script({ json: { object: "list", data: [{ id: "m1" }] } }),
+  },
+  {
     route: "POST /dashboard/api/providers/:id/connect",
     path: () => "/dashboard/api/providers/acct-a/connect",
     body: {},

@@ -142,6 +142,62 @@ const checks: Record<string, (store: Store) => void> = {
     store.budgets.set(key.id, 1, 80, NOW);
     assertEquals(store.budgets.list().map((b) => [b.keyId, b.dailyLimit]).sort(), [[1, 1], [null, 7]].sort());
   },
+  "usage stats: p50 / p95 latency per model and provider, successful requests only"(store) {
+    store.transaction(() => {
+      store.usage.insert([
+        // m1 on provider a: 1..20 ms; p50 is the 10th value, p95 the 19th.
+        ...Array.from({ length: 20 }, (_, i) => usage({ latencyMs: 20 - i })),
+        usage({ latencyMs: 9_999, status: 502 }),
+        usage({ latencyMs: 9_999, ts: NOW - 2 * DAY }),
+        usage({ model: "p/m2", providerId: "b", latencyMs: 7 }),
+      ]);
+    });
+    const byModel = store.usageStats.latencyPercentiles(NOW - DAY, "model", 10);
+    assertEquals(byModel, [
+      { key: "p/m1", requests: 20, p50Ms: 10, p95Ms: 19 },
+      { key: "p/m2", requests: 1, p50Ms: 7, p95Ms: 7 },
+    ]);
+    const byProvider = store.usageStats.latencyPercentiles(NOW - DAY, "provider", 1);
+    assertEquals(byProvider, [{ key: "a", requests: 20, p50Ms: 10, p95Ms: 19 }]);
+  },
+  "usage stats: one key's usage per day, per model and per model per day"(store) {
+    store.transaction(() => {
+      store.usage.insert([
+        usage({ clientKeyId: 4, clientKeyLabel: "k4" }),
+        usage({ clientKeyId: 4, clientKeyLabel: "k4", model: "p/m2", status: 500, cost: 0 }),
+        usage({ clientKeyId: 4, clientKeyLabel: "k4", ts: NOW - DAY }),
+        usage({ clientKeyId: 5, clientKeyLabel: "k5" }),
+      ]);
+    });
+    const k4 = store.usageStats.keyUsage(Math.floor(NOW / DAY) - 1, "k4");
+    assertEquals(k4.daily.map((d) => [d.day - Math.floor(NOW / DAY), d.requests, d.serverErrors]), [
+      [-1, 1, 0],
+      [0, 2, 1],
+    ]);
+    assertEquals(k4.models.map((m) => [m.key, m.requests]), [["p/m1", 2], ["p/m2", 1]]);
+    assertEquals(k4.modelDaily.map((r) => [r.day - Math.floor(NOW / DAY), r.model, r.requests]), [
+      [-1, "p/m1", 1],
+      [0, "p/m1", 1],
+      [0, "p/m2", 1],
+    ]);
+  },
+  "usage stats: hourly totals group raw rows by UTC hour"(store) {
+    const HOUR = 3_600_000;
+    store.transaction(() => {
+      store.usage.insert([
+        usage({ ts: NOW }),
+        usage({ ts: NOW + HOUR - 1, status: 500, cost: 1 }),
+        usage({ ts: NOW + 2 * HOUR, outputTokens: 7 }),
+        usage({ ts: NOW - HOUR }),
+      ]);
+    });
+    const hours = store.usageStats.hourly(NOW);
+    assertEquals(hours.map((h) => [h.hour, h.requests, h.serverErrors, h.outputTokens]), [
+      [NOW / HOUR, 2, 1, 10],
+      [NOW / HOUR + 2, 1, 0, 7],
+    ]);
+    assertEquals(hours[0].cost, 1.25);
+  },
   "usage: rows, the daily rollup, spend and totals agree"(store) {
     store.transaction(() =>
       store.usage.insert([

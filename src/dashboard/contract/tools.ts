@@ -18,6 +18,9 @@ export interface ToolsSection {
   readonly base_url_v1: string;
   readonly require_api_key: boolean;
   readonly key_placeholder: string;
+  /** The example model every card is written with; the screen swaps in the model picked. */
   readonly example_model: string;
+  /** Gateway ids a client can ask for (enabled providers' models, then combos): the model picker's list. */
+  readonly models: readonly string[];
   readonly cards: readonly ToolCard[];
 }

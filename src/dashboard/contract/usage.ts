@@ -113,6 +113,8 @@ export interface AnalyticsSection {
   readonly dimension: UsageDimension;
   readonly summary: TotalsView & { readonly success_rate: number };
   readonly daily: readonly DailyPoint[];
+  /** The one-day window: the last 24 UTC hours (`date` is each hour's ISO start); null for longer windows. */
+  readonly hourly: readonly DailyPoint[] | null;
   readonly breakdown: readonly BreakdownRow[];
   readonly success: {
     readonly success_2xx: number;
@@ -121,6 +123,35 @@ export interface AnalyticsSection {
     readonly total: number;
   };
   readonly unpriced_models: readonly UnpricedModel[];
+  /** The drill-down of the key named by `?key=` (null without one). */
+  readonly key_detail: KeyDrillDown | null;
+  /** p50 / p95 latency of successful requests in the window, per model and per provider. */
+  readonly latency: {
+    readonly by_model: readonly LatencyRow[];
+    readonly by_provider: readonly LatencyRow[];
+  };
+}
+
+/** One client key's drill-down (Analytics `?key=<label>`). */
+export interface KeyDrillDown {
+  readonly key: string;
+  readonly summary: TotalsView & { readonly errors: number };
+  readonly daily: readonly DailyPoint[];
+  readonly models: readonly BreakdownRow[];
+  /** Requests per model per day, days with traffic only. */
+  readonly model_daily: readonly {
+    readonly date: string;
+    readonly model: string;
+    readonly requests: number;
+  }[];
+}
+
+/** Nearest-rank latency percentiles of one model or provider. */
+export interface LatencyRow {
+  readonly key: string;
+  readonly requests: number;
+  readonly p50_ms: number;
+  readonly p95_ms: number;
 }
 
 /** How the leaderboard ranks clients. */

@@ -1,6 +1,7 @@
 import type { DashboardContext } from "../context.ts";
 import { budgetView, periodBudgetView } from "../../features/budgets/state.ts";
 import { windowStart } from "./common.ts";
+import { unpricedModels } from "../../features/pricing/state.ts";
 
 import type { Alert } from "../contract/usage.ts";
 import { log } from "../../log.ts";
@@ -75,7 +76,7 @@ export function collectAlerts(gateway: DashboardContext): Alert[] {
       }
     },
     () => {
-      const unpriced = gateway.reads.usageStats.unpriced(windowStart(gateway.now(), 30));
+      const unpriced = unpricedModels(gateway, windowStart(gateway.now(), 30));
       if (unpriced.length > 0) {
         alerts.push({
           id: "unpriced:models",

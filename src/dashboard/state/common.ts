@@ -1,6 +1,12 @@
 import { dayStartMs } from "../../accounting/mod.ts";
 import type { DashboardContext } from "../context.ts";
-import { type DailyTotals, DAY_MS, type GroupTotals, type UsageTotals } from "../../storage/mod.ts";
+import {
+  type DailyTotals,
+  DAY_MS,
+  type GroupTotals,
+  type HourlyTotals,
+  type UsageTotals,
+} from "../../storage/mod.ts";
 import type { BreakdownRow, DailyPoint, TotalsView } from "../contract/usage.ts";
 
 /** What every section builder gets. */
@@ -62,6 +68,32 @@ export function dailySeries(rows: readonly DailyTotals[], fromDay: number, toDay
     });
   }
   return out;
+}
+
+/** Hours in ms: the bucket of short analytics windows. */
+const HOUR_MS = 3_600_000;
+
+/** One point per UTC hour from `fromHour` to `toHour` (hours since the epoch), zero where no rows; `date` is the hour's ISO start. */
+export function hourlySeries(rows: readonly HourlyTotals[], fromHour: number, toHour: number): DailyPoint[] {
+  const byHour = new Map(rows.map((r) => [r.hour, r]));
+  const out: DailyPoint[] = [];
+  for (let hour = fromHour; hour <= toHour; hour++) {
+    const r = byHour.get(hour);
+    out.push({
+      date: new Date(hour * HOUR_MS).toISOString().slice(0, 16),
+      requests: r?.requests ?? 0,
+      input_tokens: r?.inputTokens ?? 0,
+      output_tokens: r?.outputTokens ?? 0,
+      tokens: (r?.inputTokens ?? 0) + (r?.outputTokens ?? 0),
+      cost: round(r?.cost ?? 0, 6),
+    });
+  }
+  return out;
+}
+
+/** The hour (since the epoch) that holds `ms`. */
+export function utcHour(ms: number): number {
+  return Math.floor(ms / HOUR_MS);
 }
 
 /** A breakdown row in the API's shape. */

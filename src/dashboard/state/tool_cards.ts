@@ -18,6 +18,12 @@ export function toolsSection({ gateway, origin }: SectionInput): ToolsSection {
     require_api_key: requireKey,
     key_placeholder: requireKey ? "sk-gateway-…" : "none",
     example_model: model,
+    models: [
+      ...gateway.state.providers.filter((p) => p.enabled).flatMap((p) =>
+        p.models.map((m) => `${p.prefix}/${m}`)
+      ),
+      ...gateway.state.combos.map((c) => c.name),
+    ].filter((m, i, all) => all.indexOf(m) === i),
     cards: toolCards({ origin, requireKey, model }),
   };
 }
@@ -194,6 +200,24 @@ export function toolCards(input: ToolCardInput): ToolCard[] {
         content: `API Provider: OpenAI Compatible\nBase URL: ${v1}\nAPI Key: ${anyKey}\nModel ID: ${model}\n`,
       },
       notes: ["Cline needs a concrete model id (a gateway id or a combo name)."],
+    },
+    {
+      id: "continue",
+      title: "Continue",
+      protocol: "chat_completions",
+      env: [],
+      snippet: {
+        language: "yaml",
+        path: "~/.continue/config.yaml",
+        content:
+          `name: Gateway\nversion: 0.0.1\nschema: v1\nmodels:\n  - name: ${model}\n    provider: openai\n` +
+          `    model: ${model}\n    apiBase: ${v1}\n    apiKey: ${anyKey}\n    roles:\n      - chat\n      - edit\n` +
+          `      - apply\n`,
+      },
+      notes: [
+        "provider: openai with apiBase sends chat completions to the gateway; model is the gateway id.",
+        "Add one entry per model or combo you want in Continue's model menu.",
+      ],
     },
     {
       id: "cursor",

@@ -1,7 +1,15 @@
-import type { ClientTotals, UsageTotals } from "../../storage/mod.ts";
+import {
+  type ClientTotals,
+  DAY_MS,
+  type KeyUsage,
+  type LatencyPercentiles,
+  type UsageTotals,
+} from "../../storage/mod.ts";
 import type { DashboardContext } from "../context.ts";
 import type {
   AnalyticsSection,
+  KeyDrillDown,
+  LatencyRow,
   LeaderboardRow,
   LeaderboardSection,
   LiveEvent,
@@ -11,19 +19,22 @@ import type {
 } from "../contract/usage.ts";
 import { budgetView } from "../../features/budgets/state.ts";
 import { round } from "./common.ts";
+import { unpricedModels } from "../../features/pricing/state.ts";
 import {
   breakdownView,
   dailySeries,
+  hourlySeries,
   intParam,
   type SectionInput,
   successPct,
   todayStart,
   totalsView,
   utcDay,
+  utcHour,
   windowStart,
 } from "./common.ts";
 
-const WINDOWS = [7, 30, 90, 365] as const;
+const WINDOWS = [1, 7, 30, 90, 365] as const;
 const DIMENSIONS: readonly UsageDimension[] = ["model", "provider", "account", "client_key", "group"];
 /** The leaderboard ranks keys, or their groups. */
 const RANK_BY = ["key", "group"] as const;
@@ -88,11 +99,16 @@ export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSec
   const now = gateway.now();
   const from = windowStart(now, days);
   const totals = stats.totals(from);
+  const keyParam = (query.get("key") ?? "").trim().slice(0, 200);
   return {
     days,
     dimension,
     summary: { ...totalsView(totals), success_rate: successPct(totals) },
     daily: dailySeries(stats.daily(from), from, utcDay(now)),
+    // A one-day window is one daily bar: its chart has the last 24 hours instead.
+    hourly: days === 1
+      ? hourlySeries(stats.hourly((utcHour(now) - 23) * 3_600_000), utcHour(now) - 23, utcHour(now))
+      : null,
     breakdown: dimension === "group"
       ? groupTotals(stats.byClient(from), gateway).map(breakdownView)
       : stats.breakdown(from, dimension, 200).map(breakdownView),
@@ -102,12 +118,17 @@ export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSec
       server_5xx: totals.serverErrors,
       total: totals.requests,
     },
-    unpriced_models: stats.unpriced(from).map((u) => ({
+    unpriced_models: unpricedModels(gateway, from).map((u) => ({
       model: u.model,
       requests: u.requests,
       input_tokens: u.inputTokens,
       output_tokens: u.outputTokens,
     })),
+    key_detail: keyParam ? keyDrillDown(stats.keyUsage(from, keyParam), keyParam, from, utcDay(now)) : null,
+    latency: {
+      by_model: latencyRows(stats.latencyPercentiles(from * DAY_MS, "model", 50)),
+      by_provider: latencyRows(stats.latencyPercentiles(from * DAY_MS, "provider", 50)),
+    },
   };
 }
 
@@ -198,4 +219,34 @@ export function groupTotals(
     });
   }
   return [...sums.values()].sort((a, b) => b.cost - a.cost || b.requests - a.requests);
+}
+
+function latencyRows(rows: readonly LatencyPercentiles[]): LatencyRow[] {
+  return rows.map((r) => ({ key: r.key, requests: r.requests, p50_ms: r.p50Ms, p95_ms: r.p95Ms }));
+}
+
+function keyDrillDown(usage: KeyUsage, key: string, fromDay: number, toDay: number): KeyDrillDown {
+  const sum = (f: (t: UsageTotals) => number) => usage.daily.reduce((n, d) => n + f(d), 0);
+  const totals: UsageTotals = {
+    requests: sum((t) => t.requests),
+    okRequests: sum((t) => t.okRequests),
+    clientErrors: sum((t) => t.clientErrors),
+    serverErrors: sum((t) => t.serverErrors),
+    inputTokens: sum((t) => t.inputTokens),
+    outputTokens: sum((t) => t.outputTokens),
+    cacheReadTokens: sum((t) => t.cacheReadTokens),
+    cacheCreationTokens: sum((t) => t.cacheCreationTokens),
+    cost: sum((t) => t.cost),
+  };
+  return {
+    key,
+    summary: { ...totalsView(totals), errors: totals.clientErrors + totals.serverErrors },
+    daily: dailySeries(usage.daily, fromDay, toDay),
+    models: usage.models.map(breakdownView),
+    model_daily: usage.modelDaily.map((r) => ({
+      date: new Date(r.day * DAY_MS).toISOString().slice(0, 10),
+      model: r.model,
+      requests: r.requests,
+    })),
+  };
 }

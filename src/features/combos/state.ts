@@ -17,15 +17,17 @@ export function combosSection({ gateway }: SectionInput): CombosSection {
   };
 }
 
-/** A combo with the members no enabled provider serves. */
+/**
+ * A combo with the members nothing can route: routing sends any `<prefix>/<model>` to the providers of that
+ * prefix (their model lists are suggestions, not a filter), so only a prefix no enabled provider has is flagged.
+ */
 export function comboView(combo: ComboRecord, gateway: DashboardContext): ComboView {
-  const routable = new Set(
-    gateway.state.providers.filter((p) => p.enabled).flatMap((p) => p.models.map((m) => `${p.prefix}/${m}`)),
-  );
+  const prefixes = new Set(gateway.state.providers.filter((p) => p.enabled).map((p) => p.prefix));
+  const routable = (member: string) => prefixes.has(member.slice(0, member.indexOf("/")));
   return {
     id: combo.id,
     name: combo.name,
     models: [...combo.models],
-    unroutable: combo.models.filter((m) => !routable.has(m)),
+    unroutable: combo.models.filter((m) => !routable(m)),
   };
 }

@@ -1,4 +1,6 @@
-import { BUILTIN_PRICES } from "../../accounting/mod.ts";
+import { buildPriceTable, BUILTIN_PRICES, lookupPrice } from "../../accounting/mod.ts";
+import type { DashboardContext } from "../../dashboard/context.ts";
+import type { UnpricedModel } from "../../storage/mod.ts";
 import type { PriceConfig } from "../../config/mod.ts";
 import { type SectionInput, windowStart } from "../../dashboard/state/common.ts";
 import type { PriceView, PricingSection } from "./contract.ts";
@@ -8,7 +10,7 @@ export function pricingSection({ gateway }: SectionInput): PricingSection {
   return {
     builtin: Object.entries(BUILTIN_PRICES).map(([m, p]) => priceView(m, p)),
     overrides: Object.entries(gateway.state.pricing).map(([m, p]) => priceView(m, p)),
-    unpriced: gateway.reads.usageStats.unpriced(windowStart(gateway.now(), 30)).map((u) => ({
+    unpriced: unpricedModels(gateway, windowStart(gateway.now(), 30)).map((u) => ({
       model: u.model,
       requests: u.requests,
       input_tokens: u.inputTokens,
@@ -29,4 +31,13 @@ export function priceView(model: string, price: PriceConfig): PriceView {
     ...(price.perSecond === undefined ? {} : { per_second: price.perSecond }),
     ...(price.perMchar === undefined ? {} : { per_mchar: price.perMchar }),
   };
+}
+
+/**
+ * Models used without a price since `fromDay` that still have none: a model priced since (an override, exact
+ * or by the prefix match the recorder uses) is no longer a reason for a banner.
+ */
+export function unpricedModels(gateway: DashboardContext, fromDay: number): UnpricedModel[] {
+  const table = buildPriceTable(BUILTIN_PRICES, gateway.state.pricing);
+  return gateway.reads.usageStats.unpriced(fromDay).filter((u) => lookupPrice(table, u.model) === null);
 }

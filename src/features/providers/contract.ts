@@ -48,6 +48,8 @@ export interface CredentialView {
 export interface ApiTypeOption {
   readonly api_type: ApiType;
   readonly format: UpstreamFormat;
+  /** The key is a stored sign-in: the form offers Connect (after saving) instead of an API-key field. */
+  readonly signs_in?: boolean;
 }
 
 /** One free-tier preset as the provider form offers it. */
@@ -55,6 +57,18 @@ export interface FreeTierPresetView {
   readonly id: string;
   readonly label: string;
   readonly base_url: string;
+  readonly models: readonly string[];
+}
+
+/** One vendor preset as the provider form offers it (`presets.ts`). */
+export interface VendorPresetView {
+  readonly id: string;
+  readonly vendor: string;
+  readonly api_type: ApiType;
+  readonly base_url: string;
+  /** `oauth`: the provider signs in with Connect after saving; `none`: no key is needed. */
+  readonly auth: "api_key" | "none" | "oauth";
+  readonly prefix: string;
   readonly models: readonly string[];
 }
 
@@ -80,6 +94,8 @@ export interface ProvidersSection {
   readonly api_types: readonly ApiTypeOption[];
   /** Free hosted providers (api_type free_tier): picking one fills the base URL and models. */
   readonly free_tier_presets?: readonly FreeTierPresetView[];
+  /** Vendors by name: picking one fills the kind, base URL, auth style and suggested models. */
+  readonly vendor_presets?: readonly VendorPresetView[];
 }
 
 /** A model list: an array, or one string split at commas and newlines. */
@@ -111,6 +127,14 @@ export interface FetchModelsRequest {
   readonly api_key?: string;
 }
 
+/**
+ * Body of Test Connection on the form's unsaved values: with a model, a one-token request; without one, the
+ * model list. `provider_id` lends a stored provider's key when the form leaves the key empty.
+ */
+export interface DraftTestRequest extends FetchModelsRequest {
+  readonly model?: string;
+}
+
 /** Answer of a provider change: the provider as the list shows it. */
 export interface ProviderSaved {
   readonly ok: true;
@@ -125,5 +149,6 @@ export interface ProvidersApi {
   readonly "POST /providers/:id/disable": Route<undefined, ProviderSaved>;
   readonly "DELETE /providers/:id": Route<undefined, Done>;
   readonly "POST /providers/fetch-models": Route<FetchModelsRequest, FetchedModels>;
+  readonly "POST /providers/test-draft": Route<DraftTestRequest, ProbeResult>;
   readonly "POST /providers/:id/test": Route<{ readonly model?: string } | undefined, ProbeResult>;
 }

@@ -53,8 +53,15 @@ export const updateSchema = z.object({
 });
 /** What Fetch Models is asked with: a stored provider, or a form not saved yet. */
 export const fetchSchema = z.object({
-  provider_id: z.string().optional(),
+  provider_id: z.string({ error: "must be a string" }).optional(),
   api_type: apiType.optional(),
   base_url: baseUrl.optional(),
   api_key: apiKey.optional(),
 });
+/** A model name to ask for. */
+export const model = z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(
+  200,
+  "is too long",
+);
+/** Test Connection on a form not saved yet: Fetch Models' fields and the model to ask (none: the list). */
+export const draftTestSchema = fetchSchema.extend({ model: model.optional() });

@@ -61,7 +61,13 @@ export type ProbeResult = ContractProbeResult;
 /** Model list outcome of Fetch Models. */
 export type FetchModelsResult =
   | { readonly ok: true; readonly models: string[]; readonly url: string }
-  | { readonly ok: false; readonly message: string; readonly url: string };
+  | {
+    readonly ok: false;
+    readonly message: string;
+    readonly url: string;
+    /** The upstream's HTTP status, when it answered. */
+    readonly status?: number;
+  };
 
 function headersFor(preset: ProtocolPreset, apiKey: string): Record<string, string> {
   return {
@@ -100,7 +106,14 @@ export async function readModelList(
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     }, fetcher);
     const text = await response.text();
-    if (!response.ok) return { ok: false, message: `HTTP ${response.status}: ${summarize(text)}`, url };
+    if (!response.ok) {
+      return {
+        ok: false,
+        message: `HTTP ${response.status}: ${summarize(text)}`,
+        url,
+        status: response.status,
+      };
+    }
     return { ok: true, models: ids(JSON.parse(text)), url };
   } catch (error) {
     return { ok: false, message: firstLine(error), url };
@@ -156,6 +169,22 @@ export async function probeProvider(
   } catch (error) {
     return result.failed(0, firstLine(error));
   }
+}
+
+/**
+ * Test Connection with no model to ask: the model list proves the URL and the key without spending a
+ * request (and tells the operator which models to add).
+ */
+export async function modelListProbe(
+  list: () => Promise<FetchModelsResult>,
+  now: () => number,
+): Promise<ProbeResult> {
+  const result = probeResults("", now);
+  const listed = await list();
+  if (!listed.ok) return result.failed(listed.status ?? 0, listed.message);
+  const connected = result.connected(200);
+  const count = `${listed.models.length} model${listed.models.length === 1 ? "" : "s"}`;
+  return { ...connected, message: `Connected: listed ${count} in ${connected.latency_ms} ms` };
 }
 
 /** A probe's POST: never redirected off its host, given up after `PROBE_TIMEOUT_MS`. */

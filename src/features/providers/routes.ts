@@ -2,15 +2,21 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ProviderConfig } from "../../config/mod.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
-import { fetchUpstreamModels, probeProvider } from "./probe.ts";
+import {
+  type FetchModelsResult,
+  fetchUpstreamModels,
+  modelListProbe,
+  probeProvider,
+  type ProbeResult,
+} from "./probe.ts";
 import { hasStoredCredential, UNSAVED_PROVIDER_ID } from "../../executors/oauth/mod.ts";
 import { providerView } from "./state.ts";
 import { invalidField } from "../field_error.ts";
-import { withCallHints } from "./service.ts";
+import { type FetchTarget, withCallHints } from "./service.ts";
 import { GatewayError } from "../../model/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { answer, readBody } from "../../dashboard/validation.ts";
-import { createSchema, fetchSchema, updateSchema } from "./input.ts";
+import { createSchema, draftTestSchema, fetchSchema, model, updateSchema } from "./input.ts";
 
 /** The stand-in provider of a Fetch Models for a subscription credential that is not stored yet. */
 const UNSAVED: ProviderConfig = {
@@ -40,22 +46,30 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       baseUrl: input.base_url,
       apiKey: input.api_key,
     });
-    const result = hasStoredCredential(target.apiType)
-      // An unsaved subscription credential is used as is: a refresh would spend a token nothing stores.
-      ? await ctx.subscriptions.fetchModels(
-        target.stored ??
-          { ...UNSAVED, apiType: target.apiType, baseUrl: target.baseUrl, apiKey: target.apiKey },
-      )
-      : await fetchUpstreamModels({
-        apiType: target.apiType,
-        baseUrl: target.baseUrl,
-        apiKey: target.apiKey,
-      });
+    const result = await listModels(target);
     if (!result.ok) {
       const message = ctx.state.redactor.redact(result.message);
       throw new GatewayError(502, "upstream", `Fetching models from ${result.url} failed: ${message}`);
     }
     return answer("POST /providers/fetch-models", { ok: true, models: result.models, url: result.url });
+  });
+
+  // Test Connection on the form's unsaved values: nothing is stored, and the key rules of Fetch Models apply
+  // (a stored key is only lent to its own base URL).
+  app.post("/dashboard/api/providers/test-draft", async (c) => {
+    const input = await readBody(c, "POST /providers/test-draft", draftTestSchema);
+    const target = providers.fetchTarget({
+      providerId: input.provider_id,
+      apiType: input.api_type,
+      baseUrl: input.base_url,
+      apiKey: input.api_key,
+    });
+    if (hasStoredCredential(target.apiType) && !target.stored) {
+      throw invalidField("api_key", "of a subscription kind is a sign-in: save the provider, then Connect");
+    }
+    const draft: ProviderConfig = target.stored ??
+      { ...UNSAVED, apiType: target.apiType, baseUrl: target.baseUrl, apiKey: target.apiKey };
+    return answer("POST /providers/test-draft", await testConnection(draft, input.model));
   });
 
   app.post("/dashboard/api/providers", async (c) => {
@@ -104,21 +118,35 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
 
   app.post("/dashboard/api/providers/:id/test", async (c) => {
     const provider = providers.get(c.req.param("id"));
-    const body = await readBody(
-      c,
+    const body = await readBody(c, "POST /providers/:id/test", z.object({ model: model.optional() }));
+    return answer(
       "POST /providers/:id/test",
-      z.object({ model: z.string().trim().min(1).optional() }),
+      await testConnection(provider, body.model ?? provider.models[0]),
     );
-    const model = body.model ?? provider.models[0];
-    if (!model) throw invalidField("model", "is required: the provider lists no models");
-    // Upstream error text can repeat the key it was sent; the dashboard shows it without.
-    const probed = hasStoredCredential(provider.apiType)
-      ? await ctx.subscriptions.probe(provider, model)
-      : await probeProvider(provider, model, ctx.now);
-    return answer("POST /providers/:id/test", {
-      ...probed,
-      message: ctx.state.redactor.redact(probed.message),
-    });
   });
   return app;
+
+  /** The model list of a stored provider or an unsaved draft; never throws. */
+  function listModels(target: FetchTarget): Promise<FetchModelsResult> {
+    return hasStoredCredential(target.apiType)
+      // An unsaved subscription credential is used as is: a refresh would spend a token nothing stores.
+      ? ctx.subscriptions.fetchModels(
+        target.stored ??
+          { ...UNSAVED, apiType: target.apiType, baseUrl: target.baseUrl, apiKey: target.apiKey },
+      )
+      : fetchUpstreamModels(target);
+  }
+
+  /**
+   * Test Connection: a one-token request to `model`, or, with no model to ask, the model list (which still
+   * proves the URL and the key). Upstream error text can repeat the key it was sent; it is shown without.
+   */
+  async function testConnection(provider: ProviderConfig, model: string | undefined): Promise<ProbeResult> {
+    const probed = model !== undefined
+      ? hasStoredCredential(provider.apiType)
+        ? await ctx.subscriptions.probe(provider, model)
+        : await probeProvider(provider, model, ctx.now)
+      : await modelListProbe(() => listModels({ ...provider, stored: provider }), ctx.now);
+    return { ...probed, message: ctx.state.redactor.redact(probed.message) };
+  }
 }

@@ -1,6 +1,7 @@
 import { API_TYPES, type ProviderConfig } from "../../config/mod.ts";
 import { presetFor } from "../../executors/presets.ts";
 import { FREE_TIER_PRESETS } from "../../executors/free_tier_presets.ts";
+import { VENDOR_PRESETS } from "./presets.ts";
 import { credentialStatus, oauthKind, parseCredential } from "../../credentials/mod.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { SectionInput } from "../../dashboard/state/common.ts";
@@ -15,11 +16,21 @@ export function providersSection({ gateway }: SectionInput): ProvidersSection {
     api_types: API_TYPES.map((t) => ({
       api_type: t,
       format: presetFor(t).format,
+      signs_in: oauthKind(t) !== null,
     })),
     free_tier_presets: FREE_TIER_PRESETS.map((p) => ({
       id: p.id,
       label: p.label,
       base_url: p.baseUrl,
+      models: p.models,
+    })),
+    vendor_presets: VENDOR_PRESETS.map((p) => ({
+      id: p.id,
+      vendor: p.vendor,
+      api_type: p.apiType,
+      base_url: p.baseUrl,
+      auth: p.auth,
+      prefix: p.prefix,
       models: p.models,
     })),
   };

@@ -35,6 +35,12 @@ export const appStyles = css`
   .not-found {
     padding: var(--gw-space-6) 0;
   }
+  .read-only-banner {
+    padding: 10px 14px;
+    margin-bottom: var(--gw-space-4, 16px);
+    font-size: var(--gw-text-sm);
+    color: var(--gw-text-muted);
+  }
   @media (max-width: 900px) {
     .layout {
       grid-template-columns: minmax(0, 1fr);

@@ -1,9 +1,10 @@
-import { html, LitElement, type TemplateResult } from "lit";
+import { html, LitElement, nothing, type TemplateResult } from "lit";
 import { html as staticHtml, unsafeStatic } from "lit/static-html.js";
 import { API_BASE, call } from "../api/client.ts";
 import type { GwPalette } from "../components/gw_palette.ts";
 import type { GwToasts } from "../components/gw_toasts.ts";
 import { NavigateEvent, ShellActionEvent, ThemeEvent, ToastEvent, ValueEvent } from "../lib/events.ts";
+import { VIEWER_REASON } from "../lib/read_only.ts";
 import { nextTheme, setTheme, storedTheme, type ThemeChoice } from "../lib/theme.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { appStyles } from "./app_styles.ts";
@@ -25,6 +26,7 @@ export class GwApp extends LitElement {
     theme: { state: true },
     menuOpen: { state: true },
     paletteOpen: { state: true },
+    readOnly: { state: true },
   };
   static override styles = [
     sharedStyles,
@@ -34,6 +36,8 @@ export class GwApp extends LitElement {
   declare theme: ThemeChoice;
   declare menuOpen: boolean;
   declare paletteOpen: boolean;
+  /** Why this account cannot change anything ("" for an administrator, or until /me answered). */
+  declare readOnly: string;
 
   constructor() {
     super();
@@ -53,6 +57,15 @@ export class GwApp extends LitElement {
     addEventListener("popstate", this.onPopState);
     addEventListener("keydown", this.onKeyDown);
     this.updateTitle();
+    void this.loadRole();
+  }
+
+  /** A viewer gets a read-only dashboard: the banner says so and the screens disable their controls. */
+  private async loadRole(): Promise<void> {
+    const me = await fetch("/dashboard/api/me", { credentials: "same-origin" })
+      .then((r) => r.ok ? r.json() as Promise<{ role?: string }> : null)
+      .catch(() => null);
+    this.readOnly = me?.role === "viewer" ? VIEWER_REASON : "";
   }
 
   override disconnectedCallback(): void {
@@ -72,7 +85,9 @@ export class GwApp extends LitElement {
         <div>
           <gw-topbar .heading=${this.location ? screenInfo(current).title : "Not found"} .theme=${this
             .theme}></gw-topbar>
-          <main id="main">${this.location ? this.screen(this.location) : this.notFound()}</main>
+          <main id="main">${this.readOnly
+            ? html`<div class="card read-only-banner" data-read-only role="note">${this.readOnly}</div>`
+            : nothing}${this.location ? this.screen(this.location) : this.notFound()}</main>
         </div>
       </div>
       <gw-palette .open=${this.paletteOpen} .commands=${PALETTE_COMMANDS}
@@ -84,7 +99,7 @@ export class GwApp extends LitElement {
   /** Renders the element of one screen (`gw-<id>-screen`, named by the shared screen list). */
   private screen(loc: AppLocation): TemplateResult {
     const tag = unsafeStatic(screenTag(loc.screen));
-    return staticHtml`<${tag} .params=${loc.params}></${tag}>`;
+    return staticHtml`<${tag} .params=${loc.params} .readOnly=${this.readOnly}></${tag}>`;
   }
 
   private notFound(): TemplateResult {

@@ -33,9 +33,19 @@ export class FormScreen<F extends object> extends ScreenBase {
     this.formError = "";
   }
 
-  /** Updates some fields of the open draft. */
+  /**
+   * Updates some fields of the open draft. The error shown under a changed field goes away (the user is
+   * fixing it; the next save checks again); errors are keyed by the API's snake_case field names.
+   */
   protected patch(change: Partial<F>): void {
-    if (this.form) this.form = { ...this.form, ...change };
+    if (!this.form) return;
+    this.form = { ...this.form, ...change };
+    const changed = Object.keys(change).map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    if (changed.some((name) => this.errors[name])) {
+      this.errors = Object.fromEntries(
+        Object.entries(this.errors).filter(([name]) => !changed.includes(name)),
+      );
+    }
   }
 
   /** The error shown under a field ("" when none). */

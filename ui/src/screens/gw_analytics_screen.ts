@@ -1,10 +1,15 @@
 import { css, html, nothing } from "lit";
-import type { AnalyticsSection, BreakdownRow } from "../../../src/dashboard/contract/usage.ts";
-import { choice, QueryController } from "../api/query_controller.ts";
+import type {
+  AnalyticsSection,
+  BreakdownRow,
+  KeyDrillDown,
+  LatencyRow,
+} from "../../../src/dashboard/contract/usage.ts";
+import { choice, QueryController, text } from "../api/query_controller.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { SegmentOption } from "../components/gw_segmented.ts";
 import type { ValueEvent } from "../lib/events.ts";
-import { formatCompact, formatCost, formatInt, formatPercent } from "../lib/format.ts";
+import { formatCompact, formatCost, formatInt, formatLatency, formatPercent } from "../lib/format.ts";
 import { DAY_PERIODS } from "../lib/options.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
@@ -86,6 +91,7 @@ export class GwAnalyticsScreen extends ScreenBase {
   private query = new QueryController(this, {
     days: choice(DAY_PERIODS, "30"),
     dimension: choice(DIMENSIONS, "model"),
+    key: text,
   });
   private state = new StateController(this, "analytics", 0, this.query);
 
@@ -106,6 +112,71 @@ export class GwAnalyticsScreen extends ScreenBase {
             this.query.set({ dimension: String(e.value) })}></gw-segmented>
       </div>
             ${this.frame(this.state, (d) => this.body(d))}
+    `;
+  }
+
+  /** One key's drill-down: its totals, requests per day, and its models overall and per day. */
+  private keyCard(k: KeyDrillDown) {
+    return html`
+      <div class="card" data-key-detail=${k.key}>
+        <div class="card-head"><h2>Key <span class="mono">${k.key}</span></h2>
+              <button data-read class="sm" @click=${() => this.query.set({ key: "" })}>Close</button></div>
+        <div class="card-body stack">
+          <div class="grid-stats">
+            <gw-stat label="Requests" .value=${formatInt(k.summary.requests)}></gw-stat>
+            <gw-stat label="Tokens" .value=${formatCompact(
+              k.summary.input_tokens + k.summary.output_tokens,
+            )}></gw-stat>
+            <gw-stat label="Cost" .value=${formatCost(k.summary.cost)}></gw-stat>
+            <gw-stat label="Errors" .value=${formatInt(k.summary.errors)}></gw-stat>
+          </div>
+          <gw-bar-chart .label=${"requests per day"} .height=${160}
+            .points=${k.daily.map((x) => ({ label: x.date.slice(5), value: x.requests }))}
+            .format=${formatCompact}></gw-bar-chart>
+          <div class="table-wrap">
+            <table data-testid="key-models">
+              <thead>
+                <tr>
+                  <th>Model</th>
+                  <th class="right">Requests</th>
+                  <th class="right">Tokens</th>
+                  <th>Cost</th>
+                </tr>
+              </thead>
+              <tbody>${k.models.map((m) =>
+                html`
+                  <tr>
+                    <td class="mono small">${m.key}</td>
+                    <td class="right num">${formatInt(m.requests)}</td>
+                    <td class="right num">${formatCompact(m.input_tokens + m.output_tokens)}</td>
+                    <td>${formatCost(m.cost)}</td>
+                  </tr>
+                `
+              )}</tbody>
+            </table>
+          </div>
+          <div class="table-wrap">
+            <table data-testid="key-model-days">
+              <thead>
+                <tr>
+                  <th>Day</th>
+                  <th>Model</th>
+                  <th class="right">Requests</th>
+                </tr>
+              </thead>
+              <tbody>${k.model_daily.map((r) =>
+                html`
+                  <tr>
+                    <td class="small">${r.date}</td>
+                    <td class="mono small">${r.model}</td>
+                    <td class="right num">${formatInt(r.requests)}</td>
+                  </tr>
+                `
+              )}</tbody>
+            </table>
+          </div>
+        </div>
+      </div>
     `;
   }
 
@@ -143,14 +214,14 @@ export class GwAnalyticsScreen extends ScreenBase {
         </div>
         <div class="card">
           <div class="card-head">
-            <h2>Per day</h2>
+            <h2>${d.hourly ? "Per hour" : "Per day"}</h2>
             <gw-segmented label="Metric" .options=${METRICS} .value=${this.metric}
               @gw-value=${(e: ValueEvent<unknown>) => (this.metric = String(e.value))}></gw-segmented>
           </div>
           <div class="card-body">
-            <gw-bar-chart .label=${`${this.metric} per day`} .height=${220}
-              .points=${daily.map((x) => ({
-                label: x.date.slice(5),
+            <gw-bar-chart .label=${`${this.metric} per ${d.hourly ? "hour" : "day"}`} .height=${220}
+              .points=${(d.hourly ?? daily).map((x) => ({
+                label: d.hourly ? x.date.slice(11, 16) : x.date.slice(5),
                 value: value(x),
               }))} .format=${fmt}></gw-bar-chart>
           </div>
@@ -193,6 +264,8 @@ export class GwAnalyticsScreen extends ScreenBase {
               `}</div>
           </div>
         </div>
+        ${d.key_detail ? this.keyCard(d.key_detail) : nothing}
+        ${latencyCard(d.latency)}
         <div class="card">
               <div class="card-head"><h2>By ${dimLabel.toLowerCase()}</h2></div>
               ${breakdown.length === 0
@@ -217,7 +290,13 @@ export class GwAnalyticsScreen extends ScreenBase {
                       <tbody>${breakdown.map((b) =>
                         html`
                           <tr>
-                            <td class="mono small">${b.key || "–"}</td>
+                            <td class="mono small">${this.query.value.dimension === "client_key" && b.key
+                              ? html`
+                                <button data-read class="sm ghost" data-drill=${b.key}
+                                  title="Requests, tokens, cost, errors and models of this key over time"
+                                  @click=${() => this.query.set({ key: b.key })}>${b.key}</button>
+                              `
+                              : b.key || "–"}</td>
                             <td class="right num">${formatInt(b.requests)}</td>
                             <td class="right num">${formatCompact(b.input_tokens)}</td>
                             <td class="right num">${formatCompact(b.output_tokens)}</td>
@@ -247,4 +326,45 @@ export class GwAnalyticsScreen extends ScreenBase {
     `;
   }
 }
+/** p50 / p95 latency of successful requests, per model and per provider. */
+function latencyCard(latency: AnalyticsSection["latency"]) {
+  if (latency.by_model.length === 0) return nothing;
+  const table = (heading: string, rows: readonly LatencyRow[], id: string) =>
+    html`
+      <div class="table-wrap">
+        <table data-testid=${id}>
+          <thead>
+            <tr>
+              <th>${heading}</th>
+              <th class="right">Requests</th>
+              <th class="right">p50</th>
+              <th class="right">p95</th>
+            </tr>
+          </thead>
+          <tbody>${rows.map((r) =>
+            html`
+              <tr>
+                <td class="mono small">${r.key || "–"}</td>
+                <td class="right num">${formatInt(r.requests)}</td>
+                <td class="right num">${formatLatency(r.p50_ms)}</td>
+                <td class="right num">${formatLatency(r.p95_ms)}</td>
+              </tr>
+            `
+          )}</tbody>
+        </table>
+      </div>
+    `;
+  return html`
+    <div class="card">
+      <div
+        class="card-head"><h2>Latency</h2><span class="small muted">successful requests, end to end</span></div>
+      <div class="grid-2">${table("Model", latency.by_model, "latency-model")}${table(
+        "Provider",
+        latency.by_provider,
+        "latency-provider",
+      )}</div>
+    </div>
+  `;
+}
+
 customElements.define("gw-analytics-screen", GwAnalyticsScreen);

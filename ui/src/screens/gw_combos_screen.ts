@@ -130,7 +130,7 @@ export class GwCombosScreen extends FormScreen<ComboForm> {
                   <div
                     class="order-item"><span class="n">${i +
                       1}</span><span class="mono">${m}</span>${unroutable.includes(m)
-                      ? html`<span class="badge warn" title="No enabled provider serves this model">no provider</span>`
+                      ? html`<span class="badge warn" title="No enabled provider has this prefix">no provider</span>`
                       : nothing}</div>
                 `
               )}</div>

@@ -57,7 +57,7 @@ export class GwOverviewScreen extends ScreenBase {
   override render() {
     return html`
       <gw-page-header heading="Overview" description="Traffic, spend and setup at a glance.">
-        <button @click=${() => this.state.refresh()}>${icon("refresh")}Refresh</button>
+        <button data-read @click=${() => this.state.refresh()}>${icon("refresh")}Refresh</button>
       </gw-page-header>
             ${this.frame(this.state, (d) => this.body(d))}
     `;

@@ -1,5 +1,11 @@
 import { html, nothing } from "lit";
-import type { ApiType, ApiTypeOption, ProviderView } from "../../../src/features/providers/contract.ts";
+import type {
+  ApiType,
+  ApiTypeOption,
+  ProbeResult,
+  ProviderView,
+  VendorPresetView,
+} from "../../../src/features/providers/contract.ts";
 import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import type { ProviderTest } from "../components/gw_provider_card.ts";
@@ -26,12 +32,15 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
     tests: { state: true },
     deleting: { state: true },
     connecting: { state: true },
+    draftTest: { state: true },
   };
   declare fetching: boolean;
   declare fetched: string[];
   declare tests: Record<string, ProviderTest>;
   declare deleting: ProviderView | null;
   declare connecting: ProviderView | null;
+  /** Test Connection of the open form's unsaved values: running, or its outcome. */
+  declare draftTest: ProviderTest | undefined;
   private state = new StateController(this, "providers", 15_000);
 
   constructor() {
@@ -41,6 +50,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
     this.tests = {};
     this.deleting = null;
     this.connecting = null;
+    this.draftTest = undefined;
     this.addEventListener("gw-provider-action", (e) => this.onAction(e));
   }
 
@@ -107,6 +117,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
   private formDialog(apiTypes: readonly ApiTypeOption[]) {
     const f = this.form;
     const type = f ? API_TYPE_WORDING[f.apiType] : undefined;
+    const signsIn = apiTypes.some((t) => t.api_type === f?.apiType && t.signs_in === true);
     return html`<gw-dialog wide .open=${f !== null} heading=${
       f?.editing ? `Edit ${f.editing}` : "Add provider"
     } @gw-close=${() => (this.form = null)}>
@@ -115,6 +126,9 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
         ? html`<form id="provider-form" class="stack" @submit=${this.submit} novalidate>
           ${this.formErrorBanner()}
           <div class="form-grid">
+            ${
+          f.editing ? nothing : vendorField(this.state.data?.vendor_presets ?? [], (p) => this.pickVendor(p))
+        }
             <gw-field label="ID" required .error=${
           this.fieldError("id")
         } hint="Unique per account, e.g. openai-work">
@@ -129,7 +143,8 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
               <input name="prefix" .value=${f.prefix} aria-invalid=${this.invalid("prefix")}
                 @input=${(e: Event) => this.patch({ prefix: inputValue(e) })}>
             </gw-field>
-            <gw-field label="Type" required .error=${this.fieldError("api_type")}>
+            <gw-field label="Protocol" required .error=${this.fieldError("api_type")}
+              hint="The wire format and auth the gateway speaks to it">
               <select name="api_type" @change=${(e: Event) =>
           this.patch({ apiType: inputValue(e) as ApiType })}>
                 ${
@@ -158,17 +173,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
         } aria-invalid=${this.invalid("base_url")}
                 @input=${(e: Event) => this.patch({ baseUrl: inputValue(e) })}>
             </gw-field>
-            <gw-field class="full" label="API key" .error=${this.fieldError("api_key")}
-              hint=${
-          f.editing
-            ? "Leave empty to keep the stored key."
-            : "Stored in the gateway's database; never shown again."
-        }>
-              <input name="api_key" type="password" autocomplete="off" .value=${f.apiKey} aria-invalid=${
-          this.invalid("api_key")
-        }
-                @input=${(e: Event) => this.patch({ apiKey: inputValue(e) })}>
-            </gw-field>
+            ${signsIn ? signInNote(this.keyField(f)) : this.keyField(f)}
             <gw-field class="full" label="Models" .error=${
           this.fieldError("models")
         } hint="Comma or newline separated model names this provider serves.">
@@ -178,11 +183,40 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
           </div>
           <gw-model-picker .models=${this.fetched} ?fetching=${this.fetching}
             @gw-fetch-models=${this.fetchModels} @gw-models-picked=${this.addModels}></gw-model-picker>
+          ${signsIn && !f.editing ? nothing : this.draftTestRow()}
         </form>`
         : nothing
     }
       ${this.formFooter("provider-form", f?.editing ? "Save changes" : "Add provider")}
     </gw-dialog>`;
+  }
+
+  /** The API key field (a blank key on edit keeps the stored one). */
+  private keyField(f: ProviderForm) {
+    return html`
+      <gw-field class="full" label="API key" .error=${this.fieldError("api_key")}
+        hint=${f.editing
+          ? "Leave empty to keep the stored key."
+          : "Stored in the gateway's database; never shown again."}>
+        <input name="api_key" type="password" autocomplete="off" .value=${f.apiKey} aria-invalid=${this
+          .invalid("api_key")}
+          @input=${(e: Event) => this.patch({ apiKey: inputValue(e) })}>
+      </gw-field>
+    `;
+  }
+
+  /** Test Connection before saving: the form's values as they are, nothing stored. */
+  private draftTestRow() {
+    const t = this.draftTest;
+    return html`<div class="row draft-test">
+      <button type="button" class="sm" data-action="test-draft" ?disabled=${t === "running"}
+        @click=${this.testDraft}>${t === "running" ? "Testing…" : "Test connection"}</button>
+      ${
+      t && t !== "running"
+        ? html`<span class=${t.ok ? "ok" : "bad"} data-draft-test role="status">${t.text}</span>`
+        : nothing
+    }
+    </div>`;
   }
 
   private deleteDialog() {
@@ -201,6 +235,22 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
   private openForm(form: ProviderForm): void {
     this.showForm(form);
     this.fetched = [];
+    this.draftTest = undefined;
+  }
+
+  /** A vendor fills the protocol, base URL and suggested models; id and prefix only when still empty. */
+  private pickVendor(p: VendorPresetView): void {
+    const f = this.form;
+    if (!f) return;
+    this.patch({
+      apiType: p.api_type,
+      baseUrl: p.base_url,
+      models: p.models.join("\n"),
+      ...(f.id.trim() === "" ? { id: p.id } : {}),
+      ...(f.prefix.trim() === "" ? { prefix: p.prefix } : {}),
+    });
+    this.fetched = [];
+    this.draftTest = undefined;
   }
 
   private edit(p: ProviderView): void {
@@ -240,7 +290,8 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
         api_type: f.apiType,
         base_url: f.baseUrl.trim(),
         api_key: f.apiKey,
-        provider_id: f.editing ?? (f.id.trim() || undefined),
+        // Only a saved provider lends its stored key; a new one's id names nothing yet.
+        ...(f.editing ? { provider_id: f.editing } : {}),
       },
     });
     this.fetching = false;
@@ -253,6 +304,26 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
     else this.errors = { ...this.errors, models: "" };
   };
 
+  private readonly testDraft = async (): Promise<void> => {
+    const f = this.form;
+    if (!f) return;
+    this.draftTest = "running";
+    const model = splitList(f.models)[0];
+    const result = await call("POST /providers/test-draft", {
+      body: {
+        api_type: f.apiType,
+        base_url: f.baseUrl.trim(),
+        api_key: f.apiKey,
+        ...(f.editing ? { provider_id: f.editing } : {}),
+        ...(model ? { model } : {}),
+      },
+    });
+    if (this.form === null) return;
+    this.draftTest = result.ok
+      ? { ok: result.data.ok, text: testText(result.data) }
+      : { ok: false, text: `Failed · ${result.message}` };
+  };
+
   private async test(id: string): Promise<void> {
     this.tests = { ...this.tests, [id]: "running" };
     const result = await call("POST /providers/:id/test", { params: { id } });
@@ -260,11 +331,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
       this.tests = { ...this.tests, [id]: { ok: false, text: `Failed · ${result.message}` } };
       return;
     }
-    const d = result.data;
-    const text = `${d.ok ? "Connected" : "Failed"}${d.status ? ` · HTTP ${d.status}` : ""} · ${
-      formatLatency(d.latency_ms)
-    }${d.model ? ` · ${d.model}` : ""}${!d.ok && d.message ? ` · ${d.message}` : ""}`;
-    this.tests = { ...this.tests, [id]: { ok: d.ok, text } };
+    this.tests = { ...this.tests, [id]: { ok: result.data.ok, text: testText(result.data) } };
   }
 
   private async toggle(p: ProviderView, enabled: boolean): Promise<void> {
@@ -284,6 +351,41 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
     else this.toast(`Could not delete: ${result.message}`, "error");
     await this.state.refresh();
   };
+}
+
+/** One line for a Test Connection outcome; with no model asked, the model-list message says what it found. */
+function testText(d: ProbeResult): string {
+  const detail = d.model ? ` · ${d.model}` : d.ok ? ` · ${d.message}` : "";
+  return `${d.ok ? "Connected" : "Failed"}${d.status ? ` · HTTP ${d.status}` : ""} · ${
+    formatLatency(d.latency_ms)
+  }${detail}${!d.ok && d.message ? ` · ${d.message}` : ""}`;
+}
+
+/** The vendor picker: vendors by name first; the protocol below follows the choice. */
+function vendorField(presets: readonly VendorPresetView[], pick: (p: VendorPresetView) => void) {
+  if (presets.length === 0) return nothing;
+  return html`
+    <gw-field class="full" label="Vendor" hint="Fills the protocol, base URL and suggested models">
+      <select name="vendor" @change=${(e: Event) => {
+        const chosen = presets.find((p) => p.id === inputValue(e));
+        if (chosen) pick(chosen);
+      }}>
+          <option value="">Other / custom…</option>
+          ${presets.map((p) => html`<option value=${p.id}>${p.vendor}</option>`)}
+        </select>
+    </gw-field>
+  `;
+}
+
+/** Subscription kinds sign in with Connect; pasting a credential stays possible, folded away. */
+function signInNote(keyField: unknown) {
+  return html`
+    <div class="full stack sign-in-note" data-sign-in>
+      <p
+        class="muted">This provider signs in with your subscription: add it, then press <b>Connect</b> on its card.</p>
+      <details><summary>Paste a credential instead</summary>${keyField}</details>
+    </div>
+  `;
 }
 
 customElements.define("gw-providers-screen", GwProvidersScreen);

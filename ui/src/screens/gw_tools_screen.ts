@@ -71,7 +71,21 @@ export class GwToolsScreen extends ScreenBase {
       }
     `,
   ];
+  static override properties = {
+    pastedKey: { state: true },
+    pickedModel: { state: true },
+  };
+  /** The key pasted to fill every card; kept in this page only, never stored or sent. */
+  declare pastedKey: string;
+  /** The model picked for every card ("" keeps the example model). */
+  declare pickedModel: string;
   private state = new StateController(this, "tools");
+
+  constructor() {
+    super();
+    this.pastedKey = "";
+    this.pickedModel = "";
+  }
 
   override render() {
     return html`
@@ -102,6 +116,7 @@ export class GwToolsScreen extends ScreenBase {
         : html`API keys are not required right now; clients may send any placeholder key. Model ids look like <code>${d.example_model}</code>.`
     }</p>
       </div></div>
+      ${this.fillCard(d)}
       ${
       cards.length === 0
         ? html`
@@ -110,9 +125,50 @@ export class GwToolsScreen extends ScreenBase {
               text="This gateway did not list any client setups."></gw-empty>
           </div>
         `
-        : html`<div class="grid-2">${cards.map((c) => this.card(c))}</div>`
+        : html`<div class="grid-2">${cards.map((c) => this.card(personalize(c, this.fill(d))))}</div>`
     }
     </div>`;
+  }
+
+  /** One key field and one model picker that fill every card below. */
+  private fillCard(d: ToolsSection) {
+    return html`
+      <div class="card">
+        <div class="card-body form-grid" data-fill>
+            ${d.require_api_key
+              ? html`
+                <gw-field label="Your API key" hint="Fills every card below; stays in this page, never stored">
+                  <input name="tool_key" type="password" autocomplete="off" .value=${this.pastedKey}
+                    placeholder=${d.key_placeholder} @input=${(
+                      e: Event,
+                    ) => (this.pastedKey = (e.target as HTMLInputElement).value.trim())}>
+                </gw-field>
+              `
+              : nothing}
+            <gw-field label="Model" hint="A gateway model id or combo, written into every card">
+              <select name="tool_model" @change=${(
+                e: Event,
+              ) => (this.pickedModel = (e.target as HTMLSelectElement).value)}>
+                ${(d.models.includes(d.example_model) ? d.models : [d.example_model, ...d.models]).map((m) =>
+                  html`<option value=${m} ?selected=${
+                    m === (this.pickedModel || d.example_model)
+                  }>${m}</option>`
+                )}
+              </select>
+            </gw-field>
+          </div>
+      </div>
+    `;
+  }
+
+  /** What the cards' placeholders become: the pasted key and the picked model. */
+  private fill(d: ToolsSection): Fill {
+    return {
+      ...(d.require_api_key && this.pastedKey !== "" ? { key: [d.key_placeholder, this.pastedKey] } : {}),
+      ...(this.pickedModel !== "" && this.pickedModel !== d.example_model
+        ? { model: [d.example_model, this.pickedModel] }
+        : {}),
+    };
   }
 
   private card(c: ToolCard) {
@@ -146,6 +202,24 @@ export class GwToolsScreen extends ScreenBase {
       </div>
     `;
   }
+}
+
+/** Placeholder → value pairs the screen writes into every card. */
+interface Fill {
+  readonly key?: readonly [string, string];
+  readonly model?: readonly [string, string];
+}
+
+/** A card with the pasted key and the picked model in place of the placeholders it was written with. */
+function personalize(card: ToolCard, fill: Fill): ToolCard {
+  const swaps = [fill.key, fill.model].filter((s): s is readonly [string, string] => s !== undefined);
+  if (swaps.length === 0) return card;
+  const apply = (text: string) => swaps.reduce((t, [from, to]) => t.replaceAll(from, to), text);
+  return {
+    ...card,
+    env: card.env.map((e) => ({ ...e, value: apply(e.value) })),
+    snippet: card.snippet ? { ...card.snippet, content: apply(card.snippet.content) } : null,
+  };
 }
 
 function shellQuote(value: string): string {

@@ -4,6 +4,7 @@ import {
   LitElement,
   nothing,
   type PropertyDeclarations,
+  type PropertyValues,
   type TemplateResult,
 } from "lit";
 import type { ApiFailure } from "../api/client.ts";
@@ -11,19 +12,31 @@ import type { StateSection, StateSections } from "../../../src/dashboard/contrac
 import type { StateController } from "../api/state_controller.ts";
 import { NavigateEvent, ToastEvent, type ToastKind } from "../lib/events.ts";
 import { sharedStyles } from "../styles/shared.ts";
+import { lockControls } from "../lib/read_only.ts";
 
 /**
  * What every screen element shares: the URL query it was opened with (its view choices: QueryController),
  * toasts, navigation and the loading / error / alert frame around its content. Not an element itself.
  */
 export class ScreenBase extends LitElement {
-  static override properties: PropertyDeclarations = { params: { attribute: false } };
+  static override properties: PropertyDeclarations = {
+    params: { attribute: false },
+    readOnly: { attribute: false },
+  };
   static override styles: CSSResultGroup = [sharedStyles];
   declare params: URLSearchParams;
+  /** Why this account may not change anything ("" for an administrator): the shell sets it for viewers. */
+  declare readOnly: string;
 
   constructor() {
     super();
     this.params = new URLSearchParams();
+    this.readOnly = "";
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    if (this.readOnly) lockControls(this.renderRoot, this.readOnly);
   }
 
   /** Shows a toast through the shell. */
@@ -58,7 +71,7 @@ export class ScreenBase extends LitElement {
           <div class="card">
             <gw-empty icon="alert" heading="Could not load this screen"
               text=${`${state.error}${state.errorStatus ? ` (HTTP ${state.errorStatus})` : ""}`}>
-                      <button @click=${() => state.refresh()}>Try again</button></gw-empty>
+                      <button data-read @click=${() => state.refresh()}>Try again</button></gw-empty>
           </div>
         `
         : state.data === undefined
