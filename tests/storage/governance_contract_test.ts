@@ -222,7 +222,7 @@ const checks: Record<string, (store: Store) => void> = {
     assertEquals(store.audit.list({ limit: 2 }).length, 2);
     assertEquals(store.audit.list({ beforeId: rows[1].id }).map((r) => r.id), [rows[2].id, rows[3].id]);
     assertThrows(() => store.db.prepare("UPDATE audit_log SET actor = 'x'").run(), Error, "append-only");
-    assertEquals(store.audit.prune(NOW + 2), 2);
+    store.audit.prune(NOW + 2);
     assertEquals(store.audit.list().length, 2);
   },
   "rate counts: publish replaces a process's row, others' rows since a time, leave and prune"(store) {

@@ -82,8 +82,8 @@ export class AuditTrail {
   }
 
   /** The retention sweep: rows older than `days` go. */
-  prune(days: number): number {
-    return this.#store.audit.prune(this.#now() - days * 24 * 3600 * 1000);
+  prune(days: number): void {
+    this.#store.audit.prune(this.#now() - days * 24 * 3600 * 1000);
   }
 }
 
