@@ -98,7 +98,7 @@ async function startPostgres(): Promise<TestPostgres> {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
   globalThis.addEventListener("unload", () => {
-    // Best effort when a test file ends without calling stop.
+    // Best effort when a test file ends without calling stop: the server is stopped.
     new Deno.Command(root ? "runuser" : join(bin, "pg_ctl"), {
       args: root
         ? ["-u", "postgres", "--", join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop"]
@@ -106,6 +106,10 @@ async function startPostgres(): Promise<TestPostgres> {
       stdout: "null",
       stderr: "null",
     }).outputSync();
+    // And its files: one cluster per test module, so a PostgreSQL pass would otherwise leave gigabytes.
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch { /* already removed by stop() */ }
   });
   return {
     async newDatabase() {
