@@ -5,7 +5,7 @@
  * upstream bytes passed through (speech audio, streamed transcription events, text transcripts).
  */
 import { type AudioBill, imageCost, type Price, speechCost, transcriptionCost } from "../accounting/mod.ts";
-import { type CallTarget, callTarget } from "./prepare_call.ts";
+import type { CallTarget } from "./prepare_call.ts";
 import { callUpstream, type UpstreamOutcome, type UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
 import {
@@ -20,10 +20,8 @@ import {
   type Usage,
 } from "../model/mod.ts";
 import {
-  allCoolingMessage,
   type Attempt,
   classifyUpstreamFailure,
-  exhaustedMessage,
   mayServe,
   type MediaKind,
   mediaKindLabel,
@@ -54,6 +52,7 @@ import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { RequestTiming } from "./request_timing.ts";
 import { upstreamErrorKind } from "./upstream_error_kind.ts";
+import { type KindAttemptResult, serveKindAttempts } from "./kind_attempts.ts";
 
 export type { MediaKind };
 
@@ -168,57 +167,25 @@ export async function serveMedia(
   lifecycle.decoded(placeholder, model);
   const admitted = admitRequest(deps, lifecycle, identity, "chat_completions", placeholder, table);
   if (admitted instanceof Promise) await admitted;
-  const plan = deps.routing.resolve(
-    table,
-    model,
-    deps.control.settings,
-    deps.now(),
-    identityRoutingKey(identity),
-    null,
-  );
-  if (plan.kind === "unknown") throw new GatewayError(404, "not_found", plan.message);
-  if (plan.kind === "all_cooling") {
-    const message = allCoolingMessage(plan.model, plan.retryAfterSeconds);
-    throw new GatewayError(503, "unavailable", message, {
-      headers: { "retry-after": String(plan.retryAfterSeconds) },
-      fixedBody: { detail: message },
-    });
-  }
   const label = mediaKindLabel(media.kind);
-  const servable = plan.attempts.filter((a) => {
-    const target = callTarget(deps, a);
-    return target !== null && routeOf(media.kind, target) !== null && mayServe(media.kind, a.upstreamModel);
-  });
-  if (servable.length === 0) {
-    const first = plan.attempts[0];
-    const why = first !== undefined && !mayServe(media.kind, first.upstreamModel)
-      ? `"${first.upstreamModel}" is ${
-        modelKindOf(first.upstreamModel) === "embedding" ? "an embedding" : "a chat"
-      } model`
-      : "its providers cannot serve it (OpenAI-compatible providers serve images and audio; Gemini ones images)";
-    throw new GatewayError(400, "invalid_request", `Model "${model}" cannot be used for ${label}: ${why}`);
-  }
-  let last: { providerId: string; message: string } | null = null;
-  for (const attempt of servable) {
-    if (last !== null) {
-      if (input.clientSignal().aborted) throw new GatewayError(499, "client_closed", "client disconnected");
-      if (deps.routing.isCooling(attempt.account.id, deps.control.settings, deps.now())) continue;
-    }
-    const target = callTarget(deps, attempt);
-    if (target === null) continue;
-    lifecycle.attempting(attempt.account.id);
-    const answer = await runMediaAttempt(deps, input, attempt, target, lifecycle);
-    if (answer.kind === "answer") return answer.answer;
-    last = { providerId: attempt.account.id, message: answer.message };
-  }
-  const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");
-  throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });
+  return await serveKindAttempts(deps, table, {
+    model,
+    identity,
+    clientSignal: input.clientSignal,
+    canServe: (a, target) => routeOf(media.kind, target) !== null && mayServe(media.kind, a.upstreamModel),
+    whyNone: (first) => {
+      const why = first !== undefined && !mayServe(media.kind, first.upstreamModel)
+        ? `"${first.upstreamModel}" is ${
+          modelKindOf(first.upstreamModel) === "embedding" ? "an embedding" : "a chat"
+        } model`
+        : "its providers cannot serve it (OpenAI-compatible providers serve images and audio; Gemini ones images)";
+      return `Model "${model}" cannot be used for ${label}: ${why}`;
+    },
+    run: (attempt, target) => runMediaAttempt(deps, input, attempt, target, lifecycle),
+  }, lifecycle);
 }
 
-type AttemptResult = { readonly kind: "answer"; readonly answer: Answer } | {
-  readonly kind: "failure";
-  readonly message: string;
-};
+type AttemptResult = KindAttemptResult;
 
 /** The chat-shaped stand-in the usage recorder reads: the model asked for, its text, whether it streams. */
 function placeholderRequest(media: MediaRequest): NeutralRequest {
