@@ -23,6 +23,9 @@ import { type FusionSettings, runFusion } from "./fusion.ts";
 import { identityRoutingKey } from "./identity.ts";
 import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./request_lifecycle.ts";
 import { runAttempt } from "./run_attempt.ts";
+import { serveEmbeddings } from "./embeddings_dispatch.ts";
+import { embeddingsCodecFor, type EmbeddingsDecodeContext } from "../wire/embeddings.ts";
+import type { EmbeddingsFormat } from "../model/mod.ts";
 import { decodeMedia, type MediaBody, mediaLogBody, serveMedia } from "./media_dispatch.ts";
 import { attemptStart } from "./trace_facts.ts";
 import type { RequestSpanSink } from "../telemetry/mod.ts";
@@ -244,6 +247,28 @@ export class Dispatcher {
     try {
       const media = decodeMedia(body);
       return lifecycle.withRateHeaders(await serveMedia(this.#deps, { ...input, media }, lifecycle));
+    } catch (error) {
+      throw lifecycle.failed(error);
+    }
+  }
+
+  /**
+   * An embeddings request (`/v1/embeddings`, Gemini `:embedContent`/`:batchEmbedContents`, `/api/embed`,
+   * `/api/embeddings`) in its client's format: one lifecycle, through src/gateway/embeddings_dispatch.ts.
+   */
+  async embeddings(
+    input: Omit<DispatchInput, "body" | "decode" | "logSurface">,
+    body: unknown,
+    format: EmbeddingsFormat,
+    decode: EmbeddingsDecodeContext,
+  ): Promise<Answer> {
+    const lifecycle = this.#begin({ ...input, body, decode: {}, logSurface: "embeddings" });
+    try {
+      const request = embeddingsCodecFor(format).decodeRequest(body, decode);
+      const endpoint = decode.endpoint ?? "embeddings";
+      return lifecycle.withRateHeaders(
+        await serveEmbeddings(this.#deps, { ...input, request, endpoint }, lifecycle),
+      );
     } catch (error) {
       throw lifecycle.failed(error);
     }

@@ -5,7 +5,7 @@
  * upstream bytes passed through (speech audio, streamed transcription events, text transcripts).
  */
 import { type AudioBill, imageCost, type Price, speechCost, transcriptionCost } from "../accounting/mod.ts";
-import { type CallTarget, callTarget } from "./prepare_call.ts";
+import type { CallTarget } from "./prepare_call.ts";
 import { callUpstream, type UpstreamOutcome, type UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
 import {
@@ -20,10 +20,8 @@ import {
   type Usage,
 } from "../model/mod.ts";
 import {
-  allCoolingMessage,
   type Attempt,
   classifyUpstreamFailure,
-  exhaustedMessage,
   mayServe,
   type MediaKind,
   mediaKindLabel,
@@ -48,14 +46,14 @@ import {
 import { encodeMultipart } from "../wire/shared/multipart.ts";
 import { readUpstreamError } from "../wire/shared/mod.ts";
 import { type Answer, bytesAnswer, type ByteSource, jsonAnswer } from "./answer.ts";
-import type { AttemptDeps, AttemptListener } from "./attempt_context.ts";
+import type { AttemptDeps } from "./attempt_context.ts";
 import type { AttemptTrace } from "../telemetry/mod.ts";
-import { attemptStart } from "./trace_facts.ts";
 import { type AdmissionDeps, admitRequest } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { RequestTiming } from "./request_timing.ts";
 import { upstreamErrorKind } from "./upstream_error_kind.ts";
+import { kindAttemptEnded, type KindAttemptResult, serveKindAttempts, tracedCall } from "./kind_attempts.ts";
 
 export type { MediaKind };
 
@@ -170,63 +168,25 @@ export async function serveMedia(
   lifecycle.decoded(placeholder, model);
   const admitted = admitRequest(deps, lifecycle, identity, "chat_completions", placeholder, table);
   if (admitted instanceof Promise) await admitted;
-  const plan = deps.routing.resolve(
-    table,
-    model,
-    deps.control.settings,
-    deps.now(),
-    identityRoutingKey(identity),
-    null,
-  );
-  if (plan.kind === "unknown") throw new GatewayError(404, "not_found", plan.message);
-  if (plan.kind === "all_cooling") {
-    const message = allCoolingMessage(plan.model, plan.retryAfterSeconds);
-    throw new GatewayError(503, "unavailable", message, {
-      headers: { "retry-after": String(plan.retryAfterSeconds) },
-      fixedBody: { detail: message },
-    });
-  }
   const label = mediaKindLabel(media.kind);
-  const servable = plan.attempts.filter((a) => {
-    const target = callTarget(deps, a);
-    return target !== null && routeOf(media.kind, target) !== null && mayServe(media.kind, a.upstreamModel);
-  });
-  if (servable.length === 0) {
-    const first = plan.attempts[0];
-    const why = first !== undefined && !mayServe(media.kind, first.upstreamModel)
-      ? `"${first.upstreamModel}" is ${
-        modelKindOf(first.upstreamModel) === "embedding" ? "an embedding" : "a chat"
-      } model`
-      : "its providers cannot serve it (OpenAI-compatible providers serve images and audio; Gemini ones images)";
-    throw new GatewayError(400, "invalid_request", `Model "${model}" cannot be used for ${label}: ${why}`);
-  }
-  let last: { providerId: string; message: string; reason: string } | null = null;
-  for (const attempt of servable) {
-    if (last !== null) {
-      if (input.clientSignal().aborted) throw new GatewayError(499, "client_closed", "client disconnected");
-      if (deps.routing.isCooling(attempt.account.id, deps.control.settings, deps.now())) continue;
-    }
-    const target = callTarget(deps, attempt);
-    if (target === null) continue;
-    const reason = last?.reason;
-    const span = lifecycle.attempting(
-      attempt.account.id,
-      (index) => attemptStart(attempt, index, target.provider.baseUrl, reason),
-    );
-    const answer = await runMediaAttempt(deps, input, attempt, target, lifecycle, span);
-    if (answer.kind === "answer") return answer.answer;
-    last = { providerId: attempt.account.id, message: answer.message, reason: answer.reason };
-  }
-  const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");
-  throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });
+  return await serveKindAttempts(deps, table, {
+    model,
+    identity,
+    clientSignal: input.clientSignal,
+    canServe: (a, target) => routeOf(media.kind, target) !== null && mayServe(media.kind, a.upstreamModel),
+    whyNone: (first) => {
+      const why = first !== undefined && !mayServe(media.kind, first.upstreamModel)
+        ? `"${first.upstreamModel}" is ${
+          modelKindOf(first.upstreamModel) === "embedding" ? "an embedding" : "a chat"
+        } model`
+        : "its providers cannot serve it (OpenAI-compatible providers serve images and audio; Gemini ones images)";
+      return `Model "${model}" cannot be used for ${label}: ${why}`;
+    },
+    run: (attempt, target, span) => runMediaAttempt(deps, input, attempt, target, lifecycle, span),
+  }, lifecycle);
 }
 
-type AttemptResult = { readonly kind: "answer"; readonly answer: Answer } | {
-  readonly kind: "failure";
-  readonly message: string;
-  /** Why the next attempt is a fallback (the cooldown kind, or `failed`), for its span. */
-  readonly reason: string;
-};
+type AttemptResult = KindAttemptResult;
 
 /** The chat-shaped stand-in the usage recorder reads: the model asked for, its text, whether it streams. */
 function placeholderRequest(media: MediaRequest): NeutralRequest {
@@ -318,10 +278,7 @@ async function runMediaAttempt(
   const route = routeOf(input.media.kind, target)!;
   const built = buildCall(deps, input, attempt, target, route);
   const warnings = built.warnings;
-  // The attempt span's traceparent goes upstream, so the provider's trace joins the gateway's.
-  const call = Object.keys(span.headers).length === 0
-    ? built.call
-    : { ...built.call, headers: { ...built.call.headers, ...span.headers } };
+  const call = tracedCall(built.call, span);
   const started = deps.now();
   const row = new MediaRow(deps, input, attempt, target, started, lifecycle, span);
   const outcome = await input.timing.waitFor(callUpstream(call));
@@ -524,7 +481,7 @@ class MediaRow {
   readonly #attempt: Attempt;
   readonly #target: CallTarget;
   readonly #started: number;
-  readonly #listener: AttemptListener;
+  readonly #lifecycle: RequestLifecycle;
   readonly #span: AttemptTrace;
 
   constructor(
@@ -533,11 +490,11 @@ class MediaRow {
     attempt: Attempt,
     target: CallTarget,
     started: number,
-    listener: AttemptListener,
+    lifecycle: RequestLifecycle,
     span: AttemptTrace,
   ) {
     this.#deps = deps;
-    this.#listener = listener;
+    this.#lifecycle = lifecycle;
     this.#span = span;
     this.#input = input;
     this.#attempt = attempt;
@@ -567,13 +524,6 @@ class MediaRow {
       error: redacted,
       cost,
     }, deps.now());
-    // The request log's attempt chain, and the attempt's span (its one end: later calls are ignored).
-    this.#listener.recorded(row);
-    const failed = status < 200 || status >= 300;
-    this.#span.end({
-      httpStatus: status === 0 ? undefined : status,
-      error: failed ? { type: status === 0 ? "network" : String(status), message: redacted } : undefined,
-      usage: usage ?? undefined,
-    });
+    kindAttemptEnded(this.#lifecycle, this.#span, row, { status, error: redacted, usage });
   }
 }

@@ -44,7 +44,7 @@ export interface DispatchInput {
   /** How the request arrived: one message on a Responses WebSocket, or (absent) an HTTP request. */
   readonly transport?: "websocket";
   /** A media request's kind for the request log (`images`, `audio`); the surface names chat requests. */
-  readonly logSurface?: "images" | "audio";
+  readonly logSurface?: "images" | "audio" | "embeddings";
 }
 
 /** What one request did, reported once when it is over (request logs, live usage). */

@@ -25,7 +25,7 @@ const MAX_CACHED_PRICES = 4096;
 /** One attempt's outcome to record. */
 export interface AttemptRecord {
   /** The client surface: a chat wire format, or the media endpoints' `images` / `audio`. */
-  readonly clientFormat: WireFormat | "images" | "audio";
+  readonly clientFormat: WireFormat | "images" | "audio" | "embeddings";
   readonly identity: ClientIdentity;
   readonly request: NeutralRequest;
   /** `<prefix>/<model>` as routed. */

@@ -11,6 +11,8 @@ import { MAX_BODY_BYTES, readJsonBody } from "./read_body.ts";
 import { readMultipartBody } from "./read_multipart.ts";
 import type { MediaBody } from "../gateway/media_dispatch.ts";
 import type { MediaKind } from "../gateway/media_dispatch.ts";
+import type { EmbeddingsFormat } from "../model/mod.ts";
+import type { EmbeddingsDecodeContext, EmbeddingsEndpoint } from "../wire/embeddings.ts";
 
 /**
  * The model endpoints of the five client surfaces. They carry nearly all traffic, so they are matched
@@ -22,7 +24,15 @@ type SurfaceRoute =
   | { readonly kind: "count_tokens"; readonly surface: "messages" }
   | { readonly kind: "compact"; readonly surface: "responses" }
   | { readonly kind: "generate"; readonly surface: "generate_content"; readonly target: string }
-  | { readonly kind: "media"; readonly surface: "chat_completions"; readonly media: MediaKind };
+  | { readonly kind: "media"; readonly surface: "chat_completions"; readonly media: MediaKind }
+  | {
+    readonly kind: "embeddings";
+    readonly surface: WireFormat;
+    readonly format: EmbeddingsFormat;
+    readonly endpoint: EmbeddingsEndpoint;
+    /** Gemini's `<model>:<method>` path tail. */
+    readonly target?: string;
+  };
 
 /** Largest audio upload (OpenAI's own limit for transcriptions and translations). */
 export const MAX_AUDIO_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -44,6 +54,19 @@ const EXACT_ROUTES: ReadonlyMap<string, SurfaceRoute> = new Map<string, SurfaceR
   ["/v1/messages/count_tokens", { kind: "count_tokens", surface: "messages" }],
   ["/api/chat", { kind: "model", surface: "local_runner", decode: { endpoint: "chat" } }],
   ["/api/generate", { kind: "model", surface: "local_runner", decode: { endpoint: "generate" } }],
+  ["/v1/embeddings", {
+    kind: "embeddings",
+    surface: "chat_completions",
+    format: "openai",
+    endpoint: "embeddings",
+  }],
+  ["/api/embed", { kind: "embeddings", surface: "local_runner", format: "ollama", endpoint: "embed" }],
+  ["/api/embeddings", {
+    kind: "embeddings",
+    surface: "local_runner",
+    format: "ollama",
+    endpoint: "embeddings",
+  }],
   ...MEDIA_ROUTES.map(([path, media]): [string, SurfaceRoute] => [
     path,
     { kind: "media", surface: "chat_completions", media },
@@ -59,7 +82,7 @@ function matchSurfaceRoute(path: string): SurfaceRoute | null {
   if (exact !== undefined) return exact;
   for (const prefix of GENERATE_PREFIXES) {
     if (path.startsWith(prefix) && path.length > prefix.length) {
-      return { kind: "generate", surface: "generate_content", target: path.slice(prefix.length) };
+      return generateRoute(path.slice(prefix.length));
     }
   }
   // `@ai-sdk/google`, `@google/generative-ai` (LangChain) and others read a model id with a slash as a
@@ -68,7 +91,7 @@ function matchSurfaceRoute(path: string): SurfaceRoute | null {
     if (!path.startsWith(version)) continue;
     const target = path.slice(version.length);
     if (target.includes("/") && GENERATE_ACTION.test(target)) {
-      return { kind: "generate", surface: "generate_content", target };
+      return generateRoute(target);
     }
   }
   return null;
@@ -77,7 +100,16 @@ function matchSurfaceRoute(path: string): SurfaceRoute | null {
 /** API versions a `<prefix>/<model>:action` path may follow (the resource-path form above). */
 const GENERATE_VERSIONS = ["/v1beta/", "/v1/"];
 /** The generate-content methods, as the end of a resource path. */
-const GENERATE_ACTION = /:(generateContent|streamGenerateContent)$/;
+const GENERATE_ACTION = /:(generateContent|streamGenerateContent|embedContent|batchEmbedContents)$/;
+
+/** A Gemini `<model>:<method>` tail: an embeddings method, or generate content (which names bad methods). */
+function generateRoute(target: string): SurfaceRoute {
+  const method = target.slice(target.lastIndexOf(":") + 1);
+  if (method === "embedContent" || method === "batchEmbedContents") {
+    return { kind: "embeddings", surface: "generate_content", format: "gemini", endpoint: method, target };
+  }
+  return { kind: "generate", surface: "generate_content", target };
+}
 
 /** What the surface handler needs. */
 export interface SurfaceDeps {
@@ -118,6 +150,7 @@ async function serveRoute(
 ): Promise<Response> {
   const identity = authenticate(deps.control, request, (reason) => deps.authRefused?.(reason, route.surface));
   if (route.kind === "media") return serveMedia(deps, route.media, request, identity, timing);
+  if (route.kind === "embeddings") return serveEmbeddingsRoute(deps, route, request, identity, timing);
   const decode = route.kind === "generate"
     ? generateContext(route.target, (name) => deps.control.combos.some((combo) => combo.name === name))
     : route.kind === "model"
@@ -167,6 +200,50 @@ async function serveMedia(
       timing,
     }, body),
   );
+}
+
+/** An embeddings request in its client's format (Gemini's model comes from the path). */
+async function serveEmbeddingsRoute(
+  deps: SurfaceDeps,
+  route: Extract<SurfaceRoute, { kind: "embeddings" }>,
+  request: Request,
+  identity: ReturnType<typeof authenticate>,
+  timing: RequestTiming,
+): Promise<Response> {
+  const body = await readJsonBody(request);
+  const decode: EmbeddingsDecodeContext = {
+    endpoint: route.endpoint,
+    isComboName: (name) => deps.control.combos.some((combo) => combo.name === name),
+    ...(route.target === undefined ? {} : { pathModel: pathModelOf(route.target) }),
+  };
+  return answerResponse(
+    await deps.dispatcher.embeddings(
+      {
+        surface: route.surface,
+        identity,
+        clientHeaders: request.headers,
+        clientSignal: () =>
+          deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
+        timing,
+      },
+      body,
+      route.format,
+      decode,
+    ),
+  );
+}
+
+/** The model of a `<model>:<method>` path tail, percent-decoded; a 400 when it cannot be. */
+function pathModelOf(target: string): string {
+  try {
+    return decodeURIComponent(target.slice(0, target.lastIndexOf(":")));
+  } catch {
+    throw new GatewayError(
+      400,
+      "invalid_request",
+      `The model in the path is not valid percent-encoding: ${target}`,
+    );
+  }
 }
 
 /**

@@ -117,6 +117,34 @@ export const SURFACES: readonly FuzzSurface[] = [
     toolsField: "tools",
   },
   {
+    // Embeddings take no tools either; their models are the same fuzzed names (mostly chat models: a 400).
+    name: "openai_embeddings",
+    envelope: "openai",
+    path: () => "/v1/embeddings",
+    body: (model, text) => ({ model, input: [text, "second"], encoding_format: "base64" }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
+    name: "gemini_batch_embed",
+    envelope: "generate",
+    path: (rng, model) =>
+      `${rng.chance(0.8) ? "/v1beta/models/" : "/v1/models/"}${pathEncode(model)}:batchEmbedContents`,
+    body: (model, text) => ({
+      requests: [{ model: `models/${model}`, content: { parts: [{ text }] }, taskType: "RETRIEVAL_QUERY" }],
+    }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
+    name: "local_runner_embed",
+    envelope: "local_runner",
+    path: () => "/api/embed",
+    body: (model, text) => ({ model, input: text, truncate: false }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
     name: "local_runner_chat",
     envelope: "local_runner",
     path: () => "/api/chat",

@@ -8,6 +8,7 @@ import type {
 } from "../../src/model/mod.ts";
 import { addWarnings, droppedField, WARNING_CODES } from "../../src/model/mod.ts";
 import { codecFor, upstreamCodecFor } from "../../src/wire/mod.ts";
+import { embeddingsCodecFor } from "../../src/wire/embeddings.ts";
 import { applyAdjustments, prefetchImages } from "../../src/adjustments/mod.ts";
 import { droppedExtraWarnings, warningsHeaderValue } from "../../src/gateway/warnings.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
@@ -73,6 +74,39 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
+  // embeddings: a Gemini request (task, title) to OpenAI; an OpenAI one (user) and an Ollama one to Gemini
+  {
+    path: "embeddings: Gemini taskType and title to an OpenAI-compatible upstream",
+    codes: ["dropped_field:task_type", "dropped_field:title"],
+    warnings: () =>
+      Promise.resolve(
+        embeddingsCodecFor("openai").encodeRequest(
+          embeddingsCodecFor("gemini").decodeRequest({
+            content: { parts: [{ text: "doc" }] },
+            taskType: "RETRIEVAL_DOCUMENT",
+            title: "T",
+          }, { pathModel: "gem/text-embedding-004", endpoint: "embedContent" }),
+          "text-embedding-3-small",
+        ).warnings,
+      ),
+  },
+  {
+    path: "embeddings: OpenAI user and Ollama truncate false to a Gemini upstream",
+    codes: ["dropped_field:user", "dropped_field:truncate"],
+    warnings: () =>
+      Promise.resolve([
+        ...embeddingsCodecFor("gemini").encodeRequest(
+          embeddingsCodecFor("openai").decodeRequest({ model: "m", input: "a", user: "u" }, {}),
+          "gemini-embedding-001",
+        ).warnings,
+        ...embeddingsCodecFor("gemini").encodeRequest(
+          embeddingsCodecFor("ollama").decodeRequest({ model: "m", input: "a", truncate: false }, {
+            endpoint: "embed",
+          }),
+          "gemini-embedding-001",
+        ).warnings,
+      ]),
+  },
   // chat_completions
   {
     path: "chat_completions: top_k, a reasoning budget, cache hints from another format",

@@ -1,0 +1,116 @@
+/**
+ * The plan → servable attempts → attempt loop shared by the non-chat kinds (media, embeddings): the same
+ * routing, cooldowns and fallback as chat, with each kind deciding which targets can serve it and how one
+ * attempt runs. A kind's attempt returns an answer, or a failure that lets the next target try.
+ */
+import { GatewayError } from "../model/mod.ts";
+import { allCoolingMessage, type Attempt, exhaustedMessage, type RoutingTable } from "../routing/mod.ts";
+import type { Answer } from "./answer.ts";
+import type { AttemptDeps } from "./attempt_context.ts";
+import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
+import { type CallTarget, callTarget } from "./prepare_call.ts";
+import type { RequestLifecycle } from "./request_lifecycle.ts";
+import type { AttemptTrace } from "../telemetry/mod.ts";
+import { attemptStart } from "./trace_facts.ts";
+import type { UsageRow } from "../storage/mod.ts";
+import type { Usage } from "../model/mod.ts";
+import type { UpstreamRequest } from "../executors/call_upstream.ts";
+
+/** One attempt's end: the client's answer, or a failure the next target may retry. */
+export type KindAttemptResult = { readonly kind: "answer"; readonly answer: Answer } | {
+  readonly kind: "failure";
+  readonly message: string;
+  /** Why the next attempt is a fallback (the cooldown kind, or `failed`), for its span. */
+  readonly reason: string;
+};
+
+/** How one kind is served: which targets can, why none could, and one attempt. */
+export interface KindServing {
+  readonly model: string;
+  readonly identity: ClientIdentity;
+  readonly clientSignal: () => AbortSignal;
+  /** Whether this target (its API type and upstream model) can serve the request. */
+  canServe(attempt: Attempt, target: CallTarget): boolean;
+  /** The 400's reason when no planned target can serve it (the first planned attempt is given). */
+  whyNone(first: Attempt | undefined): string;
+  /** One attempt; `span` is its trace span (its `headers` go upstream; the attempt ends it). */
+  run(attempt: Attempt, target: CallTarget, span: AttemptTrace): Promise<KindAttemptResult>;
+}
+
+/** Plans `serving.model` and runs its servable attempts in plan order until one answers. */
+export async function serveKindAttempts(
+  deps: AttemptDeps,
+  table: RoutingTable,
+  serving: KindServing,
+  lifecycle: RequestLifecycle,
+): Promise<Answer> {
+  const plan = deps.routing.resolve(
+    table,
+    serving.model,
+    deps.control.settings,
+    deps.now(),
+    identityRoutingKey(serving.identity),
+    null,
+  );
+  if (plan.kind === "unknown") throw new GatewayError(404, "not_found", plan.message);
+  if (plan.kind === "all_cooling") {
+    const message = allCoolingMessage(plan.model, plan.retryAfterSeconds);
+    throw new GatewayError(503, "unavailable", message, {
+      headers: { "retry-after": String(plan.retryAfterSeconds) },
+      fixedBody: { detail: message },
+    });
+  }
+  const servable = plan.attempts.filter((a) => {
+    const target = callTarget(deps, a);
+    return target !== null && serving.canServe(a, target);
+  });
+  if (servable.length === 0) {
+    throw new GatewayError(400, "invalid_request", serving.whyNone(plan.attempts[0]));
+  }
+  let last: { providerId: string; message: string; reason: string } | null = null;
+  for (const attempt of servable) {
+    if (last !== null) {
+      if (serving.clientSignal().aborted) throw new GatewayError(499, "client_closed", "client disconnected");
+      if (deps.routing.isCooling(attempt.account.id, deps.control.settings, deps.now())) continue;
+    }
+    const target = callTarget(deps, attempt);
+    if (target === null) continue;
+    const reason = last?.reason;
+    const span = lifecycle.attempting(
+      attempt.account.id,
+      (index) => attemptStart(attempt, index, target.provider.baseUrl, reason),
+    );
+    const result = await serving.run(attempt, target, span);
+    if (result.kind === "answer") return result.answer;
+    last = { providerId: attempt.account.id, message: result.message, reason: result.reason };
+  }
+  const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");
+  throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });
+}
+
+/** The call with the attempt span's `traceparent` (and `tracestate`), so the provider's trace joins ours. */
+export function tracedCall(call: UpstreamRequest, span: AttemptTrace): UpstreamRequest {
+  for (const _ in span.headers) return { ...call, headers: { ...call.headers, ...span.headers } };
+  return call;
+}
+
+/**
+ * The end of a non-chat attempt, once its usage row is written: the row joins the request log's attempt
+ * chain and the attempt span ends with the outcome (later ends are ignored).
+ */
+export function kindAttemptEnded(
+  lifecycle: RequestLifecycle,
+  span: AttemptTrace,
+  row: UsageRow | Promise<UsageRow | null>,
+  outcome: { readonly status: number; readonly error: string; readonly usage: Usage | null },
+): void {
+  lifecycle.recorded(row);
+  const failed = outcome.status < 200 || outcome.status >= 300;
+  span.end({
+    httpStatus: outcome.status === 0 ? undefined : outcome.status,
+    error: failed
+      ? { type: outcome.status === 0 ? "network" : String(outcome.status), message: outcome.error }
+      : undefined,
+    usage: outcome.usage ?? undefined,
+  });
+}
