@@ -35,3 +35,13 @@ Deno.test("toolCards() gives Gemini CLI API-key auth and workspace trust, and Qw
   assertEquals(qwen.modelProviders.gemini[0].baseUrl, ORIGIN);
   assertEquals(qwen.security.auth.selectedType, "openai");
 });
+
+Deno.test("toolCards() tells each Gemini client which model path form it sends for a slashed gateway id", () => {
+  const cards = new Map(
+    toolCards({ origin: ORIGIN, requireKey: false, model: "p/m1" }).map((c) => [c.id, c]),
+  );
+  const genai = cards.get("genai-sdk")!.notes.join("\n");
+  assert(genai.includes("models/p/m1"), genai);
+  assert(genai.includes("@ai-sdk/google") && genai.includes("v1beta/p/m1"), genai);
+  assert(cards.get("gemini-cli")!.notes.some((n) => n.includes("models/p/m1")));
+});

@@ -54,7 +54,12 @@ export function sdkCards({ origin, requireKey, model }: ToolCardInput): ToolCard
           `const answer = await ai.models.generateContent({ model: "${model}", contents: "Hello" });\n` +
           `console.log(answer.text);\n`,
       },
-      notes: ["Host root in httpOptions.baseUrl; the gateway model id goes in model as is."],
+      notes: [
+        "Host root in httpOptions.baseUrl; the gateway model id goes in model as is: @google/genai calls " +
+        `models/${model}.`,
+        "@ai-sdk/google and @google/generative-ai (LangChain) read a slash in the id as a resource path and " +
+        `call v1beta/${model} without models/; the gateway serves both forms, so give them the same id.`,
+      ],
     },
     {
       id: "ollama-sdk",

@@ -113,6 +113,7 @@ export function toolCards(input: ToolCardInput): ToolCard[] {
         "GEMINI_CLI_TRUST_WORKSPACE=true (or --skip-trust) lets non-interactive runs start in any folder.",
         "Export the variables in your shell: Gemini CLI ignores .env files in folders it does not trust.",
         "Host root, no /v1. Remote gateways need HTTPS; localhost works over HTTP.",
+        `GEMINI_MODEL takes the gateway id as is (${model}); Gemini CLI calls models/${model}.`,
       ],
     },
     {

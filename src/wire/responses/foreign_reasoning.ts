@@ -3,15 +3,20 @@ import { isRecord, tryParseJson } from "../shared/mod.ts";
 
 /**
  * Marks an `encrypted_content` the gateway wrote: another provider family's signed reasoning (Anthropic
- * thinking signatures, redacted thinking, Gemini thought signatures) carried through a Responses client
- * that asked for encrypted reasoning, so it comes back with the next turn's history.
+ * thinking signatures, redacted thinking, Gemini thought signatures), or unsigned reasoning text
+ * (chat-completions `reasoning_content`, Gemini thoughts), carried through a Responses client so it comes
+ * back with the next turn's history: stateless clients drop reasoning items that have no encrypted_content.
  */
 const PREFIX = "gwr1.";
 
 const FAMILIES: ReadonlySet<string> = new Set(["anthropic", "google", "other"]);
 
 /** What a wrapped token holds. */
-type Wrapped = Pick<ReasoningPart, "signature" | "redactedData"> & { readonly family: ProviderFamily };
+type Wrapped = Pick<ReasoningPart, "signature" | "redactedData"> & {
+  readonly family: ProviderFamily;
+  /** The reasoning text, for unsigned reasoning (its only content). */
+  readonly text?: string;
+};
 
 function toBase64(text: string): string {
   let binary = "";
@@ -28,14 +33,24 @@ function fromBase64(data: string): string | undefined {
   }
 }
 
-/** The encrypted_content for reasoning of a family other than OpenAI's, or undefined when it has no token. */
+/**
+ * The encrypted_content for reasoning that is not OpenAI's: the family and its tokens, or, for unsigned
+ * reasoning, its text (the upstream wants it back as text: DeepSeek- and Kimi-style `reasoning_content`).
+ * Undefined for OpenAI's own reasoning and for empty reasoning.
+ */
 export function wrapForeignReasoning(
   family: ProviderFamily | undefined,
   signature: string | undefined,
   redactedData: string | undefined,
+  text: string,
 ): string | undefined {
-  if (family === undefined || family === "openai" || (!signature && !redactedData)) return undefined;
-  return PREFIX + toBase64(JSON.stringify({ f: family, s: signature || undefined, d: redactedData }));
+  if (family === "openai") return undefined;
+  if (signature || redactedData) {
+    if (family === undefined) return undefined;
+    return PREFIX + toBase64(JSON.stringify({ f: family, s: signature || undefined, d: redactedData }));
+  }
+  if (text === "") return undefined;
+  return PREFIX + toBase64(JSON.stringify({ f: family ?? "other", t: text }));
 }
 
 /** The family and tokens of an encrypted_content the gateway wrote, or undefined for OpenAI's own. */
@@ -47,5 +62,6 @@ export function unwrapForeignReasoning(encrypted: string): Wrapped | undefined {
     family: parsed.f as ProviderFamily,
     ...(typeof parsed.s === "string" ? { signature: parsed.s } : {}),
     ...(typeof parsed.d === "string" ? { redactedData: parsed.d } : {}),
+    ...(typeof parsed.t === "string" ? { text: parsed.t } : {}),
   };
 }

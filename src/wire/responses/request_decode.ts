@@ -109,11 +109,13 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
       const text = (item.summary ?? []).map((s) => s.text).join("\n\n");
       const extra = splitExtra(item, new Set(["type", "encrypted_content"]), "responses");
       // Another family's signed reasoning the gateway handed this client comes back as that family's.
-      const foreign = item.encrypted_content ? unwrapForeignReasoning(item.encrypted_content) : undefined;
+      const wrapped = item.encrypted_content ? unwrapForeignReasoning(item.encrypted_content) : undefined;
+      // Unsigned reasoning comes back as its text, even when the client kept no summary of it.
+      const { text: wrappedText, ...foreign } = wrapped ?? {};
       convo.assistantParts(onlyReasoning).push({
         kind: "reasoning",
-        text,
-        ...(foreign ?? {
+        text: text || (wrappedText ?? ""),
+        ...(wrapped ? foreign : {
           family: "openai" as const,
           ...(item.encrypted_content ? { redactedData: item.encrypted_content } : {}),
         }),

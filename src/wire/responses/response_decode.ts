@@ -4,6 +4,7 @@ import { isRecord } from "../shared/mod.ts";
 import { finishFromWire } from "./finish.ts";
 import { ResponseObjectSchema } from "./schema.ts";
 import { usageFromWire } from "./usage.ts";
+import { unwrapForeignReasoning } from "./foreign_reasoning.ts";
 
 const FORMAT = "responses";
 
@@ -54,11 +55,16 @@ function partsOf(item: unknown, parts: Part[]): void {
       const content = Array.isArray(item.content) ? item.content : [];
       const pieces = (summary.length > 0 ? summary : content).map((s) => (isRecord(s) ? text(s.text) : ""));
       const encrypted = text(item.encrypted_content);
+      // An upstream that is itself a gateway wraps unsigned reasoning in its envelope: that is plain text.
+      // Signed envelopes stay opaque, to go back to that gateway as they came.
+      const wrapped = encrypted ? unwrapForeignReasoning(encrypted) : undefined;
+      const unsigned = wrapped?.text !== undefined && !wrapped.signature && !wrapped.redactedData;
       parts.push({
         kind: "reasoning",
-        text: pieces.join("\n\n"),
-        family: "openai",
-        ...(encrypted ? { redactedData: encrypted } : {}),
+        text: pieces.join("\n\n") || (unsigned ? wrapped.text ?? "" : ""),
+        ...(unsigned
+          ? { family: wrapped.family }
+          : { family: "openai" as const, ...(encrypted ? { redactedData: encrypted } : {}) }),
         ...(typeof item.id === "string" ? { extra: { format: FORMAT, fields: { id: item.id } } } : {}),
       });
       return;

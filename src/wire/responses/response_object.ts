@@ -66,7 +66,7 @@ export function outputItemsFor(parts: readonly Part[], responseId: string): Wire
       case "reasoning": {
         const encrypted = part.family === "openai"
           ? part.redactedData ?? part.signature
-          : wrapForeignReasoning(part.family, part.signature, part.redactedData);
+          : wrapForeignReasoning(part.family, part.signature, part.redactedData, part.text);
         if (part.text === "" && !encrypted) break;
         items.push(reasoningItem(itemIdFor("rs", responseId, items.length), part.text, encrypted));
         break;

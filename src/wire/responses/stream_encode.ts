@@ -190,7 +190,7 @@ export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame
       case "reasoning": {
         const encrypted = block.family === "openai"
           ? block.encrypted || undefined
-          : wrapForeignReasoning(block.family, block.encrypted, block.foreignRedacted);
+          : wrapForeignReasoning(block.family, block.encrypted, block.foreignRedacted, block.text);
         if (block.outputIndex === undefined) {
           if (!encrypted) return;
           openReasoning(block, false);
