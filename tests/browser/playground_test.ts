@@ -3,7 +3,7 @@
  * shows the streamed answer, tokens, cost and the serving account; replays a request-log row; and a
  * viewer whose key may not use a model gets the data plane's 403 there too.
  */
-import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { chatChunk } from "../helpers/chat_fixtures.ts";
 import { sse } from "../helpers/mock_upstream.ts";
 import { createKey } from "../../src/features/keys/service.ts";
@@ -88,6 +88,15 @@ Deno.test({
     assertEquals(d.mock.requests.length, 2, "the replay reached the upstream");
     const replayed = d.mock.requests[1].body as { messages: { content: string }[] };
     assertEquals(replayed.messages.at(-1)?.content, "What is a playground?");
+
+    // Analytics shows the time to first token of those two answers beside their latency.
+    d.gw.runtime.writer.flush();
+    await d.page.goto(`${d.gw.url}/dashboard/ui/analytics?days=1`);
+    const row = d.page.locator("gw-analytics-screen [data-testid=latency-model] tr[data-key='p/m1']");
+    await row.waitFor();
+    assertEquals((await row.locator("td").nth(1).innerText()).trim(), "2");
+    const ttft = (await row.locator("[data-testid=ttft-p50]").innerText()).trim();
+    assert(/\d/.test(ttft), `a TTFT p50 is shown: ${ttft}`);
     assertEquals(d.consoleErrors, []);
   },
 });
