@@ -122,7 +122,8 @@ export function sameOriginMutations(): MiddlewareHandler<AppEnv> {
   };
 }
 
-function sameHost(source: string, request: Request, trustedProxy: boolean): boolean {
+/** Whether `source` (an Origin or Referer) names this gateway's own host. */
+export function sameHost(source: string, request: Request, trustedProxy: boolean): boolean {
   let host: string;
   try {
     host = new URL(source).host.toLowerCase();

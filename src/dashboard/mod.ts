@@ -53,8 +53,8 @@ export function dashboardRoutes(
   ctx: DashboardContext,
   version: string,
   ui?: Hono<AppEnv>,
+  sessions: DashboardSessions = new DashboardSessions(ctx),
 ): Hono<AppEnv> {
-  const sessions = new DashboardSessions(ctx);
   const app = new Hono<AppEnv>();
   app.route("/", dashboardPublicRoutes(ctx, sessions));
   app.use("/dashboard/*", dashboardAccess(ctx.state, sessions, ctx.now));

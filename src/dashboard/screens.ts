@@ -57,6 +57,13 @@ export const SCREENS = [
     keywords: "logs history requests debug",
   },
   {
+    id: "playground",
+    title: "Playground",
+    group: "Observe",
+    description: "Try any model or combo as yourself, in any client format, and replay logged requests.",
+    keywords: "try test chat prompt replay send",
+  },
+  {
     id: "inventory",
     title: "Inventory",
     group: "Route",

@@ -10,6 +10,8 @@ import { handleSurfaceRequest, type SurfaceDeps, surfaceForPath } from "./surfac
 import { type UtilityDeps, utilityRoutes } from "./utility_routes.ts";
 import type { DashboardContext } from "../dashboard/context.ts";
 import { dashboardRoutes } from "../dashboard/mod.ts";
+import { DashboardSessions } from "../dashboard/sessions.ts";
+import { PLAYGROUND_HEADER, playgroundSessionIdentity } from "../dashboard/playground_access.ts";
 import { uiRoutes } from "./ui_assets.ts";
 import { type MetricsEndpoint, metricsRoutes } from "./metrics_route.ts";
 import { RequestTiming } from "../gateway/request_timing.ts";
@@ -30,7 +32,7 @@ export interface AppDeps extends UtilityDeps, SurfaceDeps {
 }
 
 /** Builds the Hono app. No I/O happens here beyond what the deps do. */
-export function createApp(deps: AppDeps): Hono<AppEnv> {
+export function createApp(deps: AppDeps, sessions?: DashboardSessions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError((error, c) => errorResponse(error, c.get("surface") ?? surfaceForPath(c.req.path)));
   app.notFound((c) =>
@@ -54,7 +56,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   for (const pattern of ["/v1/*", "/v1beta/*", "/api/*"]) app.use(pattern, auth);
   app.route("/", utilityRoutes(deps));
   // The dashboard UI (uiRoutes) is served behind the dashboard's own access control.
-  if (deps.dashboard) app.route("/", dashboardRoutes(deps.dashboard, GATEWAY_VERSION, uiRoutes()));
+  if (deps.dashboard) app.route("/", dashboardRoutes(deps.dashboard, GATEWAY_VERSION, uiRoutes(), sessions));
   return app;
 }
 
@@ -66,8 +68,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 export function createHandler(
   deps: AppDeps,
 ): (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response> {
-  const app = createApp(deps);
+  const sessions = deps.dashboard ? new DashboardSessions(deps.dashboard) : undefined;
+  const app = createApp(deps, sessions);
   const isTrustedProxy = ipMatcher(deps.control.config.server.trustedProxies);
+  const viaSession = deps.dashboard && sessions
+    ? playgroundSessionIdentity(deps.dashboard, sessions)
+    : undefined;
   const clock = deps.clock ?? (() => performance.now());
   const worker = deps.worker;
   return (request, info) => {
@@ -80,11 +86,15 @@ export function createHandler(
       path = path.slice(3);
     }
     if (isResponsesUpgrade(path, request)) return serveResponsesSocket(deps, request, clock);
+    const peer = info?.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "";
     if (request.method === "POST") {
-      const handled = handleSurfaceRequest(deps, path, request, timing);
+      // Only the Playground's requests pay for the session lookup (and for this copy of the deps).
+      const surfaceDeps = viaSession && request.headers.has(PLAYGROUND_HEADER)
+        ? { ...deps, sessionIdentity: (r: Request) => viaSession(r, isTrustedProxy(peer)) }
+        : deps;
+      const handled = handleSurfaceRequest(surfaceDeps, path, request, timing);
       if (handled !== null) return handled.then((response) => withOverhead(response, timing, worker));
     }
-    const peer = info?.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "";
     const response = app.fetch(request, { trustedProxy: isTrustedProxy(peer), peer });
     return response instanceof Promise
       ? response.then((r) => withOverhead(r, timing, worker))

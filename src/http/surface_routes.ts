@@ -2,6 +2,7 @@ import type { AuthRefusal } from "../gateway/auth_failure_log.ts";
 import type { ControlPlane } from "../gateway/control_plane.ts";
 import type { Answer, Dispatcher, DispatchInput } from "../gateway/dispatch.ts";
 import type { RequestTiming } from "../gateway/request_timing.ts";
+import type { ClientIdentity } from "../gateway/identity.ts";
 import { GatewayError, type WireFormat } from "../model/mod.ts";
 import { type DecodeContext, hasCompactionTrigger, quoteValue } from "../wire/mod.ts";
 import { authenticate } from "./auth.ts";
@@ -124,6 +125,11 @@ export interface SurfaceDeps {
   readonly drainSignal?: AbortSignal;
   /** Hears a model request refused with a 401, and why (the request log's sampled auth rows). */
   readonly authRefused?: (reason: AuthRefusal, surface: WireFormat) => void;
+  /**
+   * The identity of a key-less request sent by the dashboard's Playground with its session cookie (null
+   * when it is not one; see src/dashboard/playground_access.ts); absent without a dashboard.
+   */
+  readonly sessionIdentity?: (request: Request) => ClientIdentity | null;
 }
 
 /**
@@ -148,7 +154,12 @@ async function serveRoute(
   request: Request,
   timing: RequestTiming,
 ): Promise<Response> {
-  const identity = authenticate(deps.control, request, (reason) => deps.authRefused?.(reason, route.surface));
+  const identity = authenticate(
+    deps.control,
+    request,
+    (reason) => deps.authRefused?.(reason, route.surface),
+    deps.sessionIdentity,
+  );
   if (route.kind === "media") return serveMedia(deps, route.media, request, identity, timing);
   if (route.kind === "embeddings") return serveEmbeddingsRoute(deps, route, request, identity, timing);
   const decode = route.kind === "generate"

@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { type Percentiles, readPercentiles } from "./percentiles.ts";
 import { chunksOf, recordsetJson } from "./recordset_json.ts";
 import type { SqlStatement, SqlValue } from "./sql.ts";
 
@@ -187,6 +188,25 @@ export class RequestsRepo {
   }
 
   /** Up to `limit` requests matching `filter`, newest first, after `cursor` (from the previous page). */
+  /**
+   * p50 and p95 time to first byte (nearest rank) of successful requests that sent one, since `sinceMs`,
+   * per model or provider, most requests first. One row per client request, so a fallback's failed
+   * attempts do not count as a slow start of their own.
+   */
+  ttftPercentiles(sinceMs: number, by: "model" | "provider", limit: number): Percentiles[] {
+    return readPercentiles(
+      this.#db,
+      {
+        table: "requests",
+        value: "ttft_ms",
+        key: by === "model" ? "model" : "provider_id",
+        where: "status BETWEEN 200 AND 299 AND ttft_ms >= 0",
+      },
+      sinceMs,
+      limit,
+    );
+  }
+
   page(filter: RequestFilter, limit: number, cursor: RequestCursor | null = null): RequestPage {
     const { clause, args } = whereOf(filter, cursor);
     const rows = this.#db.prepare(

@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { type Percentiles, readPercentiles } from "./percentiles.ts";
 
 /** Milliseconds in a UTC day: the rollup's bucket size. */
 export const DAY_MS = 86_400_000;
@@ -53,12 +54,7 @@ export interface UnpricedModel {
 }
 
 /** Nearest-rank latency percentiles of one model or provider's successful requests. */
-export interface LatencyPercentiles {
-  readonly key: string;
-  readonly requests: number;
-  readonly p50Ms: number;
-  readonly p95Ms: number;
-}
+export type LatencyPercentiles = Percentiles;
 
 /** Columns of usage_daily a breakdown can group by. */
 export type UsageDimension = "model" | "provider" | "account" | "client_key";
@@ -165,28 +161,20 @@ export class UsageStatsRepo {
 
   /**
    * p50 and p95 latency (nearest rank) of successful requests since `sinceMs`, per model or provider, most
-   * requests first. Read from raw usage rows (the daily rollup keeps no distribution), in SQL both databases
-   * run: ranks by window functions, the rank of a percentile by integer division.
+   * requests first. Read from raw usage rows (the daily rollup keeps no distribution).
    */
   latencyPercentiles(sinceMs: number, by: "model" | "provider", limit: number): LatencyPercentiles[] {
-    const column = by === "model" ? "model" : "provider_id";
-    const rows = this.#db.prepare(
-      `WITH ranked AS (
-         SELECT ${column} AS k, latency_ms AS v,
-           row_number() OVER (PARTITION BY ${column} ORDER BY latency_ms) AS rn,
-           count(*) OVER (PARTITION BY ${column}) AS total
-         FROM usage WHERE ts >= ? AND status BETWEEN 200 AND 299)
-       SELECT k, max(total) AS requests,
-         max(CASE WHEN rn = (total * 50 + 99) / 100 THEN v END) AS p50,
-         max(CASE WHEN rn = (total * 95 + 99) / 100 THEN v END) AS p95
-       FROM ranked GROUP BY k ORDER BY max(total) DESC, k LIMIT ?`,
-    ).all(sinceMs, limit) as unknown as SumRow[];
-    return rows.map((r) => ({
-      key: String(r.k),
-      requests: Number(r.requests),
-      p50Ms: Number(r.p50),
-      p95Ms: Number(r.p95),
-    }));
+    return readPercentiles(
+      this.#db,
+      {
+        table: "usage",
+        value: "latency_ms",
+        key: by === "model" ? "model" : "provider_id",
+        where: "status BETWEEN 200 AND 299",
+      },
+      sinceMs,
+      limit,
+    );
   }
 
   /** One client key's usage (by its label, as the client_key breakdown names it) for days `>= fromDay`. */

@@ -10,6 +10,7 @@ const SCREENS = [
   ["analytics", "/dashboard/ui/analytics"],
   ["leaderboard", "/dashboard/ui/leaderboard"],
   ["request-logs", "/dashboard/ui/request-logs"],
+  ["playground", "/dashboard/ui/playground"],
   ["inventory", "/dashboard/ui/inventory"],
   ["inventory-keys", "/dashboard/ui/inventory-keys"],
   ["inventory-add", "/dashboard/ui/inventory-add"],

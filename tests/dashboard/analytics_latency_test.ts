@@ -1,4 +1,4 @@
-/** Analytics: p50 / p95 latency per model and provider, and hourly buckets for the one-day window. */
+/** Analytics: p50 / p95 latency and time to first token per model and provider, and hourly buckets for the one-day window. */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { chatCompletion, post } from "../helpers/chat_fixtures.ts";
 import { setupDashboard } from "./dashboard_helpers.ts";
@@ -34,6 +34,13 @@ Deno.test("analytics: latency percentiles per model and provider count successfu
   assertEquals(latency.by_model.map((r) => [r.key, r.requests]), [["p/m1", ok]]);
   assertEquals(latency.by_provider.map((r) => [r.key, r.requests]), [["acct-a", ok]]);
   for (const row of [...latency.by_model, ...latency.by_provider]) {
+    assert(row.p50_ms >= 0 && row.p50_ms <= row.p95_ms, JSON.stringify(row));
+  }
+  // Time to first token, from the request index: the same successful requests, beside the latency.
+  const ttft = (analytics.body.data as { ttft: { by_model: Row[]; by_provider: Row[] } }).ttft;
+  assertEquals(ttft.by_model.map((r) => [r.key, r.requests]), [["p/m1", ok]]);
+  assertEquals(ttft.by_provider.map((r) => [r.key, r.requests]), [["acct-a", ok]]);
+  for (const row of [...ttft.by_model, ...ttft.by_provider]) {
     assert(row.p50_ms >= 0 && row.p50_ms <= row.p95_ms, JSON.stringify(row));
   }
 });

@@ -7,6 +7,7 @@ import {
   openDatabase,
   PgDatabase,
   type RequestLogInput,
+  type RequestRowInput,
   SecretBox,
   Store,
   type UsageRow,
@@ -62,6 +63,29 @@ function requestLog(overrides: Partial<RequestLogInput>): RequestLogInput {
     requestTruncated: false,
     responseTruncated: false,
     warnings: [],
+    ...overrides,
+  };
+}
+
+function request(overrides: Partial<RequestRowInput>): RequestRowInput {
+  return {
+    uid: "",
+    ts: NOW,
+    clientFormat: "chat_completions",
+    model: "p/m1",
+    providerId: "a",
+    accountId: "a",
+    clientKeyId: null,
+    clientKeyLabel: "(no key)",
+    status: 200,
+    streamed: true,
+    inputTokens: 10,
+    outputTokens: 5,
+    cost: 0,
+    ttftMs: 5,
+    latencyMs: 50,
+    chain: [],
+    error: "",
     ...overrides,
   };
 }
@@ -159,6 +183,25 @@ const checks: Record<string, (store: Store) => void> = {
     ]);
     const byProvider = store.usageStats.latencyPercentiles(NOW - DAY, "provider", 1);
     assertEquals(byProvider, [{ key: "a", requests: 20, p50Ms: 10, p95Ms: 19 }]);
+  },
+  "requests: p50 / p95 time to first byte per model and provider, successful answers that sent one"(store) {
+    store.transaction(() => {
+      store.requests.insert([
+        // m1 on provider a: 1..20 ms; p50 is the 10th value, p95 the 19th.
+        ...Array.from({ length: 20 }, (_, i) => request({ ttftMs: 20 - i })),
+        request({ ttftMs: 9_999, status: 502 }),
+        request({ ttftMs: -1 }),
+        request({ ttftMs: 9_999, ts: NOW - 2 * DAY }),
+        request({ model: "p/m2", providerId: "b", ttftMs: 7 }),
+      ]);
+    });
+    assertEquals(store.requests.ttftPercentiles(NOW - DAY, "model", 10), [
+      { key: "p/m1", requests: 20, p50Ms: 10, p95Ms: 19 },
+      { key: "p/m2", requests: 1, p50Ms: 7, p95Ms: 7 },
+    ]);
+    assertEquals(store.requests.ttftPercentiles(NOW - DAY, "provider", 1), [
+      { key: "a", requests: 20, p50Ms: 10, p95Ms: 19 },
+    ]);
   },
   "usage stats: one key's usage per day, per model and per model per day"(store) {
     store.transaction(() => {

@@ -130,6 +130,11 @@ export interface AnalyticsSection {
     readonly by_model: readonly LatencyRow[];
     readonly by_provider: readonly LatencyRow[];
   };
+  /** p50 / p95 time to first token (first byte of the answer) of successful requests, same groups. */
+  readonly ttft: {
+    readonly by_model: readonly LatencyRow[];
+    readonly by_provider: readonly LatencyRow[];
+  };
 }
 
 /** One client key's drill-down (Analytics `?key=<label>`). */
@@ -146,7 +151,7 @@ export interface KeyDrillDown {
   }[];
 }
 
-/** Nearest-rank latency percentiles of one model or provider. */
+/** Nearest-rank latency (or time to first token) percentiles of one model or provider. */
 export interface LatencyRow {
   readonly key: string;
   readonly requests: number;

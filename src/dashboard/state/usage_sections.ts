@@ -129,6 +129,10 @@ export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSec
       by_model: latencyRows(stats.latencyPercentiles(from * DAY_MS, "model", 50)),
       by_provider: latencyRows(stats.latencyPercentiles(from * DAY_MS, "provider", 50)),
     },
+    ttft: {
+      by_model: latencyRows(gateway.reads.requests.ttftPercentiles(from * DAY_MS, "model", 50)),
+      by_provider: latencyRows(gateway.reads.requests.ttftPercentiles(from * DAY_MS, "provider", 50)),
+    },
   };
 }
 

@@ -31,6 +31,7 @@ const paths: Record<IconName, string> = {
   analytics: "M4 20V10M10 20V4M16 20v-7M22 20H2",
   leaderboard: "M8 21V11H3v10zM15 21V4H9v17zM21 21v-7h-6v7z",
   "request-logs": "M4 5h16M4 10h16M4 15h10M4 20h7",
+  playground: "M4 4h16v12H8l-4 4zM8 9h8M8 12h5",
   inventory: "M3 7l9-4 9 4-9 4zM3 12l9 4 9-4M3 17l9 4 9-4",
   "inventory-keys": "M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01",
   "inventory-add": "M12 5v14M5 12h14M4 4h16v16H4z",

@@ -265,7 +265,7 @@ export class GwAnalyticsScreen extends ScreenBase {
           </div>
         </div>
         ${d.key_detail ? this.keyCard(d.key_detail) : nothing}
-        ${latencyCard(d.latency)}
+        ${latencyCard(d.latency, d.ttft)}
         <div class="card">
               <div class="card-head"><h2>By ${dimLabel.toLowerCase()}</h2></div>
               ${breakdown.length === 0
@@ -326,11 +326,20 @@ export class GwAnalyticsScreen extends ScreenBase {
     `;
   }
 }
-/** p50 / p95 latency of successful requests, per model and per provider. */
-function latencyCard(latency: AnalyticsSection["latency"]) {
-  if (latency.by_model.length === 0) return nothing;
-  const table = (heading: string, rows: readonly LatencyRow[], id: string) =>
-    html`
+/**
+ * p50 / p95 latency and time to first token of successful requests, per model and per provider. Latency
+ * comes from usage rows, time to first token from the request index; a group only one of them has shows
+ * "–" for the other.
+ */
+function latencyCard(latency: AnalyticsSection["latency"], ttft: AnalyticsSection["ttft"]) {
+  if (latency.by_model.length === 0 && ttft.by_model.length === 0) return nothing;
+  const ms = (row: LatencyRow | undefined, pick: (r: LatencyRow) => number) =>
+    row === undefined ? "–" : formatLatency(pick(row));
+  const table = (heading: string, rows: readonly LatencyRow[], firsts: readonly LatencyRow[], id: string) => {
+    const byKey = new Map(firsts.map((r) => [r.key, r]));
+    const keys = [...new Set([...rows.map((r) => r.key), ...firsts.map((r) => r.key)])];
+    const latencyOf = new Map(rows.map((r) => [r.key, r]));
+    return html`
       <div class="table-wrap">
         <table data-testid=${id}>
           <thead>
@@ -339,28 +348,36 @@ function latencyCard(latency: AnalyticsSection["latency"]) {
               <th class="right">Requests</th>
               <th class="right">p50</th>
               <th class="right">p95</th>
+              <th class="right">TTFT p50</th>
+              <th class="right">TTFT p95</th>
             </tr>
           </thead>
-          <tbody>${rows.map((r) =>
-            html`
-              <tr>
-                <td class="mono small">${r.key || "–"}</td>
-                <td class="right num">${formatInt(r.requests)}</td>
-                <td class="right num">${formatLatency(r.p50_ms)}</td>
-                <td class="right num">${formatLatency(r.p95_ms)}</td>
+          <tbody>${keys.map((key) => {
+            const l = latencyOf.get(key);
+            const f = byKey.get(key);
+            return html`
+              <tr data-key=${key}>
+                <td class="mono small">${key || "–"}</td>
+                <td class="right num">${formatInt(l?.requests ?? f?.requests ?? 0)}</td>
+                <td class="right num">${ms(l, (r) => r.p50_ms)}</td>
+                <td class="right num">${ms(l, (r) => r.p95_ms)}</td>
+                <td class="right num" data-testid="ttft-p50">${ms(f, (r) => r.p50_ms)}</td>
+                <td class="right num" data-testid="ttft-p95">${ms(f, (r) => r.p95_ms)}</td>
               </tr>
-            `
-          )}</tbody>
+            `;
+          })}</tbody>
         </table>
       </div>
     `;
+  };
   return html`
     <div class="card">
       <div
-        class="card-head"><h2>Latency</h2><span class="small muted">successful requests, end to end</span></div>
-      <div class="grid-2">${table("Model", latency.by_model, "latency-model")}${table(
+        class="card-head"><h2>Latency</h2><span class="small muted">successful requests: end to end, and time to first token (TTFT)</span></div>
+      <div class="grid-2">${table("Model", latency.by_model, ttft.by_model, "latency-model")}${table(
         "Provider",
         latency.by_provider,
+        ttft.by_provider,
         "latency-provider",
       )}</div>
     </div>

@@ -10,6 +10,7 @@ import { StateController } from "../api/state_controller.ts";
 import { formatCost, formatDateTime, formatInt, formatLatency } from "../lib/format.ts";
 import { inputValue as value } from "../lib/form.ts";
 import { icon } from "../lib/icons.ts";
+import { screenPath } from "../app/routes.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
 
@@ -305,6 +306,10 @@ export class GwRequestLogsScreen extends ScreenBase {
                           <h3>Full record</h3>
                           <gw-json-view .value=${l}></gw-json-view>
               `
+              : nothing}
+            ${l && l.log_id !== null && l.request_body !== undefined
+              ? html`<button slot="footer" data-testid="log-open-playground" @click=${() =>
+                this.go(screenPath("playground", { log: String(l.log_id) }))}>Open in Playground</button>`
               : nothing}
             <gw-copy-button slot="footer" label="Copy JSON" .text=${JSON.stringify(
               l,

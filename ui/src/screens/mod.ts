@@ -20,3 +20,4 @@ import "./gw_tools_screen.ts";
 import "./gw_pricing_screen.ts";
 import "./gw_audit_screen.ts";
 import "./gw_settings_screen.ts";
+import "./gw_playground_screen.ts";
