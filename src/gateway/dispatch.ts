@@ -8,6 +8,7 @@ import {
   allCoolingMessage,
   cacheAffinityKey,
   exhaustedMessage,
+  modelKindOf,
   type RoutingTable,
 } from "../routing/mod.ts";
 import { codecFor, quoteValue } from "../wire/mod.ts";
@@ -192,6 +193,17 @@ export class Dispatcher {
           accounts: coolingAccounts(deps.routing.active(deps.now()), plan.accounts),
         },
       });
+    }
+    if (
+      plan.attempts.length > 0 && plan.attempts.every((a) => modelKindOf(a.upstreamModel) === "embedding")
+    ) {
+      // Every upstream would answer with its own 404 or 400: say what the model is for instead.
+      throw new GatewayError(
+        400,
+        "invalid_request",
+        `Model "${request.model}" is an embedding model: send it to the embeddings endpoint ` +
+          "(/v1/embeddings, :embedContent or :batchEmbedContents, /api/embed)",
+      );
     }
     let last: { providerId: string; message: string; reason: string } | null = null;
     for (const attempt of plan.attempts) {

@@ -111,6 +111,21 @@ Deno.test("openai SDK: a chat model asked for embeddings is a 400 in OpenAI's fo
   assertEquals(s.mock.seen.length, 0);
 });
 
+Deno.test("openai SDK: an embedding model asked for a chat completion is a 400 in OpenAI's format, and no upstream is called", async () => {
+  await using s = await setup();
+  const client = new OpenAI({ baseURL: `${s.gw.url}/v1`, apiKey: "anything", maxRetries: 0 });
+  const error = await assertRejects(
+    () =>
+      client.chat.completions.create({
+        model: "oa/text-embedding-3-small",
+        messages: [{ role: "user", content: "hi" }],
+      }),
+    OpenAI.BadRequestError,
+  );
+  assertStringIncludes(error.message, "is an embedding model");
+  assertEquals(s.mock.seen.length, 0);
+});
+
 Deno.test("genai SDK: embedContent with many inputs is split over Gemini's 100-input limit and merged in order", async () => {
   await using s = await setup();
   const client = new GoogleGenAI({ apiKey: "anything", httpOptions: { baseUrl: s.gw.url } });
