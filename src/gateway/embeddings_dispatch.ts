@@ -16,7 +16,7 @@ import {
   type NeutralRequest,
   type Usage,
 } from "../model/mod.ts";
-import { type Attempt, classifyUpstreamFailure, modelKindOf, type RoutingTable } from "../routing/mod.ts";
+import { type Attempt, classifyUpstreamFailure, modelKindOf } from "../routing/mod.ts";
 import {
   type EmbeddingsCodec,
   embeddingsCodecFor,
@@ -26,10 +26,15 @@ import {
 } from "../wire/embeddings.ts";
 import { readUpstreamError } from "../wire/shared/mod.ts";
 import { type Answer, jsonAnswer } from "./answer.ts";
-import type { AttemptDeps } from "./attempt_context.ts";
-import { type AdmissionDeps, admitRequest } from "./admission.ts";
+import { admitRequest } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
-import { kindAttemptEnded, type KindAttemptResult, serveKindAttempts, tracedCall } from "./kind_attempts.ts";
+import {
+  kindAttemptEnded,
+  type KindAttemptResult,
+  type KindDeps,
+  serveKindAttempts,
+  tracedCall,
+} from "./kind_attempts.ts";
 import type { AttemptTrace } from "../telemetry/mod.ts";
 import type { CallTarget } from "./prepare_call.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
@@ -45,10 +50,8 @@ export interface EmbeddingsInput {
   readonly timing: RequestTiming;
 }
 
-/** What the embeddings flow needs from the runtime (the dispatcher's own deps). */
-export interface EmbeddingsDeps extends AttemptDeps, AdmissionDeps {
-  readonly table: () => RoutingTable;
-}
+/** What the embeddings flow needs from the runtime: the non-chat kinds' deps. */
+export type EmbeddingsDeps = KindDeps;
 
 /** Upstream error bodies are read up to this size for classification and messages. */
 const ERROR_BODY_LIMIT = 64 * 1024;

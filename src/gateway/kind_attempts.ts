@@ -7,6 +7,7 @@ import { GatewayError } from "../model/mod.ts";
 import { allCoolingMessage, type Attempt, exhaustedMessage, type RoutingTable } from "../routing/mod.ts";
 import type { Answer } from "./answer.ts";
 import type { AttemptDeps } from "./attempt_context.ts";
+import type { AdmissionDeps } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import { type CallTarget, callTarget } from "./prepare_call.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
@@ -15,6 +16,11 @@ import { attemptStart } from "./trace_facts.ts";
 import type { UsageRow } from "../storage/mod.ts";
 import type { Usage } from "../model/mod.ts";
 import type { UpstreamRequest } from "../executors/call_upstream.ts";
+
+/** What a non-chat kind's flow needs from the runtime (the dispatcher's own deps). */
+export interface KindDeps extends AttemptDeps, AdmissionDeps {
+  readonly table: () => RoutingTable;
+}
 
 /** One attempt's end: the client's answer, or a failure the next target may retry. */
 export type KindAttemptResult = { readonly kind: "answer"; readonly answer: Answer } | {

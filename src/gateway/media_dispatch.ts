@@ -26,7 +26,6 @@ import {
   type MediaKind,
   mediaKindLabel,
   modelKindOf,
-  type RoutingTable,
 } from "../routing/mod.ts";
 import { decodeGeminiImageResponse, encodeGeminiImageRequest } from "../wire/gemini_images/mod.ts";
 import {
@@ -46,14 +45,19 @@ import {
 import { encodeMultipart } from "../wire/shared/multipart.ts";
 import { readUpstreamError } from "../wire/shared/mod.ts";
 import { type Answer, bytesAnswer, type ByteSource, jsonAnswer } from "./answer.ts";
-import type { AttemptDeps } from "./attempt_context.ts";
 import type { AttemptTrace } from "../telemetry/mod.ts";
-import { type AdmissionDeps, admitRequest } from "./admission.ts";
+import { admitRequest } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { RequestTiming } from "./request_timing.ts";
 import { upstreamErrorKind } from "./upstream_error_kind.ts";
-import { kindAttemptEnded, type KindAttemptResult, serveKindAttempts, tracedCall } from "./kind_attempts.ts";
+import {
+  kindAttemptEnded,
+  type KindAttemptResult,
+  type KindDeps,
+  serveKindAttempts,
+  tracedCall,
+} from "./kind_attempts.ts";
 
 export type { MediaKind };
 
@@ -124,10 +128,8 @@ export interface MediaInput {
   readonly timing: RequestTiming;
 }
 
-/** What the media flow needs from the runtime (the dispatcher's own deps). */
-export interface MediaDeps extends AttemptDeps, AdmissionDeps {
-  readonly table: () => RoutingTable;
-}
+/** What the media flow needs from the runtime: the non-chat kinds' deps. */
+export type MediaDeps = KindDeps;
 
 /** Upstream error bodies are read up to this size for classification and messages. */
 const ERROR_BODY_LIMIT = 64 * 1024;

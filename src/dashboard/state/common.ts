@@ -57,17 +57,24 @@ export function dailySeries(rows: readonly DailyTotals[], fromDay: number, toDay
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const out: DailyPoint[] = [];
   for (let day = fromDay; day <= toDay; day++) {
-    const r = byDay.get(day);
-    out.push({
-      date: new Date(day * DAY_MS).toISOString().slice(0, 10),
-      requests: r?.requests ?? 0,
-      input_tokens: r?.inputTokens ?? 0,
-      output_tokens: r?.outputTokens ?? 0,
-      tokens: (r?.inputTokens ?? 0) + (r?.outputTokens ?? 0),
-      cost: round(r?.cost ?? 0, 6),
-    });
+    out.push(seriesPoint(new Date(day * DAY_MS).toISOString().slice(0, 10), byDay.get(day)));
   }
   return out;
+}
+
+/** One bucket of a chart series: its totals, or zeros when it had no rows. */
+function seriesPoint(
+  date: string,
+  r: Pick<DailyTotals, "requests" | "inputTokens" | "outputTokens" | "cost"> | undefined,
+): DailyPoint {
+  return {
+    date,
+    requests: r?.requests ?? 0,
+    input_tokens: r?.inputTokens ?? 0,
+    output_tokens: r?.outputTokens ?? 0,
+    tokens: (r?.inputTokens ?? 0) + (r?.outputTokens ?? 0),
+    cost: round(r?.cost ?? 0, 6),
+  };
 }
 
 /** Hours in ms: the bucket of short analytics windows. */
@@ -78,15 +85,7 @@ export function hourlySeries(rows: readonly HourlyTotals[], fromHour: number, to
   const byHour = new Map(rows.map((r) => [r.hour, r]));
   const out: DailyPoint[] = [];
   for (let hour = fromHour; hour <= toHour; hour++) {
-    const r = byHour.get(hour);
-    out.push({
-      date: new Date(hour * HOUR_MS).toISOString().slice(0, 16),
-      requests: r?.requests ?? 0,
-      input_tokens: r?.inputTokens ?? 0,
-      output_tokens: r?.outputTokens ?? 0,
-      tokens: (r?.inputTokens ?? 0) + (r?.outputTokens ?? 0),
-      cost: round(r?.cost ?? 0, 6),
-    });
+    out.push(seriesPoint(new Date(hour * HOUR_MS).toISOString().slice(0, 16), byHour.get(hour)));
   }
   return out;
 }
