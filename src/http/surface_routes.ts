@@ -130,7 +130,12 @@ export interface SurfaceDeps {
    * when it is not one; see src/dashboard/playground_access.ts); absent without a dashboard.
    */
   readonly sessionIdentity?: (request: Request) => ClientIdentity | null;
+  /** Makes a request's uid (the request log's); absent: no `x-gateway-request-id` header. */
+  readonly requestUid?: () => string;
 }
+
+/** The response header that names a model request's row in the request log (its uid). */
+export const REQUEST_ID_HEADER = "x-gateway-request-id";
 
 /**
  * Handles a POST to a model endpoint, or returns null when `path` is not one. Errors become responses
@@ -144,8 +149,19 @@ export function handleSurfaceRequest(
 ): Promise<Response> | null {
   const route = matchSurfaceRoute(path);
   if (route === null) return null;
+  // Known before dispatch, so a client (the Playground) can fetch its own request-log row, errors included.
+  const uid = deps.requestUid?.();
   // The matched route names the surface: `/v1/models/<model>` without a method is still a Gemini client.
-  return serveRoute(deps, route, request, timing).catch((error) => errorResponse(error, route.surface));
+  const response = serveRoute(deps, route, request, timing, uid).catch((error) =>
+    errorResponse(error, route.surface)
+  );
+  return uid === undefined ? response : response.then((r) => withRequestId(r, uid));
+}
+
+/** Names the request's uid on its response (answer and error responses are built here, so mutable). */
+function withRequestId(response: Response, uid: string): Response {
+  response.headers.set(REQUEST_ID_HEADER, uid);
+  return response;
 }
 
 async function serveRoute(
@@ -153,6 +169,7 @@ async function serveRoute(
   route: SurfaceRoute,
   request: Request,
   timing: RequestTiming,
+  requestUid: string | undefined,
 ): Promise<Response> {
   const identity = authenticate(
     deps.control,
@@ -160,24 +177,23 @@ async function serveRoute(
     (reason) => deps.authRefused?.(reason, route.surface),
     deps.sessionIdentity,
   );
-  if (route.kind === "media") return serveMedia(deps, route.media, request, identity, timing);
-  if (route.kind === "embeddings") return serveEmbeddingsRoute(deps, route, request, identity, timing);
+  const base = {
+    identity,
+    clientHeaders: request.headers,
+    clientSignal: () =>
+      deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
+    timing,
+    ...(requestUid === undefined ? {} : { requestUid }),
+  };
+  if (route.kind === "media") return serveMedia(deps, route.media, request, base);
+  if (route.kind === "embeddings") return serveEmbeddingsRoute(deps, route, request, base);
   const decode = route.kind === "generate"
     ? generateContext(route.target, (name) => deps.control.combos.some((combo) => combo.name === name))
     : route.kind === "model"
     ? route.decode
     : {};
   const body = await readJsonBody(request);
-  const input: DispatchInput = {
-    surface: route.surface,
-    body,
-    decode,
-    identity,
-    clientHeaders: request.headers,
-    clientSignal: () =>
-      deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
-    timing,
-  };
+  const input: DispatchInput = { ...base, surface: route.surface, body, decode };
   if (route.kind === "count_tokens") return answerResponse(await deps.dispatcher.countTokens(input));
   if (route.kind === "compact") return answerResponse(await deps.dispatcher.compact(input, "endpoint"));
   return answerResponse(
@@ -187,13 +203,15 @@ async function serveRoute(
   );
 }
 
+/** What every model request hands the dispatcher besides its surface and body. */
+type RequestBase = Omit<DispatchInput, "surface" | "body" | "decode" | "logSurface">;
+
 /** An images or audio request: its body read (JSON, or a multipart upload under its size cap) and served. */
 async function serveMedia(
   deps: SurfaceDeps,
   kind: MediaKind,
   request: Request,
-  identity: ReturnType<typeof authenticate>,
-  timing: RequestTiming,
+  base: RequestBase,
 ): Promise<Response> {
   const body: MediaBody = kind === "image_generation" || kind === "speech"
     ? { kind, json: await readJsonBody(request) }
@@ -202,14 +220,7 @@ async function serveMedia(
       form: await readMultipartBody(request, kind === "image_edit" ? MAX_BODY_BYTES : MAX_AUDIO_UPLOAD_BYTES),
     };
   return answerResponse(
-    await deps.dispatcher.media({
-      surface: "chat_completions",
-      identity,
-      clientHeaders: request.headers,
-      clientSignal: () =>
-        deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
-      timing,
-    }, body),
+    await deps.dispatcher.media({ ...base, surface: "chat_completions" }, body),
   );
 }
 
@@ -218,8 +229,7 @@ async function serveEmbeddingsRoute(
   deps: SurfaceDeps,
   route: Extract<SurfaceRoute, { kind: "embeddings" }>,
   request: Request,
-  identity: ReturnType<typeof authenticate>,
-  timing: RequestTiming,
+  base: RequestBase,
 ): Promise<Response> {
   const body = await readJsonBody(request);
   const decode: EmbeddingsDecodeContext = {
@@ -229,14 +239,7 @@ async function serveEmbeddingsRoute(
   };
   return answerResponse(
     await deps.dispatcher.embeddings(
-      {
-        surface: route.surface,
-        identity,
-        clientHeaders: request.headers,
-        clientSignal: () =>
-          deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
-        timing,
-      },
+      { ...base, surface: route.surface },
       body,
       route.format,
       decode,
