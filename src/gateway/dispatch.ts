@@ -31,6 +31,7 @@ import { decodeMedia, type MediaBody, mediaLogBody, serveMedia } from "./media_d
 import { attemptStart } from "./trace_facts.ts";
 import type { RequestSpanSink } from "../telemetry/mod.ts";
 import type { SaverService } from "./saver_service.ts";
+import type { ResponseStore } from "./response_store.ts";
 
 export { DEFAULT_TIMEOUTS, type UpstreamTimeouts } from "./attempt_context.ts";
 export type { DispatchInput, DispatchObserver, RequestTrace } from "./request_lifecycle.ts";
@@ -47,6 +48,8 @@ export interface DispatchDeps extends AttemptDeps {
   readonly observers: readonly DispatchObserver[];
   /** Where each request's span and its attempts' spans go (telemetry; records nothing when it is off). */
   readonly spans: RequestSpanSink;
+  /** The Responses API's stored responses (`previous_response_id`, `item_reference`); absent: stateless. */
+  readonly responses?: ResponseStore;
 }
 
 /**
@@ -66,7 +69,13 @@ export class Dispatcher {
   async handle(input: DispatchInput): Promise<Answer> {
     const lifecycle = this.#begin(input);
     try {
-      return lifecycle.withRateHeaders(await this.#handle(input, lifecycle));
+      const store = input.surface === "responses" ? this.#deps.responses : undefined;
+      if (store === undefined) return lifecycle.withRateHeaders(await this.#handle(input, lifecycle));
+      // The request log keeps what the client sent; the upstream gets the conversation it stands for.
+      const body = store.expand(input.body, input.identity);
+      const answer = await this.#handle(body === input.body ? input : { ...input, body }, lifecycle);
+      const accountId = () => lifecycle.trace.providerId;
+      return lifecycle.withRateHeaders(store.keep(answer, body, input.identity, accountId));
     } catch (error) {
       throw lifecycle.failed(error);
     }
@@ -81,12 +90,13 @@ export class Dispatcher {
     const lifecycle = this.#begin(input);
     lifecycle.hold();
     try {
+      const body = this.#deps.responses?.expand(input.body, input.identity) ?? input.body;
       const answer = await serveCompaction(
         {
           dispatch: (body) => this.#handle({ ...input, body }, lifecycle),
           firstUpstreamFormat: (model) => this.firstUpstreamFormat(model),
         },
-        input.body,
+        body,
         kind,
       );
       const streamed = isRecord(input.body) && input.body.stream === true;
