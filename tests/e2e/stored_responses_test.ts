@@ -303,3 +303,68 @@ Deno.test("item_reference resolves to a stored reasoning item, tool call and mes
     await s.stop();
   }
 });
+
+/** Sends one `response.create` over a Responses WebSocket and returns its frames up to the last one. */
+async function overSocket(url: string, apiKey: string, request: Record<string, unknown>) {
+  const socket = new WebSocket(`${url.replace("http", "ws")}/v1/responses`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  } as unknown as string[]);
+  const frames: { type: string; [key: string]: unknown }[] = [];
+  await new Promise<void>((resolve, reject) => {
+    socket.onopen = () => socket.send(JSON.stringify({ type: "response.create", ...request }));
+    socket.onerror = () => reject(new Error("WebSocket failed"));
+    socket.onmessage = (event) => {
+      const frame = JSON.parse(String(event.data));
+      frames.push(frame);
+      if (/^(response\.completed|response\.failed|error)$/.test(frame.type)) resolve();
+    };
+  });
+  const closed = new Promise((resolve) => (socket.onclose = resolve));
+  socket.close();
+  await closed;
+  return frames;
+}
+
+Deno.test("a WebSocket's previous_response_id resolves a response stored over HTTP, and HTTP resolves the socket's", async () => {
+  const s = await setup();
+  try {
+    s.upstream.script(
+      chatAnswer({ content: "Noted." }),
+      chatAnswer({ content: "Blue." }),
+      chatAnswer({ content: "Yes." }),
+    );
+    const http = await s.a.responses.create({ model: "up/m1", input: "My colour is blue." });
+    const frames = await overSocket(s.gateway.url, KEY_A, {
+      model: "up/m1",
+      previous_response_id: http.id,
+      input: [{ role: "user", content: "What is my colour?" }],
+    });
+    const completed = frames.at(-1)!;
+    assertEquals(completed.type, "response.completed");
+    assertEquals(conversation(s.upstream.requests[1].body), [
+      "user: My colour is blue.",
+      "assistant: Noted.",
+      "user: What is my colour?",
+    ]);
+    // The socket's response is stored too: a plain HTTP request continues from it.
+    const socketId = (completed.response as { id: string }).id;
+    await s.a.responses.create({ model: "up/m1", previous_response_id: socketId, input: "Sure?" });
+    assertEquals(conversation(s.upstream.requests[2].body), [
+      "user: My colour is blue.",
+      "assistant: Noted.",
+      "user: What is my colour?",
+      "assistant: Blue.",
+      "user: Sure?",
+    ]);
+    // Another key's socket cannot reach it.
+    const foreign = await overSocket(s.gateway.url, KEY_B, {
+      model: "up/m1",
+      previous_response_id: socketId,
+      input: [],
+    });
+    assertEquals(foreign.at(-1)!.type, "error");
+    assertEquals((foreign.at(-1)!.error as { code: string }).code, "previous_response_not_found");
+  } finally {
+    await s.stop();
+  }
+});
