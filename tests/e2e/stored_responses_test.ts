@@ -368,3 +368,41 @@ Deno.test("a WebSocket's previous_response_id resolves a response stored over HT
     await s.stop();
   }
 });
+
+Deno.test("a key's stored responses are capped in size (oldest dropped first), and other keys keep theirs", async () => {
+  const s = await setup();
+  try {
+    s.gateway.runtime.control.store.settings.set("server_response_store_max_mb", "1");
+    s.gateway.runtime.control.reload();
+    s.upstream.script(chatAnswer({ content: "ok" }));
+    const other = await s.b.responses.create({ model: "up/m1", input: "small" });
+    // Three responses of about 400 KB each: the third pushes the key over 1 MB, so the first goes.
+    const big = "x".repeat(400_000);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      s.upstream.script(chatAnswer({ content: `ok ${i}` }));
+      ids.push((await s.a.responses.create({ model: "up/m1", input: `${i} ${big}` })).id);
+    }
+    assertEquals((await failure(s.a.responses.retrieve(ids[0]))).status, 404);
+    assertEquals((await s.a.responses.retrieve(ids[1])).id, ids[1]);
+    assertEquals((await s.a.responses.retrieve(ids[2])).id, ids[2]);
+    assertEquals((await s.b.responses.retrieve(other.id)).id, other.id);
+  } finally {
+    await s.stop();
+  }
+});
+
+Deno.test("stored bodies are redacted as request logs are: a provider key in the input is not kept", async () => {
+  const s = await setup();
+  try {
+    s.upstream.script(chatAnswer({ content: "noted" }));
+    // The provider's own key (a configured secret), pasted into a prompt.
+    const created = await s.a.responses.create({ model: "up/m1", input: "my key is upstream-key-up-1 ok" });
+    const items = await s.a.responses.inputItems.list(created.id);
+    const text = JSON.stringify(items.data);
+    assert(!text.includes("upstream-key-up-1"), text);
+    assert(text.includes("[redacted]"), text);
+  } finally {
+    await s.stop();
+  }
+});
