@@ -3,7 +3,9 @@
 -- `item_reference`, `GET`/`DELETE /v1/responses/{id}` and `/input_items` work for any upstream and from any
 -- worker or instance. `input_items` is the whole conversation the response answered (earlier turns expanded),
 -- so a row stands alone when older rows are gone; `response` is the response object the client received.
--- `account_id` is the upstream account that answered. `bytes` counts toward the per-owner size cap (oldest rows
+-- `account_id` is the upstream account that answered; `upstream_kept` is 1 when that account is a Responses
+-- upstream that stored the response itself (the client sent `store: true`), so the next turn on the same
+-- account can pass `previous_response_id` through instead of resending the conversation. `bytes` counts toward the per-owner size cap (oldest rows
 -- dropped first); rows past `expires_at` are swept (see src/gateway/response_store.ts).
 CREATE TABLE IF NOT EXISTS stored_responses (
   owner TEXT NOT NULL,
@@ -11,6 +13,7 @@ CREATE TABLE IF NOT EXISTS stored_responses (
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
   account_id TEXT NOT NULL DEFAULT '',
+  upstream_kept INTEGER NOT NULL DEFAULT 0,
   input_items TEXT NOT NULL,
   response TEXT NOT NULL,
   bytes INTEGER NOT NULL,

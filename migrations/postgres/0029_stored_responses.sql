@@ -6,6 +6,7 @@ CREATE TABLE IF NOT EXISTS stored_responses (
   created_at BIGINT NOT NULL,
   expires_at BIGINT NOT NULL,
   account_id TEXT NOT NULL DEFAULT '',
+  upstream_kept BIGINT NOT NULL DEFAULT 0,
   input_items TEXT NOT NULL,
   response TEXT NOT NULL,
   bytes BIGINT NOT NULL,

@@ -68,14 +68,23 @@ export class Dispatcher {
   /** Handles one model request and returns the client's answer; observers hear about it once. */
   async handle(input: DispatchInput): Promise<Answer> {
     const lifecycle = this.#begin(input);
+    const deps = this.#deps;
     try {
-      const store = input.surface === "responses" ? this.#deps.responses : undefined;
+      const store = input.surface === "responses" ? deps.responses : undefined;
       if (store === undefined) return lifecycle.withRateHeaders(await this.#handle(input, lifecycle));
       // The request log keeps what the client sent; the upstream gets the conversation it stands for.
-      const body = store.expand(input.body, input.identity);
-      const answer = await this.#handle(body === input.body ? input : { ...input, body }, lifecycle);
-      const accountId = () => lifecycle.trace.providerId;
-      return lifecycle.withRateHeaders(store.keep(answer, body, input.identity, accountId));
+      const { body, resumeOn } = store.expand(input.body, input.identity);
+      const resume = resumeOn === null ? undefined : { accountId: resumeOn, body: input.body };
+      const answer = await this.#handle(body === input.body ? input : { ...input, body }, lifecycle, resume);
+      const answeredBy = () => {
+        const accountId = lifecycle.trace.providerId;
+        const apiType = deps.control.account(accountId)?.apiType;
+        return {
+          accountId,
+          format: apiType !== undefined && isApiType(apiType) ? presetFor(apiType).format : null,
+        };
+      };
+      return lifecycle.withRateHeaders(store.keep(answer, body, input.identity, answeredBy));
     } catch (error) {
       throw lifecycle.failed(error);
     }
@@ -90,7 +99,7 @@ export class Dispatcher {
     const lifecycle = this.#begin(input);
     lifecycle.hold();
     try {
-      const body = this.#deps.responses?.expand(input.body, input.identity) ?? input.body;
+      const body = this.#deps.responses?.expand(input.body, input.identity).body ?? input.body;
       const answer = await serveCompaction(
         {
           dispatch: (body) => this.#handle({ ...input, body }, lifecycle),
@@ -123,7 +132,7 @@ export class Dispatcher {
     );
   }
 
-  async #handle(input: DispatchInput, lifecycle: RequestLifecycle): Promise<Answer> {
+  async #handle(input: DispatchInput, lifecycle: RequestLifecycle, resume?: Resume): Promise<Answer> {
     const deps = this.#deps;
     const decoded = codecFor(input.surface, input.decode.endpoint).decodeRequest(input.body, input.decode);
     if (decoded.warnings !== undefined) lifecycle.warned(decoded.warnings);
@@ -172,7 +181,7 @@ export class Dispatcher {
         route: (r, signal) => this.#route({ ...caller, clientSignal: () => signal }, r, lifecycle),
         now: deps.now,
       })
-      : await this.#route(caller, request, lifecycle);
+      : await this.#route(caller, request, lifecycle, resume && resumed(resume, input, request));
     return lifecycle.answer(request, outcome);
   }
 
@@ -181,6 +190,7 @@ export class Dispatcher {
     caller: CallerContext,
     request: NeutralRequest,
     lifecycle: RequestLifecycle,
+    resumed?: { readonly accountId: string; readonly request: NeutralRequest },
   ): Promise<RouteSuccess> {
     const deps = this.#deps;
     const cacheKey = deps.control.settings.server_cache_affinity ? cacheAffinityKey(request) : null;
@@ -229,7 +239,9 @@ export class Dispatcher {
         attempt.account.id,
         (index) => attemptStart(attempt, index, deps.control.account(attempt.account.id)?.baseUrl, reason),
       );
-      const outcome = await runAttempt(deps, caller, request, attempt, span);
+      // The account that stored the previous response continues it by id; any other gets the conversation.
+      const sent = resumed?.accountId === attempt.account.id ? resumed.request : request;
+      const outcome = await runAttempt(deps, caller, sent, attempt, span);
       if (outcome.kind !== "failure") {
         if (cacheKey !== null) {
           deps.routing.bindCache(
@@ -342,6 +354,30 @@ export class Dispatcher {
     const plan = deps.routing.peek(deps.table(), model, deps.control.settings, deps.now());
     return plan.kind === "attempts" && plan.attempts.length > 0;
   }
+}
+
+/** The client's own body, for the account that stored the previous response (see ResponseStore.expand). */
+interface Resume {
+  readonly accountId: string;
+  readonly body: unknown;
+}
+
+/**
+ * The client's own body decoded for the account that stored the previous response: only the new input,
+ * with `previous_response_id` riding in the Responses extra to that upstream. It routes as the expanded
+ * request does (model, reasoning intent).
+ */
+function resumed(
+  resume: Resume,
+  input: DispatchInput,
+  request: NeutralRequest,
+): { accountId: string; request: NeutralRequest } {
+  const own = codecFor(input.surface, input.decode.endpoint).decodeRequest(resume.body, input.decode);
+  const { reasoning } = request;
+  return {
+    accountId: resume.accountId,
+    request: { ...own, model: request.model, ...(reasoning ? { reasoning } : {}) },
+  };
 }
 
 function fusionSettings(settings: RuntimeSettings): FusionSettings {

@@ -1,6 +1,7 @@
 import { log } from "../log.ts";
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
 import type { StoredResponsesRepo } from "../storage/mod.ts";
+import type { UpstreamFormat } from "../model/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import type { Answer, FrameSource } from "./answer.ts";
 import { type ClientIdentity, identityRateScope } from "./identity.ts";
@@ -30,6 +31,23 @@ export interface ResponseStoreDeps {
   readonly redact: (text: string) => string;
 }
 
+/** A request body after `ResponseStore.expand`. */
+export interface Expanded {
+  /** The body with the stored conversation and referenced items put in. */
+  readonly body: unknown;
+  /**
+   * The account that stored the previous response upstream (null: none did): an attempt on it is sent the
+   * client's own body, `previous_response_id` included; any other attempt gets the expanded body.
+   */
+  readonly resumeOn: string | null;
+}
+
+/** The account that answered a request and the wire format it speaks (null when unknown). */
+export interface AnsweredBy {
+  readonly accountId: string;
+  readonly format: UpstreamFormat | null;
+}
+
 /**
  * The Responses API's server-side state, for any upstream: a completed answer to a request with `store`
  * true (the API's default) is kept under its response id for the caller that made it, in the database
@@ -47,23 +65,33 @@ export class ResponseStore {
   }
 
   /**
-   * The request body with stored state put in (the same body when it names none). Throws the OpenAI API's
-   * own 400 for an id that is unknown, expired or another caller's.
+   * The request body with stored state put in (the same body when it names none), and the account that may
+   * be sent the client's own body instead: a Responses upstream that stored the previous response itself.
+   * Throws the OpenAI API's own 400 for an id that is unknown, expired or another caller's.
    */
-  expand(body: unknown, identity: ClientIdentity): unknown {
-    if (!namesStoredState(body)) return body;
-    return expandStoredState(body as Record<string, unknown>, this.#lookup(identity));
+  expand(body: unknown, identity: ClientIdentity): Expanded {
+    if (!namesStoredState(body)) return { body, resumeOn: null };
+    const record = body as Record<string, unknown>;
+    const lookup = this.#lookup(identity);
+    const expanded = expandStoredState(record, lookup);
+    const previous = typeof record.previous_response_id === "string"
+      ? this.#deps.repo.get(identityRateScope(identity), record.previous_response_id, this.#deps.now())
+      : null;
+    // Item references name the gateway's items, which the upstream may not know: those turns resolve here.
+    const resumable = previous !== null && previous.upstreamKept && previous.accountId !== "" &&
+      !(Array.isArray(record.input) && record.input.some((i) => isRecord(i) && i.type === "item_reference"));
+    return { body: expanded, resumeOn: resumable ? previous.accountId : null };
   }
 
   /**
    * The answer, arranged so that its response is stored once complete (a stream at its
-   * `response.completed` event). `body` is the expanded request; `accountId` names who answered.
+   * `response.completed` event). `body` is the expanded request; `answeredBy` names who answered.
    */
-  keep(answer: Answer, body: unknown, identity: ClientIdentity, accountId: () => string): Answer {
+  keep(answer: Answer, body: unknown, identity: ClientIdentity, answeredBy: () => AnsweredBy): Answer {
     if (!isRecord(body) || body.store === false) return answer;
     const save = (response: unknown) => {
       try {
-        this.#save(response, body, identity, accountId());
+        this.#save(response, body, identity, answeredBy());
       } catch (error) {
         // The client has its answer; a database that cannot take it costs only the stored state.
         log("warn", `stored response not kept: ${error instanceof Error ? error.message : String(error)}`);
@@ -120,7 +148,7 @@ export class ResponseStore {
     };
   }
 
-  #save(response: unknown, body: Record<string, unknown>, identity: ClientIdentity, accountId: string): void {
+  #save(response: unknown, body: Record<string, unknown>, identity: ClientIdentity, by: AnsweredBy): void {
     if (!isRecord(response) || typeof response.id !== "string") return;
     if (response.status !== "completed" && response.status !== "incomplete") return;
     const { redact, repo, now, settings } = this.#deps;
@@ -140,7 +168,10 @@ export class ResponseStore {
       id,
       createdAt,
       expiresAt: createdAt + current.server_response_store_ttl_days * DAY_MS,
-      accountId,
+      accountId: by.accountId,
+      // A Responses upstream keeps what it answered only when the client asked for `store: true` itself: the
+      // gateway sends `store: false` otherwise (see src/wire/responses/request_encode.ts).
+      upstreamKept: by.format === "responses" && body.store === true,
       inputItems: JSON.stringify(input),
       response: JSON.stringify(stored),
       items: output.filter((item) => typeof item.id === "string")

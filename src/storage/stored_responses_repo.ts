@@ -9,6 +9,8 @@ export interface StoredResponseRow {
   readonly expiresAt: number;
   /** The upstream account that answered ('' when unknown). */
   readonly accountId: string;
+  /** The answering account is a Responses upstream that stored the response under the same id. */
+  readonly upstreamKept: boolean;
   /** The conversation the response answered, as a JSON array of Responses input items. */
   readonly inputItems: string;
   /** The response object the client received, as JSON. */
@@ -22,6 +24,7 @@ export interface StoredResponseRecord {
   readonly id: string;
   readonly createdAt: number;
   readonly accountId: string;
+  readonly upstreamKept: boolean;
   readonly inputItems: string;
   readonly response: string;
 }
@@ -30,6 +33,7 @@ interface Row {
   id: string;
   created_at: number;
   account_id: string;
+  upstream_kept: number;
   input_items: string;
   response: string;
 }
@@ -60,17 +64,19 @@ export class StoredResponsesRepo {
     );
     for (const i of row.items) item.run(row.owner, i.id, row.id, row.expiresAt, i.item);
     this.#db.prepare(
-      `INSERT INTO stored_responses (owner, id, created_at, expires_at, account_id, input_items, response, bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO stored_responses
+         (owner, id, created_at, expires_at, account_id, upstream_kept, input_items, response, bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (owner, id) DO UPDATE SET created_at = excluded.created_at, expires_at = excluded.expires_at,
-         account_id = excluded.account_id, input_items = excluded.input_items, response = excluded.response,
-         bytes = excluded.bytes`,
+         account_id = excluded.account_id, upstream_kept = excluded.upstream_kept,
+         input_items = excluded.input_items, response = excluded.response, bytes = excluded.bytes`,
     ).run(
       row.owner,
       row.id,
       row.createdAt,
       row.expiresAt,
       row.accountId,
+      row.upstreamKept ? 1 : 0,
       row.inputItems,
       row.response,
       bytes,
@@ -80,13 +86,14 @@ export class StoredResponsesRepo {
   /** The owner's response `id`, unless it expired by `now`. */
   get(owner: string, id: string, now: number): StoredResponseRecord | null {
     const row = this.#db.prepare(
-      `SELECT id, created_at, account_id, input_items, response FROM stored_responses
+      `SELECT id, created_at, account_id, upstream_kept, input_items, response FROM stored_responses
        WHERE owner = ? AND id = ? AND expires_at > ?`,
     ).get(owner, id, now) as Row | undefined;
     return row === undefined ? null : {
       id: row.id,
       createdAt: Number(row.created_at),
       accountId: row.account_id,
+      upstreamKept: Number(row.upstream_kept) === 1,
       inputItems: row.input_items,
       response: row.response,
     };

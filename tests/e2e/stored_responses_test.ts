@@ -406,3 +406,77 @@ Deno.test("stored bodies are redacted as request logs are: a provider key in the
     await s.stop();
   }
 });
+
+/** A Responses upstream's own answer (its id is the one the client sees: the stream or JSON passes through). */
+function responsesAnswer(id: string, text: string): { json: unknown } {
+  return {
+    json: {
+      id,
+      object: "response",
+      created_at: 1,
+      status: "completed",
+      model: "m1",
+      output: [{
+        id: `msg_${id}`,
+        type: "message",
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text, annotations: [] }],
+      }],
+      usage: { input_tokens: 5, output_tokens: 5, total_tokens: 10 },
+    },
+  };
+}
+
+Deno.test("a Responses upstream that stored the previous response gets its id; a fallback account gets the conversation", async () => {
+  const responses = await startMockUpstream();
+  const chat = await startMockUpstream();
+  const gateway = await startTestGateway(
+    chatProvidersYaml([
+      { id: "r-1", prefix: "up", url: `${responses.url}/v1`, apiType: "responses_native" },
+      { id: "c-1", prefix: "up", url: chat.url },
+    ], KEYS),
+  );
+  const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY_A, maxRetries: 0 });
+  const inputOf = (body: Record<string, unknown>) => JSON.stringify(body.input);
+  try {
+    // The client asks the upstream to store too: the same account continues by id, with only the new input.
+    responses.script(responsesAnswer("resp_up1", "One."), responsesAnswer("resp_up2", "Two."));
+    const first = await client.responses.create({ model: "up/m1", input: "Count.", store: true });
+    assertEquals(first.id, "resp_up1");
+    const second = await client.responses.create({
+      model: "up/m1",
+      previous_response_id: first.id,
+      input: "Go on.",
+      store: true,
+    });
+    const resumed = responses.requests[1].body;
+    assertEquals(resumed.previous_response_id, "resp_up1");
+    assert(!inputOf(resumed).includes("Count."), inputOf(resumed));
+
+    // By default the gateway tells the upstream not to store: the next turn sends the whole conversation.
+    responses.script(responsesAnswer("resp_up3", "Three."), responsesAnswer("resp_up4", "Four."));
+    const unkept = await client.responses.create({ model: "up/m1", input: "Again." });
+    await client.responses.create({ model: "up/m1", previous_response_id: unkept.id, input: "More." });
+    const whole = responses.requests[3].body;
+    assertEquals(whole.previous_response_id, undefined);
+    assert(inputOf(whole).includes("Again.") && inputOf(whole).includes("Three."), inputOf(whole));
+
+    // The storing account fails: the fallback account (another format) gets the conversation, resolved here.
+    responses.script({ json: { error: { message: "overloaded" } }, status: 503 });
+    chat.script(chatAnswer({ content: "Five." }));
+    await client.responses.create({ model: "up/m1", previous_response_id: second.id, input: "Last." });
+    assertEquals(responses.requests[4].body.previous_response_id, second.id);
+    assertEquals(conversation(chat.requests[0].body), [
+      "user: Count.",
+      "assistant: One.",
+      "user: Go on.",
+      "assistant: Two.",
+      "user: Last.",
+    ]);
+  } finally {
+    await gateway.stop();
+    await responses.close();
+    await chat.close();
+  }
+});
