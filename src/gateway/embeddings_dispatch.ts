@@ -16,7 +16,7 @@ import {
   type NeutralRequest,
   type Usage,
 } from "../model/mod.ts";
-import { type Attempt, classifyUpstreamFailure, modelKindOf } from "../routing/mod.ts";
+import { type Attempt, classifyUpstreamFailure, kindOfModel } from "../routing/mod.ts";
 import {
   type EmbeddingsCodec,
   embeddingsCodecFor,
@@ -85,12 +85,13 @@ export async function serveEmbeddings(
     clientSignal: input.clientSignal,
     canServe: (a, target) => {
       const format = upstreamFormatOf(target);
-      if (format === null || modelKindOf(a.upstreamModel) !== "embedding") return false;
+      if (format === null || kindOfModel(a.upstreamModel, a.account.kinds) !== "embedding") return false;
       return !hasTokens || embeddingsCodecFor(format).capabilities.tokenInputs;
     },
     whyNone: (first) => {
-      const why = first !== undefined && modelKindOf(first.upstreamModel) !== "embedding"
-        ? `"${first.upstreamModel}" is a ${modelKindOf(first.upstreamModel)} model, not an embedding model`
+      const kind = first === undefined ? undefined : kindOfModel(first.upstreamModel, first.account.kinds);
+      const why = first !== undefined && kind !== "embedding"
+        ? `"${first.upstreamModel}" is a ${kind} model, not an embedding model`
         : hasTokens
         ? "token-id inputs need an OpenAI-compatible provider"
         : "its providers cannot serve embeddings (OpenAI-compatible and Gemini providers can)";

@@ -22,10 +22,10 @@ import {
 import {
   type Attempt,
   classifyUpstreamFailure,
+  kindOfModel,
   mayServe,
   type MediaKind,
   mediaKindLabel,
-  modelKindOf,
 } from "../routing/mod.ts";
 import { decodeGeminiImageResponse, encodeGeminiImageRequest } from "../wire/gemini_images/mod.ts";
 import {
@@ -175,12 +175,12 @@ export async function serveMedia(
     model,
     identity,
     clientSignal: input.clientSignal,
-    canServe: (a, target) => routeOf(media.kind, target) !== null && mayServe(media.kind, a.upstreamModel),
+    canServe: (a, target) =>
+      routeOf(media.kind, target) !== null && mayServe(media.kind, a.upstreamModel, a.account.kinds),
     whyNone: (first) => {
-      const why = first !== undefined && !mayServe(media.kind, first.upstreamModel)
-        ? `"${first.upstreamModel}" is ${
-          modelKindOf(first.upstreamModel) === "embedding" ? "an embedding" : "a chat"
-        } model`
+      const kind = first === undefined ? undefined : kindOfModel(first.upstreamModel, first.account.kinds);
+      const why = first !== undefined && !mayServe(media.kind, first.upstreamModel, first.account.kinds)
+        ? `"${first.upstreamModel}" is ${kind === "embedding" ? "an embedding" : `a ${kind}`} model`
         : "its providers cannot serve it (OpenAI-compatible providers serve images and audio; Gemini ones images)";
       return `Model "${model}" cannot be used for ${label}: ${why}`;
     },
