@@ -85,7 +85,7 @@ export async function startHostileUpstream(big: boolean): Promise<HostileUpstrea
   };
 }
 
-/** The valid answer of an images or audio endpoint (OpenAI-compatible upstreams), for the media surfaces. */
+/** The valid answer of an images, audio or rerank endpoint (OpenAI-compatible upstreams), for those surfaces. */
 function mediaAnswer(path: string): Canned | undefined {
   if (path.includes("/images/")) {
     return {
@@ -94,6 +94,13 @@ function mediaAnswer(path: string): Canned | undefined {
     };
   }
   if (path.endsWith("/audio/speech")) return { text: "ID3-fake-audio-bytes", contentType: "audio/mpeg" };
+  if (path.endsWith("/rerank")) {
+    return {
+      text: '{"id":"rr","results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":0.1}],' +
+        '"usage":{"total_tokens":5}}',
+      contentType: "application/json",
+    };
+  }
   if (path.includes("/audio/")) {
     return { text: '{"text":"hello","duration":3}', contentType: "application/json" };
   }

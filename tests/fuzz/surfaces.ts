@@ -145,6 +145,30 @@ export const SURFACES: readonly FuzzSurface[] = [
     toolsField: "tools",
   },
   {
+    // Rerank takes no tools. A `-rerank` suffix makes the campaigns' chat model names rerankers, so valid
+    // requests reach the upstream (and hostile answers the rerank decoder) instead of stopping at the 400.
+    name: "rerank_v1",
+    envelope: "rerank",
+    path: () => "/v1/rerank",
+    body: (model, text) => ({
+      model: `${model}-rerank`,
+      query: text,
+      documents: [text, { text: "second", id: 2 }],
+      top_n: 2,
+      return_documents: true,
+    }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
+    name: "rerank_v2",
+    envelope: "rerank",
+    path: () => "/v2/rerank",
+    body: (model, text) => ({ model: `${model}-rerank`, query: text, documents: [text, "second"] }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
     name: "local_runner_chat",
     envelope: "local_runner",
     path: () => "/api/chat",
