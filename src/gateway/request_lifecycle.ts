@@ -150,7 +150,7 @@ export class RequestLifecycle implements AttemptListener {
     this.#span = spans.start({
       requestId: String(id),
       surface: input.surface,
-      operation: operationOf(input.surface, input.decode.endpoint),
+      operation: operationOf(input.surface, input.decode.endpoint, input.logSurface),
       requestModel: model,
       stream: asksForStream(input.body, input.decode.pathStream),
       incoming: extractTraceContext((name) => headers.get(name)),
