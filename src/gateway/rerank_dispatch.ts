@@ -5,7 +5,7 @@
  * and others expose it there), in the v1 shape, or the v2 one for a base URL ending in `/v2` (Cohere's v2 API).
  */
 import { rerankCost } from "../accounting/mod.ts";
-import { callUpstream, type UpstreamRequest } from "../executors/call_upstream.ts";
+import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
 import {
   GatewayError,
@@ -14,13 +14,13 @@ import {
   type NeutralRerankResponse,
   type Usage,
 } from "../model/mod.ts";
-import { type Attempt, classifyUpstreamFailure, kindOfModel } from "../routing/mod.ts";
+import { type Attempt, kindOfModel } from "../routing/mod.ts";
 import { rerankCodecFor, rerankFormatOfBase } from "../wire/rerank.ts";
-import { readUpstreamError } from "../wire/shared/mod.ts";
 import { type Answer, jsonAnswer } from "./answer.ts";
 import { admitRequest } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import {
+  callKindUpstream,
   kindAttemptEnded,
   type KindAttemptResult,
   type KindDeps,
@@ -31,7 +31,6 @@ import type { AttemptTrace } from "../telemetry/mod.ts";
 import type { CallTarget } from "./prepare_call.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { RequestTiming } from "./request_timing.ts";
-import { upstreamErrorKind } from "./upstream_error_kind.ts";
 
 /** Who asked, and the decoded request. */
 export interface RerankInput {
@@ -40,9 +39,6 @@ export interface RerankInput {
   readonly clientSignal: () => AbortSignal;
   readonly timing: RequestTiming;
 }
-
-/** Upstream error bodies are read up to this size for classification and messages. */
-const ERROR_BODY_LIMIT = 64 * 1024;
 
 /** Whether a target's API type can serve rerank: OpenAI-compatible API-key providers. */
 function servesRerank(target: CallTarget): boolean {
@@ -154,52 +150,10 @@ async function runRerankAttempt(
     },
     body: JSON.stringify(encoded.body),
   }, span);
-  const outcome = await input.timing.waitFor(callUpstream(call));
-  if (outcome.kind === "cancelled") {
-    write(499, null, "client disconnected");
-    throw new GatewayError(499, "client_closed", "client disconnected before the upstream answered");
-  }
-  if (outcome.kind === "overloaded") {
-    write(503, null, outcome.message);
-    return { kind: "failure", message: outcome.message, reason: "overloaded" };
-  }
-  if (outcome.kind === "network") {
-    const message = `${outcome.reason}: ${outcome.message}`;
-    write(0, null, message);
-    const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
-    deps.routing.fail(provider.id, classification, message, deps.control.settings, deps.now(), 0);
-    return { kind: "failure", message, reason: classification.cooldownKind ?? "failed" };
-  }
-  if (outcome.status >= 400) {
-    const text = await outcome.readText(ERROR_BODY_LIMIT);
-    const classification = classifyUpstreamFailure({
-      kind: "status",
-      status: outcome.status,
-      bodyText: text,
-      retryAfterHeader: outcome.header("retry-after"),
-      now: deps.now(),
-      headers: outcome.header,
-    });
-    const message = deps.control.redactor.redact(
-      `HTTP ${outcome.status}: ${text.replace(/\s+/g, " ").trim().slice(0, 300)}`,
-    );
-    write(outcome.status, null, message);
-    deps.routing.fail(
-      provider.id,
-      classification,
-      message,
-      deps.control.settings,
-      deps.now(),
-      outcome.status,
-    );
-    if (classification.fallback) {
-      return { kind: "failure", message, reason: classification.cooldownKind ?? "failed" };
-    }
-    const said = readUpstreamError(text) ?? undefined;
-    throw new GatewayError(outcome.status, upstreamErrorKind(outcome.status), said?.message ?? message, {
-      upstreamBody: message,
-    });
-  }
+  const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {
+    write(status, null, message);
+  });
+  if (outcome.kind === "failure") return outcome;
   let response: NeutralRerankResponse;
   try {
     const text = await input.timing.waitFor(outcome.readAnswer(deps.limits.maxAnswerBytes));
