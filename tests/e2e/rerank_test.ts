@@ -50,6 +50,7 @@ function startRerankMock(options: { units?: boolean } = {}) {
 }
 
 const DOCS = ["short", "the longest document of them all", "medium one"];
+const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 
 async function setup() {
   const jina = startRerankMock();
@@ -266,7 +267,8 @@ Deno.test("rerank: a combo falls back from a failing account (HTTP 500) to the n
     "providers:\n" +
       `  - id: rr-broken\n    prefix: bad\n    api_type: chat_compat\n    base_url: ${brokenUrl}/v1\n    api_key: sk-a\n` +
       `  - id: rr-good\n    prefix: good\n    api_type: chat_compat\n    base_url: ${good.url}/v1\n    api_key: sk-b\n` +
-      "combos:\n  - name: ranking\n    models: [bad/bge-reranker-v2-m3, good/bge-reranker-v2-m3]\n",
+      "combos:\n  - name: ranking\n    models: [bad/bge-reranker-v2-m3, good/bge-reranker-v2-m3]\n" +
+      `metrics:\n  enabled: true\n  token: ${METRICS_TOKEN}\n`,
   );
   try {
     const control = gw.runtime.control;
@@ -290,6 +292,11 @@ Deno.test("rerank: a combo falls back from a failing account (HTTP 500) to the n
     }, { what: "the request-log row" });
     assertEquals([rows[0].clientFormat, rows[0].status], ["rerank", 200]);
     assertStringIncludes(rows[0].requestBody, '"query":"q"');
+    // Metrics name the surface rerank, with the fallback counted.
+    const metrics =
+      await (await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }))
+        .text();
+    assertStringIncludes(metrics, 'surface="rerank",model="ranking",provider="rr-good",status="200"');
   } finally {
     await gw.stop();
     await good.close();
