@@ -327,7 +327,7 @@ Deno.test("rerank: an upstream answer naming a document it was not sent is a 502
   }
 });
 
-Deno.test("rerank: a Cohere v2 base URL gets the v2 body; object documents go as text with a warning header", async () => {
+Deno.test("rerank: a Cohere v2 base URL gets the v2 body; object documents and v1-only fields are header-safe warnings", async () => {
   const mock = startRerankMock({ units: true });
   const gw = await startTestGateway(
     "providers:\n" +
@@ -339,11 +339,14 @@ Deno.test("rerank: a Cohere v2 base URL gets the v2 body; object documents go as
       query: "q",
       documents: ["plain", { text: "an object", title: "t" }],
       max_chunks_per_doc: 2,
+      // A field only the client's format knows, named in a way no header may carry as is.
+      "prïority ☃": 1,
     });
     assertEquals(response.status, 200);
     const warnings = response.headers.get("x-gateway-warnings") ?? "";
     assertStringIncludes(warnings, "changed_field:documents");
     assertStringIncludes(warnings, "dropped_field:max_chunks_per_doc");
+    assertStringIncludes(warnings, "dropped_field:pr_ority__");
     await response.body?.cancel();
     const sent = mock.seen.at(-1)!;
     assertEquals(sent.path, "/v2/rerank");

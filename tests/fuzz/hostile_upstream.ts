@@ -72,7 +72,8 @@ export async function startHostileUpstream(big: boolean): Promise<HostileUpstrea
     const text = await request.text();
     const stream = path.includes("streamGenerateContent") || /"stream"\s*:\s*true/.test(text);
     const seed = Number(/seed:(\d+)/.exec(text)?.[1] ?? "0");
-    const valid = mediaAnswer(path) ?? canned.get(`${formatOfPath(path)}:${stream}`) as Canned;
+    const valid = mediaAnswer(path) ?? embeddingsAnswer(path, text) ??
+      canned.get(`${formatOfPath(path)}:${stream}`) as Canned;
     return misbehave(mode, valid, new Rng(seed), big, request.signal);
   });
   const port = await promise;
@@ -105,6 +106,33 @@ function mediaAnswer(path: string): Canned | undefined {
     return { text: '{"text":"hello","duration":3}', contentType: "application/json" };
   }
   return undefined;
+}
+
+/** A valid embeddings answer with one vector per input the request sent (OpenAI-compatible or Gemini). */
+function embeddingsAnswer(path: string, requestText: string): Canned | undefined {
+  const json = path.endsWith("/embeddings") || path.endsWith(":batchEmbedContents") ||
+    path.endsWith(":embedContent");
+  if (!json) return undefined;
+  let body: { input?: unknown; requests?: unknown[] } = {};
+  try {
+    body = JSON.parse(requestText);
+  } catch {
+    // A body the gateway would never send: answer for one input.
+  }
+  const vector = [0.25, -0.5, 1];
+  let text: string;
+  if (path.endsWith(":embedContent")) text = JSON.stringify({ embedding: { values: vector } });
+  else if (path.endsWith(":batchEmbedContents")) {
+    text = JSON.stringify({ embeddings: (body.requests ?? [0]).map(() => ({ values: vector })) });
+  } else {
+    const inputs = Array.isArray(body.input) && typeof body.input[0] !== "number" ? body.input.length : 1;
+    text = JSON.stringify({
+      object: "list",
+      data: Array.from({ length: inputs }, (_, index) => ({ object: "embedding", index, embedding: vector })),
+      usage: { prompt_tokens: 2, total_tokens: 2 },
+    });
+  }
+  return { text, contentType: "application/json" };
 }
 
 async function cannedAnswers(): Promise<Map<string, Canned>> {
