@@ -375,3 +375,34 @@ Deno.test("model listings say rerank: /v1/models kind, /api/tags capabilities an
   const shown = await client.show({ model: "co/my-ranker" });
   assertEquals(shown.capabilities, ["rerank"]);
 });
+
+Deno.test("rerank: a key's allowlist and rate limit apply (403 for another model, 429 over the limit, limit headers)", async () => {
+  await using s = await setup();
+  const key = (allowedModels: string[], rpm: number | null) =>
+    s.gw.management.keys.create({
+      name: `ranker-${rpm}`,
+      canLogin: false,
+      allowedModels,
+      limits: { rpm, tpm: null, maxParallel: null },
+    }).plaintext;
+  const send = (secret: string, model: string) =>
+    fetch(`${s.gw.url}/v2/rerank`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ model, query: "q", documents: ["a", "bb"] }),
+    });
+  const listed = key(["co/rerank-v3.5"], null);
+  const other = await send(listed, "jina/jina-reranker-v2-base-multilingual");
+  assertEquals(other.status, 403);
+  assertEquals((await other.json()).type, "model_not_allowed");
+  const limited = key([], 1);
+  const allowed = await send(limited, "co/rerank-v3.5");
+  assertEquals(allowed.status, 200);
+  assertEquals(allowed.headers.get("x-ratelimit-limit-requests"), "1");
+  await allowed.body?.cancel();
+  const over = await send(limited, "co/rerank-v3.5");
+  assertEquals(over.status, 429);
+  assert(over.headers.get("retry-after") !== null, "Retry-After on the 429");
+  assertEquals(typeof (await over.json()).message, "string");
+  assertEquals(s.cohere.seen.length + s.jina.seen.length, 1);
+});
