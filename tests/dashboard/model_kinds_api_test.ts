@@ -3,6 +3,7 @@
  * says and which endpoints may use the model at once; `{}` clears it; a bad kind names the field. A rerank
  * price per search unit set through the pricing API is kept and shown.
  */
+import { parseConfig, resolveHomePaths } from "../../src/config/mod.ts";
 import { assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { body, setupDashboard } from "./dashboard_helpers.ts";
 
@@ -68,4 +69,32 @@ Deno.test("pricing API: a per-search-unit price is stored and shown beside the t
   assertEquals(saved.status, 200);
   assertEquals((saved.body.price as Json).per_search_unit, 0.001);
   assertEquals(t.gw.runtime.control.store.pricing.all()["my-reranker"].perSearchUnit, 0.001);
+});
+
+Deno.test("export: declared kinds and a per-search-unit price are in the exported YAML, which loads back with them", async () => {
+  await using t = await setupDashboard();
+  await t.json(
+    "/dashboard/api/providers",
+    body("POST", {
+      id: "ranker-1",
+      prefix: "rk",
+      api_type: "chat_compat",
+      base_url: `${t.mock.url}/v1`,
+      api_key: "k",
+      models: ["bge-m3-ft"],
+      kinds: { "bge-m3-ft": "rerank" },
+    }),
+  );
+  await t.json(
+    "/dashboard/api/pricing",
+    body("POST", { model: "bge-m3-ft", input_per_mtok: 0, output_per_mtok: 0, per_search_unit: 0.001 }),
+  );
+  const yaml = await (await t.api("/dashboard/api/export")).text();
+  const config = parseConfig(
+    yaml,
+    resolveHomePaths("/tmp/export-check/config.yaml", {}),
+    (name) => name.endsWith("_API_KEY") ? "secret" : undefined,
+  );
+  assertEquals(config.providers.find((p) => p.id === "ranker-1")?.kinds, { "bge-m3-ft": "rerank" });
+  assertEquals(config.pricing["bge-m3-ft"].perSearchUnit, 0.001);
 });
