@@ -1,6 +1,5 @@
 import type { Database } from "./database.ts";
 import { type InsertShape, RowInserter } from "./row_inserter.ts";
-import type { SqlStatement } from "./sql.ts";
 
 /** Something translation could not express for a logged request (a stable code and a sentence). */
 export interface RequestLogWarning {
