@@ -6,9 +6,11 @@ import { presetFor } from "../executors/presets.ts";
 import {
   type ActiveCooldown,
   allCoolingMessage,
+  type Attempt,
   cacheAffinityKey,
   exhaustedMessage,
-  modelKindOf,
+  kindOfModel,
+  type ModelKind,
   type RoutingTable,
 } from "../routing/mod.ts";
 import { codecFor, quoteValue } from "../wire/mod.ts";
@@ -26,7 +28,9 @@ import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./r
 import { runAttempt } from "./run_attempt.ts";
 import { serveEmbeddings } from "./embeddings_dispatch.ts";
 import { embeddingsCodecFor, type EmbeddingsDecodeContext } from "../wire/embeddings.ts";
-import type { EmbeddingsFormat } from "../model/mod.ts";
+import type { EmbeddingsFormat, RerankFormat } from "../model/mod.ts";
+import { serveRerank } from "./rerank_dispatch.ts";
+import { rerankCodecFor } from "../wire/rerank.ts";
 import { decodeMedia, type MediaBody, mediaLogBody, serveMedia } from "./media_dispatch.ts";
 import { attemptStart } from "./trace_facts.ts";
 import type { RequestSpanSink } from "../telemetry/mod.ts";
@@ -214,16 +218,10 @@ export class Dispatcher {
         },
       });
     }
-    if (
-      plan.attempts.length > 0 && plan.attempts.every((a) => modelKindOf(a.upstreamModel) === "embedding")
-    ) {
+    const notChat = notChatModel(plan.attempts);
+    if (notChat !== null) {
       // Every upstream would answer with its own 404 or 400: say what the model is for instead.
-      throw new GatewayError(
-        400,
-        "invalid_request",
-        `Model "${request.model}" is an embedding model: send it to the embeddings endpoint ` +
-          "(/v1/embeddings, :embedContent or :batchEmbedContents, /api/embed)",
-      );
+      throw new GatewayError(400, "invalid_request", `Model "${request.model}" is ${notChat}`);
     }
     let last: { providerId: string; message: string; reason: string } | null = null;
     for (const attempt of plan.attempts) {
@@ -309,6 +307,24 @@ export class Dispatcher {
   }
 
   /**
+   * A rerank request (`/v1/rerank` in Cohere v1 / Jina shape, `/v2/rerank` in Cohere v2 shape): one lifecycle,
+   * through src/gateway/rerank_dispatch.ts.
+   */
+  async rerank(
+    input: Omit<DispatchInput, "body" | "decode" | "logSurface">,
+    body: unknown,
+    format: RerankFormat,
+  ): Promise<Answer> {
+    const lifecycle = this.#begin({ ...input, body, decode: {}, logSurface: "rerank" });
+    try {
+      const request = rerankCodecFor(format).decodeRequest(body);
+      return lifecycle.withRateHeaders(await serveRerank(this.#deps, { ...input, request }, lifecycle));
+    } catch (error) {
+      throw lifecycle.failed(error);
+    }
+  }
+
+  /**
    * `POST /v1/messages/count_tokens`: the input tokens of a messages body (see countMessageTokens), as
    * `{input_tokens}`. A request like any other: one lifecycle, one trace, one request-log row.
    */
@@ -378,6 +394,22 @@ function resumed(
     accountId: resume.accountId,
     request: { ...own, model: request.model, ...(reasoning ? { reasoning } : {}) },
   };
+}
+
+/** Where each kind a chat surface cannot serve is served, as the 400 says it. */
+const NOT_CHAT: Readonly<Partial<Record<ModelKind, string>>> = {
+  embedding: "an embedding model: send it to the embeddings endpoint " +
+    "(/v1/embeddings, :embedContent or :batchEmbedContents, /api/embed)",
+  rerank: "a rerank model: send it to the rerank endpoint (/v1/rerank or /v2/rerank)",
+};
+
+/** Why no planned attempt can answer a chat request: every one is the same non-chat kind (else null). */
+function notChatModel(attempts: readonly Attempt[]): string | null {
+  if (attempts.length === 0) return null;
+  const kind = kindOfModel(attempts[0].upstreamModel, attempts[0].account.kinds);
+  const why = NOT_CHAT[kind];
+  if (why === undefined) return null;
+  return attempts.every((a) => kindOfModel(a.upstreamModel, a.account.kinds) === kind) ? why : null;
 }
 
 function fusionSettings(settings: RuntimeSettings): FusionSettings {

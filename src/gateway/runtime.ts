@@ -216,6 +216,7 @@ export class GatewayRuntime {
         apiType: p.apiType,
         models: p.models,
         enabled: p.enabled,
+        ...(p.kinds === undefined ? {} : { kinds: p.kinds }),
       })),
       this.control.combos,
     );
