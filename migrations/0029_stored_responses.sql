@@ -5,8 +5,9 @@
 -- so a row stands alone when older rows are gone; `response` is the response object the client received.
 -- `account_id` is the upstream account that answered; `upstream_kept` is 1 when that account is a Responses
 -- upstream that stored the response itself (the client sent `store: true`), so the next turn on the same
--- account can pass `previous_response_id` through instead of resending the conversation. `bytes` counts toward the per-owner size cap (oldest rows
--- dropped first); rows past `expires_at` are swept (see src/gateway/response_store.ts).
+-- account can pass `previous_response_id` through instead of resending the conversation. `bytes` counts toward
+-- the per-owner size cap (oldest rows dropped first); rows past `expires_at` are swept (see
+-- src/gateway/response_store.ts). The small columns come first: the large texts spill to overflow pages.
 CREATE TABLE IF NOT EXISTS stored_responses (
   owner TEXT NOT NULL,
   id TEXT NOT NULL,
@@ -14,13 +15,14 @@ CREATE TABLE IF NOT EXISTS stored_responses (
   expires_at INTEGER NOT NULL,
   account_id TEXT NOT NULL DEFAULT '',
   upstream_kept INTEGER NOT NULL DEFAULT 0,
+  bytes INTEGER NOT NULL,
   input_items TEXT NOT NULL,
   response TEXT NOT NULL,
-  bytes INTEGER NOT NULL,
   PRIMARY KEY (owner, id)
 ) STRICT;
 CREATE INDEX IF NOT EXISTS stored_responses_expires ON stored_responses (expires_at);
-CREATE INDEX IF NOT EXISTS stored_responses_owner_created ON stored_responses (owner, created_at);
+-- Covers the per-owner size cap (sum of bytes, oldest first) without reading the large columns.
+CREATE INDEX IF NOT EXISTS stored_responses_owner_created ON stored_responses (owner, created_at, id, bytes);
 -- Each output item of a stored response by its id, for `item_reference` inputs (one row read per reference).
 CREATE TABLE IF NOT EXISTS stored_response_items (
   owner TEXT NOT NULL,

@@ -7,13 +7,14 @@ CREATE TABLE IF NOT EXISTS stored_responses (
   expires_at BIGINT NOT NULL,
   account_id TEXT NOT NULL DEFAULT '',
   upstream_kept BIGINT NOT NULL DEFAULT 0,
+  bytes BIGINT NOT NULL,
   input_items TEXT NOT NULL,
   response TEXT NOT NULL,
-  bytes BIGINT NOT NULL,
   PRIMARY KEY (owner, id)
 );
 CREATE INDEX IF NOT EXISTS stored_responses_expires ON stored_responses (expires_at);
-CREATE INDEX IF NOT EXISTS stored_responses_owner_created ON stored_responses (owner, created_at);
+-- Covers the per-owner size cap (sum of bytes, oldest first) without reading the large columns.
+CREATE INDEX IF NOT EXISTS stored_responses_owner_created ON stored_responses (owner, created_at, id, bytes);
 CREATE TABLE IF NOT EXISTS stored_response_items (
   owner TEXT NOT NULL,
   item_id TEXT NOT NULL,

@@ -13,7 +13,6 @@ import {
   namesStoredState,
   redactItem,
   responseNotFound,
-  type StoredLookup,
   type StoredTurn,
   type WireItem,
   withItemIds,
@@ -72,11 +71,23 @@ export class ResponseStore {
   expand(body: unknown, identity: ClientIdentity): Expanded {
     if (!namesStoredState(body)) return { body, resumeOn: null };
     const record = body as Record<string, unknown>;
-    const lookup = this.#lookup(identity);
-    const expanded = expandStoredState(record, lookup);
+    const owner = identityRateScope(identity);
+    const { repo, now } = this.#deps;
     const previous = typeof record.previous_response_id === "string"
-      ? this.#deps.repo.get(identityRateScope(identity), record.previous_response_id, this.#deps.now())
+      ? repo.get(owner, record.previous_response_id, now())
       : null;
+    const expanded = expandStoredState(record, {
+      turn: (id): StoredTurn | null => {
+        const row = id === previous?.id ? previous : repo.get(owner, id, now());
+        if (row === null) return null;
+        const response = JSON.parse(row.response) as { output?: WireItem[] };
+        return { input: JSON.parse(row.inputItems) as WireItem[], output: response.output ?? [] };
+      },
+      item: (id) => {
+        const text = repo.item(owner, id, now());
+        return text === null ? null : JSON.parse(text) as WireItem;
+      },
+    });
     // Item references name the gateway's items, which the upstream may not know: those turns resolve here.
     const resumable = previous !== null && previous.upstreamKept && previous.accountId !== "" &&
       !(Array.isArray(record.input) && record.input.some((i) => isRecord(i) && i.type === "item_reference"));
@@ -129,23 +140,6 @@ export class ResponseStore {
   sweep(): number {
     this.#sweptAt = this.#deps.now();
     return this.#deps.repo.prune(this.#sweptAt);
-  }
-
-  #lookup(identity: ClientIdentity): StoredLookup {
-    const owner = identityRateScope(identity);
-    const { repo, now } = this.#deps;
-    return {
-      turn: (id): StoredTurn | null => {
-        const row = repo.get(owner, id, now());
-        if (row === null) return null;
-        const response = JSON.parse(row.response) as { output?: WireItem[] };
-        return { input: JSON.parse(row.inputItems) as WireItem[], output: response.output ?? [] };
-      },
-      item: (id) => {
-        const text = repo.item(owner, id, now());
-        return text === null ? null : JSON.parse(text) as WireItem;
-      },
-    };
   }
 
   #save(response: unknown, body: Record<string, unknown>, identity: ClientIdentity, by: AnsweredBy): void {
