@@ -480,3 +480,54 @@ Deno.test("a Responses upstream that stored the previous response gets its id; a
     await chat.close();
   }
 });
+
+Deno.test("a Responses upstream's stream passing through is stored with the upstream's own item ids", async () => {
+  const responses = await startMockUpstream();
+  const gateway = await startTestGateway(
+    chatProvidersYaml(
+      [{ id: "r-1", prefix: "up", url: `${responses.url}/v1`, apiType: "responses_native" }],
+      KEYS,
+    ),
+  );
+  const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: KEY_A, maxRetries: 0 });
+  try {
+    const { json } = responsesAnswer("resp_streamed", "Streamed.");
+    const done = json as { output: unknown[] };
+    const event = (type: string, fields: Record<string, unknown>) =>
+      `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+    responses.script({
+      chunks: [
+        event("response.created", { response: { ...done, status: "in_progress", output: [] } }),
+        event("response.output_item.added", {
+          output_index: 0,
+          item: { ...(done.output[0] as object), content: [] },
+        }),
+        event("response.output_text.delta", {
+          output_index: 0,
+          item_id: "msg_resp_streamed",
+          delta: "Streamed.",
+        }),
+        event("response.output_item.done", { output_index: 0, item: done.output[0] }),
+        event("response.completed", { response: done }),
+      ],
+      contentType: "text/event-stream",
+    });
+    let completed: OpenAI.Responses.Response | undefined;
+    for await (const e of await client.responses.create({ model: "up/m1", input: "Go.", stream: true })) {
+      if (e.type === "response.completed") completed = e.response;
+    }
+    assertEquals(completed?.id, "resp_streamed");
+    const stored = await client.responses.retrieve("resp_streamed");
+    assertEquals(stored.output.map((item) => item.id), ["msg_resp_streamed"]);
+    // And the item is referable by the upstream's id.
+    responses.script(responsesAnswer("resp_next", "Next."));
+    await client.responses.create({
+      model: "up/m1",
+      input: [{ type: "item_reference", id: "msg_resp_streamed" }, { role: "user", content: "More." }],
+    });
+    assert(JSON.stringify(responses.requests[1].body.input).includes("Streamed."));
+  } finally {
+    await gateway.stop();
+    await responses.close();
+  }
+});
