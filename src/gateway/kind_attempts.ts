@@ -177,7 +177,7 @@ export function tracedCall(call: UpstreamRequest, span: AttemptTrace): UpstreamR
  * chain and the attempt span ends with the outcome (later ends are ignored).
  */
 export function kindAttemptEnded(
-  lifecycle: RequestLifecycle,
+  lifecycle: Pick<RequestLifecycle, "recorded">,
   span: AttemptTrace,
   row: UsageRow | Promise<UsageRow | null>,
   outcome: { readonly status: number; readonly error: string; readonly usage: Usage | null },

@@ -6,6 +6,7 @@
  */
 import { type AudioBill, imageCost, type Price, speechCost, transcriptionCost } from "../accounting/mod.ts";
 import type { CallTarget } from "./prepare_call.ts";
+import type { UsageRow } from "../storage/mod.ts";
 import type { UpstreamOutcome, UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
 import {
@@ -353,6 +354,9 @@ function passThrough(
   warnings: readonly GatewayWarning[],
 ): Answer {
   const body = outcome.body();
+  // The request ends (and its request-log row is queued) when the answer starts, but the usage row only
+  // when the bytes have passed: the request log waits for that row, so it shows the cost and units.
+  row.writtenLater();
   const decoder = new TextDecoder();
   let tail = "";
   let size = 0;
@@ -425,6 +429,8 @@ class MediaRow {
   readonly #started: number;
   readonly #lifecycle: RequestLifecycle;
   readonly #span: AttemptTrace;
+  /** Hands the row to the request log when it was promised before the request ended (see writtenLater). */
+  #promised: ((row: UsageRow | Promise<UsageRow | null>) => void) | null = null;
 
   constructor(
     deps: MediaDeps,
@@ -444,6 +450,11 @@ class MediaRow {
     this.#started = started;
     this.accountId = target.provider.id;
     this.prefix = target.provider.prefix;
+  }
+
+  /** The row will be written after the request has ended (a body passed through): the request log waits. */
+  writtenLater(): void {
+    this.#lifecycle.recorded(new Promise((resolve) => (this.#promised = resolve)));
   }
 
   write(status: number, usage: Usage | null, error: string, cost: (price: Price | null) => number): void {
@@ -466,6 +477,8 @@ class MediaRow {
       error: redacted,
       cost,
     }, deps.now());
-    kindAttemptEnded(this.#lifecycle, this.#span, row, { status, error: redacted, usage });
+    const promised = this.#promised;
+    const lifecycle = promised === null ? this.#lifecycle : { recorded: promised };
+    kindAttemptEnded(lifecycle, this.#span, row, { status, error: redacted, usage });
   }
 }

@@ -289,6 +289,14 @@ Deno.test("openai SDK: audio.speech streams the upstream's audio bytes, priced p
   const row = await rowFor(s.gw, "oa/tts-1");
   // tts-1: $15 per million characters, 11 characters.
   assert(Math.abs(row.cost - 11 * 15 / 1e6) < 1e-12, `cost ${row.cost}`);
+  // The request-log row (queued when the audio started) waited for the usage row written when it ended.
+  const uid = speech.headers.get("x-gateway-request-id") ?? "";
+  let logged: { cost: number; accountId: string } | undefined;
+  await waitFor(() => {
+    s.gw.runtime.writer.flush();
+    return (logged = s.gw.runtime.control.store.requests.byUid(uid)) !== undefined;
+  }, { what: "the speech request's row" });
+  assertEquals([logged?.cost, logged?.accountId], [row.cost, "oa-1"]);
 });
 
 Deno.test("media: an audio upload over 25 MiB is a 413 in OpenAI's error format; bad fields are 400s", async () => {
