@@ -183,6 +183,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     spentToday: (keyId) => runtime.budgets.spentToday(keyId, now()),
     budgetStatus: (budget) => runtime.budgets.status(budget, now()),
     budgetZone: () => runtime.budgets.zone(),
+    models: () => runtime.catalog,
     flushWrites: () => runtime.writer.flush(),
     hub,
     startedAt: now(),

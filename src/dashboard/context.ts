@@ -1,5 +1,5 @@
 import type { ControlPlane } from "../gateway/control_plane.ts";
-import type { ActiveCooldown, Headroom } from "../routing/mod.ts";
+import type { ActiveCooldown, Headroom, ModelKind } from "../routing/mod.ts";
 import type { Management, PeriodBudgetStatusOf } from "../features/mod.ts";
 import type { Store } from "../storage/mod.ts";
 import type { IdentityRules } from "./identity.ts";
@@ -70,6 +70,11 @@ export interface DashboardContext {
   readonly budgetStatus: PeriodBudgetStatusOf;
   /** The reporting time zone in force. */
   readonly budgetZone: () => string;
+  /**
+   * Every routable model and combo with what it makes (as `/v1/models` says), in listing order: the
+   * Playground offers the request kinds a model can serve.
+   */
+  readonly models: () => readonly { readonly id: string; readonly modelKind: ModelKind }[];
   /** Writes pending rows (usage, request logs) now, so a read sees them. */
   readonly flushWrites: () => void;
   readonly hub: LiveHub;

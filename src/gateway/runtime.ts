@@ -181,6 +181,11 @@ export class GatewayRuntime {
     return this.#table;
   }
 
+  /** Every routable model and combo with its kind (what `/v1/models` lists to an unrestricted key). */
+  get catalog(): readonly CatalogEntry[] {
+    return this.#catalog;
+  }
+
   /** Models an identity may see. */
   visibleModels(identity: ClientIdentity): CatalogEntry[] {
     let ids = this.#catalog.map((e) => e.id);

@@ -68,12 +68,22 @@ export interface Dashboard {
 
 /** Starts everything; pair with `await using`. */
 export async function openDashboard(
-  options: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark" } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    colorScheme?: "light" | "dark";
+    /** The models of provider `p` (account acct-a); m1 and m2 when absent. */
+    models?: readonly string[];
+  } = {},
 ): Promise<Dashboard & AsyncDisposable> {
   const mock = await startMockUpstream();
   mock.script({ json: chatCompletion("Hello from the mock", { prompt_tokens: 12, completion_tokens: 8 }) });
   const gw = await startTestGateway(
-    chatProvidersYaml([{ id: "acct-a", prefix: "p", url: mock.url, models: ["m1", "m2"] }]) +
+    chatProvidersYaml([{
+      id: "acct-a",
+      prefix: "p",
+      url: mock.url,
+      models: [...(options.models ?? ["m1", "m2"])],
+    }]) +
       "combos:\n  - name: best\n    models: [p/m1, p/m2]\n",
   );
   const created = createKey(gw.runtime.control.store, {

@@ -1,4 +1,5 @@
 /** Dashboard contract, Tools screen: base URLs and one setup card per client. */
+import type { ModelKind } from "../../model/model_kind.ts";
 
 /** One client's setup card. */
 export interface ToolCard {
@@ -22,5 +23,7 @@ export interface ToolsSection {
   readonly example_model: string;
   /** Gateway ids a client can ask for (enabled providers' models, then combos): the model picker's list. */
   readonly models: readonly string[];
+  /** What each of `models` makes (`/v1/models` `kind`): the Playground offers the request kinds it can serve. */
+  readonly model_kinds: Readonly<Record<string, ModelKind>>;
   readonly cards: readonly ToolCard[];
 }

@@ -9,6 +9,7 @@ export type { ToolCardInput };
 
 /** Base URLs, the key placeholder, an example model (the first enabled provider's) and the cards. */
 export function toolsSection({ gateway, origin }: SectionInput): ToolsSection {
+  const catalog = gateway.models();
   const requireKey = gateway.state.settings.server_require_api_key;
   const first = gateway.state.providers.find((p) => p.enabled && p.models.length > 0);
   const model = first ? `${first.prefix}/${first.models[0]}` : "<prefix>/<model>";
@@ -18,12 +19,8 @@ export function toolsSection({ gateway, origin }: SectionInput): ToolsSection {
     require_api_key: requireKey,
     key_placeholder: requireKey ? "sk-gateway-…" : "none",
     example_model: model,
-    models: [
-      ...gateway.state.providers.filter((p) => p.enabled).flatMap((p) =>
-        p.models.map((m) => `${p.prefix}/${m}`)
-      ),
-      ...gateway.state.combos.map((c) => c.name),
-    ].filter((m, i, all) => all.indexOf(m) === i),
+    models: catalog.map((entry) => entry.id),
+    model_kinds: Object.fromEntries(catalog.map((entry) => [entry.id, entry.modelKind])),
     cards: toolCards({ origin, requireKey, model }),
   };
 }

@@ -1,4 +1,4 @@
-import { css, html, nothing } from "lit";
+import { html, nothing } from "lit";
 import type { RequestRowView } from "../../../src/features/request_logs/contract.ts";
 import type { ToolsSection } from "../../../src/dashboard/contract/tools.ts";
 import { call } from "../api/client.ts";
@@ -18,6 +18,11 @@ import {
 } from "../lib/playground_wire.ts";
 import { sharedStyles } from "../styles/shared.ts";
 import { ScreenBase } from "./screen_base.ts";
+import { KIND_MODULES, requestKindLabel } from "./playground/kind_modules.ts";
+import { type RequestKind, requestKindsFor } from "./playground/request_kind.ts";
+import { requestRow } from "./playground/request_row.ts";
+import { playgroundStyles } from "./playground/styles.ts";
+import "./playground/gw_playground_run.ts";
 
 /** One run: what was sent, what came back, and what the request log says about it. */
 interface Run {
@@ -37,81 +42,24 @@ interface Run {
   failure: string;
 }
 
-/** How often and how long to look for the request's row after the answer ended (the log writes in batches). */
-const ROW_POLL_MS = 250;
-const ROW_POLL_TRIES = 40;
-
 /**
  * Playground: sends a request as the signed-in identity through the real model endpoints (allowlists,
  * budgets and limits apply; see docs/dashboard-api.md "The Playground on the data plane"), in any client
  * format, and shows the answer as it streams with its tokens, cost, serving account and timings. Opened
- * with `?log=<id>` it loads a logged request to replay.
+ * with `?log=<id>` it loads a logged request to replay. A model that is not a chat model (or a chat model
+ * asked for a legacy completion) gets its kind's form instead: gw-playground-run with the kind's module.
  */
 export class GwPlaygroundScreen extends ScreenBase {
-  static override styles = [
-    sharedStyles,
-    css`
-      .layout {
-        display: grid;
-        grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
-        gap: 16px;
-        align-items: start;
-      }
-      @media (max-width: 900px) {
-        .layout {
-          grid-template-columns: minmax(0, 1fr);
-        }
-      }
-      label.f {
-        display: flex;
-        flex-direction: column;
-        gap: 4px;
-        font-size: var(--gw-text-sm);
-        color: var(--gw-text-muted);
-      }
-      textarea {
-        font-family: var(--gw-mono);
-        font-size: 12px;
-        min-height: 64px;
-      }
-      textarea.body {
-        min-height: 220px;
-      }
-      .answer {
-        white-space: pre-wrap;
-        min-height: 48px;
-        padding: 10px 12px;
-        background: var(--gw-surface-2);
-        border: 1px solid var(--gw-border);
-        border-radius: var(--gw-radius-sm);
-      }
-      .meta {
-        display: grid;
-        grid-template-columns: repeat(auto-fill, minmax(140px, 1fr));
-        gap: 8px;
-        font-size: var(--gw-text-sm);
-      }
-      .meta span {
-        display: block;
-        color: var(--gw-text-muted);
-        font-size: var(--gw-text-xs);
-      }
-      pre {
-        margin: 0;
-        max-height: 260px;
-        overflow: auto;
-        font-size: 12px;
-        white-space: pre-wrap;
-        overflow-wrap: anywhere;
-      }
-    `,
-  ];
+  static override styles = [sharedStyles, playgroundStyles];
   static override properties = {
     form: { state: true },
     bodyText: { state: true },
     run: { state: true },
     formError: { state: true },
+    kind: { state: true },
   };
+  /** The request kind picked; the one shown is the first the model serves when it cannot serve this one. */
+  declare kind: RequestKind;
   declare form: PlaygroundForm;
   /** The request body to send: written from the form, editable, or a logged request's body to replay. */
   declare bodyText: string;
@@ -138,6 +86,7 @@ export class GwPlaygroundScreen extends ScreenBase {
     this.bodyText = "";
     this.run = null;
     this.formError = "";
+    this.kind = "chat";
     this.rebuild();
   }
 
@@ -164,12 +113,36 @@ export class GwPlaygroundScreen extends ScreenBase {
 
   private body(d: ToolsSection) {
     const f = this.form;
-    return html`<div class="layout">
-      <div class="card"><div class="card-body stack-sm">
+    const offered = requestKindsFor(d.model_kinds[f.model.trim()]);
+    const kind = offered.includes(this.kind) ? this.kind : offered[0];
+    return html`<div class="stack-sm">
+      <div class="card"><div class="card-body row">
         <datalist id="pg-models">${d.models.map((m) => html`<option value=${m}></option>`)}</datalist>
         <label class="f">Model or combo
           <input name="model" list="pg-models" .value=${f.model} placeholder=${d.example_model}
             @input=${(e: Event) => this.set({ model: (e.target as HTMLInputElement).value })}></label>
+        <label class="f">Kind
+          <select name="kind" data-read @change=${(
+      e: Event,
+    ) => (this.kind = (e.target as HTMLSelectElement).value as RequestKind)}>
+            ${
+      offered.map((k) => html`<option value=${k} ?selected=${k === kind}>${requestKindLabel(k)}</option>`)
+    }
+          </select></label>
+      </div></div>
+      ${
+      kind === "chat"
+        ? this.chat()
+        : html`<gw-playground-run .module=${KIND_MODULES[kind]} .model=${f.model.trim()}></gw-playground-run>`
+    }
+    </div>`;
+  }
+
+  /** The chat form (any client format) and its streamed answer. */
+  private chat() {
+    const f = this.form;
+    return html`<div class="layout">
+      <div class="card"><div class="card-body stack-sm">
         <label class="f">Send as
           <select name="format" @change=${(e: Event) =>
       this.set({ format: (e.target as HTMLSelectElement).value as PlaygroundFormat })}>
@@ -379,7 +352,8 @@ export class GwPlaygroundScreen extends ScreenBase {
     run.latencyMs = performance.now() - started;
     run.done = true;
     this.touch(run);
-    await this.findRow(run);
+    run.row = await requestRow(run.requestId, () => this.live === run && this.isConnected);
+    this.touch(run);
   }
 
   /** Reads the answer, folding each streamed event in as it arrives. */
@@ -413,22 +387,6 @@ export class GwPlaygroundScreen extends ScreenBase {
       readPiece(format, JSON.parse(run.raw), run.answer);
     } catch {
       run.failure ||= "The answer is not JSON";
-    }
-  }
-
-  /** The request's row in the request log, by its uid: its cost, serving account and the gateway's timings. */
-  private async findRow(run: Run): Promise<void> {
-    if (run.requestId === "") return;
-    for (let i = 0; i < ROW_POLL_TRIES && this.live === run && this.isConnected; i++) {
-      const result = await call("GET /requests/:uid", { params: { uid: run.requestId } });
-      if (result.ok) {
-        run.row = result.data.request;
-        this.touch(run);
-        return;
-      }
-      // 404 until the batched writer has written the row; anything else will not get better.
-      if (result.status !== 404) return;
-      await new Promise((resolve) => setTimeout(resolve, ROW_POLL_MS));
     }
   }
 
