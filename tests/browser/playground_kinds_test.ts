@@ -7,8 +7,8 @@
 import { Buffer } from "node:buffer";
 import type { Locator } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import type { RecordedRequest } from "../helpers/mock_upstream.ts";
-import { chatCompletion } from "../helpers/chat_fixtures.ts";
+import { type RecordedRequest, sse } from "../helpers/mock_upstream.ts";
+import { chatChunk, chatCompletion } from "../helpers/chat_fixtures.ts";
 import { type Dashboard, openDashboard, skipReason } from "./harness.ts";
 
 const ignore = skipReason();
@@ -47,6 +47,16 @@ function answerEveryKind(request: RecordedRequest): Response {
         meta: { billed_units: { search_units: 1 } },
       });
     default:
+      if (request.body.stream === true) {
+        const body = sse(
+          chatChunk({ role: "assistant", content: "streamed" }),
+          chatChunk({ content: " words" }, "stop", {
+            usage: { prompt_tokens: 30, completion_tokens: 10, total_tokens: 40 },
+          }),
+          "[DONE]",
+        ).join("");
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      }
       return Response.json(chatCompletion("a completed prompt", { prompt_tokens: 12, completion_tokens: 8 }));
   }
 }
@@ -195,8 +205,15 @@ Deno.test({
     assertEquals(await metering(completions), ["12 / 8", "", "$0.02"]);
     const chat = d.mock.requests.at(-1)?.body as { messages: { content: string }[] };
     assertEquals(chat.messages.at(-1)?.content, "Say something");
+    // Streamed: the text grows from the completion chunks, usage from the last one.
+    await completions.locator("input[name=stream]").check();
+    await completions.locator("[data-testid=pg-send]").click();
+    await completions.locator("[data-testid=pg-answer]", { hasText: "streamed words" }).waitFor();
+    await completions.locator("[data-testid=pg-tokens]", { hasText: "30 / 10" }).waitFor();
+    assertEquals(await completions.locator("[data-testid=pg-cost]").innerText(), "$0.04");
+    assertStringIncludes(await completions.locator("[data-testid=pg-raw-response]").innerText(), "data:");
 
-    assertEquals(d.mock.requests.length, 6, "one upstream call per kind");
+    assertEquals(d.mock.requests.length, 7, "one upstream call per request");
     assertEquals(d.consoleErrors, []);
   },
 });

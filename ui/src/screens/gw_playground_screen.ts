@@ -293,7 +293,17 @@ export class GwPlaygroundScreen extends ScreenBase {
       return;
     }
     const log = result.data.log;
-    const format = PLAYGROUND_FORMATS.find((p) => p.id === log.client_format)?.id ?? "chat_completions";
+    const format = PLAYGROUND_FORMATS.find((p) => p.id === log.client_format)?.id;
+    if (format === undefined) {
+      // Embeddings, images, audio and rerank are sent from their kind's form, which holds no raw body.
+      this.form = { ...this.form, model: log.model };
+      this.toast(
+        `Request #${id} is a ${log.client_format} request: its model is picked, fill in the form`,
+        "info",
+      );
+      return;
+    }
+    this.kind = "chat";
     this.form = { ...this.form, format, model: log.model };
     this.bodyText = log.request_body;
     this.formError = log.request_truncated ? "The logged request was truncated; fix it before sending." : "";
