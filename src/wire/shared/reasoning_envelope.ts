@@ -1,4 +1,5 @@
 import type { Extra, ProviderFamily, ReasoningPart } from "../../model/mod.ts";
+import { base64ToText, textToBase64 } from "./base64_text.ts";
 import { isRecord, tryParseJson } from "./json.ts";
 
 /**
@@ -18,24 +19,9 @@ export type EnvelopedReasoning = Pick<ReasoningPart, "signature" | "redactedData
   readonly text?: string;
 };
 
-function toBase64(text: string): string {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-function fromBase64(data: string): string | undefined {
-  try {
-    const binary = atob(data);
-    return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
-}
-
 /** Seals reasoning into an opaque token (short JSON keys: it travels in every later turn). */
 export function sealReasoning(reasoning: EnvelopedReasoning): string {
-  return REASONING_ENVELOPE_PREFIX + toBase64(JSON.stringify({
+  return REASONING_ENVELOPE_PREFIX + textToBase64(JSON.stringify({
     f: reasoning.family,
     s: reasoning.signature || undefined,
     d: reasoning.redactedData,
@@ -52,7 +38,7 @@ function extraOf(value: unknown): Extra | undefined {
 /** What a token the gateway sealed holds, or undefined for any other token (the upstream's own). */
 export function openReasoning(token: string): EnvelopedReasoning | undefined {
   if (!token.startsWith(REASONING_ENVELOPE_PREFIX)) return undefined;
-  const parsed = tryParseJson(fromBase64(token.slice(REASONING_ENVELOPE_PREFIX.length)) ?? "");
+  const parsed = tryParseJson(base64ToText(token.slice(REASONING_ENVELOPE_PREFIX.length)) ?? "");
   if (!isRecord(parsed) || typeof parsed.f !== "string" || !FAMILIES.has(parsed.f)) return undefined;
   const extra = extraOf(parsed.x);
   return {
