@@ -12,6 +12,7 @@ const MODELS = [
   "o3",
   "gpt-4o",
   "claude-sonnet-4-5",
+  "claude-opus-4-6",
   "gemini-2.5-flash",
   "gemini-3-pro-preview",
 ] as const;
@@ -29,7 +30,9 @@ interface Case {
 /** The fields each upstream format spells reasoning with. */
 function reasoningFields(path: string, body: Record<string, unknown>): unknown {
   if (path.endsWith("/chat/completions")) return { reasoning_effort: body.reasoning_effort };
-  if (path.endsWith("/messages")) return { thinking: body.thinking, max_tokens: body.max_tokens };
+  if (path.endsWith("/messages")) {
+    return { thinking: body.thinking, output_config: body.output_config, max_tokens: body.max_tokens };
+  }
   if (path.endsWith("/responses")) return { reasoning: body.reasoning, include: body.include };
   const config = body.generationConfig as Record<string, unknown> | undefined;
   return { thinkingConfig: config?.thinkingConfig };
@@ -50,15 +53,35 @@ const CASES: readonly Case[] = [
     model: "up_messages/claude-sonnet-4-5",
     reasoning: HIGH,
     maxOutputTokens: 2000,
-    sent: { thinking: { type: "enabled", budget_tokens: 24576 }, max_tokens: 26576 },
+    sent: {
+      thinking: { type: "enabled", budget_tokens: 24576 },
+      output_config: undefined,
+      max_tokens: 26576,
+    },
     warnings: ["changed_field:max_tokens"],
   },
   {
     name: "messages: effort none leaves thinking off",
     model: "up_messages/claude-sonnet-4-5",
     reasoning: { effort: "none" as OpenAI.ReasoningEffort },
-    sent: { thinking: undefined, max_tokens: 4096 },
+    sent: { thinking: undefined, output_config: undefined, max_tokens: 4096 },
     warnings: [],
+  },
+  {
+    name:
+      "messages (Claude 4.6): the effort as adaptive thinking's output_config.effort, max_tokens as asked",
+    model: "up_messages/claude-opus-4-6",
+    reasoning: HIGH,
+    maxOutputTokens: 2000,
+    sent: { thinking: { type: "adaptive" }, output_config: { effort: "high" }, max_tokens: 2000 },
+    warnings: [],
+  },
+  {
+    name: "messages (Claude 4.6): xhigh runs at high, the highest effort every adaptive model takes",
+    model: "up_messages/claude-opus-4-6",
+    reasoning: { effort: "xhigh" as OpenAI.ReasoningEffort },
+    sent: { thinking: { type: "adaptive" }, output_config: { effort: "high" }, max_tokens: 4096 + 32768 },
+    warnings: ["changed_field:reasoning_effort"],
   },
   {
     name: "generate-content (Gemini 2.5): a thinkingBudget and the thoughts the summary asks for",
