@@ -4,10 +4,13 @@ export { BUILTIN_KIND_PRICES } from "./kind_prices.ts";
 export { isUsageKind, USAGE_KINDS, type UsageKind, usageKindOf } from "./usage_kind.ts";
 export {
   type AudioBill,
+  DOCUMENTS_PER_SEARCH_UNIT,
   embeddingCost,
   type ImageBill,
   imageCost,
   imagePrice,
+  type RerankBill,
+  rerankCost,
   SPEECH_AUDIO_TOKENS_PER_TEXT_TOKEN,
   speechCost,
   transcriptionCost,

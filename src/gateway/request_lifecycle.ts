@@ -43,8 +43,8 @@ export interface DispatchInput {
   readonly timing: RequestTiming;
   /** How the request arrived: one message on a Responses WebSocket, or (absent) an HTTP request. */
   readonly transport?: "websocket";
-  /** A media request's kind for the request log (`images`, `audio`); the surface names chat requests. */
-  readonly logSurface?: "images" | "audio" | "embeddings";
+  /** A non-chat request's kind for the request log (`images`, `audio`, …); the surface names chat requests. */
+  readonly logSurface?: "images" | "audio" | "embeddings" | "rerank";
   /**
    * The request's uid, given before dispatch so the client learns it from `x-gateway-request-id` (the
    * Playground finds its own request-log row by it); absent: the request log makes one when it is over.
@@ -155,7 +155,7 @@ export class RequestLifecycle implements AttemptListener {
     this.#span = spans.start({
       requestId: String(id),
       surface: input.surface,
-      operation: operationOf(input.surface, input.decode.endpoint),
+      operation: operationOf(input.surface, input.decode.endpoint, input.logSurface),
       requestModel: model,
       stream: asksForStream(input.body, input.decode.pathStream),
       incoming: extractTraceContext((name) => headers.get(name)),
@@ -279,6 +279,7 @@ export class RequestLifecycle implements AttemptListener {
       this.#clientModel ?? request.model,
       this.trace.input.decode.endpoint,
       this.#now(),
+      this.trace.spanId,
     );
     const encoded = encodeAnswer(codec, request, outcome.response, ctx);
     if (this.#held) return this.#encoded(codec.framing, encoded);

@@ -25,8 +25,8 @@ const MAX_CACHED_PRICES = 4096;
 
 /** One attempt's outcome to record. */
 export interface AttemptRecord {
-  /** The client surface: a chat wire format, or the media endpoints' `images` / `audio`. */
-  readonly clientFormat: WireFormat | "images" | "audio" | "embeddings";
+  /** The client surface: a chat wire format, or the other kinds' `images`, `audio`, `embeddings`, `rerank`. */
+  readonly clientFormat: WireFormat | "images" | "audio" | "embeddings" | "rerank";
   /** The surface's endpoint (`completions` on chat completions, `generate` on the local runner): the kind. */
   readonly endpoint?: string;
   readonly identity: ClientIdentity;

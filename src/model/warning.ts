@@ -32,6 +32,7 @@ export const WARNING_CODES = [
   "dropped_field:truncate",
   "dropped_field:user",
   "dropped_field:thinking",
+  "dropped_field:reasoning",
   "dropped_field:tool_choice",
   "dropped_field:cache_control",
   "dropped_field:image_detail",
@@ -47,10 +48,12 @@ export const WARNING_CODES = [
   "changed_field:max_tokens",
   "changed_field:thinking_budget",
   "changed_field:reasoning_budget",
+  "changed_field:reasoning_effort",
   "changed_field:stop",
   "changed_field:tool_arguments",
   "changed_field:thinking",
   "changed_field:tool_result_name",
+  "changed_field:documents",
 ] as const;
 
 /** A warning code with a fixed subject; a typo in a producer is a type error, not a new public code. */

@@ -15,7 +15,7 @@ export interface RequestStart {
   readonly requestId: string;
   /** The client surface (wire format), e.g. `chat_completions`. */
   readonly surface: string;
-  /** The GenAI operation: `chat`, `embeddings`, `generate_content`, `text_completion`. */
+  /** The GenAI operation: `chat`, `embeddings`, `rerank`, `generate_content`, `text_completion`. */
   readonly operation: string;
   /** The model string as the client sent it (a combo name included). */
   readonly requestModel: string;

@@ -78,6 +78,7 @@ export class ConfigFileService {
         ...(p.oauth && Object.keys(p.oauth).length > 0
           ? { oauth: exportOAuth(p.oauth, (value) => secret(p.id, "oauth.client_secret", value)) }
           : {}),
+        ...(p.kinds && Object.keys(p.kinds).length > 0 ? { kinds: { ...p.kinds } } : {}),
       })),
       combos: store.combos.list().map((c) => ({ name: c.name, models: [...c.models] })),
       token_savers: {
@@ -92,6 +93,11 @@ export class ConfigFileService {
           output_per_mtok: p.outputPerMtok,
           cache_creation_per_mtok: p.cacheCreationPerMtok,
           cache_read_per_mtok: p.cacheReadPerMtok,
+          // Per-unit prices (images, audio, speech, rerank) round-trip like the token ones.
+          ...(p.perImage === undefined ? {} : { per_image: { ...p.perImage } }),
+          ...(p.perSecond === undefined ? {} : { per_second: p.perSecond }),
+          ...(p.perMchar === undefined ? {} : { per_mchar: p.perMchar }),
+          ...(p.perSearchUnit === undefined ? {} : { per_search_unit: p.perSearchUnit }),
         }]),
       ),
     };

@@ -37,6 +37,7 @@ const schema = z.object({
   per_image: imagePrices.optional(),
   per_second: usd("second of audio").optional(),
   per_mchar: usd("million characters").optional(),
+  per_search_unit: usd("search unit").optional(),
 });
 
 /** Pricing overrides: create or replace, delete. */
@@ -54,6 +55,7 @@ export function pricingRoutes(ctx: DashboardContext): Hono<AppEnv> {
       ...(input.per_image === undefined ? {} : { perImage: input.per_image }),
       ...(input.per_second === undefined ? {} : { perSecond: input.per_second }),
       ...(input.per_mchar === undefined ? {} : { perMchar: input.per_mchar }),
+      ...(input.per_search_unit === undefined ? {} : { perSearchUnit: input.per_search_unit }),
     });
     return answer("POST /pricing", { ok: true, price: priceView(input.model, price) });
   });

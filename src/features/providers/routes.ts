@@ -83,6 +83,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       models: input.models,
       enabled: input.enabled,
       oauth: withCallHints(input.api_type, undefined, input),
+      ...(input.kinds === undefined || Object.keys(input.kinds).length === 0 ? {} : { kinds: input.kinds }),
     });
     return answer("POST /providers", { ok: true, provider: view(created) }, 201);
   });
@@ -99,6 +100,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       apiKey: input.api_key,
       models: input.models,
       enabled: input.enabled,
+      kinds: input.kinds,
       oauth: hinted ? withCallHints(input.api_type ?? current.apiType, current.oauth, input) : undefined,
     });
     return answer("PUT /providers/:id", { ok: true, provider: view(updated) });

@@ -107,6 +107,7 @@ export class ProviderService {
       models: changes.models ?? current.models,
       enabled: changes.enabled ?? current.enabled,
       oauth: changes.oauth ?? current.oauth,
+      kinds: changes.kinds ?? current.kinds,
     });
   }
 

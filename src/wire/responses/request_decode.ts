@@ -151,7 +151,11 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
     case undefined:
       throw invalidAt([...path, "type"], "is required");
     case "item_reference":
-      throw invalidAt([...path, "type"], "item references are not supported (the gateway is stateless)");
+      // The gateway's response store puts the stored item in before decoding; one left here names nothing.
+      throw invalidAt(
+        [...path, "id"],
+        "names no stored item (send `store: true` with the response it came from)",
+      );
     default:
       throw invalidAt([...path, "type"], `unknown item type ${quoteValue(type)}`);
   }
@@ -236,6 +240,8 @@ export function decodeRequest(body: unknown, _ctx: DecodeContext): NeutralReques
     ...(reasoning ? { reasoning } : {}),
     stream: req.stream === true,
     source: FORMAT,
-    ...(Object.keys(fields).length > 0 ? { extra: { format: FORMAT, fields } } : {}),
+    ...(Object.keys(fields).length > 0
+      ? { extra: { format: FORMAT, fields, ...("reasoning" in fields ? { mirrored: ["reasoning"] } : {}) } }
+      : {}),
   };
 }

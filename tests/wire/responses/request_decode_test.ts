@@ -187,6 +187,8 @@ Deno.test("decodeRequest() maps tools, tool_choice, params and reasoning and kee
       text: { verbosity: "low" },
       tools: [{ type: "web_search" }, { type: "custom", name: "apply_patch", format: { type: "grammar" } }],
     },
+    // Its effort and summary are the neutral intent: other formats lose nothing by leaving the object out.
+    mirrored: ["reasoning"],
   });
 });
 
@@ -223,5 +225,6 @@ Deno.test("decodeRequest() rejects invalid input with the failing path", () => {
   rejects({ model: "m", input: "x", tools: [{ type: "function" }] }, "tools[0].name");
   rejects({ model: "m", input: "x", tool_choice: "sometimes" }, "tool_choice");
   rejects({ model: "m", input: "x", reasoning: { effort: "max" } }, "reasoning.effort");
-  rejects({ model: "m", input: [{ type: "item_reference", id: "x" }] }, "stateless");
+  // The response store resolves references before decoding; the codec itself cannot, and says so.
+  rejects({ model: "m", input: [{ type: "item_reference", id: "x" }] }, "input[0].id: names no stored item");
 });
