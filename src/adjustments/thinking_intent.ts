@@ -1,4 +1,11 @@
-import type { NeutralRequest, ReasoningEffort, ReasoningIntent, UpstreamFormat } from "../model/mod.ts";
+import type {
+  GatewayWarning,
+  NeutralRequest,
+  ReasoningEffort,
+  ReasoningIntent,
+  UpstreamFormat,
+} from "../model/mod.ts";
+import { warning } from "../model/mod.ts";
 import type { ThinkingFormat } from "./capabilities.ts";
 import type { AdjustTarget } from "./target.ts";
 
@@ -53,14 +60,36 @@ function withoutBudget(intent: ReasoningIntent, effort: ReasoningEffort): Reason
   };
 }
 
-function anthropic(request: NeutralRequest, intent: ReasoningIntent, target: AdjustTarget): NeutralRequest {
+type Warn = (warning: GatewayWarning) => void;
+
+/** A model that cannot stop thinking (or think harder) runs at the nearest effort it accepts: say so. */
+function effortChanged(warn: Warn, target: AdjustTarget, from: ReasoningEffort, to: ReasoningEffort): void {
+  warn(warning(
+    "changed_field:reasoning_effort",
+    `reasoning effort "${from}" sent as "${to}", the nearest level ${target.model} accepts`,
+    { from, to },
+  ));
+}
+
+function budgetChanged(warn: Warn, target: AdjustTarget, from: number, to: number): void {
+  const why = to > from ? "the upstream's minimum" : `the largest ${target.model} accepts`;
+  warn(
+    warning("changed_field:thinking_budget", `thinking budget ${from} sent as ${to}, ${why}`, { from, to }),
+  );
+}
+
+function anthropic(
+  request: NeutralRequest,
+  intent: ReasoningIntent,
+  target: AdjustTarget,
+  warn: Warn,
+): NeutralRequest {
   // Effort-only intents are left to the codec, which keeps a client's own adaptive thinking verbatim.
   if (intent.budgetTokens === undefined) return withIntent(request, intent);
   if (intent.budgetTokens <= 0) {
-    return withIntent(
-      request,
-      target.capabilities.thinkingCanDisable === false ? { effort: "low" } : { effort: "none" },
-    );
+    if (target.capabilities.thinkingCanDisable !== false) return withIntent(request, { effort: "none" });
+    effortChanged(warn, target, "none", "low");
+    return withIntent(request, { effort: "low" });
   }
   let budget = Math.max(intent.budgetTokens, ANTHROPIC_MIN_BUDGET);
   const cap = target.capabilities.maxThinkingBudget;
@@ -76,7 +105,13 @@ function anthropic(request: NeutralRequest, intent: ReasoningIntent, target: Adj
       budget = Math.max(ANTHROPIC_MIN_BUDGET, Math.min(budget, ceiling - Math.min(requested, ceiling / 2)));
     }
     params = { ...params, maxTokens };
+    warn(warning(
+      "changed_field:max_tokens",
+      `max_tokens raised from ${requested} to ${maxTokens} to exceed the thinking budget ${budget}`,
+      { from: requested, to: maxTokens },
+    ));
   }
+  if (budget !== intent.budgetTokens) budgetChanged(warn, target, intent.budgetTokens, budget);
   const next = withIntent(request, { ...intent, budgetTokens: budget });
   return params === request.params ? next : { ...next, params };
 }
@@ -85,14 +120,19 @@ function googleBudget(
   request: NeutralRequest,
   intent: ReasoningIntent,
   target: AdjustTarget,
+  warn: Warn,
 ): NeutralRequest {
   const caps = target.capabilities;
   const off = intent.effort === "none" || intent.budgetTokens === 0;
-  if (off && caps.thinkingCanDisable === false) return withIntent(request, withoutBudget(intent, "minimal"));
+  if (off && caps.thinkingCanDisable === false) {
+    effortChanged(warn, target, "none", "minimal");
+    return withIntent(request, withoutBudget(intent, "minimal"));
+  }
   // -1 is Gemini's "dynamic" budget and has no cap.
   if (intent.budgetTokens === undefined || intent.budgetTokens <= 0) return withIntent(request, intent);
   const cap = caps.maxThinkingBudget;
   if (cap === undefined || intent.budgetTokens <= cap) return withIntent(request, intent);
+  budgetChanged(warn, target, intent.budgetTokens, cap);
   return withIntent(request, { ...intent, budgetTokens: cap });
 }
 
@@ -102,12 +142,21 @@ function levelled(
   target: AdjustTarget,
   floor: ReasoningEffort,
   ceiling: ReasoningEffort | undefined,
+  warn: Warn,
 ): NeutralRequest {
-  let effort = intent.effort ??
-    (intent.budgetTokens !== undefined ? effortForBudget(intent.budgetTokens) : undefined);
-  if (effort === undefined) return withIntent(request, intent);
+  const budget = intent.effort === undefined ? intent.budgetTokens : undefined;
+  const asked = intent.effort ?? (budget !== undefined ? effortForBudget(budget) : undefined);
+  if (asked === undefined) return withIntent(request, intent);
+  let effort = asked;
   if (effort === "none" && target.capabilities.thinkingCanDisable === false) effort = floor;
   if (ceiling !== undefined && effort === "xhigh") effort = ceiling;
+  if (budget !== undefined) {
+    warn(warning(
+      "changed_field:reasoning_budget",
+      `reasoning budget of ${budget} tokens expressed as reasoning effort "${effort}"`,
+      { budget, effort },
+    ));
+  } else if (effort !== asked) effortChanged(warn, target, asked, effort);
   return withIntent(request, withoutBudget(intent, effort));
 }
 
@@ -118,22 +167,34 @@ function levelled(
  * "none" raised to the lowest level for models that cannot stop thinking. Codecs then write the
  * intent in their own fields.
  */
-export function applyThinkingIntent(request: NeutralRequest, target: AdjustTarget): NeutralRequest {
+export function applyThinkingIntent(
+  request: NeutralRequest,
+  target: AdjustTarget,
+  warn: Warn = () => {},
+): NeutralRequest {
   const intent = request.reasoning;
   if (!intent) return request;
-  if (target.capabilities.reasoning === false) return withIntent(request, undefined);
-  const format = target.capabilities.thinkingFormat ?? formatForWire(target.upstreamFormat);
+  const format = target.capabilities.reasoning === false
+    ? "none"
+    : target.capabilities.thinkingFormat ?? formatForWire(target.upstreamFormat);
   if (format === null) return request;
   switch (format) {
     case "none":
+      // Asking a model that does not reason not to reason loses nothing.
+      if (intent.effort !== "none" && intent.budgetTokens !== 0) {
+        warn(warning(
+          "dropped_field:reasoning",
+          `reasoning settings dropped: ${target.model} does not reason or takes no reasoning settings`,
+        ));
+      }
       return withIntent(request, undefined);
     case "anthropic_budget":
-      return anthropic(request, intent, target);
+      return anthropic(request, intent, target, warn);
     case "google_budget":
-      return googleBudget(request, intent, target);
+      return googleBudget(request, intent, target, warn);
     case "google_level":
-      return levelled(request, intent, target, "minimal", "high");
+      return levelled(request, intent, target, "minimal", "high", warn);
     case "openai_effort":
-      return levelled(request, intent, target, "low", undefined);
+      return levelled(request, intent, target, "low", undefined, warn);
   }
 }

@@ -88,6 +88,8 @@ export interface CallerContext {
    * every answer and stream event names this, not the routed or upstream model.
    */
   readonly clientModel: string;
+  /** Unique to this client request (its span id): the answer's id when the upstream gives none. */
+  readonly answerId: string;
 }
 
 /** The outcome of one attempt. */

@@ -173,6 +173,7 @@ export class Dispatcher {
       listener: lifecycle,
       timing: input.timing,
       clientModel: decoded.model,
+      answerId: lifecycle.trace.spanId,
     };
     const members = table.combos.get(request.model);
     const outcome = settings.combo_strategy === "fusion" && members !== undefined && members.length >= 2

@@ -29,8 +29,14 @@ export function encodeContext(
   clientModel: string,
   endpoint: string | undefined,
   nowMs: number,
+  answerId?: string,
 ): EncodeContext {
-  return { requestModel: clientModel, endpoint, now: Math.floor(nowMs / 1000) };
+  return {
+    requestModel: clientModel,
+    endpoint,
+    now: Math.floor(nowMs / 1000),
+    ...(answerId !== undefined ? { answerId } : {}),
+  };
 }
 
 /**

@@ -279,6 +279,7 @@ export class RequestLifecycle implements AttemptListener {
       this.#clientModel ?? request.model,
       this.trace.input.decode.endpoint,
       this.#now(),
+      this.trace.spanId,
     );
     const encoded = encodeAnswer(codec, request, outcome.response, ctx);
     if (this.#held) return this.#encoded(codec.framing, encoded);

@@ -151,7 +151,10 @@ export async function runAttempt(
   }
   // Usually settled already: the worker counts while the upstream works on its first token.
   const inputTokens = await inputCount;
-  const ctx = { ...encodeContext(caller.clientModel, caller.endpoint, deps.now()), inputTokens };
+  const ctx = {
+    ...encodeContext(caller.clientModel, caller.endpoint, deps.now(), caller.answerId),
+    inputTokens,
+  };
   const started = await streamAttempt(deps, caller, prepared.codec, ctx, outcome.body(), record);
   if (started.kind === "failed") return fail(badGateway(started.message, started.message));
   caller.listener.warned(prepared.warnings);

@@ -1,5 +1,5 @@
 import type { GatewayWarning, NeutralRequest, UpstreamFormat } from "../model/mod.ts";
-import { droppedField } from "../model/mod.ts";
+import { droppedField, foreignExtraFields } from "../model/mod.ts";
 
 export type { GatewayWarning } from "../model/mod.ts";
 
@@ -14,10 +14,9 @@ const MAX_HEADER_CODES = 32;
  * format; every other encoder leaves them out, so they are reported here for all targets alike.
  */
 export function droppedExtraWarnings(request: NeutralRequest, target: UpstreamFormat): GatewayWarning[] {
-  const extra = request.extra;
-  if (extra === undefined || extra.format === target) return [];
-  return Object.keys(extra.fields).map((name) =>
-    droppedField(name, `${name}: a ${extra.format} field the ${target} upstream cannot express; dropped`)
+  const source = request.extra?.format;
+  return foreignExtraFields(request.extra, target).map((name) =>
+    droppedField(name, `${name}: a ${source} field the ${target} upstream cannot express; dropped`)
   );
 }
 

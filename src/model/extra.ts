@@ -1,4 +1,4 @@
-import type { WireFormat } from "./wire_format.ts";
+import type { UpstreamFormat, WireFormat } from "./wire_format.ts";
 
 /**
  * Fields a decoder did not map, kept verbatim and tagged with the format they came from, so the
@@ -7,11 +7,26 @@ import type { WireFormat } from "./wire_format.ts";
 export interface Extra {
   readonly format: WireFormat;
   readonly fields: Readonly<Record<string, unknown>>;
+  /**
+   * Fields the decoder also mapped into the neutral request and keeps here only for a same-format trip
+   * (Responses `reasoning`, whose effort is the neutral intent): another format loses nothing by leaving them.
+   */
+  readonly mirrored?: readonly string[];
 }
 
 /** Returns the extra fields only when they came from `format`; otherwise an empty object. */
 export function extraFieldsFor(extra: Extra | undefined, format: WireFormat): Record<string, unknown> {
   return extra && extra.format === format ? { ...extra.fields } : {};
+}
+
+/**
+ * The fields of `extra` that another format's encoder loses: all of them but the mirrored ones, and none
+ * when the extra came from `format` itself.
+ */
+export function foreignExtraFields(extra: Extra | undefined, format: UpstreamFormat): string[] {
+  if (!extra || extra.format === format) return [];
+  const mirrored = new Set(extra.mirrored);
+  return Object.keys(extra.fields).filter((name) => !mirrored.has(name));
 }
 
 /** Splits `source` into the fields named in `known` and an Extra holding everything else. */

@@ -34,6 +34,11 @@ export interface EncodeContext {
   /** Unix seconds, passed in so encoders stay pure. */
   readonly now: number;
   /**
+   * An id unique to this client request, for an answer whose upstream gave none (the cloud assistant):
+   * a Responses id is a key clients store and continue from, so it must never repeat.
+   */
+  readonly answerId?: string;
+  /**
    * The request's input tokens as the gateway counted them, for a stream that must name them before an
    * upstream reporting usage only at its end has (messages' message_start). The upstream's count wins.
    */

@@ -71,3 +71,42 @@ Deno.test("applyThinkingIntent() keeps an intent for an unknown model on a forma
   const input = request([], { reasoning: { effort: "high" } });
   assert(applyThinkingIntent(input, target("some-local-model", "local_runner")) === input);
 });
+
+/** Runs applyThinkingIntent and returns the result with the codes of what it reported. */
+function adjusted(input: ReturnType<typeof request>, to: ReturnType<typeof target>) {
+  const codes: string[] = [];
+  const out = applyThinkingIntent(input, to, (w) => codes.push(w.code));
+  return { out, codes };
+}
+
+Deno.test("applyThinkingIntent() reports every setting it could not keep as a typed warning", () => {
+  const high = request([], { reasoning: { effort: "high", includeThoughts: true } });
+  assertEquals(adjusted(high, target("gpt-4o", "chat_completions")).codes, ["dropped_field:reasoning"]);
+  // Asking a model that does not reason not to reason loses nothing.
+  const off = request([], { reasoning: { effort: "none" } });
+  assertEquals(adjusted(off, target("gpt-4o", "chat_completions")).codes, []);
+  assertEquals(adjusted(off, target("o3", "chat_completions")).codes, ["changed_field:reasoning_effort"]);
+  const xhigh = request([], { reasoning: { effort: "xhigh" } });
+  assertEquals(adjusted(xhigh, target("gemini-3-pro", "generate_content")).codes, [
+    "changed_field:reasoning_effort",
+  ]);
+  assertEquals(adjusted(xhigh, target("gpt-5", "responses")).codes, []);
+  const budget = request([], { reasoning: { budgetTokens: 300 }, params: { maxTokens: 800 } });
+  assertEquals(adjusted(budget, target("claude-sonnet-4", "messages")).codes, [
+    "changed_field:max_tokens",
+    "changed_field:thinking_budget",
+  ]);
+  assertEquals(adjusted(budget, target("gpt-5", "chat_completions")).codes, [
+    "changed_field:reasoning_budget",
+  ]);
+  const huge = request([], { reasoning: { budgetTokens: 60_000 } });
+  assertEquals(adjusted(huge, target("gemini-2.5-flash", "generate_content")).codes, [
+    "changed_field:thinking_budget",
+  ]);
+  // What every upstream can honour as asked passes without a word.
+  const medium = request([], { reasoning: { effort: "medium", includeThoughts: true } });
+  for (const [model, format] of [["gpt-5", "responses"], ["claude-sonnet-4", "messages"]] as const) {
+    assertEquals(adjusted(medium, target(model, format)).codes, []);
+  }
+  assertEquals(adjusted(medium, target("gemini-2.5-flash", "generate_content")).codes, []);
+});

@@ -37,6 +37,12 @@ Deno.test({
       "@512x512 $0.018",
     );
 
+    await search.fill("rerank-v3.5");
+    assertEquals(
+      await screen.locator("tr", { hasText: "rerank-v3.5" }).locator("[data-testid=per-unit]").innerText(),
+      "$0.002/search unit",
+    );
+
     await screen.locator("gw-page-header button", { hasText: "Add override" }).click();
     const dialog = screen.locator("gw-dialog[open]");
     await dialog.locator("input[name=model]").fill("p/pictures");
@@ -44,12 +50,18 @@ Deno.test({
     await dialog.locator("input[name=output_per_mtok]").fill("0");
     await dialog.locator("input[name=per_second]").fill("0.002");
     await dialog.locator("input[name=per_mchar]").fill("12");
+    await dialog.locator("input[name=per_search_unit]").fill("-1");
     // The form's own check: a line that is not `variant = USD`.
     await dialog.locator("textarea[name=per_image]").fill("hd@1024x1024 = cheap");
     await dialog.locator("button[type=submit]").click();
     const imageError = dialog.locator("gw-field[label='Per image $'] .error");
     assertStringIncludes(await imageError.innerText(), "must be 0 or more");
+    assertEquals(
+      await dialog.locator("gw-field[label='Rerank $/search unit'] .error").innerText(),
+      "Enter 0 or more",
+    );
     assertEquals(override(d, "p/pictures"), undefined, "nothing saved");
+    await dialog.locator("input[name=per_search_unit]").fill("0.001");
     // The server's check: a variant that is no quality or size.
     await dialog.locator("textarea[name=per_image]").fill("hd@1024x1024 = 0.09\nnot a/variant = 0.01");
     assertEquals(await imageError.count(), 0, "the error goes when the field is edited");
@@ -64,10 +76,11 @@ Deno.test({
     await row.waitFor();
     assertEquals(
       await row.locator("[data-testid=per-unit]").innerText(),
-      "hd@1024x1024 $0.09, * $0.05 /image · $0.002/second · $12/M chars",
+      "hd@1024x1024 $0.09, * $0.05 /image · $0.002/second · $12/M chars · $0.001/search unit",
     );
     assertEquals(override(d, "p/pictures")?.perImage, { "hd@1024x1024": 0.09, "*": 0.05 });
     assertEquals(override(d, "p/pictures")?.perMchar, 12);
+    assertEquals(override(d, "p/pictures")?.perSearchUnit, 0.001);
 
     // Editing shows the stored prices; a cleared field removes that price.
     await row.locator("button", { hasText: "Edit" }).click();
@@ -80,7 +93,10 @@ Deno.test({
     await dialog.locator("textarea[name=per_image]").fill("* = 0.07");
     await dialog.locator("input[name=per_mchar]").fill("");
     await dialog.locator("button[type=submit]").click();
-    await row.locator("[data-testid=per-unit]", { hasText: "$0.07/image · $0.002/second" }).waitFor();
+    await row.locator("[data-testid=per-unit]", {
+      hasText: "$0.07/image · $0.002/second · $0.001/search unit",
+    })
+      .waitFor();
     assertEquals(override(d, "p/pictures")?.perImage, { "*": 0.07 });
     assertEquals(override(d, "p/pictures")?.perMchar, undefined);
     assertEquals(d.consoleErrors, []);

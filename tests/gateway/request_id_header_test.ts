@@ -11,7 +11,13 @@ Deno.test("x-gateway-request-id names each model request's request-log row, on e
   const mock = await startMockUpstream();
   mock.script({
     handler: (request) =>
-      request.path.endsWith("/embeddings")
+      request.path.endsWith("/rerank")
+        ? Response.json({
+          id: "rr-1",
+          results: [{ index: 0, relevance_score: 0.9 }],
+          usage: { total_tokens: 6 },
+        })
+        : request.path.endsWith("/embeddings")
         ? Response.json({
           object: "list",
           data: [{ object: "embedding", index: 0, embedding: [0.5, 0.25] }],
@@ -21,7 +27,12 @@ Deno.test("x-gateway-request-id names each model request's request-log row, on e
         : Response.json(chatCompletion("hi", { prompt_tokens: 4, completion_tokens: 2 })),
   });
   const gw = await startTestGateway(chatProvidersYaml([
-    { id: "acct-a", prefix: "p", url: mock.url, models: ["m1", "text-embedding-3-small"] },
+    {
+      id: "acct-a",
+      prefix: "p",
+      url: mock.url,
+      models: ["m1", "text-embedding-3-small", "jina-reranker-v2-base-multilingual"],
+    },
   ]));
   try {
     const messages = [{ role: "user", content: "hello" }];
@@ -34,6 +45,11 @@ Deno.test("x-gateway-request-id names each model request's request-log row, on e
       }, 200],
       ["/api/chat", "local_runner", { model: "p/m1", messages, stream: false }, 200],
       ["/v1/embeddings", "chat_completions", { model: "p/text-embedding-3-small", input: "hello" }, 200],
+      ["/v1/rerank", "chat_completions", {
+        model: "p/jina-reranker-v2-base-multilingual",
+        query: "which?",
+        documents: ["a", "b"],
+      }, 200],
       ["/v1/chat/completions", "chat_completions", { model: "nobody/m1", messages }, 404],
     ];
     const uids: string[] = [];

@@ -403,6 +403,23 @@ const CASES: readonly Case[] = [
       ).warnings,
   },
   {
+    path: "thinking_intent: reasoning settings for a model that does not reason",
+    codes: ["dropped_field:reasoning"],
+    warnings: () =>
+      applyAdjustments(
+        ask({ reasoning: { effort: "high" } }, "responses"),
+        target("gpt-4o", "chat_completions"),
+      )
+        .warnings,
+  },
+  {
+    path: "thinking_intent: an effort the model cannot run at",
+    codes: ["changed_field:reasoning_effort"],
+    warnings: () =>
+      applyAdjustments(ask({ reasoning: { effort: "none" } }, "responses"), target("o3", "chat_completions"))
+        .warnings,
+  },
+  {
     path: "image prefetch: a URL refused for an inline-only upstream",
     codes: ["changed_part:image_not_fetched"],
     warnings: async () =>

@@ -5,13 +5,13 @@ import type {
   ToolChoice,
   ToolResultPart,
 } from "../../model/mod.ts";
-import { droppedField, extraFieldsFor, partsText, warning } from "../../model/mod.ts";
+import { droppedField, extraFieldsFor, foreignExtraFields, partsText, warning } from "../../model/mod.ts";
 import { isRecord, requiresThoughtSignatures, SKIP_THOUGHT_SIGNATURE, tryParseJson } from "../shared/mod.ts";
 import type { EncodedRequest } from "../codec.ts";
 import { mergeUnder } from "./merge.ts";
 import { encodePart, type WirePart } from "./parts_encode.ts";
 import { reduceSchema } from "./schema_reduce.ts";
-import { budgetForEffort, effortForLevel, levelForEffort } from "./thinking.ts";
+import { budgetForEffort, effortForLevel, levelForEffort, takesThinkingLevels } from "./thinking.ts";
 import { Warnings } from "./warnings.ts";
 
 const FORMAT = "generate_content";
@@ -22,8 +22,8 @@ export const MAX_STOP_SEQUENCES = 5;
 export function encodeRequest(request: NeutralRequest, upstreamModel: string): EncodedRequest {
   const warnings = new Warnings();
   const own = extraFieldsFor(request.extra, FORMAT);
-  if (request.extra && request.extra.format !== FORMAT) {
-    for (const name of Object.keys(request.extra.fields)) {
+  if (request.extra) {
+    for (const name of foreignExtraFields(request.extra, FORMAT)) {
       warnings.add(
         droppedField(name, `${name}: a ${request.extra.format} field Gemini cannot express; dropped`),
       );
@@ -42,7 +42,7 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
     );
   }
 
-  const generationConfig = encodeGeneration(request, own, warnings);
+  const generationConfig = encodeGeneration(request, own, upstreamModel, warnings);
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
 
   const declarations = request.tools.map((tool) => {
@@ -158,6 +158,7 @@ function encodeToolResult(
 function encodeGeneration(
   request: NeutralRequest,
   own: Record<string, unknown>,
+  upstreamModel: string,
   warnings: Warnings,
 ): Record<string, unknown> {
   const p = request.params;
@@ -184,26 +185,30 @@ function encodeGeneration(
     const clientLevel = isRecord(ownThinking) && typeof ownThinking.thinkingLevel === "string"
       ? ownThinking.thinkingLevel
       : undefined;
-    const thinking = encodeThinking(request.reasoning, clientLevel);
+    const thinking = encodeThinking(request.reasoning, clientLevel, takesThinkingLevels(upstreamModel));
     if (Object.keys(thinking).length > 0) config.thinkingConfig = thinking;
   }
   return config;
 }
 
 /**
- * Budget wins over effort; a Gemini client that spoke in Gemini 3 levels gets levels back, in its own
- * spelling while the effort is unchanged.
+ * Budget wins over effort; an effort goes as a Gemini 3 level to a model that takes levels, in the
+ * client's own spelling when a Gemini client spoke in levels and the effort is unchanged.
  */
 function encodeThinking(
   reasoning: ReasoningIntent,
   clientLevel: string | undefined,
+  levels: boolean,
 ): Record<string, unknown> {
   const thinking: Record<string, unknown> = {};
   const effort = reasoning.effort;
   if (reasoning.budgetTokens !== undefined) thinking.thinkingBudget = reasoning.budgetTokens;
   else if (effort !== undefined && clientLevel !== undefined) {
     thinking.thinkingLevel = effortForLevel(clientLevel) === effort ? clientLevel : levelForEffort(effort);
-  } else if (effort !== undefined) thinking.thinkingBudget = budgetForEffort(effort);
+  } else if (effort !== undefined) {
+    if (levels) thinking.thinkingLevel = levelForEffort(effort);
+    else thinking.thinkingBudget = budgetForEffort(effort);
+  }
   if (reasoning.includeThoughts !== undefined) thinking.includeThoughts = reasoning.includeThoughts;
   return thinking;
 }

@@ -28,6 +28,14 @@ export function budgetForEffort(effort: ReasoningEffort): number {
   }
 }
 
+/** Gemini 3 and later take `thinkingLevel`; a budget there is legacy and maps onto levels coarsely. */
+const TAKES_LEVELS = /(?:^|[/-])gemini-(?:[3-9]|\d{2,})(?:[.-]|$)/i;
+
+/** Whether `model` (an upstream model name) is steered by thinkingLevel rather than thinkingBudget. */
+export function takesThinkingLevels(model: string): boolean {
+  return TAKES_LEVELS.test(model);
+}
+
 /** The Gemini 3 thinkingLevel for an effort level (thinking cannot be turned off there). */
 export function levelForEffort(effort: ReasoningEffort): string {
   switch (effort) {

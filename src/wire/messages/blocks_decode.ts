@@ -11,6 +11,7 @@ import type {
   ToolResultPart,
 } from "../../model/mod.ts";
 import { invalidAt, parseAt, quoteValue } from "../shared/mod.ts";
+import { openReasoning } from "../shared/reasoning_envelope.ts";
 import {
   imageBlockSchema,
   redactedThinkingBlockSchema,
@@ -111,6 +112,12 @@ function decodeToolResult(block: BlockHead, path: Path): ToolResultPart {
 
 function decodeThinking(block: BlockHead, path: Path): ReasoningPart {
   const thinking = parseAt(thinkingBlockSchema, block, path);
+  // Another family's tokens the gateway sealed into the signature go back to that family as they came.
+  const sealed = thinking.signature ? openReasoning(thinking.signature) : undefined;
+  if (sealed) {
+    const { text: _, ...tokens } = sealed;
+    return { kind: "reasoning", text: thinking.thinking, ...tokens };
+  }
   // Only a signed block can be replayed; an unsigned one (e.g. another provider's reasoning shown
   // to this client earlier) gets no family, so encoders drop it instead of sending a bad signature.
   const signed = thinking.signature ? { signature: thinking.signature, family: "anthropic" as const } : {};

@@ -8,6 +8,7 @@ import type {
   ToolResultPart,
 } from "../../model/mod.ts";
 import { argumentsObject, toolIdFor } from "../shared/mod.ts";
+import { sealReasoning } from "../shared/reasoning_envelope.ts";
 
 const FORMAT = "messages";
 
@@ -101,13 +102,33 @@ export function replayableReasoning(part: ReasoningPart): Block | undefined {
 }
 
 /**
- * Reasoning as shown to a client: signed Anthropic reasoning as is; other providers' reasoning as a
- * thinking block with an empty signature (so it is recognised as unsigned if the client sends it
- * back). Another provider's opaque data cannot be shown and gives nothing.
+ * The signature a messages client gets for another family's opaque reasoning tokens (OpenAI's
+ * encrypted_content, Gemini thought signatures): the gateway's envelope, so the client's next turn brings
+ * them back to that upstream. Undefined when there is nothing opaque to carry.
+ */
+export function foreignSignature(
+  part: Pick<ReasoningPart, "family" | "signature" | "redactedData" | "extra">,
+): string | undefined {
+  const { family, signature, redactedData, extra } = part;
+  if (family === undefined || family === "anthropic" || (!signature && !redactedData)) return undefined;
+  return sealReasoning({
+    family,
+    ...(signature ? { signature } : {}),
+    ...(redactedData ? { redactedData } : {}),
+    ...(extra ? { extra } : {}),
+  });
+}
+
+/**
+ * Reasoning as shown to a client: signed Anthropic reasoning as is; another family's opaque tokens
+ * sealed in the signature (foreignSignature); other unsigned reasoning as a thinking block with an
+ * empty signature (so it is recognised as unsigned if the client sends it back).
  */
 export function displayedReasoning(part: ReasoningPart): Block | undefined {
   const replayable = replayableReasoning(part);
   if (replayable) return replayable;
+  const sealed = foreignSignature(part);
+  if (sealed) return { type: "thinking", thinking: part.text, signature: sealed };
   if (part.redactedData !== undefined) return undefined;
   return { type: "thinking", thinking: part.text, signature: "" };
 }

@@ -272,7 +272,13 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
     ...(Array.isArray(serverTools) ? serverTools : []),
   ];
   const forced = request.toolChoice?.type === "required" || request.toolChoice?.type === "tool";
-  const plan = planThinking(request, rawThinking, extra.output_config);
+  const plan = planThinking(request, rawThinking, extra.output_config, upstreamModel);
+  if (plan.outputConfig) {
+    extra.output_config = {
+      ...(isRecord(extra.output_config) ? extra.output_config : {}),
+      ...plan.outputConfig,
+    };
+  }
   warnings.push(...plan.warnings);
   let thinking = plan.thinking;
   let maxTokens = plan.maxTokens;

@@ -3,6 +3,7 @@ import type { Finish, StreamEvent, Usage } from "../../model/mod.ts";
 import type { EncodeContext } from "../codec.ts";
 import { type Frame, framedText } from "../framing/mod.ts";
 import { syntheticToolId, toolIdFor } from "../shared/mod.ts";
+import { foreignSignature } from "./blocks_encode.ts";
 import { errorBody, errorTypeForKindName } from "./errors.ts";
 import { encodeStopReason } from "./finish.ts";
 import { messageIdFor } from "./ids.ts";
@@ -18,6 +19,13 @@ interface Block {
   readonly buffered: BlockDeltaEvent[];
   ended: boolean;
   out?: number;
+  /** Another family's signature so far (its deltas), sealed into one signature_delta at the block's end. */
+  foreignSignature: string;
+}
+
+/** Redacted data only Anthropic can read back; another family's opaque data travels sealed in a signature. */
+function isRedactedThinking(start: BlockStartEvent): boolean {
+  return start.redactedData !== undefined && (start.family === undefined || start.family === "anthropic");
 }
 
 /**
@@ -72,7 +80,7 @@ export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame
       case "text":
         return { type: "text", text: "" };
       case "reasoning":
-        return start.redactedData !== undefined
+        return isRedactedThinking(start)
           ? { type: "redacted_thinking", data: start.redactedData }
           : { type: "thinking", thinking: "" };
       case "toolCall": {
@@ -85,12 +93,13 @@ export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame
   };
 
   const deltaFor = (block: Block, event: BlockDeltaEvent): Record<string, unknown> | undefined => {
-    const { kind, redactedData, family } = block.start;
+    const { kind, family } = block.start;
+    const thinking = kind === "reasoning" && !isRedactedThinking(block.start);
     switch (event.type) {
       case "textDelta":
         if (event.text === "") return undefined;
         if (kind === "text") return { type: "text_delta", text: event.text };
-        if (kind === "reasoning" && redactedData === undefined) {
+        if (thinking) {
           return { type: "thinking_delta", thinking: event.text };
         }
         return undefined;
@@ -99,10 +108,11 @@ export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame
           ? { type: "input_json_delta", partial_json: event.json }
           : undefined;
       case "signatureDelta":
-        // Only Anthropic signatures mean anything to this client; others would fail when replayed.
-        return kind === "reasoning" && redactedData === undefined && family === "anthropic"
-          ? { type: "signature_delta", signature: event.signature }
-          : undefined;
+        if (!thinking) return undefined;
+        if (family === "anthropic") return { type: "signature_delta", signature: event.signature };
+        // Another family's token is sealed whole when the block ends (it may arrive in pieces).
+        block.foreignSignature += event.signature;
+        return undefined;
     }
   };
 
@@ -121,6 +131,16 @@ export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame
   };
 
   const closeBlock = (block: Block) => {
+    const { kind, family, redactedData } = block.start;
+    const sealed = kind === "reasoning" && !isRedactedThinking(block.start)
+      ? foreignSignature({ family, redactedData, signature: block.foreignSignature })
+      : undefined;
+    if (sealed) {
+      send("content_block_delta", {
+        index: block.out,
+        delta: { type: "signature_delta", signature: sealed },
+      });
+    }
     send("content_block_stop", { index: block.out });
     blocks.delete(block.start.index);
     closed.add(block.start.index);
@@ -139,7 +159,7 @@ export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame
 
   const startBlock = (start: BlockStartEvent) => {
     if (blocks.has(start.index) || closed.has(start.index)) return;
-    blocks.set(start.index, { start, buffered: [], ended: false });
+    blocks.set(start.index, { start, buffered: [], ended: false, foreignSignature: "" });
     queue.push(start.index);
     drain();
   };

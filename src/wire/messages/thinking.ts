@@ -19,6 +19,30 @@ export const EFFORT_BUDGETS: Readonly<Record<Exclude<ReasoningEffort, "none">, n
 /** Adaptive thinking without an explicit effort runs at the API's default effort. */
 const ADAPTIVE_DEFAULT_EFFORT: ReasoningEffort = "high";
 
+/**
+ * Claude 4.6 and later think adaptively, steered by `output_config.effort`; a fixed budget is the legacy form
+ * there. (Bedrock and Vertex spell the ids with a vendor prefix or an `@` date.)
+ */
+const ADAPTIVE_MODELS = /(?:^|[/.-])claude-(?:opus|sonnet)-(?:4-[6-9]|[5-9])(?:[-.@]|$)/i;
+
+/** Whether `model` (an upstream model name) takes adaptive thinking with an effort. */
+export function takesAdaptiveThinking(model: string): boolean {
+  return ADAPTIVE_MODELS.test(model);
+}
+
+/** The `output_config.effort` for a neutral effort, and whether it is the one asked for. */
+function adaptiveEffort(effort: Exclude<ReasoningEffort, "none">): { effort: string; exact: boolean } {
+  switch (effort) {
+    case "minimal":
+      return { effort: "low", exact: false };
+    case "xhigh":
+      // "max" is not offered by every adaptive model; "high" is.
+      return { effort: "high", exact: false };
+    default:
+      return { effort, exact: true };
+  }
+}
+
 function effortOf(value: string | null | undefined): ReasoningEffort | undefined {
   switch (value) {
     case "low":
@@ -56,6 +80,8 @@ export function decodeThinking(
 /** The thinking settings to send, the max_tokens that fits them, and what had to change. */
 export interface ThinkingPlan {
   readonly thinking?: Record<string, unknown>;
+  /** `output_config` fields to set (adaptive thinking's effort). */
+  readonly outputConfig?: Record<string, unknown>;
   readonly maxTokens: number;
   readonly warnings: readonly GatewayWarning[];
 }
@@ -85,15 +111,37 @@ function budgetFor(reasoning: ReasoningIntent | undefined, warnings: GatewayWarn
 }
 
 /**
+ * Adaptive thinking for an effort-only intent on a model that takes it: the effort as `output_config.effort`,
+ * and, when the client named no max_tokens, the room the same effort's budget would have had.
+ */
+function planAdaptive(request: NeutralRequest, warnings: GatewayWarning[]): ThinkingPlan | undefined {
+  const intent = request.reasoning;
+  if (!intent || intent.budgetTokens !== undefined || !intent.effort || intent.effort === "none") {
+    return undefined;
+  }
+  const { effort, exact } = adaptiveEffort(intent.effort);
+  if (!exact) {
+    warnings.push(warning(
+      "changed_field:reasoning_effort",
+      `reasoning effort "${intent.effort}" sent as "${effort}", the nearest adaptive-thinking effort`,
+      { from: intent.effort, to: effort },
+    ));
+  }
+  const maxTokens = request.params.maxTokens ?? DEFAULT_MAX_TOKENS + EFFORT_BUDGETS[intent.effort];
+  return { thinking: { type: "adaptive" }, outputConfig: { effort }, maxTokens, warnings };
+}
+
+/**
  * Plans `thinking` and `max_tokens` for a messages upstream. The client's own `thinking` object is
  * sent verbatim while it still means what the request asks for (adaptive, display options survive);
- * otherwise a budget is derived. max_tokens must exceed the budget, so it grows by the budget when
- * it would not.
+ * otherwise an effort becomes adaptive thinking on a model that takes it, or a budget. max_tokens must
+ * exceed a budget, so it grows by the budget when it would not.
  */
 export function planThinking(
   request: NeutralRequest,
   rawThinking: unknown,
   rawOutput: unknown,
+  upstreamModel = "",
 ): ThinkingPlan {
   const warnings: GatewayWarning[] = [];
   const requested = request.params.maxTokens ?? DEFAULT_MAX_TOKENS;
@@ -108,6 +156,10 @@ export function planThinking(
       thinking = rawThinking;
       budget = raw.data.type === "enabled" ? raw.data.budget_tokens : undefined;
     }
+  }
+  if (!thinking && takesAdaptiveThinking(upstreamModel)) {
+    const adaptive = planAdaptive(request, warnings);
+    if (adaptive) return adaptive;
   }
   if (!thinking) {
     budget = budgetFor(request.reasoning, warnings);

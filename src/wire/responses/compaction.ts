@@ -7,6 +7,7 @@
  */
 import type { Frame } from "../framing/mod.ts";
 import { isRecord } from "../shared/mod.ts";
+import { base64ToText, textToBase64 } from "../shared/base64_text.ts";
 import type { WireObject } from "./response_object.ts";
 
 /** Marks compaction content the gateway wrote (anything else is an upstream's own, opaque state). */
@@ -23,30 +24,15 @@ export const COMPACTION_PROMPT =
   "decisions taken and why, open problems and errors, and the exact next steps. Keep file paths, " +
   "identifiers, commands and error messages verbatim. Output only the summary.";
 
-function toBase64(text: string): string {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-function fromBase64(data: string): string | null {
-  try {
-    const binary = atob(data);
-    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-  } catch {
-    return null;
-  }
-}
-
 /** The `encrypted_content` of a compaction the gateway made from `summary`. */
 export function compactionContent(summary: string): string {
-  return GATEWAY_COMPACTION_PREFIX + toBase64(summary);
+  return GATEWAY_COMPACTION_PREFIX + textToBase64(summary);
 }
 
 /** The summary inside a gateway-made compaction's content, or null for any other content. */
 export function summaryOfCompaction(content: unknown): string | null {
   if (typeof content !== "string" || !content.startsWith(GATEWAY_COMPACTION_PREFIX)) return null;
-  return fromBase64(content.slice(GATEWAY_COMPACTION_PREFIX.length));
+  return base64ToText(content.slice(GATEWAY_COMPACTION_PREFIX.length)) ?? null;
 }
 
 /** True when a Responses request asks for remote compaction inline (an input item `compaction_trigger`). */

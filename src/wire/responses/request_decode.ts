@@ -240,6 +240,8 @@ export function decodeRequest(body: unknown, _ctx: DecodeContext): NeutralReques
     ...(reasoning ? { reasoning } : {}),
     stream: req.stream === true,
     source: FORMAT,
-    ...(Object.keys(fields).length > 0 ? { extra: { format: FORMAT, fields } } : {}),
+    ...(Object.keys(fields).length > 0
+      ? { extra: { format: FORMAT, fields, ...("reasoning" in fields ? { mirrored: ["reasoning"] } : {}) } }
+      : {}),
   };
 }

@@ -11,7 +11,7 @@ export const FAILED_ERROR = { code: "server_error", message: "The upstream model
 
 /** Neutral → client response object, with deterministic item ids derived from the response id. */
 export function encodeResponse(response: NeutralResponse, ctx: EncodeContext): WireObject {
-  const id = responseIdFor(response.id);
+  const id = responseIdFor(response.id || (ctx.answerId ? `gw_${ctx.answerId}` : ""));
   const { status, incompleteDetails } = wireStatusFor(response.finish);
   return responseObject({
     id,

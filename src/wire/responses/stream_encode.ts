@@ -52,7 +52,7 @@ const STREAM_ERROR_CODES: Readonly<Record<string, string>> = {
  */
 export function encodeFrames(ctx: EncodeContext): StreamStage<StreamEvent, Frame> {
   let sequence = 0;
-  let id = responseIdFor(`gw_${stableHash(`${ctx.requestModel}:${ctx.now}`)}`);
+  let id = responseIdFor(`gw_${ctx.answerId ?? stableHash(`${ctx.requestModel}:${ctx.now}`)}`);
   // The client sees the model id it asked for, whatever name the upstream reports.
   const model = ctx.requestModel;
   let createdAt = ctx.now;

@@ -1,6 +1,7 @@
 import { GatewayError } from "../../../src/model/mod.ts";
 import type { NeutralResponse } from "../../../src/model/mod.ts";
 import { messagesCodec } from "../../../src/wire/messages/mod.ts";
+import { openReasoning } from "../../../src/wire/shared/reasoning_envelope.ts";
 import { assertEquals, assertThrows } from "../../helpers/assert.ts";
 
 const ctx = { requestModel: "anth/claude-sonnet-4-5", now: 1_700_000_000 };
@@ -106,21 +107,30 @@ Deno.test("encodeResponse() maps neutral finishes back and keeps raw messages st
   );
 });
 
-Deno.test("encodeResponse() sanitises tool ids, survives bad arguments and shows foreign reasoning unsigned", () => {
+Deno.test("encodeResponse() sanitises tool ids, survives bad arguments and seals foreign reasoning tokens in the signature", () => {
   const encoded = messagesCodec.encodeResponse({
     id: "",
     model: "m",
     parts: [
       { kind: "reasoning", text: "gpt thoughts", redactedData: "enc", family: "openai" },
       { kind: "reasoning", text: "visible", family: "google", signature: "g" },
+      { kind: "reasoning", text: "unsigned", family: "other" },
       { kind: "toolCall", id: "call:1/2", name: "f", arguments: "[1,2]" },
       { kind: "toolCall", id: "call_3", name: "g", arguments: "{broken" },
     ],
     finish: { unified: "tool_calls", raw: "tool_calls" },
     usage: { inputTotal: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 },
-  }, ctx) as { id: string; content: unknown[] };
-  assertEquals(encoded.content, [
-    { type: "thinking", thinking: "visible", signature: "" },
+  }, ctx) as {
+    id: string;
+    content: { type: string; thinking?: string; signature?: string; [k: string]: unknown }[];
+  };
+  const [openai, google, unsigned, ...calls] = encoded.content;
+  assertEquals([openai.thinking, google.thinking], ["gpt thoughts", "visible"]);
+  assertEquals(openReasoning(openai.signature!), { family: "openai", redactedData: "enc" });
+  assertEquals(openReasoning(google.signature!), { family: "google", signature: "g" });
+  // Unsigned reasoning has nothing opaque to carry: an empty signature marks it unsigned.
+  assertEquals(unsigned, { type: "thinking", thinking: "unsigned", signature: "" });
+  assertEquals(calls, [
     { type: "tool_use", id: "call_1_2", name: "f", input: {} },
     { type: "tool_use", id: "call_3", name: "g", input: {} },
   ]);

@@ -1,5 +1,6 @@
 import type { StreamEvent } from "../../../src/model/mod.ts";
 import { messagesCodec } from "../../../src/wire/messages/mod.ts";
+import { openReasoning } from "../../../src/wire/shared/reasoning_envelope.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 import { collect, framesOf, parsedEvents, pipe } from "./helpers.ts";
 
@@ -120,7 +121,7 @@ Deno.test("encodeStream() sends a neutral error as a messages error event and st
   );
 });
 
-Deno.test("encodeStream() forwards signatures only for Anthropic reasoning and shows redacted blocks", async () => {
+Deno.test("encodeStream() forwards Anthropic signatures, seals other families' tokens and shows redacted blocks", async () => {
   const events = await parsedEvents(
     await encode([
       { type: "blockStart", index: 0, kind: "reasoning", family: "google" },
@@ -133,6 +134,17 @@ Deno.test("encodeStream() forwards signatures only for Anthropic reasoning and s
       { type: "blockEnd", index: 1 },
       { type: "blockStart", index: 2, kind: "reasoning", family: "anthropic", redactedData: "opaque" },
       { type: "blockEnd", index: 2 },
+      // OpenAI's encrypted content, known at the start or only at the end, arrives in pieces.
+      { type: "blockStart", index: 3, kind: "reasoning", family: "openai", redactedData: "enc-start" },
+      { type: "textDelta", index: 3, text: "o" },
+      { type: "blockEnd", index: 3 },
+      { type: "blockStart", index: 4, kind: "reasoning", family: "openai" },
+      { type: "signatureDelta", index: 4, signature: "enc-" },
+      { type: "signatureDelta", index: 4, signature: "end" },
+      { type: "blockEnd", index: 4 },
+      { type: "blockStart", index: 5, kind: "reasoning", family: "other" },
+      { type: "textDelta", index: 5, text: "plain" },
+      { type: "blockEnd", index: 5 },
     ]),
   );
   const blocks = events.filter((e) =>
@@ -140,15 +152,28 @@ Deno.test("encodeStream() forwards signatures only for Anthropic reasoning and s
   )
     .map((e) => {
       const d = e.data as Record<string, unknown>;
-      return d.delta ?? d.content_block;
-    });
+      return (d.delta ?? d.content_block) as Record<string, unknown>;
+    })
+    .map((b) =>
+      b.type === "signature_delta" && typeof b.signature === "string" && openReasoning(b.signature)
+        ? { sealed: openReasoning(b.signature) }
+        : b
+    );
   assertEquals(blocks, [
     { type: "thinking", thinking: "" },
     { type: "thinking_delta", thinking: "g" },
+    { sealed: { family: "google", signature: "gsig" } },
     { type: "thinking", thinking: "" },
     { type: "thinking_delta", thinking: "a" },
     { type: "signature_delta", signature: "asig" },
     { type: "redacted_thinking", data: "opaque" },
+    { type: "thinking", thinking: "" },
+    { type: "thinking_delta", thinking: "o" },
+    { sealed: { family: "openai", redactedData: "enc-start" } },
+    { type: "thinking", thinking: "" },
+    { sealed: { family: "openai", signature: "enc-end" } },
+    { type: "thinking", thinking: "" },
+    { type: "thinking_delta", thinking: "plain" },
   ]);
 });
 

@@ -187,6 +187,8 @@ Deno.test("decodeRequest() maps tools, tool_choice, params and reasoning and kee
       text: { verbosity: "low" },
       tools: [{ type: "web_search" }, { type: "custom", name: "apply_patch", format: { type: "grammar" } }],
     },
+    // Its effort and summary are the neutral intent: other formats lose nothing by leaving the object out.
+    mirrored: ["reasoning"],
   });
 });
 

@@ -15,10 +15,11 @@ const RATES = [
   ["cache_read_per_mtok", "Cache read"],
 ] as const;
 
-/** Prices per unit of image and audio models: per second of audio and per million characters of speech. */
+/** Prices per unit of audio and rerank models: per second of audio, per million characters, per search. */
 const UNIT_RATES = [
   ["per_second", "Audio $/second", "Transcription billed by duration"],
   ["per_mchar", "Speech $/M characters", "Text-to-speech input"],
+  ["per_search_unit", "Rerank $/search unit", "A query with up to 100 documents"],
 ] as const;
 
 type RateKey = (typeof RATES)[number][0] | (typeof UNIT_RATES)[number][0];
@@ -54,7 +55,7 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
   override render() {
     return html`
       <gw-page-header heading="Pricing"
-        description="USD per million tokens, per image, per second of audio or per million characters of speech. Overrides win over builtins; names match by longest prefix.">
+        description="USD per million tokens, per image, per second of audio, per million characters of speech or per rerank search. Overrides win over builtins; names match by longest prefix.">
         <button class="primary" @click=${() => this.openForm(null)}>${icon("plus")}Add override</button>
       </gw-page-header>
             ${this.frame(this.state, (d) => this.body(d))} ${this.formDialog()}
@@ -187,6 +188,7 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
       cache_read_per_mtok: text("cache_read_per_mtok"),
       per_second: text("per_second"),
       per_mchar: text("per_mchar"),
+      per_search_unit: text("per_search_unit"),
       per_image: Object.entries(price?.per_image ?? {}).map(([variant, usd]) => `${variant} = ${usd}`).join(
         "\n",
       ),
@@ -217,6 +219,7 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
       cache_read_per_mtok: rate("cache_read_per_mtok"),
       per_second: rate("per_second"),
       per_mchar: rate("per_mchar"),
+      per_search_unit: rate("per_search_unit"),
       per_image: typeof perImage === "string" ? undefined : perImage,
     };
     const known = ["model", "per_image", ...RATES.map(([k]) => k), ...UNIT_RATES.map(([k]) => k)];
@@ -251,7 +254,7 @@ function usd(n: number): string {
   return `$${Number(n.toPrecision(6))}`;
 }
 
-/** The per-image, per-second and per-character prices of a row, or a dash for token-only models. */
+/** The per-image, per-second, per-character and per-search prices of a row, or a dash for token-only models. */
 function perUnit(p: PriceView): string {
   const parts: string[] = [];
   if (p.per_image !== undefined) {
@@ -265,6 +268,7 @@ function perUnit(p: PriceView): string {
   }
   if (p.per_second !== undefined) parts.push(`${usd(p.per_second)}/second`);
   if (p.per_mchar !== undefined) parts.push(`${usd(p.per_mchar)}/M chars`);
+  if (p.per_search_unit !== undefined) parts.push(`${usd(p.per_search_unit)}/search unit`);
   return parts.length === 0 ? "–" : parts.join(" · ");
 }
 
