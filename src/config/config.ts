@@ -49,6 +49,16 @@ export interface ProviderConfig {
   readonly quota?: ProviderQuota;
   /** Subscription kinds: overrides of the kind's OAuth endpoints (see src/credentials/kinds.ts). */
   readonly oauth?: OAuthOverrides;
+  /** Azure OpenAI kinds: the API version and model → deployment names (see src/executors/azure.ts). */
+  readonly azure?: AzureSettings;
+}
+
+/** How an Azure OpenAI resource is called (YAML `providers[].azure`). */
+export interface AzureSettings {
+  /** "v1" (or "preview"): the v1 API; a dated version: the per-deployment API with `?api-version=`. */
+  readonly apiVersion: string;
+  /** Model name → deployment name; a model without an entry is called by its own name. */
+  readonly deployments: Readonly<Record<string, string>>;
 }
 
 /**

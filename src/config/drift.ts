@@ -20,6 +20,7 @@ const PROVIDER_FIELDS: readonly [string, (p: ProviderConfig) => unknown][] = [
   ["base_url", (p) => p.baseUrl],
   ["models", (p) => p.models.join("\n")],
   ["enabled", (p) => p.enabled],
+  ["azure", (p) => JSON.stringify(p.azure ?? null)],
 ];
 
 /** Both sides of the comparison: providers and combos. */

@@ -174,6 +174,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       ),
       ...(p.quota ? { quota: p.quota } : {}),
       ...(p.oauth ? { oauth: oauthOverrides(p.oauth) } : {}),
+      ...(p.azure ? { azure: { apiVersion: p.azure.api_version, deployments: p.azure.deployments } } : {}),
     })),
     combos: data.combos.map((c) => ({ name: c.name, models: c.models })),
     tokenSavers: data.token_savers,

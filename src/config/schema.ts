@@ -95,6 +95,28 @@ export const oauthOverridesSchema = z.strictObject({
   project: cloudProject.optional(),
 });
 
+const AZURE_VERSION_RULE = "must be v1, preview or a dated version such as 2024-10-21";
+const AZURE_DEPLOYMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const AZURE_DEPLOYMENT_RULE = "deployment names are letters, digits, '.', '_' or '-'";
+/** An Azure OpenAI API version: the v1 API ("v1", "preview") or a dated one. */
+export const azureApiVersion = z.string().regex(
+  /^(v1|preview|\d{4}-\d{2}-\d{2}(-preview)?)$/,
+  AZURE_VERSION_RULE,
+);
+/** An Azure OpenAI deployment name (it becomes a URL path segment). */
+export const azureDeploymentName = z.string().regex(AZURE_DEPLOYMENT, AZURE_DEPLOYMENT_RULE);
+
+/**
+ * Azure OpenAI's call settings (YAML `providers[].azure`): `api_version` "v1" (the default) calls the v1 API
+ * (`/openai/v1/...`, the deployment named in the body); a dated version ("2024-10-21", "2025-04-01-preview")
+ * calls `/openai/deployments/{deployment}/...?api-version=...`. `deployments` maps a model name to its
+ * deployment; a model without an entry is its own deployment name.
+ */
+export const azureSchema = z.strictObject({
+  api_version: azureApiVersion.default("v1"),
+  deployments: z.record(z.string().min(1), azureDeploymentName).default({}),
+});
+
 /** One provider account (YAML `providers[]`). */
 export const providerSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only"),
@@ -107,6 +129,7 @@ export const providerSchema = z.strictObject({
   capabilities: z.record(z.string().min(1), capabilityOverrideSchema).default({}),
   quota: providerQuotaSchema.optional(),
   oauth: oauthOverridesSchema.optional(),
+  azure: azureSchema.optional(),
 });
 
 /** One combo (YAML `combos[]`). */

@@ -8,6 +8,7 @@ import { type AudioBill, imageCost, type Price, speechCost, transcriptionCost } 
 import type { CallTarget } from "./prepare_call.ts";
 import { callUpstream, type UpstreamOutcome, type UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
+import { operationUrl } from "../executors/presets.ts";
 import {
   GatewayError,
   type GatewayWarning,
@@ -236,7 +237,7 @@ function buildCall(
       warnings: encoded.warnings,
     };
   }
-  const url = provider.baseUrl.replace(/\/+$/, "") + OPENAI_PATHS[media.kind];
+  const url = operationUrl(preset, provider.baseUrl, OPENAI_PATHS[media.kind], attempt.upstreamModel);
   const json = (body: unknown) => ({
     call: {
       url,

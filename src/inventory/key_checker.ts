@@ -5,7 +5,8 @@
  * `refresh` the composition root passes in), which writes a rotated blob back itself.
  */
 import type { ApiType } from "../config/api_types.ts";
-import type { OAuthOverrides } from "../config/mod.ts";
+import type { AzureSettings, OAuthOverrides } from "../config/mod.ts";
+import { AZURE_DEFAULTS, azureDeployment, azureOperationUrl } from "../executors/azure.ts";
 import {
   type CheckOutcome,
   creditsFromHeaders,
@@ -35,6 +36,8 @@ export interface CheckTarget {
   readonly credit?: CreditSource;
   /** OAuth endpoint overrides of the prefix's provider row (an OAuth key refreshes where its row does). */
   readonly oauth?: OAuthOverrides;
+  /** Azure kinds: the provider row's API version and deployments (absent: the v1 API). */
+  readonly azure?: AzureSettings;
 }
 
 /**
@@ -80,6 +83,22 @@ function protocolFor(target: CheckTarget): Protocol | null {
           body: JSON.stringify({ model, max_tokens: 1, messages: [{ role: "user", content: "hi" }] }),
         }),
       };
+    case "azure_openai":
+    case "azure_responses": {
+      const azure = target.azure ?? AZURE_DEFAULTS;
+      return {
+        headers: { "api-key": key },
+        modelsUrl: azureOperationUrl(base, azure, "/models", null),
+        probe: (model) => ({
+          url: azureOperationUrl(base, azure, "/chat/completions", model),
+          body: JSON.stringify({
+            model: azureDeployment(azure, model),
+            max_tokens: 1,
+            messages: [{ role: "user", content: "hi" }],
+          }),
+        }),
+      };
+    }
     case "messages_native":
       return {
         headers: { "x-api-key": key, "anthropic-version": "2023-06-01" },

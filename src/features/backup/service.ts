@@ -78,6 +78,9 @@ export class ConfigFileService {
         ...(p.oauth && Object.keys(p.oauth).length > 0
           ? { oauth: exportOAuth(p.oauth, (value) => secret(p.id, "oauth.client_secret", value)) }
           : {}),
+        ...(p.azure
+          ? { azure: { api_version: p.azure.apiVersion, deployments: { ...p.azure.deployments } } }
+          : {}),
       })),
       combos: store.combos.list().map((c) => ({ name: c.name, models: [...c.models] })),
       token_savers: {

@@ -213,6 +213,7 @@ export class InventoryChecks {
       probeModel: catalog?.probeModel,
       credit: catalog?.credit,
       oauth: row?.oauth,
+      ...(row?.azure ? { azure: row.azure } : {}),
     };
   }
 
