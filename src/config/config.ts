@@ -156,6 +156,11 @@ export interface InventoryConfig {
   readonly checkTimeoutMs: number;
   /** Send a 1-token request to learn whether a valid key can actually be used. */
   readonly usabilityProbe: boolean;
+  /**
+   * Mirror each provider row's own key into the inventory and check it at the row's base URL (private and
+   * loopback addresses included: an administrator configured them).
+   */
+  readonly checkProviderKeys: boolean;
   /** Checks may reach private, loopback and link-local addresses (off: public only). */
   readonly allowPrivateTargets: boolean;
   /** Keys one client may submit per window (push, Add Keys, import). */

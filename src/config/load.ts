@@ -145,6 +145,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       errorRetryMs: data.inventory.error_retry_s * 1000,
       checkTimeoutMs: data.inventory.check_timeout_s * 1000,
       usabilityProbe: data.inventory.usability_probe,
+      checkProviderKeys: data.inventory.check_provider_keys,
       allowPrivateTargets: data.inventory.allow_private_targets,
       pushRateLimit: data.inventory.push_rate_limit,
       pushRateWindowMs: data.inventory.push_rate_window_s * 1000,

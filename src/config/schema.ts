@@ -262,6 +262,7 @@ export const configFileSchema = z.strictObject({
       error_retry_s: z.number().min(0).max(86_400).default(60),
       check_timeout_s: z.number().positive().max(600).default(15),
       usability_probe: z.boolean().default(true),
+      check_provider_keys: z.boolean().default(true),
       allow_private_targets: z.boolean().default(false),
       push_rate_limit: z.number().int().min(1).default(300),
       push_rate_window_s: z.number().positive().default(60),

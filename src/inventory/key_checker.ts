@@ -38,6 +38,8 @@ export interface CheckTarget {
   readonly oauth?: OAuthOverrides;
   /** Azure kinds: the provider row's API version and deployments (absent: the v1 API). */
   readonly azure?: AzureSettings;
+  /** The base URL is an administrator's provider row: its origin is checked even when private. */
+  readonly trustedBaseUrl?: boolean;
 }
 
 /**
@@ -141,7 +143,22 @@ function parseJson(text: string): unknown {
 }
 
 /** Checks one key; never throws (a failure is an `error` outcome). */
-export async function checkKey(target: CheckTarget, deps: CheckerDeps): Promise<CheckOutcome> {
+export function checkKey(target: CheckTarget, deps: CheckerDeps): Promise<CheckOutcome> {
+  return checkTrusted(target, target.trustedBaseUrl ? trusting(deps, target.baseUrl) : deps);
+}
+
+/** Deps whose fetch lets `baseUrl`'s origin through the private-address guard. */
+function trusting(deps: CheckerDeps, baseUrl: string): CheckerDeps {
+  let trustedOrigin: string;
+  try {
+    trustedOrigin = new URL(baseUrl).origin;
+  } catch {
+    return deps;
+  }
+  return { ...deps, fetch: (url, init) => deps.fetch(url, { ...init, trustedOrigin }) };
+}
+
+async function checkTrusted(target: CheckTarget, deps: CheckerDeps): Promise<CheckOutcome> {
   if (target.blob) return checkBlob(target, deps);
   const protocol = protocolFor(target);
   if (protocol === null) return errorOutcome(`keys of api_type ${target.apiType} cannot be checked yet`);

@@ -59,6 +59,7 @@ export class ConfigFileService {
         error_retry_s: config.inventory.errorRetryMs / 1000,
         check_timeout_s: config.inventory.checkTimeoutMs / 1000,
         usability_probe: config.inventory.usabilityProbe,
+        check_provider_keys: config.inventory.checkProviderKeys,
         allow_private_targets: config.inventory.allowPrivateTargets,
         push_rate_limit: config.inventory.pushRateLimit,
         push_rate_window_s: config.inventory.pushRateWindowMs / 1000,
