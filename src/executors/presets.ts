@@ -147,6 +147,11 @@ export function presetOf(provider: PresetSettings): ProtocolPreset {
   return own;
 }
 
+/** The name a provider's upstream knows a model by, in request bodies (Azure: its deployment). */
+export function upstreamModelName(preset: ProtocolPreset, model: string): string {
+  return preset.upstreamModel?.(model) ?? model;
+}
+
 /**
  * The URL of an OpenAI-style operation (`/embeddings`, `/images/generations`, `/audio/speech`, …) of a
  * provider: under its base URL, or where its kind puts it (Azure: per deployment).

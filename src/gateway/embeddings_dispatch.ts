@@ -7,7 +7,7 @@
 import { embeddingCost } from "../accounting/mod.ts";
 import { callUpstream, type UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
-import { operationUrl } from "../executors/presets.ts";
+import { operationUrl, upstreamModelName } from "../executors/presets.ts";
 import {
   type EmbeddingsFormat,
   GatewayError,
@@ -219,10 +219,7 @@ async function callBatch(
   span: AttemptTrace,
 ): Promise<BatchResult> {
   const { provider, preset } = target;
-  const encoded = codec.encodeRequest(
-    request,
-    preset.upstreamModel?.(attempt.upstreamModel) ?? attempt.upstreamModel,
-  );
+  const encoded = codec.encodeRequest(request, upstreamModelName(preset, attempt.upstreamModel));
   const call: UpstreamRequest = tracedCall({
     client: deps.clients.get(provider.clientId, `${provider.baseUrl}|${provider.apiType}`),
     clientSignal: input.clientSignal,

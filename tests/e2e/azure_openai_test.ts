@@ -177,3 +177,37 @@ Deno.test("Azure: a bad azure section in the YAML is refused at load with the fi
   assertStringIncludes(error.message, "api_version");
   assertStringIncludes(error.message, "2024-10-21");
 });
+
+Deno.test("Azure images: images.generate at the v1 API names the deployment in the body; a dated version puts it in the path", async () => {
+  const upstream = await startMockUpstream();
+  upstream.script({
+    handler: (request) =>
+      request.path.endsWith("/images/generations") && request.headers.get("api-key") === AZURE_KEY
+        ? Response.json({ created: 1_700_000_000, data: [{ b64_json: "aW1hZ2U=" }] })
+        : Response.json({ error: { code: "404", message: "Resource not found" } }, { status: 404 }),
+  });
+  const yaml = azureYaml(upstream.url).replace(
+    "gpt-4o: prod-gpt4o\n",
+    "gpt-4o: prod-gpt4o\n        gpt-image-1: images-prod\n",
+  );
+  const gw = await startTestGateway(yaml);
+  try {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "anything", maxRetries: 0 });
+    const v1 = await client.images.generate({ model: "azv/gpt-image-1", prompt: "an apple" });
+    assertEquals(v1.data?.[0].b64_json, "aW1hZ2U=");
+    let sent = upstream.requests.at(-1)!;
+    assertEquals([sent.path, sent.search, sent.body.model], [
+      "/openai/v1/images/generations",
+      "",
+      "images-prod",
+    ]);
+    assertAzureAuth(sent);
+    await client.images.generate({ model: "azd/gpt-image-1", prompt: "an apple" });
+    sent = upstream.requests.at(-1)!;
+    assertEquals(sent.path, "/openai/deployments/gpt-image-1/images/generations");
+    assertEquals(new URLSearchParams(sent.search).get("api-version"), "2024-10-21");
+  } finally {
+    await gw.stop();
+    await upstream.close();
+  }
+});

@@ -1,5 +1,10 @@
 import type { ProviderConfig } from "../../config/mod.ts";
-import { DEFAULT_ANTHROPIC_VERSION, presetOf, type ProtocolPreset } from "../../executors/presets.ts";
+import {
+  DEFAULT_ANTHROPIC_VERSION,
+  presetOf,
+  type ProtocolPreset,
+  upstreamModelName,
+} from "../../executors/presets.ts";
 import type { NeutralRequest } from "../../model/mod.ts";
 import type { ProbeResult as ContractProbeResult } from "./contract.ts";
 
@@ -153,7 +158,7 @@ export async function probeProvider(
   const preset = presetOf(provider);
   if (preset.shaper) return { ok: false, status: 0, latency_ms: 0, message: SHAPED_ONLY, model };
   const source = preset.format === "cloud_assistant" ? "chat_completions" : preset.format;
-  const upstreamModel = preset.upstreamModel?.(model) ?? model;
+  const upstreamModel = upstreamModelName(preset, model);
   const body = preset.codec.encodeRequest(pingRequest(model, false, source), upstreamModel).body;
   const result = probeResults(model, now);
   try {
