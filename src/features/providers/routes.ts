@@ -12,7 +12,7 @@ import {
 import { hasStoredCredential, UNSAVED_PROVIDER_ID } from "../../executors/oauth/mod.ts";
 import { providerView } from "./state.ts";
 import { invalidField } from "../field_error.ts";
-import { azureSettings, type FetchTarget, withCallHints } from "./service.ts";
+import { azureHints, azureSettings, type FetchTarget, withCallHints } from "./service.ts";
 import { GatewayError } from "../../model/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { answer, readBody } from "../../dashboard/validation.ts";
@@ -28,14 +28,6 @@ const UNSAVED: ProviderConfig = {
   models: [],
   enabled: false,
 };
-
-/** The form's Azure fields as service hints. */
-function azureHints(input: {
-  readonly azure_api_version?: string;
-  readonly azure_deployments?: Readonly<Record<string, string>>;
-}) {
-  return { apiVersion: input.azure_api_version, deployments: input.azure_deployments };
-}
 
 /**
  * Providers: create, update (blank api_key keeps the stored one), enable/disable, delete, Fetch Models and

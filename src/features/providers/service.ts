@@ -157,6 +157,14 @@ export interface AzureHints {
   readonly deployments?: Readonly<Record<string, string>>;
 }
 
+/** The Azure fields of a checked form, CLI or API body, as hints. */
+export function azureHints(input: {
+  readonly azure_api_version?: string;
+  readonly azure_deployments?: Readonly<Record<string, string>>;
+}): AzureHints {
+  return { apiVersion: input.azure_api_version, deployments: input.azure_deployments };
+}
+
 /**
  * A provider's Azure settings with the form's applied: Azure kinds always have some (the v1 API by
  * default); other kinds have none, and naming them there is refused rather than stored unused.
