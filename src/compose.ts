@@ -204,6 +204,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   const handler = createHandler({
     control: runtime.control,
     dispatcher: runtime.dispatcher,
+    responses: runtime.responses,
     now,
     drainSignal: drain.signal,
     authRefused: (reason, surface) => authFailures.refused(reason, surface),

@@ -3,7 +3,9 @@
  * 50-chunk SSE stream. The stream comes in one write, or, under the `/spaced` path prefix, one write
  * per chunk with a timer tick between them (as a real model streams: one chunk per network read); a
  * spaced stream has as many content chunks as the request's `max_tokens` (up to 1000), so streams of
- * two lengths tell the cost of one more chunk apart from the cost of a request.
+ * two lengths tell the cost of one more chunk apart from the cost of a request. `/v1/embeddings` answers
+ * one 1536-dimension vector (text-embedding-3-small's size) as float32 base64, or as numbers when the request
+ * does not ask for base64.
  * Usage: deno run -A scripts/bench/mock_upstream.ts <port>
  */
 const port = Number(Deno.args[0] ?? 18001);
@@ -65,10 +67,29 @@ function spacedStream(content: number): ReadableStream<Uint8Array> {
   });
 }
 
+const EMBEDDING_DIMENSIONS = 1536;
+const vector = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => Math.fround(Math.sin(i) / 7));
+const embeddingAnswer = (embedding: unknown) =>
+  JSON.stringify({
+    object: "list",
+    model: "text-embedding-3-small",
+    data: [{ object: "embedding", index: 0, embedding }],
+    usage: { prompt_tokens: 4, total_tokens: 4 },
+  });
+const embeddingFloats = embeddingAnswer(vector);
+const embeddingBase64 = embeddingAnswer(
+  btoa(String.fromCharCode(...new Uint8Array(new Float32Array(vector).buffer))),
+);
+
 Deno.serve(
   { hostname: "127.0.0.1", port, onListen: () => console.log(`mock upstream on ${port}`) },
   async (request) => {
     const body = await request.text();
+    if (request.url.endsWith("/embeddings")) {
+      return new Response(body.includes('"base64"') ? embeddingBase64 : embeddingFloats, {
+        headers: { "content-type": "application/json" },
+      });
+    }
     if (body.includes('"stream":true')) {
       const spaced = new URL(request.url).pathname.startsWith("/spaced/");
       const content = spaced

@@ -7,7 +7,8 @@
  * streamed chunk when a stream arrives in one write (passthrough and translate), and the CPU one more
  * chunk costs when each chunk arrives in its own write, against a JS pass-through floor and the bare
  * proxy's native pipe, and the routing decision alone with 1,000 accounts under one prefix
- * (`routing_resolve.ts`); then the issue's goals in their own runs: p99 over one connection against the
+ * (`routing_resolve.ts`), embeddings throughput against a bare proxy of `/v1/embeddings` in alternating rounds;
+ * then the issue's goals in their own runs: p99 over one connection against the
  * bare proxy and RSS after load (`latency_rss.ts`), trace export on vs off (`telemetry_export.ts`), 1 vs N workers and PostgreSQL vs SQLite (`workers.ts`).
  * Bounded in time: about eight minutes.
  */
@@ -29,6 +30,7 @@ const PORTS = {
   bareSpaced: 18105,
   jsSpaced: 18106,
   clientBare: 18107,
+  bareEmbeddings: 18108,
 };
 const WRK_SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
@@ -72,6 +74,13 @@ const MESSAGES_BODY = JSON.stringify({
   messages: [{ role: "user", content: "Say hello." }],
 });
 const MESSAGES_STREAM_BODY = MESSAGES_BODY.replace("{", '{"stream":true,');
+/** An embeddings request as the `openai` SDK (and LangChain over it) sends one: base64 vectors by default. */
+const EMBEDDINGS_BODY = JSON.stringify({
+  model: "bench/text-embedding-3-small",
+  input: "Say hello.",
+  encoding_format: "base64",
+});
+const EMBEDDINGS_ROUNDS = Number(Deno.env.get("BENCH_EMBEDDINGS_ROUNDS") ?? 5);
 
 const children: Deno.ChildProcess[] = [];
 
@@ -243,6 +252,14 @@ async function main() {
       `http://127.0.0.1:${PORTS.mock}${upstreamPath}`,
     ]);
   const bareProxy = proxy("bare_proxy.ts", PORTS.bare);
+  const bareEmbeddings = spawnPinned("0", [
+    "run",
+    "-A",
+    "scripts/bench/bare_proxy.ts",
+    String(PORTS.bareEmbeddings),
+    `http://127.0.0.1:${PORTS.mock}`,
+    "/v1/embeddings",
+  ]);
   const clientProxy = proxy("client_proxy.ts", PORTS.clientBare);
   const bareSpaced = proxy("bare_proxy.ts", PORTS.bareSpaced, "/spaced");
   const jsSpaced = proxy("js_stream_proxy.ts", PORTS.jsSpaced, "/spaced");
@@ -347,6 +364,40 @@ async function main() {
   } else {console.log(
       "  Portkey gateway     skipped (npm or the package unavailable; BENCH_PEERS=0 skips it)",
     );}
+
+  // Embeddings the same way as chat: alternating rounds against a bare proxy of the same endpoint. The
+  // gateway decodes the upstream's base64 vector and encodes it again for the client; the proxy pipes bytes.
+  const bareEmbeddingsUrl = `http://127.0.0.1:${PORTS.bareEmbeddings}/v1/embeddings`;
+  const gatewayEmbeddingsUrl = `http://127.0.0.1:${PORTS.gateway}/v1/embeddings`;
+  await waitReady(bareEmbeddingsUrl, EMBEDDINGS_BODY);
+  await wrk(gatewayEmbeddingsUrl, { body: EMBEDDINGS_BODY, seconds: Math.ceil(WARMUP_SECONDS / 3) });
+  await wrk(bareEmbeddingsUrl, { body: EMBEDDINGS_BODY, seconds: Math.ceil(WARMUP_SECONDS / 5) });
+  const embeddingsRound = async (url: string, pid: number) => {
+    const before = cpuMs(pid);
+    const result = await wrk(url, { body: EMBEDDINGS_BODY, seconds: THROUGHPUT_ROUND_SECONDS });
+    return { rps: result.rps, cpuUs: ((cpuMs(pid) - before) * 1000) / result.requests };
+  };
+  const bareEmbeddingRounds: { rps: number; cpuUs: number }[] = [];
+  const gatewayEmbeddingRounds: { rps: number; cpuUs: number }[] = [];
+  for (let i = 0; i < EMBEDDINGS_ROUNDS; i++) {
+    bareEmbeddingRounds.push(await embeddingsRound(bareEmbeddingsUrl, bareEmbeddings.pid));
+    gatewayEmbeddingRounds.push(await embeddingsRound(gatewayEmbeddingsUrl, gateway.pid));
+  }
+  const embeddingRatios = gatewayEmbeddingRounds.map((g, i) => g.rps / bareEmbeddingRounds[i].rps);
+  console.log(
+    `Embeddings (one 1536-dimension base64 vector, wrk -t1 -c50, ${EMBEDDINGS_ROUNDS} alternating ${THROUGHPUT_ROUND_SECONDS} s rounds):`,
+  );
+  console.log(`  bare Deno proxy     ${median(bareEmbeddingRounds.map((r) => r.rps)).toFixed(0)} req/s`);
+  console.log(
+    `  gateway             ${median(gatewayEmbeddingRounds.map((r) => r.rps)).toFixed(0)} req/s  (median ${
+      (median(embeddingRatios) * 100).toFixed(0)
+    }% of the bare proxy; rounds: ${embeddingRatios.map((r) => `${(r * 100).toFixed(0)}%`).join(", ")})`,
+  );
+  console.log(
+    `  CPU per request     gateway ${
+      median(gatewayEmbeddingRounds.map((r) => r.cpuUs)).toFixed(0)
+    } µs, bare ${median(bareEmbeddingRounds.map((r) => r.cpuUs)).toFixed(0)} µs`,
+  );
 
   // The bare proxy is measured too: a second hop on loopback costs something on its own, and the
   // gateway's share is what it adds beyond that hop.

@@ -81,6 +81,29 @@ export function speechCost(characters: number, inputTokens: number, price: Price
     PER_MILLION;
 }
 
+/** What a rerank answer says about its cost, and how many documents the request ranked. */
+export interface RerankBill {
+  readonly searchUnits?: number;
+  readonly inputTokens?: number;
+  readonly documents: number;
+}
+
+/** Documents one Cohere search unit covers (a query over up to 100 documents). */
+export const DOCUMENTS_PER_SEARCH_UNIT = 100;
+
+/**
+ * Rerank: search units at the per-search-unit price (the answer's, else one per 100 documents, as Cohere
+ * counts them); for token-priced models (no per-search-unit price) the reported input tokens.
+ */
+export function rerankCost(bill: RerankBill, price: Price | null): number {
+  if (price === null) return 0;
+  if (price.perSearchUnit !== undefined) {
+    const units = bill.searchUnits ?? Math.ceil(Math.max(bill.documents, 1) / DOCUMENTS_PER_SEARCH_UNIT);
+    return Math.max(units, 0) * price.perSearchUnit;
+  }
+  return Math.max(bill.inputTokens ?? 0, 0) * price.inputPerMtok / PER_MILLION;
+}
+
 function hasTokenPrices(price: Price): boolean {
   return price.inputPerMtok > 0 || price.outputPerMtok > 0;
 }

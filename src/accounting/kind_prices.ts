@@ -1,5 +1,5 @@
 /**
- * Builtin prices of the common embedding, image and audio models, beside the spec's 28 chat builtins (which
+ * Builtin prices of the common embedding, image, audio and rerank models, beside the spec's 28 chat builtins (which
  * stay exactly as the spec lists them). Overrides from config and the database win over these as over those.
  * Each number says where it came from; "list" means the vendor's own model page.
  */
@@ -81,4 +81,14 @@ export const BUILTIN_KIND_PRICES: Readonly<Record<string, Price>> = Object.freez
   // the input (see speechCost): measured at ~6 audio tokens per text token by
   // github.com/sanand0/blog posts/2025/openai-tts-cost.md, i.e. about $0.0726 per 1k text tokens.
   "gpt-4o-mini-tts": tokens(0.6, 12),
+
+  // Rerank. Cohere bills per search unit (one query over up to 100 documents): $2.00 per 1,000 searches for
+  // rerank-v3.5 and the v3.0 models, Cohere's long-standing list price (cohere.com/pricing; not re-checked
+  // here: OpenRouter lists rerank-v3.5 at $0.001 per search in 2026, openrouter.ai/cohere/rerank-v3.5).
+  "rerank-v3.5": { ...tokens(0), perSearchUnit: 0.002 },
+  "rerank-english-v3.0": { ...tokens(0), perSearchUnit: 0.002 },
+  "rerank-multilingual-v3.0": { ...tokens(0), perSearchUnit: 0.002 },
+  // Jina bills tokens: $0.045 per 1M for jina-reranker-v2-base-multilingual (agentset.ai's reranker table; Jina
+  // sells token packs, so this is the pack price per million, not a list price).
+  "jina-reranker-v2-base-multilingual": tokens(0.045),
 });

@@ -3,10 +3,13 @@ export { BUILTIN_PRICES, type ImagePrices, type Price } from "./price.ts";
 export { BUILTIN_KIND_PRICES } from "./kind_prices.ts";
 export {
   type AudioBill,
+  DOCUMENTS_PER_SEARCH_UNIT,
   embeddingCost,
   type ImageBill,
   imageCost,
   imagePrice,
+  type RerankBill,
+  rerankCost,
   SPEECH_AUDIO_TOKENS_PER_TEXT_TOKEN,
   speechCost,
   transcriptionCost,

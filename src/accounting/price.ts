@@ -1,6 +1,6 @@
 /**
  * USD per million tokens for one model (spec "Pricing entry"), and for models billed by other units (images,
- * seconds of audio, characters of speech) those prices beside them. Embedding models are token models whose
+ * seconds of audio, characters of speech, rerank search units) those prices beside them. Embedding models are token models whose
  * output price is 0. Cost functions for each kind: src/accounting/kind_cost.ts.
  */
 export interface Price {
@@ -14,6 +14,8 @@ export interface Price {
   readonly perSecond?: number;
   /** USD per million input characters (speech billed by characters). */
   readonly perMchar?: number;
+  /** USD per search unit (Cohere bills rerank calls by search unit: one query over up to 100 documents). */
+  readonly perSearchUnit?: number;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { DeclaredKinds } from "../model/model_kind.ts";
 import type { TelemetryYaml } from "../telemetry/config.ts";
 import type { ApiType } from "./api_types.ts";
 import type { HomePaths } from "./paths.ts";
@@ -47,6 +48,8 @@ export interface ProviderConfig {
   readonly capabilities?: Readonly<Record<string, CapabilityOverride>>;
   /** Configured limits; absent means only what upstream answers report. */
   readonly quota?: ProviderQuota;
+  /** Kinds declared per upstream model (YAML `kinds`), over what the names say; absent: names alone decide. */
+  readonly kinds?: DeclaredKinds;
   /** Subscription kinds: overrides of the kind's OAuth endpoints (see src/credentials/kinds.ts). */
   readonly oauth?: OAuthOverrides;
   /** Azure OpenAI kinds: the API version and model → deployment names (see src/executors/azure.ts). */
@@ -112,6 +115,7 @@ export interface PriceConfig {
   readonly perImage?: Readonly<Record<string, number>>;
   readonly perSecond?: number;
   readonly perMchar?: number;
+  readonly perSearchUnit?: number;
 }
 
 /** Token saver switches as seeded from YAML. */

@@ -116,6 +116,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       ...(p.per_image === undefined ? {} : { perImage: p.per_image }),
       ...(p.per_second === undefined ? {} : { perSecond: p.per_second }),
       ...(p.per_mchar === undefined ? {} : { perMchar: p.per_mchar }),
+      ...(p.per_search_unit === undefined ? {} : { perSearchUnit: p.per_search_unit }),
     };
   }
   return {
@@ -176,6 +177,7 @@ function toConfig(data: ConfigFile, paths: HomePaths): Config {
       ...(p.quota ? { quota: p.quota } : {}),
       ...(p.oauth ? { oauth: oauthOverrides(p.oauth) } : {}),
       ...(p.azure ? { azure: { apiVersion: p.azure.api_version, deployments: p.azure.deployments } } : {}),
+      ...(Object.keys(p.kinds).length > 0 ? { kinds: p.kinds } : {}),
     })),
     combos: data.combos.map((c) => ({ name: c.name, models: c.models })),
     tokenSavers: data.token_savers,

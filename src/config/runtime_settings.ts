@@ -15,6 +15,8 @@ export interface RuntimeSettings {
   readonly server_request_logging: boolean;
   readonly server_request_log_retention: number;
   readonly server_audit_retention_days: number;
+  readonly server_response_store_ttl_days: number;
+  readonly server_response_store_max_mb: number;
   readonly server_account_strategy: AccountStrategy;
   readonly server_account_sticky_limit: number;
   readonly server_sticky_client_routing: boolean;
@@ -133,6 +135,18 @@ export const SETTING_DEFINITIONS: { readonly [K in SettingKey]: Definition<Runti
   server_audit_retention_days: number("days audit rows are kept (older ones pruned)", 365, {
     min: 1,
     max: 3650,
+    integer: true,
+    clamp: true,
+  }),
+  server_response_store_ttl_days: number("days a stored Responses API response is kept", 30, {
+    min: 1,
+    max: 3650,
+    integer: true,
+    clamp: true,
+  }),
+  server_response_store_max_mb: number("MB of stored Responses API responses per key (oldest dropped)", 100, {
+    min: 1,
+    max: 100000,
     integer: true,
     clamp: true,
   }),

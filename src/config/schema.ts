@@ -3,13 +3,15 @@ import type { OAuthOverrides } from "./config.ts";
 import { API_TYPES } from "./api_types.ts";
 import { parseIpRange } from "../security/ip_ranges.ts";
 import { telemetrySchema } from "../telemetry/config.ts";
+import { MODEL_KINDS } from "../model/model_kind.ts";
 
 const MODEL_REF = /^[^/\s]+\/\S+$/;
 const saverLevel = z.enum(["lite", "full", "ultra"]);
 
 /**
  * Prices of one model (YAML `pricing.<model>`): per million tokens, and for image and audio models per image
- * (by `<quality>@<size>`, `<quality>`, `@<size>` or `*`), per second of audio or per million characters.
+ * (by `<quality>@<size>`, `<quality>`, `@<size>` or `*`), per second of audio, per million characters or per
+ * rerank search unit.
  */
 export const priceSchema = z.strictObject({
   input_per_mtok: z.number().nonnegative(),
@@ -19,6 +21,7 @@ export const priceSchema = z.strictObject({
   per_image: z.record(z.string().min(1), z.number().nonnegative()).optional(),
   per_second: z.number().nonnegative().optional(),
   per_mchar: z.number().nonnegative().optional(),
+  per_search_unit: z.number().nonnegative().optional(),
 });
 
 /** Capability overrides of one upstream model (YAML `providers[].capabilities.<model>`). */
@@ -130,6 +133,8 @@ export const providerSchema = z.strictObject({
   quota: providerQuotaSchema.optional(),
   oauth: oauthOverridesSchema.optional(),
   azure: azureSchema.optional(),
+  // A model's kind when its name says otherwise (a reranker named like a chat model, …): docs/config.md.
+  kinds: z.record(z.string().min(1), z.enum(MODEL_KINDS)).default({}),
 });
 
 /** One combo (YAML `combos[]`). */

@@ -6,9 +6,11 @@ import { presetFor } from "../executors/presets.ts";
 import {
   type ActiveCooldown,
   allCoolingMessage,
+  type Attempt,
   cacheAffinityKey,
   exhaustedMessage,
-  modelKindOf,
+  kindOfModel,
+  type ModelKind,
   type RoutingTable,
 } from "../routing/mod.ts";
 import { codecFor, quoteValue } from "../wire/mod.ts";
@@ -26,11 +28,14 @@ import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./r
 import { runAttempt } from "./run_attempt.ts";
 import { serveEmbeddings } from "./embeddings_dispatch.ts";
 import { embeddingsCodecFor, type EmbeddingsDecodeContext } from "../wire/embeddings.ts";
-import type { EmbeddingsFormat } from "../model/mod.ts";
+import type { EmbeddingsFormat, RerankFormat } from "../model/mod.ts";
+import { serveRerank } from "./rerank_dispatch.ts";
+import { rerankCodecFor } from "../wire/rerank.ts";
 import { decodeMedia, type MediaBody, mediaLogBody, serveMedia } from "./media_dispatch.ts";
 import { attemptStart } from "./trace_facts.ts";
 import type { RequestSpanSink } from "../telemetry/mod.ts";
 import type { SaverService } from "./saver_service.ts";
+import type { ResponseStore } from "./response_store.ts";
 
 export { DEFAULT_TIMEOUTS, type UpstreamTimeouts } from "./attempt_context.ts";
 export type { DispatchInput, DispatchObserver, RequestTrace } from "./request_lifecycle.ts";
@@ -47,6 +52,8 @@ export interface DispatchDeps extends AttemptDeps {
   readonly observers: readonly DispatchObserver[];
   /** Where each request's span and its attempts' spans go (telemetry; records nothing when it is off). */
   readonly spans: RequestSpanSink;
+  /** The Responses API's stored responses (`previous_response_id`, `item_reference`); absent: stateless. */
+  readonly responses?: ResponseStore;
 }
 
 /**
@@ -65,8 +72,23 @@ export class Dispatcher {
   /** Handles one model request and returns the client's answer; observers hear about it once. */
   async handle(input: DispatchInput): Promise<Answer> {
     const lifecycle = this.#begin(input);
+    const deps = this.#deps;
     try {
-      return lifecycle.withRateHeaders(await this.#handle(input, lifecycle));
+      const store = input.surface === "responses" ? deps.responses : undefined;
+      if (store === undefined) return lifecycle.withRateHeaders(await this.#handle(input, lifecycle));
+      // The request log keeps what the client sent; the upstream gets the conversation it stands for.
+      const { body, resumeOn } = store.expand(input.body, input.identity);
+      const resume = resumeOn === null ? undefined : { accountId: resumeOn, body: input.body };
+      const answer = await this.#handle(body === input.body ? input : { ...input, body }, lifecycle, resume);
+      const answeredBy = () => {
+        const accountId = lifecycle.trace.providerId;
+        const apiType = deps.control.account(accountId)?.apiType;
+        return {
+          accountId,
+          format: apiType !== undefined && isApiType(apiType) ? presetFor(apiType).format : null,
+        };
+      };
+      return lifecycle.withRateHeaders(store.keep(answer, body, input.identity, answeredBy));
     } catch (error) {
       throw lifecycle.failed(error);
     }
@@ -81,12 +103,13 @@ export class Dispatcher {
     const lifecycle = this.#begin(input);
     lifecycle.hold();
     try {
+      const body = this.#deps.responses?.expand(input.body, input.identity).body ?? input.body;
       const answer = await serveCompaction(
         {
           dispatch: (body) => this.#handle({ ...input, body }, lifecycle),
           firstUpstreamFormat: (model) => this.firstUpstreamFormat(model),
         },
-        input.body,
+        body,
         kind,
       );
       const streamed = isRecord(input.body) && input.body.stream === true;
@@ -113,7 +136,7 @@ export class Dispatcher {
     );
   }
 
-  async #handle(input: DispatchInput, lifecycle: RequestLifecycle): Promise<Answer> {
+  async #handle(input: DispatchInput, lifecycle: RequestLifecycle, resume?: Resume): Promise<Answer> {
     const deps = this.#deps;
     const decoded = codecFor(input.surface, input.decode.endpoint).decodeRequest(input.body, input.decode);
     if (decoded.warnings !== undefined) lifecycle.warned(decoded.warnings);
@@ -162,7 +185,7 @@ export class Dispatcher {
         route: (r, signal) => this.#route({ ...caller, clientSignal: () => signal }, r, lifecycle),
         now: deps.now,
       })
-      : await this.#route(caller, request, lifecycle);
+      : await this.#route(caller, request, lifecycle, resume && resumed(resume, input, request));
     return lifecycle.answer(request, outcome);
   }
 
@@ -171,6 +194,7 @@ export class Dispatcher {
     caller: CallerContext,
     request: NeutralRequest,
     lifecycle: RequestLifecycle,
+    resumed?: { readonly accountId: string; readonly request: NeutralRequest },
   ): Promise<RouteSuccess> {
     const deps = this.#deps;
     const cacheKey = deps.control.settings.server_cache_affinity ? cacheAffinityKey(request) : null;
@@ -194,16 +218,10 @@ export class Dispatcher {
         },
       });
     }
-    if (
-      plan.attempts.length > 0 && plan.attempts.every((a) => modelKindOf(a.upstreamModel) === "embedding")
-    ) {
+    const notChat = notChatModel(plan.attempts);
+    if (notChat !== null) {
       // Every upstream would answer with its own 404 or 400: say what the model is for instead.
-      throw new GatewayError(
-        400,
-        "invalid_request",
-        `Model "${request.model}" is an embedding model: send it to the embeddings endpoint ` +
-          "(/v1/embeddings, :embedContent or :batchEmbedContents, /api/embed)",
-      );
+      throw new GatewayError(400, "invalid_request", `Model "${request.model}" is ${notChat}`);
     }
     let last: { providerId: string; message: string; reason: string } | null = null;
     for (const attempt of plan.attempts) {
@@ -219,7 +237,9 @@ export class Dispatcher {
         attempt.account.id,
         (index) => attemptStart(attempt, index, deps.control.account(attempt.account.id)?.baseUrl, reason),
       );
-      const outcome = await runAttempt(deps, caller, request, attempt, span);
+      // The account that stored the previous response continues it by id; any other gets the conversation.
+      const sent = resumed?.accountId === attempt.account.id ? resumed.request : request;
+      const outcome = await runAttempt(deps, caller, sent, attempt, span);
       if (outcome.kind !== "failure") {
         if (cacheKey !== null) {
           deps.routing.bindCache(
@@ -287,6 +307,24 @@ export class Dispatcher {
   }
 
   /**
+   * A rerank request (`/v1/rerank` in Cohere v1 / Jina shape, `/v2/rerank` in Cohere v2 shape): one lifecycle,
+   * through src/gateway/rerank_dispatch.ts.
+   */
+  async rerank(
+    input: Omit<DispatchInput, "body" | "decode" | "logSurface">,
+    body: unknown,
+    format: RerankFormat,
+  ): Promise<Answer> {
+    const lifecycle = this.#begin({ ...input, body, decode: {}, logSurface: "rerank" });
+    try {
+      const request = rerankCodecFor(format).decodeRequest(body);
+      return lifecycle.withRateHeaders(await serveRerank(this.#deps, { ...input, request }, lifecycle));
+    } catch (error) {
+      throw lifecycle.failed(error);
+    }
+  }
+
+  /**
    * `POST /v1/messages/count_tokens`: the input tokens of a messages body (see countMessageTokens), as
    * `{input_tokens}`. A request like any other: one lifecycle, one trace, one request-log row.
    */
@@ -332,6 +370,46 @@ export class Dispatcher {
     const plan = deps.routing.peek(deps.table(), model, deps.control.settings, deps.now());
     return plan.kind === "attempts" && plan.attempts.length > 0;
   }
+}
+
+/** The client's own body, for the account that stored the previous response (see ResponseStore.expand). */
+interface Resume {
+  readonly accountId: string;
+  readonly body: unknown;
+}
+
+/**
+ * The client's own body decoded for the account that stored the previous response: only the new input,
+ * with `previous_response_id` riding in the Responses extra to that upstream. It routes as the expanded
+ * request does (model, reasoning intent).
+ */
+function resumed(
+  resume: Resume,
+  input: DispatchInput,
+  request: NeutralRequest,
+): { accountId: string; request: NeutralRequest } {
+  const own = codecFor(input.surface, input.decode.endpoint).decodeRequest(resume.body, input.decode);
+  const { reasoning } = request;
+  return {
+    accountId: resume.accountId,
+    request: { ...own, model: request.model, ...(reasoning ? { reasoning } : {}) },
+  };
+}
+
+/** Where each kind a chat surface cannot serve is served, as the 400 says it. */
+const NOT_CHAT: Readonly<Partial<Record<ModelKind, string>>> = {
+  embedding: "an embedding model: send it to the embeddings endpoint " +
+    "(/v1/embeddings, :embedContent or :batchEmbedContents, /api/embed)",
+  rerank: "a rerank model: send it to the rerank endpoint (/v1/rerank or /v2/rerank)",
+};
+
+/** Why no planned attempt can answer a chat request: every one is the same non-chat kind (else null). */
+function notChatModel(attempts: readonly Attempt[]): string | null {
+  if (attempts.length === 0) return null;
+  const kind = kindOfModel(attempts[0].upstreamModel, attempts[0].account.kinds);
+  const why = NOT_CHAT[kind];
+  if (why === undefined) return null;
+  return attempts.every((a) => kindOfModel(a.upstreamModel, a.account.kinds) === kind) ? why : null;
 }
 
 function fusionSettings(settings: RuntimeSettings): FusionSettings {

@@ -5,7 +5,7 @@
  * `models/<m>:batchEmbedContents`. Inputs over a target's per-call limit are split and merged in order.
  */
 import { embeddingCost } from "../accounting/mod.ts";
-import { callUpstream, type UpstreamRequest } from "../executors/call_upstream.ts";
+import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
 import { operationUrl, upstreamModelName } from "../executors/presets.ts";
 import {
@@ -17,7 +17,7 @@ import {
   type NeutralRequest,
   type Usage,
 } from "../model/mod.ts";
-import { type Attempt, classifyUpstreamFailure, modelKindOf } from "../routing/mod.ts";
+import { type Attempt, kindOfModel } from "../routing/mod.ts";
 import {
   type EmbeddingsCodec,
   embeddingsCodecFor,
@@ -25,14 +25,15 @@ import {
   mergeEmbeddingsResponses,
   splitEmbeddingsRequest,
 } from "../wire/embeddings.ts";
-import { readUpstreamError } from "../wire/shared/mod.ts";
 import { type Answer, jsonAnswer } from "./answer.ts";
 import { admitRequest } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import {
+  callKindUpstream,
   kindAttemptEnded,
   type KindAttemptResult,
   type KindDeps,
+  type KindFailure,
   serveKindAttempts,
   tracedCall,
 } from "./kind_attempts.ts";
@@ -40,7 +41,6 @@ import type { AttemptTrace } from "../telemetry/mod.ts";
 import type { CallTarget } from "./prepare_call.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { RequestTiming } from "./request_timing.ts";
-import { upstreamErrorKind } from "./upstream_error_kind.ts";
 
 /** Who asked, and the decoded request with the endpoint its answer is shaped for. */
 export interface EmbeddingsInput {
@@ -54,8 +54,6 @@ export interface EmbeddingsInput {
 /** What the embeddings flow needs from the runtime: the non-chat kinds' deps. */
 export type EmbeddingsDeps = KindDeps;
 
-/** Upstream error bodies are read up to this size for classification and messages. */
-const ERROR_BODY_LIMIT = 64 * 1024;
 /** Rough characters per token, for upstreams that report no usage (Gemini): a billing estimate only. */
 const CHARS_PER_TOKEN = 4;
 
@@ -86,12 +84,13 @@ export async function serveEmbeddings(
     clientSignal: input.clientSignal,
     canServe: (a, target) => {
       const format = upstreamFormatOf(target);
-      if (format === null || modelKindOf(a.upstreamModel) !== "embedding") return false;
+      if (format === null || kindOfModel(a.upstreamModel, a.account.kinds) !== "embedding") return false;
       return !hasTokens || embeddingsCodecFor(format).capabilities.tokenInputs;
     },
     whyNone: (first) => {
-      const why = first !== undefined && modelKindOf(first.upstreamModel) !== "embedding"
-        ? `"${first.upstreamModel}" is a ${modelKindOf(first.upstreamModel)} model, not an embedding model`
+      const kind = first === undefined ? undefined : kindOfModel(first.upstreamModel, first.account.kinds);
+      const why = first !== undefined && kind !== "embedding"
+        ? `"${first.upstreamModel}" is a ${kind} model, not an embedding model`
         : hasTokens
         ? "token-id inputs need an OpenAI-compatible provider"
         : "its providers cannot serve embeddings (OpenAI-compatible and Gemini providers can)";
@@ -204,7 +203,7 @@ type BatchResult =
     readonly response: NeutralEmbeddingsResponse;
     readonly warnings: readonly GatewayWarning[];
   }
-  | Extract<KindAttemptResult, { kind: "failure" }>;
+  | KindFailure;
 
 /** One upstream call of an attempt (one batch); failures are classified and cool the account down. */
 async function callBatch(
@@ -233,52 +232,10 @@ async function callBatch(
     },
     body: JSON.stringify(encoded.body),
   }, span);
-  const outcome = await input.timing.waitFor(callUpstream(call));
-  if (outcome.kind === "cancelled") {
-    write(499, null, "client disconnected");
-    throw new GatewayError(499, "client_closed", "client disconnected before the upstream answered");
-  }
-  if (outcome.kind === "overloaded") {
-    write(503, null, outcome.message);
-    return { kind: "failure", message: outcome.message, reason: "overloaded" };
-  }
-  if (outcome.kind === "network") {
-    const message = `${outcome.reason}: ${outcome.message}`;
-    write(0, null, message);
-    const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
-    deps.routing.fail(provider.id, classification, message, deps.control.settings, deps.now(), 0);
-    return { kind: "failure", message, reason: classification.cooldownKind ?? "failed" };
-  }
-  if (outcome.status >= 400) {
-    const text = await outcome.readText(ERROR_BODY_LIMIT);
-    const classification = classifyUpstreamFailure({
-      kind: "status",
-      status: outcome.status,
-      bodyText: text,
-      retryAfterHeader: outcome.header("retry-after"),
-      now: deps.now(),
-      headers: outcome.header,
-    });
-    const message = deps.control.redactor.redact(
-      `HTTP ${outcome.status}: ${text.replace(/\s+/g, " ").trim().slice(0, 300)}`,
-    );
-    write(outcome.status, null, message);
-    deps.routing.fail(
-      provider.id,
-      classification,
-      message,
-      deps.control.settings,
-      deps.now(),
-      outcome.status,
-    );
-    if (classification.fallback) {
-      return { kind: "failure", message, reason: classification.cooldownKind ?? "failed" };
-    }
-    const said = readUpstreamError(text) ?? undefined;
-    throw new GatewayError(outcome.status, upstreamErrorKind(outcome.status), said?.message ?? message, {
-      upstreamBody: message,
-    });
-  }
+  const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {
+    write(status, null, message);
+  });
+  if (outcome.kind === "failure") return outcome;
   let value: unknown;
   try {
     const text = await input.timing.waitFor(outcome.readAnswer(deps.limits.maxAnswerBytes));

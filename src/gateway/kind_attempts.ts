@@ -4,7 +4,14 @@
  * attempt runs. A kind's attempt returns an answer, or a failure that lets the next target try.
  */
 import { GatewayError } from "../model/mod.ts";
-import { allCoolingMessage, type Attempt, exhaustedMessage, type RoutingTable } from "../routing/mod.ts";
+import {
+  allCoolingMessage,
+  type Attempt,
+  classifyUpstreamFailure,
+  exhaustedMessage,
+  type RoutingTable,
+} from "../routing/mod.ts";
+import { readUpstreamError } from "../wire/shared/mod.ts";
 import type { Answer } from "./answer.ts";
 import type { AttemptDeps } from "./attempt_context.ts";
 import type { AdmissionDeps } from "./admission.ts";
@@ -15,20 +22,31 @@ import type { AttemptTrace } from "../telemetry/mod.ts";
 import { attemptStart } from "./trace_facts.ts";
 import type { UsageRow } from "../storage/mod.ts";
 import type { Usage } from "../model/mod.ts";
-import type { UpstreamRequest } from "../executors/call_upstream.ts";
+import { callUpstream, type UpstreamOutcome, type UpstreamRequest } from "../executors/call_upstream.ts";
+import type { RequestTiming } from "./request_timing.ts";
+import { upstreamErrorKind } from "./upstream_error_kind.ts";
 
 /** What a non-chat kind's flow needs from the runtime (the dispatcher's own deps). */
 export interface KindDeps extends AttemptDeps, AdmissionDeps {
   readonly table: () => RoutingTable;
 }
 
-/** One attempt's end: the client's answer, or a failure the next target may retry. */
-export type KindAttemptResult = { readonly kind: "answer"; readonly answer: Answer } | {
+/** A failed attempt the next target may retry. */
+export interface KindFailure {
   readonly kind: "failure";
   readonly message: string;
   /** Why the next attempt is a fallback (the cooldown kind, or `failed`), for its span. */
   readonly reason: string;
-};
+}
+
+/** One attempt's end: the client's answer, or a failure the next target may retry. */
+export type KindAttemptResult = { readonly kind: "answer"; readonly answer: Answer } | KindFailure;
+
+/** An upstream answer with a success status. */
+export type UpstreamResponse = Extract<UpstreamOutcome, { kind: "response" }>;
+
+/** Upstream error bodies are read up to this size for classification and messages. */
+const ERROR_BODY_LIMIT = 64 * 1024;
 
 /** How one kind is served: which targets can, why none could, and one attempt. */
 export interface KindServing {
@@ -92,6 +110,60 @@ export async function serveKindAttempts(
   }
   const message = exhaustedMessage(last?.providerId ?? "none", last?.message ?? "no attempt could be made");
   throw new GatewayError(503, "unavailable", message, { fixedBody: { detail: message } });
+}
+
+/**
+ * One upstream call of a non-chat attempt, its failures handled alike for every kind: a client that left is
+ * a 499 (thrown); a full pool, a network failure or a retryable status cools the account down and lets the
+ * next target try; any other status is the client's own error at once, as the upstream worded it. Each
+ * failure writes the attempt's row through `failedRow` (status 0: no answer). Only a success comes back.
+ */
+export async function callKindUpstream(
+  deps: AttemptDeps,
+  call: UpstreamRequest,
+  target: CallTarget,
+  timing: RequestTiming,
+  failedRow: (status: number, message: string) => void,
+): Promise<UpstreamResponse | KindFailure> {
+  const outcome = await timing.waitFor(callUpstream(call));
+  const account = target.provider.id;
+  if (outcome.kind === "cancelled") {
+    failedRow(499, "client disconnected");
+    throw new GatewayError(499, "client_closed", "client disconnected before the upstream answered");
+  }
+  if (outcome.kind === "overloaded") {
+    failedRow(503, outcome.message);
+    return { kind: "failure", message: outcome.message, reason: "overloaded" };
+  }
+  if (outcome.kind === "network") {
+    const message = `${outcome.reason}: ${outcome.message}`;
+    failedRow(0, message);
+    const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
+    deps.routing.fail(account, classification, message, deps.control.settings, deps.now(), 0);
+    return { kind: "failure", message, reason: classification.cooldownKind ?? "failed" };
+  }
+  if (outcome.status < 400) return outcome;
+  const text = await outcome.readText(ERROR_BODY_LIMIT);
+  const classification = classifyUpstreamFailure({
+    kind: "status",
+    status: outcome.status,
+    bodyText: text,
+    retryAfterHeader: outcome.header("retry-after"),
+    now: deps.now(),
+    headers: outcome.header,
+  });
+  const message = deps.control.redactor.redact(
+    `HTTP ${outcome.status}: ${text.replace(/\s+/g, " ").trim().slice(0, 300)}`,
+  );
+  failedRow(outcome.status, message);
+  deps.routing.fail(account, classification, message, deps.control.settings, deps.now(), outcome.status);
+  if (classification.fallback) {
+    return { kind: "failure", message, reason: classification.cooldownKind ?? "failed" };
+  }
+  const said = readUpstreamError(text) ?? undefined;
+  throw new GatewayError(outcome.status, upstreamErrorKind(outcome.status), said?.message ?? message, {
+    upstreamBody: message,
+  });
 }
 
 /** The call with the attempt span's `traceparent` (and `tracestate`), so the provider's trace joins ours. */

@@ -6,7 +6,7 @@
  */
 import { type AudioBill, imageCost, type Price, speechCost, transcriptionCost } from "../accounting/mod.ts";
 import type { CallTarget } from "./prepare_call.ts";
-import { callUpstream, type UpstreamOutcome, type UpstreamRequest } from "../executors/call_upstream.ts";
+import type { UpstreamOutcome, UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
 import { operationUrl, upstreamModelName } from "../executors/presets.ts";
 import {
@@ -20,14 +20,7 @@ import {
   type NeutralTranscriptionRequest,
   type Usage,
 } from "../model/mod.ts";
-import {
-  type Attempt,
-  classifyUpstreamFailure,
-  mayServe,
-  type MediaKind,
-  mediaKindLabel,
-  modelKindOf,
-} from "../routing/mod.ts";
+import { type Attempt, kindOfModel, mayServe, type MediaKind, mediaKindLabel } from "../routing/mod.ts";
 import { decodeGeminiImageResponse, encodeGeminiImageRequest } from "../wire/gemini_images/mod.ts";
 import {
   decodeSpeech,
@@ -44,15 +37,14 @@ import {
   encodeOpenAiImageResponse,
 } from "../wire/openai_images/mod.ts";
 import { encodeMultipart } from "../wire/shared/multipart.ts";
-import { readUpstreamError } from "../wire/shared/mod.ts";
 import { type Answer, bytesAnswer, type ByteSource, jsonAnswer } from "./answer.ts";
 import type { AttemptTrace } from "../telemetry/mod.ts";
 import { admitRequest } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { RequestTiming } from "./request_timing.ts";
-import { upstreamErrorKind } from "./upstream_error_kind.ts";
 import {
+  callKindUpstream,
   kindAttemptEnded,
   type KindAttemptResult,
   type KindDeps,
@@ -132,8 +124,6 @@ export interface MediaInput {
 /** What the media flow needs from the runtime: the non-chat kinds' deps. */
 export type MediaDeps = KindDeps;
 
-/** Upstream error bodies are read up to this size for classification and messages. */
-const ERROR_BODY_LIMIT = 64 * 1024;
 /** Streamed transcription events kept to find the final one's usage. */
 const TAIL_CHARS = 64 * 1024;
 
@@ -176,12 +166,12 @@ export async function serveMedia(
     model,
     identity,
     clientSignal: input.clientSignal,
-    canServe: (a, target) => routeOf(media.kind, target) !== null && mayServe(media.kind, a.upstreamModel),
+    canServe: (a, target) =>
+      routeOf(media.kind, target) !== null && mayServe(media.kind, a.upstreamModel, a.account.kinds),
     whyNone: (first) => {
-      const why = first !== undefined && !mayServe(media.kind, first.upstreamModel)
-        ? `"${first.upstreamModel}" is ${
-          modelKindOf(first.upstreamModel) === "embedding" ? "an embedding" : "a chat"
-        } model`
+      const kind = first === undefined ? undefined : kindOfModel(first.upstreamModel, first.account.kinds);
+      const why = first !== undefined && !mayServe(media.kind, first.upstreamModel, first.account.kinds)
+        ? `"${first.upstreamModel}" is ${kind === "embedding" ? "an embedding" : `a ${kind}`} model`
         : "its providers cannot serve it (OpenAI-compatible providers serve images and audio; Gemini ones images)";
       return `Model "${model}" cannot be used for ${label}: ${why}`;
     },
@@ -285,23 +275,10 @@ async function runMediaAttempt(
   const call = tracedCall(built.call, span);
   const started = deps.now();
   const row = new MediaRow(deps, input, attempt, target, started, lifecycle, span);
-  const outcome = await input.timing.waitFor(callUpstream(call));
-  if (outcome.kind === "cancelled") {
-    row.write(499, null, "client disconnected", () => 0);
-    throw new GatewayError(499, "client_closed", "client disconnected before the upstream answered");
-  }
-  if (outcome.kind === "overloaded") {
-    row.write(503, null, outcome.message, () => 0);
-    return { kind: "failure", message: outcome.message, reason: "overloaded" };
-  }
-  if (outcome.kind === "network") {
-    const message = `${outcome.reason}: ${outcome.message}`;
-    const classification = classifyUpstreamFailure({ kind: "network", reason: outcome.reason });
-    row.write(0, null, message, () => 0);
-    deps.routing.fail(target.provider.id, classification, message, deps.control.settings, deps.now(), 0);
-    return { kind: "failure", message, reason: classification.cooldownKind ?? "failed" };
-  }
-  if (outcome.status >= 400) return failed(deps, outcome, target, row);
+  const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {
+    row.write(status, null, message, () => 0);
+  });
+  if (outcome.kind === "failure") return outcome;
   lifecycle.warned(warnings);
   const media = input.media;
   const contentType = outcome.header("content-type") ?? "";
@@ -362,43 +339,6 @@ async function runMediaAttempt(
     kind: "answer",
     answer: lifecycle.complete(jsonAnswer(body, lifecycle.trace.warnings, bodyText), logged, false),
   };
-}
-
-/** An upstream error status: cooled down and retried elsewhere, or the client's own error at once. */
-async function failed(
-  deps: MediaDeps,
-  outcome: Extract<UpstreamOutcome, { kind: "response" }>,
-  target: CallTarget,
-  row: MediaRow,
-): Promise<AttemptResult> {
-  const text = await outcome.readText(ERROR_BODY_LIMIT);
-  const classification = classifyUpstreamFailure({
-    kind: "status",
-    status: outcome.status,
-    bodyText: text,
-    retryAfterHeader: outcome.header("retry-after"),
-    now: deps.now(),
-    headers: outcome.header,
-  });
-  const message = deps.control.redactor.redact(
-    `HTTP ${outcome.status}: ${text.replace(/\s+/g, " ").trim().slice(0, 300)}`,
-  );
-  row.write(outcome.status, null, message, () => 0);
-  deps.routing.fail(
-    target.provider.id,
-    classification,
-    message,
-    deps.control.settings,
-    deps.now(),
-    outcome.status,
-  );
-  if (classification.fallback) {
-    return { kind: "failure", message, reason: classification.cooldownKind ?? "failed" };
-  }
-  const said = readUpstreamError(text) ?? undefined;
-  throw new GatewayError(outcome.status, upstreamErrorKind(outcome.status), said?.message ?? message, {
-    upstreamBody: message,
-  });
 }
 
 /**

@@ -169,7 +169,8 @@ export class GatewayMetrics implements DispatchObserver {
   /** A model request is over (a stream when its body ended). */
   finished(trace: RequestTrace): void {
     this.#inFlight--;
-    const surface = trace.input.surface;
+    // Images, audio, embeddings and rerank are their own surfaces here, as in request logs and usage rows.
+    const surface = trace.input.logSurface ?? trace.input.surface;
     const providerId = trace.providerId;
     // Only a model the gateway routed names a series: anyone may send any string, and a request that
     // never reached an upstream (bad input, unknown model, budget, all cooling) is told apart by status.

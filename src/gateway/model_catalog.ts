@@ -1,5 +1,5 @@
 import type { ComboConfig, ProviderConfig } from "../config/mod.ts";
-import { type ModelKind, modelKindOf } from "../routing/mod.ts";
+import { kindOfModel, type ModelKind } from "../routing/mod.ts";
 
 /** One routable model id and who serves it. */
 export interface CatalogEntry {
@@ -8,7 +8,7 @@ export interface CatalogEntry {
   /** The first provider account serving it, or "combo". */
   readonly ownedBy: string;
   readonly kind: "model" | "combo";
-  /** What the model makes, from its name (a combo: its first member's). */
+  /** What the model makes: as its provider declared, else from its name (a combo: its first member's). */
   readonly modelKind: ModelKind;
 }
 
@@ -28,9 +28,23 @@ export function modelCatalog(
       const id = `${provider.prefix}/${model}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      entries.push({ id, ownedBy: provider.id, kind: "model", modelKind: modelKindOf(model) });
+      entries.push({
+        id,
+        ownedBy: provider.id,
+        kind: "model",
+        modelKind: kindOfModel(model, provider.kinds),
+      });
     }
   }
+  const kindOfRef = (ref: string): ModelKind => {
+    const slash = ref.indexOf("/");
+    const model = ref.slice(slash + 1);
+    const prefix = ref.slice(0, Math.max(slash, 0));
+    const declared = providers.find((p) =>
+      p.prefix === prefix && p.kinds !== undefined && Object.hasOwn(p.kinds, model)
+    );
+    return kindOfModel(model, declared?.kinds);
+  };
   for (const combo of combos) {
     if (seen.has(combo.name)) continue;
     seen.add(combo.name);
@@ -38,7 +52,7 @@ export function modelCatalog(
       id: combo.name,
       ownedBy: "combo",
       kind: "combo",
-      modelKind: modelKindOf(combo.models[0]?.split("/").slice(1).join("/") ?? ""),
+      modelKind: kindOfRef(combo.models[0] ?? ""),
     });
   }
   return entries;

@@ -43,8 +43,8 @@ export interface DispatchInput {
   readonly timing: RequestTiming;
   /** How the request arrived: one message on a Responses WebSocket, or (absent) an HTTP request. */
   readonly transport?: "websocket";
-  /** A media request's kind for the request log (`images`, `audio`); the surface names chat requests. */
-  readonly logSurface?: "images" | "audio" | "embeddings";
+  /** A non-chat request's kind for the request log (`images`, `audio`, …); the surface names chat requests. */
+  readonly logSurface?: "images" | "audio" | "embeddings" | "rerank";
 }
 
 /** What one request did, reported once when it is over (request logs, live usage). */
@@ -150,7 +150,7 @@ export class RequestLifecycle implements AttemptListener {
     this.#span = spans.start({
       requestId: String(id),
       surface: input.surface,
-      operation: operationOf(input.surface, input.decode.endpoint),
+      operation: operationOf(input.surface, input.decode.endpoint, input.logSurface),
       requestModel: model,
       stream: asksForStream(input.body, input.decode.pathStream),
       incoming: extractTraceContext((name) => headers.get(name)),

@@ -7,6 +7,7 @@ import { type AccountLimits, buildRoutingTable, filterModelList, type RoutingTab
 import type { Store } from "../storage/mod.ts";
 import { BatchedWriter } from "./batched_writer.ts";
 import { TurnTokenStore } from "./turn_token_store.ts";
+import { ResponseStore } from "./response_store.ts";
 import { TokenCounter } from "./token_counter.ts";
 import { RateLimiter } from "../accounting/mod.ts";
 import { BudgetGuard } from "./budget_guard.ts";
@@ -54,6 +55,8 @@ export class GatewayRuntime {
   readonly budgets: BudgetGuard;
   readonly recorder: UsageRecorder;
   readonly dispatcher: Dispatcher;
+  /** The Responses API's stored responses, shared by every process on the database. */
+  readonly responses: ResponseStore;
   /** Request observers (request logs, live usage); add to it before serving. */
   readonly observers: DispatchObserver[] = [];
   readonly savers: SaverService;
@@ -126,6 +129,13 @@ export class GatewayRuntime {
     this.#rebuild();
     this.routing.quota.seed((accountId, since) => store.usage.accountSince(accountId, since), this.now());
     this.control.onReload(() => this.#rebuild());
+    this.responses = new ResponseStore({
+      repo: store.storedResponses,
+      now: this.now,
+      settings: () => this.control.settings,
+      redact: (text) => this.control.redactor.redact(text),
+    });
+    this.responses.sweep();
     this.dispatcher = new Dispatcher({
       control: this.control,
       table: () => this.#table,
@@ -156,6 +166,7 @@ export class GatewayRuntime {
       observers: this.observers,
       savers: this.savers,
       turnTokens: new TurnTokenStore(store.turnTokens, this.writer, this.now),
+      responses: this.responses,
       counter: this.#counter,
     });
   }
@@ -205,6 +216,7 @@ export class GatewayRuntime {
         apiType: p.apiType,
         models: p.models,
         enabled: p.enabled,
+        ...(p.kinds === undefined ? {} : { kinds: p.kinds }),
       })),
       this.control.combos,
     );

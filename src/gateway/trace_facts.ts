@@ -11,7 +11,14 @@ import type { AttemptEnd, AttemptStart } from "../telemetry/mod.ts";
 import type { StreamSummary } from "./stream_meter.ts";
 
 /** The GenAI operation a client surface asks for. */
-export function operationOf(surface: WireFormat, endpoint: string | undefined): string {
+export function operationOf(
+  surface: WireFormat,
+  endpoint: string | undefined,
+  kind?: "images" | "audio" | "embeddings" | "rerank",
+): string {
+  // Embeddings and rerank keep their own operation whatever surface carried them (GenAI has `embeddings`;
+  // rerank has no standard name yet).
+  if (kind === "embeddings" || kind === "rerank") return kind;
   if (surface === "generate_content") return "generate_content";
   // The local runner's `generate` endpoint is a plain completion; every other surface is a chat.
   if (surface === "local_runner" && endpoint === "generate") return "text_completion";

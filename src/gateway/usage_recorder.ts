@@ -24,8 +24,8 @@ const MAX_CACHED_PRICES = 4096;
 
 /** One attempt's outcome to record. */
 export interface AttemptRecord {
-  /** The client surface: a chat wire format, or the media endpoints' `images` / `audio`. */
-  readonly clientFormat: WireFormat | "images" | "audio" | "embeddings";
+  /** The client surface: a chat wire format, or the other kinds' `images`, `audio`, `embeddings`, `rerank`. */
+  readonly clientFormat: WireFormat | "images" | "audio" | "embeddings" | "rerank";
   readonly identity: ClientIdentity;
   readonly request: NeutralRequest;
   /** `<prefix>/<model>` as routed. */

@@ -8,6 +8,8 @@ import { errorResponse } from "./errors.ts";
 import { isResponsesUpgrade, serveResponsesSocket } from "./responses_socket.ts";
 import { handleSurfaceRequest, type SurfaceDeps, surfaceForPath } from "./surface_routes.ts";
 import { type UtilityDeps, utilityRoutes } from "./utility_routes.ts";
+import { storedResponseRoutes } from "./stored_response_routes.ts";
+import type { ResponseStore } from "../gateway/response_store.ts";
 import type { DashboardContext } from "../dashboard/context.ts";
 import { dashboardRoutes } from "../dashboard/mod.ts";
 import { DashboardSessions } from "../dashboard/sessions.ts";
@@ -22,6 +24,8 @@ export interface AppDeps extends UtilityDeps, SurfaceDeps {
   readonly dashboard?: DashboardContext;
   /** `GET /metrics`; absent: the path does not exist. */
   readonly metrics?: MetricsEndpoint;
+  /** The Responses API's stored responses (GET and DELETE by id); absent: those paths do not exist. */
+  readonly responses?: ResponseStore;
   /** A monotonic clock in ms for `x-gateway-overhead-ms` (performance.now unless given). */
   readonly clock?: () => number;
   /**
@@ -55,6 +59,7 @@ export function createApp(deps: AppDeps, sessions?: DashboardSessions): Hono<App
   const auth = apiAuth(deps.control);
   for (const pattern of ["/v1/*", "/v1beta/*", "/api/*"]) app.use(pattern, auth);
   app.route("/", utilityRoutes(deps));
+  if (deps.responses) app.route("/", storedResponseRoutes(deps.responses));
   // The dashboard UI (uiRoutes) is served behind the dashboard's own access control.
   if (deps.dashboard) app.route("/", dashboardRoutes(deps.dashboard, GATEWAY_VERSION, uiRoutes(), sessions));
   return app;

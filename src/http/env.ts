@@ -4,8 +4,8 @@ import type { ClientIdentity } from "../gateway/identity.ts";
 /** Values middleware puts on the Hono context for handlers. */
 export interface AppVariables {
   identity: ClientIdentity;
-  /** The wire format errors on this route are encoded in. */
-  surface: WireFormat | "utility";
+  /** The wire format errors on this route are encoded in (`rerank`: Cohere's envelope, src/wire/rerank.ts). */
+  surface: WireFormat | "utility" | "rerank";
 }
 
 /** Per-request facts the handler passes to the app (absent when the app is called directly). */

@@ -1,5 +1,6 @@
 import { GatewayError } from "../model/mod.ts";
 import { codecFor } from "../wire/mod.ts";
+import { encodeRerankError } from "../wire/rerank.ts";
 import type { AppVariables } from "./env.ts";
 import { log } from "../log.ts";
 
@@ -47,7 +48,9 @@ export function errorEnvelope(error: unknown, surface: AppVariables["surface"]):
     return { status: gatewayError.status, headers, body: gatewayError.fixedBody };
   }
   if (surface === "utility") return { status: gatewayError.status, headers, body: utilityBody(gatewayError) };
-  const encoded = codecFor(surface).encodeError(gatewayError);
+  const encoded = surface === "rerank"
+    ? encodeRerankError(gatewayError)
+    : codecFor(surface).encodeError(gatewayError);
   const body = gatewayError.kind === "model_not_allowed"
     ? withModelNotAllowedType(encoded.body)
     : encoded.body;

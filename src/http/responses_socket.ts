@@ -90,8 +90,9 @@ function sendError(socket: WebSocket, status: number, error: unknown): void {
 
 /**
  * The last response on one socket and the items it leaves in the conversation. Over a WebSocket, Codex
- * sends only the new items with `previous_response_id`; the gateway is stateless towards upstreams, so
- * the socket keeps what that id stands for (for the socket's lifetime only) and sends whole requests.
+ * sends only the new items with `previous_response_id`, usually with `store: false`: the socket keeps what
+ * its last id stands for (for the socket's lifetime) and sends whole requests; older ids and ids of other
+ * connections are resolved by the response store, like over HTTP.
  */
 interface Chain {
   last: { readonly id: string; readonly items: readonly unknown[] } | null;
@@ -124,19 +125,12 @@ async function serveMessage(
     sendError(socket, 400, { type: "invalid_request_error", code: "invalid_request", message: body });
     return;
   }
-  if (typeof body.previous_response_id === "string") {
-    if (chain.last === null || chain.last.id !== body.previous_response_id) {
-      sendError(socket, 400, {
-        type: "invalid_request_error",
-        code: "previous_response_not_found",
-        message:
-          `Previous response "${body.previous_response_id}" is not the last response on this connection`,
-      });
-      return;
-    }
+  if (typeof body.previous_response_id === "string" && chain.last?.id === body.previous_response_id) {
+    // The fast path: the socket's own last response, even one the store did not keep (`store: false`).
     body.input = [...chain.last.items, ...inputItems(body.input)];
     delete body.previous_response_id;
   }
+  // Any other id (an HTTP request's, another socket's) is the response store's to resolve in the dispatch.
   if (body.generate === false) {
     // Codex's warm-up: it only wants to see a completed response, so no upstream is asked.
     chain.last = { id: sendWarmup(socket, body, deps.now()), items: inputItems(body.input) };

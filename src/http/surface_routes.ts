@@ -12,7 +12,7 @@ import { MAX_BODY_BYTES, readJsonBody } from "./read_body.ts";
 import { readMultipartBody } from "./read_multipart.ts";
 import type { MediaBody } from "../gateway/media_dispatch.ts";
 import type { MediaKind } from "../gateway/media_dispatch.ts";
-import type { EmbeddingsFormat } from "../model/mod.ts";
+import type { EmbeddingsFormat, RerankFormat } from "../model/mod.ts";
 import type { EmbeddingsDecodeContext, EmbeddingsEndpoint } from "../wire/embeddings.ts";
 
 /**
@@ -26,6 +26,7 @@ type SurfaceRoute =
   | { readonly kind: "compact"; readonly surface: "responses" }
   | { readonly kind: "generate"; readonly surface: "generate_content"; readonly target: string }
   | { readonly kind: "media"; readonly surface: "chat_completions"; readonly media: MediaKind }
+  | { readonly kind: "rerank"; readonly surface: "chat_completions"; readonly format: RerankFormat }
   | {
     readonly kind: "embeddings";
     readonly surface: WireFormat;
@@ -68,6 +69,8 @@ const EXACT_ROUTES: ReadonlyMap<string, SurfaceRoute> = new Map<string, SurfaceR
     format: "ollama",
     endpoint: "embeddings",
   }],
+  ["/v1/rerank", { kind: "rerank", surface: "chat_completions", format: "v1" }],
+  ["/v2/rerank", { kind: "rerank", surface: "chat_completions", format: "v2" }],
   ...MEDIA_ROUTES.map(([path, media]): [string, SurfaceRoute] => [
     path,
     { kind: "media", surface: "chat_completions", media },
@@ -145,7 +148,8 @@ export function handleSurfaceRequest(
   const route = matchSurfaceRoute(path);
   if (route === null) return null;
   // The matched route names the surface: `/v1/models/<model>` without a method is still a Gemini client.
-  return serveRoute(deps, route, request, timing).catch((error) => errorResponse(error, route.surface));
+  const errorSurface = route.kind === "rerank" ? "rerank" : route.surface;
+  return serveRoute(deps, route, request, timing).catch((error) => errorResponse(error, errorSurface));
 }
 
 async function serveRoute(
@@ -162,6 +166,23 @@ async function serveRoute(
   );
   if (route.kind === "media") return serveMedia(deps, route.media, request, identity, timing);
   if (route.kind === "embeddings") return serveEmbeddingsRoute(deps, route, request, identity, timing);
+  if (route.kind === "rerank") {
+    const body = await readJsonBody(request);
+    return answerResponse(
+      await deps.dispatcher.rerank(
+        {
+          surface: route.surface,
+          identity,
+          clientHeaders: request.headers,
+          clientSignal: () =>
+            deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
+          timing,
+        },
+        body,
+        route.format,
+      ),
+    );
+  }
   const decode = route.kind === "generate"
     ? generateContext(route.target, (name) => deps.control.combos.some((combo) => combo.name === name))
     : route.kind === "model"
@@ -293,7 +314,8 @@ function generateContext(target: string, isComboName: (name: string) => boolean)
 }
 
 /** Picks the wire format errors on a path are encoded in. */
-export function surfaceForPath(p: string): WireFormat | "utility" {
+export function surfaceForPath(p: string): WireFormat | "utility" | "rerank" {
+  if (p === "/v1/rerank" || p === "/v2/rerank") return "rerank";
   if (p.startsWith("/v1/chat/completions") || p.startsWith("/v1/completions")) return "chat_completions";
   if (p.startsWith("/v1/images/") || p.startsWith("/v1/audio/")) return "chat_completions";
   if (p.startsWith("/v1/responses")) return "responses";

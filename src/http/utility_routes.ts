@@ -47,7 +47,11 @@ export function utilityRoutes(deps: UtilityDeps): Hono<AppEnv> {
   });
   app.get("/api/tags", (c) => {
     const models = deps.visibleModels(c.get("identity"));
-    return c.json(tagsBody(models.map((m) => ({ name: m.id, modifiedAt: EPOCH_ISO }))));
+    return c.json(tagsBody(models.map((m) => ({
+      name: m.id,
+      modifiedAt: EPOCH_ISO,
+      capabilities: { tools: true, vision: true, kind: m.modelKind },
+    }))));
   });
   app.post("/api/show", async (c) => {
     const body = await readJsonBody(c.req.raw) as Record<string, unknown>;

@@ -12,4 +12,5 @@ export * from "./tool_pairing.ts";
 export * from "./warning.ts";
 export * from "./embeddings.ts";
 export * from "./rerank.ts";
+export * from "./model_kind.ts";
 export * from "./media.ts";

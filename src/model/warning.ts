@@ -51,6 +51,7 @@ export const WARNING_CODES = [
   "changed_field:tool_arguments",
   "changed_field:thinking",
   "changed_field:tool_result_name",
+  "changed_field:documents",
 ] as const;
 
 /** A warning code with a fixed subject; a typo in a producer is a type error, not a new public code. */

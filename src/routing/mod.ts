@@ -70,4 +70,12 @@ export {
   type AccountStrategy,
   orderAccounts,
 } from "./account_order.ts";
-export { mayServe, type MediaKind, mediaKindLabel, type ModelKind, modelKindOf } from "./media_kind.ts";
+export {
+  type DeclaredKinds,
+  kindOfModel,
+  mayServe,
+  type MediaKind,
+  mediaKindLabel,
+  type ModelKind,
+  modelKindOf,
+} from "./media_kind.ts";

@@ -1,3 +1,5 @@
+import type { DeclaredKinds } from "../model/model_kind.ts";
+
 /** One configured provider account; several accounts may share a prefix. */
 export interface Account {
   readonly id: string;
@@ -6,6 +8,8 @@ export interface Account {
   /** Models the account lists; used for model listings, never to refuse a route. */
   readonly models: readonly string[];
   readonly enabled: boolean;
+  /** Kinds the provider declared for some of its models (over what their names say). */
+  readonly kinds?: DeclaredKinds;
 }
 
 /** A named, ordered list of `<prefix>/<model>` entries that clients send as one model name. */

@@ -22,6 +22,7 @@ import { InventoryChecksRepo } from "./inventory_checks_repo.ts";
 import { UsageStatsRepo } from "./usage_stats_repo.ts";
 import { SaverStatsRepo } from "./saver_stats_repo.ts";
 import { TurnTokensRepo } from "./turn_tokens_repo.ts";
+import { StoredResponsesRepo } from "./stored_responses_repo.ts";
 import { ClusterRepo } from "./cluster_repo.ts";
 import { SigninSessionsRepo } from "./signin_sessions_repo.ts";
 import { SsoLoginsRepo } from "./sso_logins_repo.ts";
@@ -103,6 +104,11 @@ export { type PgServerFacts, pgServerFacts, pgWriteProbe } from "./postgres/pg_d
 export type { SqlDatabase } from "./sql.ts";
 export { loadMigrations, migrate } from "./migrate.ts";
 export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";
+export {
+  type StoredResponseRecord,
+  type StoredResponseRow,
+  StoredResponsesRepo,
+} from "./stored_responses_repo.ts";
 export { type CredentialSlot, CredentialsRepo, type CredentialStateRecord } from "./credentials_repo.ts";
 export {
   type SigninEndStatus,
@@ -156,6 +162,8 @@ export class Store {
   readonly saverStats: SaverStatsRepo;
   /** Opaque upstream tokens of tool calls, restored into replayed history. */
   readonly turnTokens: TurnTokensRepo;
+  /** The Responses API's stored responses (`store: true`), shared by every process on the database. */
+  readonly storedResponses: StoredResponsesRepo;
   readonly cluster: ClusterRepo;
   /** Subscription credential state, refresh leases and rotation write-back. */
   readonly credentials: CredentialsRepo;
@@ -188,6 +196,7 @@ export class Store {
     this.usageStats = new UsageStatsRepo(db);
     this.saverStats = new SaverStatsRepo(db);
     this.turnTokens = new TurnTokensRepo(db, db instanceof PgDatabase);
+    this.storedResponses = new StoredResponsesRepo(db);
     this.cluster = new ClusterRepo(db, db instanceof PgDatabase);
     this.credentials = new CredentialsRepo(db, box);
     this.signins = new SigninSessionsRepo(db, box);

@@ -10,6 +10,7 @@ interface Row {
   per_image: string | null;
   per_second: number | null;
   per_mchar: number | null;
+  per_search_unit?: number | null;
 }
 
 /** The pricing_overrides table. */
@@ -40,11 +41,13 @@ export class PricingRepo {
   upsert(model: string, price: PriceConfig, now: number): void {
     this.#db.prepare(
       `INSERT INTO pricing_overrides (model, input_per_mtok, output_per_mtok, cache_creation_per_mtok,
-         cache_read_per_mtok, per_image, per_second, per_mchar, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         cache_read_per_mtok, per_image, per_second, per_mchar, per_search_unit, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (model) DO UPDATE SET input_per_mtok = excluded.input_per_mtok,
          output_per_mtok = excluded.output_per_mtok, cache_creation_per_mtok = excluded.cache_creation_per_mtok,
          cache_read_per_mtok = excluded.cache_read_per_mtok, per_image = excluded.per_image,
-         per_second = excluded.per_second, per_mchar = excluded.per_mchar, updated_at = excluded.updated_at`,
+         per_second = excluded.per_second, per_mchar = excluded.per_mchar,
+         per_search_unit = excluded.per_search_unit, updated_at = excluded.updated_at`,
     ).run(
       model,
       price.inputPerMtok,
@@ -54,6 +57,7 @@ export class PricingRepo {
       price.perImage === undefined ? null : JSON.stringify(price.perImage),
       price.perSecond ?? null,
       price.perMchar ?? null,
+      price.perSearchUnit ?? null,
       now,
     );
   }
@@ -69,11 +73,19 @@ export class PricingRepo {
   }
 }
 
-/** The per-image, per-second and per-character prices of a row, only those it has. */
-function mediaPrices(r: Row): Pick<PriceConfig, "perImage" | "perSecond" | "perMchar"> {
-  const out: { perImage?: Record<string, number>; perSecond?: number; perMchar?: number } = {};
+/** The per-image, per-second, per-character and per-search-unit prices of a row, only those it has. */
+function mediaPrices(r: Row): Pick<PriceConfig, "perImage" | "perSecond" | "perMchar" | "perSearchUnit"> {
+  const out: {
+    perImage?: Record<string, number>;
+    perSecond?: number;
+    perMchar?: number;
+    perSearchUnit?: number;
+  } = {};
   if (r.per_image !== null && r.per_image !== undefined) out.perImage = JSON.parse(r.per_image);
   if (r.per_second !== null && r.per_second !== undefined) out.perSecond = Number(r.per_second);
   if (r.per_mchar !== null && r.per_mchar !== undefined) out.perMchar = Number(r.per_mchar);
+  if (r.per_search_unit !== null && r.per_search_unit !== undefined) {
+    out.perSearchUnit = Number(r.per_search_unit);
+  }
   return out;
 }

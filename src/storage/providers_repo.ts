@@ -7,6 +7,7 @@ import type {
   ProviderQuota,
 } from "../config/mod.ts";
 import { isCredentialJson, parseCredential } from "../credentials/mod.ts";
+import { type DeclaredKinds, MODEL_KINDS, type ModelKind } from "../model/mod.ts";
 import type { Database } from "./database.ts";
 import { stringList } from "./json_column.ts";
 import type { SecretBox } from "./secret_box.ts";
@@ -24,6 +25,7 @@ interface Row {
   oauth: string;
   quota?: string;
   azure?: string;
+  kinds?: string;
 }
 
 /** The providers table. Upstream credentials are sealed by the SecretBox before they are written. */
@@ -64,15 +66,15 @@ export class ProvidersRepo {
     };
     this.#db.prepare(
       `INSERT INTO providers (id, prefix, api_type, base_url, api_key, models, enabled, position, created_at,
-         updated_at, capabilities, oauth, quota, azure)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         updated_at, capabilities, oauth, quota, azure, kinds)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET prefix = excluded.prefix, api_type = excluded.api_type,
          base_url = excluded.base_url, models = excluded.models,
          enabled = excluded.enabled, updated_at = excluded.updated_at, capabilities = excluded.capabilities,
-         oauth = excluded.oauth, quota = excluded.quota, azure = excluded.azure,
-         api_key = CASE WHEN CAST(?15 AS TEXT) IS NOT NULL AND EXISTS (
+         oauth = excluded.oauth, quota = excluded.quota, azure = excluded.azure, kinds = excluded.kinds,
+         api_key = CASE WHEN CAST(?16 AS TEXT) IS NOT NULL AND EXISTS (
              SELECT 1 FROM credential_state s, json_each(s.spent) j
-             WHERE s.credential_id = 'provider:' || excluded.id AND j.value = CAST(?15 AS TEXT))
+             WHERE s.credential_id = 'provider:' || excluded.id AND j.value = CAST(?16 AS TEXT))
            THEN providers.api_key ELSE excluded.api_key END`,
     ).run(
       provider.id,
@@ -89,6 +91,7 @@ export class ProvidersRepo {
       JSON.stringify(provider.oauth ?? {}),
       JSON.stringify(provider.quota ?? {}),
       JSON.stringify(provider.azure ?? {}),
+      JSON.stringify(provider.kinds ?? {}),
       spentFingerprint,
     );
   }
@@ -138,6 +141,7 @@ export class ProvidersRepo {
       ...(oauthColumn(row.oauth) ?? {}),
       ...quotaColumn(row.quota),
       ...azureColumn(row.azure),
+      ...kindsColumn(row.kinds),
     };
   }
 }
@@ -162,6 +166,20 @@ function azureColumn(text: string | undefined): { azure?: AzureSettings } {
     if (!value || typeof value !== "object" || typeof value.apiVersion !== "string") return {};
     const deployments = value.deployments && typeof value.deployments === "object" ? value.deployments : {};
     return { azure: { apiVersion: value.apiVersion, deployments } };
+  } catch {
+    return {};
+  }
+}
+
+/** The kinds column as a config field; `{}` (nothing declared) or a damaged value leaves the field out. */
+function kindsColumn(text: string | undefined): { kinds?: DeclaredKinds } {
+  try {
+    const value = JSON.parse(text ?? "{}");
+    if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+    const kinds = Object.fromEntries(
+      Object.entries(value).filter(([, k]) => MODEL_KINDS.includes(k as ModelKind)),
+    ) as Record<string, ModelKind>;
+    return Object.keys(kinds).length === 0 ? {} : { kinds };
   } catch {
     return {};
   }

@@ -1,6 +1,5 @@
 import type { Database } from "./database.ts";
-import { chunksOf, recordsetJson } from "./recordset_json.ts";
-import type { SqlStatement } from "./sql.ts";
+import { type InsertShape, RowInserter } from "./row_inserter.ts";
 
 /** Something translation could not express for a logged request (a stable code and a sentence). */
 export interface RequestLogWarning {
@@ -77,22 +76,32 @@ interface Row {
   response_truncated?: number;
 }
 
-const INSERT_COLUMNS =
-  `uid, ts, client_format, model, provider_id, account_id, status, latency_ms, streamed, "user",
-  request_body, response_body, error, request_truncated, response_truncated, warnings`;
-
-/** Rows per statement on PostgreSQL: bodies are up to 64 KB each, so a chunk stays under about 8 MB. */
-const JSON_CHUNK = 64;
-
-/**
- * PostgreSQL's insert: a chunk of rows as one JSON text parameter (see recordset_json.ts; 15 parameters a
- * row cost the bridge thread's driver about as much as a usage row's 20). `::text`: not JSON-encoded again.
- */
-const JSON_INSERT = `INSERT INTO request_logs (${INSERT_COLUMNS})
-  SELECT ${INSERT_COLUMNS} FROM json_to_recordset(?::text::json) AS r(uid text, ts bigint, client_format text,
-    model text, provider_id text, account_id text, status bigint, latency_ms bigint, streamed bigint,
-    "user" text, request_body text, response_body text, error text, request_truncated bigint,
-    response_truncated bigint, warnings text)`;
+const INSERT: InsertShape = {
+  table: "request_logs",
+  columns: [
+    "uid",
+    "ts",
+    "client_format",
+    "model",
+    "provider_id",
+    "account_id",
+    "status",
+    "latency_ms",
+    "streamed",
+    '"user"',
+    "request_body",
+    "response_body",
+    "error",
+    "request_truncated",
+    "response_truncated",
+    "warnings",
+  ],
+  recordsetTypes: `uid text, ts bigint, client_format text, model text, provider_id text, account_id text,
+    status bigint, latency_ms bigint, streamed bigint, "user" text, request_body text, response_body text,
+    error text, request_truncated bigint, response_truncated bigint, warnings text`,
+  // Bodies are up to 64 KB each, so a chunk stays under about 8 MB.
+  chunk: 64,
+};
 
 /** One row as stored, keyed by column (the same values the SQLite statement binds). */
 function storedRow(log: RequestLogInput) {
@@ -119,49 +128,17 @@ function storedRow(log: RequestLogInput) {
 /** The request_logs table: captured requests, pruned to the retention setting. */
 export class RequestLogsRepo {
   readonly #db: Database;
-  readonly #postgres: boolean;
-  #jsonStatement: SqlStatement | undefined;
+  readonly #rows: RowInserter<ReturnType<typeof storedRow>>;
 
   /** `postgres` says the database is PostgreSQL, where rows are inserted from one JSON parameter. */
   constructor(db: Database, postgres = false) {
     this.#db = db;
-    this.#postgres = postgres;
+    this.#rows = new RowInserter(db, postgres, INSERT);
   }
 
   /** Inserts rows (call inside the writer's transaction), with one prepared statement for the batch. */
   insert(logs: readonly RequestLogInput[]): void {
-    if (this.#postgres) {
-      const statement = this.#jsonStatement ??= this.#db.prepare(JSON_INSERT);
-      for (const chunk of chunksOf(logs, JSON_CHUNK)) {
-        const rows = chunk.map(storedRow);
-        const finite = rows.every((r) => Number.isFinite(r.ts + r.status + r.latency_ms));
-        statement.run(recordsetJson(rows, finite));
-      }
-      return;
-    }
-    const statement = this.#db.prepare(
-      `INSERT INTO request_logs (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const log of logs) {
-      statement.run(
-        log.uid,
-        log.ts,
-        log.clientFormat,
-        log.model,
-        log.providerId,
-        log.accountId,
-        log.status,
-        Math.max(0, Math.round(log.latencyMs)),
-        log.streamed ? 1 : 0,
-        log.user,
-        log.requestBody,
-        log.responseBody,
-        log.error,
-        log.requestTruncated ? 1 : 0,
-        log.responseTruncated ? 1 : 0,
-        JSON.stringify(log.warnings),
-      );
-    }
+    this.#rows.insert(logs.map(storedRow), (r) => Number.isFinite(r.ts + r.status + r.latency_ms));
   }
 
   /** Deletes all but the newest `keep` rows (inside a batch of the batched writer, so it reports nothing). */

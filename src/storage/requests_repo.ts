@@ -1,7 +1,7 @@
 import type { Database } from "./database.ts";
 import { type Percentiles, readPercentiles } from "./percentiles.ts";
-import { chunksOf, recordsetJson } from "./recordset_json.ts";
-import type { SqlStatement, SqlValue } from "./sql.ts";
+import { type InsertShape, RowInserter } from "./row_inserter.ts";
+import type { SqlValue } from "./sql.ts";
 
 /** One attempt of a request's chain, oldest first. */
 export interface ChainAttempt {
@@ -79,10 +79,6 @@ export interface RequestPage {
   readonly next: RequestCursor | null;
 }
 
-const INSERT_COLUMNS =
-  "uid, ts, client_format, model, provider_id, account_id, client_key_id, client_key_label, " +
-  "status, status_class, streamed, input_tokens, output_tokens, cost, ttft_ms, latency_ms, attempts, chain, error";
-
 const SELECT_COLUMNS = `r.id, r.uid, r.ts, r.client_format, r.model, r.provider_id, r.account_id,
   r.client_key_id, r.client_key_label, r.status, r.streamed, r.input_tokens, r.output_tokens, r.cost, r.ttft_ms,
   r.latency_ms, r.chain, r.error, l.id AS log_id`;
@@ -90,15 +86,36 @@ const SELECT_COLUMNS = `r.id, r.uid, r.ts, r.client_format, r.model, r.provider_
 /** Every request with its kept bodies' row, if any. */
 const ALL_REQUESTS = "requests r LEFT JOIN request_logs l ON l.uid = r.uid AND r.uid <> ''";
 
-/** PostgreSQL's insert: a chunk of rows as one JSON parameter (see recordset_json.ts). */
-const JSON_INSERT = `INSERT INTO requests (${INSERT_COLUMNS})
-  SELECT ${INSERT_COLUMNS} FROM json_to_recordset(?::text::json) AS r(uid text, ts bigint, client_format text,
-    model text, provider_id text, account_id text, client_key_id bigint, client_key_label text, status bigint,
-    status_class bigint, streamed bigint, input_tokens bigint, output_tokens bigint, cost double precision,
-    ttft_ms bigint, latency_ms bigint, attempts bigint, chain text, error text)`;
-
-/** Rows per PostgreSQL statement (a chain is a few hundred bytes). */
-const JSON_CHUNK = 256;
+const INSERT: InsertShape = {
+  table: "requests",
+  columns: [
+    "uid",
+    "ts",
+    "client_format",
+    "model",
+    "provider_id",
+    "account_id",
+    "client_key_id",
+    "client_key_label",
+    "status",
+    "status_class",
+    "streamed",
+    "input_tokens",
+    "output_tokens",
+    "cost",
+    "ttft_ms",
+    "latency_ms",
+    "attempts",
+    "chain",
+    "error",
+  ],
+  recordsetTypes: `uid text, ts bigint, client_format text, model text, provider_id text, account_id text,
+    client_key_id bigint, client_key_label text, status bigint, status_class bigint, streamed bigint,
+    input_tokens bigint, output_tokens bigint, cost double precision, ttft_ms bigint, latency_ms bigint,
+    attempts bigint, chain text, error text`,
+  // A chain is a few hundred bytes.
+  chunk: 256,
+};
 
 interface Row {
   id: number;
@@ -159,35 +176,23 @@ function storedRow(r: RequestRowInput) {
 export class RequestsRepo {
   readonly #db: Database;
   readonly #postgres: boolean;
-  #insert: SqlStatement | undefined;
+  readonly #rows: RowInserter<ReturnType<typeof storedRow>>;
 
   /** `postgres` says the database is PostgreSQL, where rows are inserted from one JSON parameter. */
   constructor(db: Database, postgres = false) {
     this.#db = db;
     this.#postgres = postgres;
+    this.#rows = new RowInserter(db, postgres, INSERT);
   }
 
   /** Inserts rows (call inside the writer's transaction). */
   insert(rows: readonly RequestRowInput[]): void {
-    if (this.#postgres) {
-      const statement = this.#insert ??= this.#db.prepare(JSON_INSERT);
-      for (const chunk of chunksOf(rows, JSON_CHUNK)) {
-        const stored = chunk.map(storedRow);
-        const finite = stored.every((r) =>
-          Number.isFinite(r.ts + r.status + r.cost + r.latency_ms + r.ttft_ms)
-        );
-        statement.run(recordsetJson(stored, finite));
-      }
-      return;
-    }
-    const placeholders = INSERT_COLUMNS.split(",").map(() => "?").join(", ");
-    const statement = this.#insert ??= this.#db.prepare(
-      `INSERT INTO requests (${INSERT_COLUMNS}) VALUES (${placeholders})`,
+    this.#rows.insert(
+      rows.map(storedRow),
+      (r) => Number.isFinite(r.ts + r.status + r.cost + r.latency_ms + r.ttft_ms),
     );
-    for (const row of rows) statement.run(...(Object.values(storedRow(row)) as SqlValue[]));
   }
 
-  /** Up to `limit` requests matching `filter`, newest first, after `cursor` (from the previous page). */
   /**
    * p50 and p95 time to first byte (nearest rank) of successful requests that sent one, since `sinceMs`,
    * per model or provider, most requests first. One row per client request, so a fallback's failed

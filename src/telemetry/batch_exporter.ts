@@ -1,10 +1,11 @@
 /**
- * The batch span exporter: the request path calls `enqueue` (O(1), never waits, never throws); a
- * background loop sends batches to the OTLP/HTTP endpoint one request at a time. Memory is bounded:
- * at most `maxQueueSize` spans wait in the ring buffer plus one batch (≤ `maxBatchSize` spans) in flight;
- * a span that arrives at a full queue is dropped and counted (the newest is dropped because the queued
- * ones are already paid for). An endpoint that is down, slow or failing costs only these drops.
- * `fetch`, timers and the clock are passed in.
+ * The batch span exporter: the request path calls `enqueue` (never waits, never throws), which encodes
+ * the span into the open batch at once (holding spans as objects until their batch leaves made them
+ * outlive the young generation, the largest cost of tracing); a background loop sends sealed batches to
+ * the OTLP/HTTP endpoint one request at a time. Memory is bounded: at most `maxQueueSize` encoded spans
+ * wait, plus one batch (≤ `maxBatchSize` spans) in flight; a span that arrives at a full queue is
+ * dropped and counted (the newest is dropped because the queued ones are already paid for). An endpoint
+ * that is down, slow or failing costs only these drops. `fetch`, timers and the clock are passed in.
  */
 import type { SpanData } from "./span.ts";
 import type { SpanQueue } from "./request_span_sink.ts";
@@ -21,10 +22,19 @@ export interface ExportCounters {
   failed(): void;
 }
 
-/** An encoded request body. */
-export interface EncodedBatch {
-  readonly body: Uint8Array;
+/** Encodes spans into export request bodies, a span at a time (ProtobufTraceEncoder, JsonTraceEncoder). */
+export interface BatchEncoder {
   readonly contentType: string;
+  /** Appends a span to the open batch; on a throw the open batch is as it was. */
+  add(span: SpanData): void;
+  /** The body holding the spans added since the last seal; the next batch starts empty. */
+  seal(): Uint8Array;
+}
+
+/** A batch ready to send. */
+interface SealedBatch {
+  readonly body: Uint8Array;
+  readonly spans: number;
 }
 
 /** A timer handle as the runtime's `setTimeout` returns it. */
@@ -40,7 +50,7 @@ export interface Timers {
 export interface BatchExporterDeps {
   readonly endpoint: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly encode: (spans: readonly SpanData[]) => EncodedBatch;
+  readonly encoder: BatchEncoder;
   readonly fetch: (url: string, init: RequestInit) => Promise<Response>;
   readonly timers: Timers;
   /** Wall clock in epoch ms, for `Retry-After` dates. */
@@ -71,8 +81,11 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 /** Batches spans and sends them off the request path. */
 export class BatchSpanExporter implements SpanQueue {
   readonly #deps: BatchExporterDeps;
-  readonly #ring: (SpanData | undefined)[];
-  #head = 0;
+  /** Sealed batches, oldest first. */
+  readonly #sealed: SealedBatch[] = [];
+  /** Spans in the encoder's open batch. */
+  #open = 0;
+  /** Spans waiting: the sealed batches' and the open batch's. */
   #size = 0;
   #timer: TimerHandle | null = null;
   /** The armed timer fires at once (a full batch is waiting). */
@@ -95,16 +108,30 @@ export class BatchSpanExporter implements SpanQueue {
   constructor(deps: BatchExporterDeps) {
     if (deps.maxQueueSize < 1 || deps.maxBatchSize < 1) throw new Error("queue and batch sizes must be ≥ 1");
     this.#deps = deps;
-    this.#ring = new Array(deps.maxQueueSize);
   }
 
   /** Queues a finished span; drops it (counted) when the queue is full or the exporter is shut down. */
   enqueue(span: SpanData): void {
     if (this.#closed) return this.#drop("shutdown", 1);
-    if (this.#size === this.#ring.length) return this.#drop("queue_full", 1);
-    this.#ring[(this.#head + this.#size) % this.#ring.length] = span;
+    if (this.#size >= this.#deps.maxQueueSize) return this.#drop("queue_full", 1);
+    try {
+      this.#deps.encoder.add(span);
+    } catch (error) {
+      // An encoder bug must not reach the request; the span is lost and counted.
+      this.#drop("export_failed", 1);
+      this.#state(false, `encoding failed: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    this.#open++;
     this.#size++;
+    if (this.#open >= this.#deps.maxBatchSize) this.#sealOpen();
     this.#schedule();
+  }
+
+  #sealOpen(): void {
+    if (this.#open === 0) return;
+    this.#sealed.push({ body: this.#deps.encoder.seal(), spans: this.#open });
+    this.#open = 0;
   }
 
   /** Counts since start. */
@@ -152,7 +179,8 @@ export class BatchSpanExporter implements SpanQueue {
       this.#abort.abort();
       if (this.#size > 0) {
         this.#drop("shutdown", this.#size);
-        this.#ring.fill(undefined);
+        this.#sealOpen();
+        this.#sealed.length = 0;
         this.#size = 0;
       }
     }
@@ -172,7 +200,7 @@ export class BatchSpanExporter implements SpanQueue {
   /** Arms the timer: at once for a full batch, after the delay for a partial one. */
   #schedule(): void {
     if (this.#busy || this.#closed || this.#size === 0) return;
-    const full = this.#size >= this.#deps.maxBatchSize;
+    const full = this.#sealed.length > 0;
     if (this.#timer !== null && (!full || this.#timerImmediate)) return;
     this.#cancelTimer();
     this.#timerImmediate = full;
@@ -183,41 +211,26 @@ export class BatchSpanExporter implements SpanQueue {
     }, full ? 0 : this.#deps.scheduleDelayMs);
   }
 
-  /** Takes one batch off the queue and sends it (with retries). Never rejects. */
+  /** Takes the oldest batch (sealing a partial one when none is full) and sends it, with retries. */
   async #run(): Promise<void> {
     if (this.#busy || this.#size === 0) return;
     this.#busy = true;
-    const batch = this.#take(this.#deps.maxBatchSize);
+    if (this.#sealed.length === 0) this.#sealOpen();
+    const batch = this.#sealed.shift()!;
+    this.#size -= batch.spans;
     try {
       await this.#send(batch);
-    } catch (error) {
-      // An encoder bug must not stop the loop; the batch is lost and counted.
-      this.#drop("export_failed", batch.length);
-      this.#state(false, `encoding failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       this.#busy = false;
     }
   }
 
-  #take(n: number): SpanData[] {
-    const count = Math.min(n, this.#size);
-    const out: SpanData[] = new Array(count);
-    for (let i = 0; i < count; i++) {
-      const at = (this.#head + i) % this.#ring.length;
-      out[i] = this.#ring[at]!;
-      this.#ring[at] = undefined;
-    }
-    this.#head = (this.#head + count) % this.#ring.length;
-    this.#size -= count;
-    return out;
-  }
-
-  async #send(batch: SpanData[]): Promise<void> {
-    const { body, contentType } = this.#deps.encode(batch);
+  async #send(batch: SealedBatch): Promise<void> {
+    const contentType = this.#deps.encoder.contentType;
     for (let attempt = 0;; attempt++) {
-      const result = await this.#post(body, contentType);
+      const result = await this.#post(batch.body, contentType);
       if (result.ok) {
-        const accepted = batch.length - result.rejected;
+        const accepted = batch.spans - result.rejected;
         this.#exported += accepted;
         this.#deps.counters?.exported(accepted);
         if (result.rejected > 0) this.#drop("rejected", result.rejected);
@@ -231,7 +244,7 @@ export class BatchSpanExporter implements SpanQueue {
         ? retryDelayMs(this.#deps.retry, attempt + 1, result.retryAfterMs)
         : null;
       if (delay === null || this.#abort.signal.aborted || !(await this.#sleep(delay))) {
-        this.#drop("export_failed", batch.length);
+        this.#drop("export_failed", batch.spans);
         return;
       }
     }

@@ -8,6 +8,8 @@
 export type RandomSource = (bytes: Uint8Array) => void;
 
 const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+/** The two char codes of each byte's hex, for building an id as one flat string. */
+const HEX_CODES = Uint16Array.from({ length: 512 }, (_, i) => HEX[i >> 1].charCodeAt(i & 1));
 
 /** Lowercase hex of the bytes. */
 export function bytesToHex(bytes: Uint8Array): string {
@@ -32,6 +34,9 @@ export class IdGenerator {
   readonly #random: RandomSource;
   readonly #pool: Uint8Array;
   #at: number;
+  /** Char codes of the id being built: one `String.fromCharCode` call makes a flat string, where
+   * appending 16 pieces made a rope that every later reader (the encoder, headers) had to flatten. */
+  readonly #codes: Record<8 | 16, number[]> = { 8: new Array(16).fill(0), 16: new Array(32).fill(0) };
 
   /** `poolBytes` is how many random bytes one draw takes (at least one trace id's 16). */
   constructor(random: RandomSource, poolBytes = 4096) {
@@ -40,7 +45,8 @@ export class IdGenerator {
     this.#at = this.#pool.length;
   }
 
-  #hex(size: number): string {
+  #hex(size: 8 | 16): string {
+    const codes = this.#codes[size];
     for (let tries = 0; tries < 16; tries++) {
       if (this.#at + size > this.#pool.length) {
         this.#random(this.#pool);
@@ -48,14 +54,14 @@ export class IdGenerator {
       }
       const start = this.#at;
       this.#at += size;
-      let out = "";
       let zero = true;
-      for (let i = start; i < start + size; i++) {
-        const b = this.#pool[i];
+      for (let i = 0; i < size; i++) {
+        const b = this.#pool[start + i];
         if (b !== 0) zero = false;
-        out += HEX[b];
+        codes[2 * i] = HEX_CODES[2 * b];
+        codes[2 * i + 1] = HEX_CODES[2 * b + 1];
       }
-      if (!zero) return out;
+      if (!zero) return String.fromCharCode.apply(null, codes);
     }
     throw new Error("the random source returned only zero bytes");
   }

@@ -4,7 +4,7 @@
  * decimal strings. Some backends (and proxies that inspect bodies) take only this form.
  */
 import type { Resource } from "./resource.ts";
-import type { Attribute, AttributeValue, SpanData, SpanEvent } from "./span.ts";
+import { type Attribute, attributeList, type AttributeValue, type SpanData, type SpanEvent } from "./span.ts";
 import { spanFlags } from "./otlp_protobuf.ts";
 
 /** The content type of this encoding. */
@@ -58,7 +58,7 @@ function span(s: SpanData): Record<string, unknown> {
     kind: s.kind,
     startTimeUnixNano: s.startTimeUnixNano.toString(),
     endTimeUnixNano: s.endTimeUnixNano.toString(),
-    attributes: attributes(s.attributes),
+    attributes: attributes(attributeList(s.attributes)),
     events: s.events.map(event),
     flags: spanFlags(s),
   };
@@ -86,7 +86,38 @@ export function tracesJsonValue(resource: Resource, spans: readonly SpanData[]):
   };
 }
 
+/**
+ * Encodes ExportTraceServiceRequests as JSON for one resource, a span at a time: each span becomes its
+ * JSON text when it ends, so no span's objects outlive its request (see ProtobufTraceEncoder).
+ */
+export class JsonTraceEncoder {
+  readonly contentType = JSON_CONTENT_TYPE;
+  readonly #head: string;
+  readonly #spans: string[] = [];
+  readonly #utf8 = new TextEncoder();
+
+  constructor(resource: Resource) {
+    const empty = JSON.stringify(tracesJsonValue(resource, []));
+    // Everything before the empty spans array's closing bracket; the spans go there.
+    this.#head = empty.slice(0, empty.lastIndexOf('"spans":[') + '"spans":['.length);
+  }
+
+  /** Appends one span to the open batch. */
+  add(s: SpanData): void {
+    this.#spans.push(JSON.stringify(span(s)));
+  }
+
+  /** The ExportTraceServiceRequest holding the spans added since the last seal; the next batch starts empty. */
+  seal(): Uint8Array {
+    const body = `${this.#head}${this.#spans.join(",")}]}]}]}`;
+    this.#spans.length = 0;
+    return this.#utf8.encode(body);
+  }
+}
+
 /** The UTF-8 JSON body of an ExportTraceServiceRequest holding these spans under one resource. */
 export function encodeTracesJson(resource: Resource, spans: readonly SpanData[]): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(tracesJsonValue(resource, spans)));
+  const encoder = new JsonTraceEncoder(resource);
+  for (const s of spans) encoder.add(s);
+  return encoder.seal();
 }

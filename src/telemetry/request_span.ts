@@ -1,13 +1,12 @@
 /**
  * What the request lifecycle tells telemetry, and how those facts become span attributes. The
  * lifecycle speaks in gateway terms (surface, account, usage, warnings); this file alone knows which
- * GenAI convention name each fact takes. Pure.
+ * GenAI convention name each fact takes, and writes them into whatever sink encodes the span. Pure.
  */
 import type { GatewayWarning } from "../model/warning.ts";
 import type { Usage } from "../model/usage.ts";
 import type { TraceContext } from "./trace_context.ts";
-import type { SpanBuilder } from "./span_builder.ts";
-import { type AttributeValue, double, int, str, strings } from "./span.ts";
+import { type AttributeSink, type SpanStatus, StatusCode } from "./span.ts";
 import { GatewayAttr, GenAi } from "./semconv.ts";
 
 /** A client request as it arrives (after authentication, before routing). */
@@ -16,7 +15,7 @@ export interface RequestStart {
   readonly requestId: string;
   /** The client surface (wire format), e.g. `chat_completions`. */
   readonly surface: string;
-  /** The GenAI operation: `chat`, `embeddings`, `generate_content`, `text_completion`. */
+  /** The GenAI operation: `chat`, `embeddings`, `rerank`, `generate_content`, `text_completion`. */
   readonly operation: string;
   /** The model string as the client sent it (a combo name included). */
   readonly requestModel: string;
@@ -79,70 +78,71 @@ export function genAiSpanName(operation: string, model: string): string {
   return model === "" ? operation : `${operation} ${model}`;
 }
 
-function opt<T>(value: T | undefined, f: (v: T) => AttributeValue): AttributeValue | undefined {
-  return value === undefined ? undefined : f(value);
+/** Writes the attributes a request span has from the start. */
+export function writeRequestStart(out: AttributeSink, r: RequestStart): void {
+  out.string(GenAi.operationName, r.operation);
+  out.string(GenAi.requestModel, r.requestModel);
+  out.bool(GenAi.requestStream, r.stream);
+  out.string(GatewayAttr.surface, r.surface);
+  out.string(GatewayAttr.requestId, r.requestId);
+  if (r.combo !== undefined) out.string(GatewayAttr.combo, r.combo);
+  if (r.clientKey !== undefined) out.string(GatewayAttr.clientKey, r.clientKey);
 }
 
-/** Sets the attributes a request span has from the start. */
-export function setRequestStart(span: SpanBuilder, r: RequestStart): void {
-  span.set(GenAi.operationName, str(r.operation))
-    .set(GenAi.requestModel, str(r.requestModel))
-    .set(GenAi.requestStream, { kind: "bool", value: r.stream })
-    .set(GatewayAttr.surface, str(r.surface))
-    .set(GatewayAttr.requestId, str(r.requestId))
-    .set(GatewayAttr.combo, opt(r.combo, str))
-    .set(GatewayAttr.clientKey, opt(r.clientKey, str));
+/** Writes the attributes an attempt span has from the start. */
+export function writeAttemptStart(out: AttributeSink, operation: string, a: AttemptStart): void {
+  out.string(GenAi.operationName, operation);
+  out.string(GenAi.providerName, a.provider);
+  out.string(GenAi.requestModel, a.model);
+  if (a.serverAddress !== undefined) out.string(GenAi.serverAddress, a.serverAddress);
+  if (a.serverPort !== undefined) out.int(GenAi.serverPort, a.serverPort);
+  out.string(GatewayAttr.account, a.account);
+  out.int(GatewayAttr.attemptIndex, a.index);
+  if (a.fallbackReason !== undefined) out.string(GatewayAttr.fallbackReason, a.fallbackReason);
 }
 
-/** Sets the attributes an attempt span has from the start. */
-export function setAttemptStart(span: SpanBuilder, operation: string, a: AttemptStart): void {
-  span.set(GenAi.operationName, str(operation))
-    .set(GenAi.providerName, str(a.provider))
-    .set(GenAi.requestModel, str(a.model))
-    .set(GenAi.serverAddress, opt(a.serverAddress, str))
-    .set(GenAi.serverPort, opt(a.serverPort, int))
-    .set(GatewayAttr.account, str(a.account))
-    .set(GatewayAttr.attemptIndex, int(a.index))
-    .set(GatewayAttr.fallbackReason, opt(a.fallbackReason, str));
-}
-
-/** Sets what an outcome says (response model, usage, finish, error) on either kind of span. */
-export function setOutcome(span: SpanBuilder, o: Outcome): void {
-  span.set(GenAi.responseModel, opt(o.responseModel, str))
-    .set(GenAi.responseId, opt(o.responseId, str))
-    .set(GenAi.httpResponseStatusCode, opt(o.httpStatus, int))
-    .set(GenAi.errorType, o.error === undefined ? undefined : str(o.error.type));
+/** Writes what an outcome says (response model, usage, finish, error) on either kind of span. */
+function writeOutcome(out: AttributeSink, o: Outcome): void {
+  if (o.responseModel !== undefined) out.string(GenAi.responseModel, o.responseModel);
+  if (o.responseId !== undefined) out.string(GenAi.responseId, o.responseId);
+  if (o.httpStatus !== undefined) out.int(GenAi.httpResponseStatusCode, o.httpStatus);
+  if (o.error !== undefined) out.string(GenAi.errorType, o.error.type);
   if (o.finishReasons !== undefined && o.finishReasons.length > 0) {
-    span.set(GenAi.responseFinishReasons, strings(o.finishReasons));
+    out.strings(GenAi.responseFinishReasons, o.finishReasons);
   }
   if (o.usage !== undefined) {
     const u = o.usage;
-    span.set(GenAi.usageInputTokens, int(u.inputTotal))
-      .set(GenAi.usageOutputTokens, int(u.output))
-      .set(GenAi.usageCacheReadInputTokens, int(u.cacheRead))
-      .set(GenAi.usageCacheCreationInputTokens, int(u.cacheWrite))
-      .set(GenAi.usageReasoningOutputTokens, u.reasoning > 0 ? int(u.reasoning) : undefined);
+    out.int(GenAi.usageInputTokens, u.inputTotal);
+    out.int(GenAi.usageOutputTokens, u.output);
+    out.int(GenAi.usageCacheReadInputTokens, u.cacheRead);
+    out.int(GenAi.usageCacheCreationInputTokens, u.cacheWrite);
+    if (u.reasoning > 0) out.int(GenAi.usageReasoningOutputTokens, u.reasoning);
   }
-  // Recording Errors convention: status ERROR with the message; success leaves the status unset.
-  if (o.error !== undefined) span.status({ code: 2, message: o.error.message });
 }
 
-/** Sets the request-level facts known at the end. */
-export function setRequestEnd(span: SpanBuilder, r: RequestEnd): void {
-  setOutcome(span, r);
-  span.set(GenAi.providerName, opt(r.provider, str))
-    .set(GatewayAttr.account, opt(r.account, str))
-    .set(GatewayAttr.costUsd, r.costUsd === undefined ? undefined : double(r.costUsd));
+/** The span status an outcome gives (Recording Errors convention: an error with its message; success unset). */
+export function outcomeStatus(o: Outcome): SpanStatus {
+  return o.error === undefined ? UNSET : { code: StatusCode.error, message: o.error.message };
+}
+
+const UNSET: SpanStatus = { code: StatusCode.unset, message: "" };
+
+/** Writes the request-level facts known at the end. */
+export function writeRequestEnd(out: AttributeSink, r: RequestEnd): void {
+  writeOutcome(out, r);
+  if (r.provider !== undefined) out.string(GenAi.providerName, r.provider);
+  if (r.account !== undefined) out.string(GatewayAttr.account, r.account);
+  if (r.costUsd !== undefined) out.double(GatewayAttr.costUsd, r.costUsd);
   if (r.warnings !== undefined && r.warnings.length > 0) {
-    span.set(GatewayAttr.warnings, strings(r.warnings.map((w) => w.code)));
+    out.strings(GatewayAttr.warnings, r.warnings.map((w) => w.code));
   }
   if (r.saversApplied !== undefined && r.saversApplied.length > 0) {
-    span.set(GatewayAttr.saversApplied, strings(r.saversApplied));
+    out.strings(GatewayAttr.saversApplied, r.saversApplied);
   }
 }
 
-/** Sets the attempt facts known at its end. */
-export function setAttemptEnd(span: SpanBuilder, a: AttemptEnd): void {
-  setOutcome(span, a);
-  if (a.cooldownSet === true) span.set(GatewayAttr.cooldownSet, { kind: "bool", value: true });
+/** Writes the attempt facts known at its end. */
+export function writeAttemptEnd(out: AttributeSink, a: AttemptEnd): void {
+  writeOutcome(out, a);
+  if (a.cooldownSet === true) out.bool(GatewayAttr.cooldownSet, true);
 }

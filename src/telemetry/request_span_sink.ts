@@ -11,19 +11,19 @@ import type { Finish } from "../model/finish.ts";
 import { IdGenerator, type RandomSource } from "./ids.ts";
 import type { Sampler } from "./sampler.ts";
 import { FLAG_SAMPLED, traceHeaders } from "./trace_context.ts";
-import { type Attribute, bool, double, type SpanData, SpanKind, str } from "./span.ts";
-import { SpanBuilder } from "./span_builder.ts";
+import { type Attribute, bool, double, type SpanData, type SpanEvent, SpanKind, str } from "./span.ts";
 import { EventName, GatewayAttr, GenAi } from "./semconv.ts";
 import {
   type AttemptEnd,
   type AttemptStart,
   genAiSpanName,
+  outcomeStatus,
   type RequestEnd,
   type RequestStart,
-  setAttemptEnd,
-  setAttemptStart,
-  setRequestEnd,
-  setRequestStart,
+  writeAttemptEnd,
+  writeAttemptStart,
+  writeRequestEnd,
+  writeRequestStart,
 } from "./request_span.ts";
 import {
   captureJson,
@@ -133,18 +133,7 @@ function startRequest(deps: SinkDeps, ids: IdGenerator, request: RequestStart): 
   if (!sampled) return unsampledTrace(ids, traceId, spanId, traceState);
 
   const startedAt = deps.nowUnixNanos();
-  const span = new SpanBuilder({
-    traceId,
-    spanId,
-    parentSpanId: parent?.spanId ?? "",
-    parentIsRemote: parent?.remote ?? false,
-    traceState,
-    flags: FLAG_SAMPLED,
-    name: genAiSpanName(request.operation, request.requestModel),
-    kind: SpanKind.server,
-    startTimeUnixNano: startedAt,
-  });
-  setRequestStart(span, request);
+  const events: SpanEvent[] = [];
   let ended = false;
   let firstTokenSeen = false;
   const open = new Set<() => void>();
@@ -154,7 +143,7 @@ function startRequest(deps: SinkDeps, ids: IdGenerator, request: RequestStart): 
     spanId,
     sampled: true,
     attempt(start) {
-      const attempt = startAttempt(deps, ids, request.operation, span, start);
+      const attempt = startAttempt(deps, ids, request.operation, { traceId, spanId, traceState }, start);
       if (!ended) open.add(attempt.abandon);
       return attempt.trace;
     },
@@ -162,70 +151,105 @@ function startRequest(deps: SinkDeps, ids: IdGenerator, request: RequestStart): 
       if (ended || firstTokenSeen) return;
       firstTokenSeen = true;
       const at = deps.nowUnixNanos();
-      span.event(EventName.firstToken, at, [ttft(at - startedAt)]);
+      events.push({ name: EventName.firstToken, timeUnixNano: at, attributes: [ttft(at - startedAt)] });
     },
     content(exchange) {
       if (ended || deps.capture === null) return;
-      span.event(
-        EventName.inferenceDetails,
-        deps.nowUnixNanos(),
-        contentAttributes(request.operation, exchange, deps.capture),
-      );
+      events.push({
+        name: EventName.inferenceDetails,
+        timeUnixNano: deps.nowUnixNanos(),
+        attributes: contentAttributes(request.operation, exchange, deps.capture),
+      });
     },
     end(outcome) {
       if (ended) return;
       ended = true;
       // An attempt the lifecycle never ended (a thrown error) still closes, so no child is lost.
       for (const abandon of open) abandon();
-      setRequestEnd(span, outcome);
-      deps.queue.enqueue(span.end(deps.nowUnixNanos()));
+      deps.queue.enqueue({
+        traceId,
+        spanId,
+        parentSpanId: parent?.spanId ?? "",
+        parentIsRemote: parent?.remote ?? false,
+        traceState,
+        flags: FLAG_SAMPLED,
+        name: genAiSpanName(request.operation, request.requestModel),
+        kind: SpanKind.server,
+        startTimeUnixNano: startedAt,
+        endTimeUnixNano: endTime(startedAt, deps.nowUnixNanos()),
+        attributes: (sink) => {
+          writeRequestStart(sink, request);
+          writeRequestEnd(sink, outcome);
+        },
+        events,
+        droppedEventsCount: 0,
+        status: outcomeStatus(outcome),
+      });
     },
   };
+}
+
+/** An end before the start is clamped: the wall clock can step. */
+function endTime(start: bigint, end: bigint): bigint {
+  return end < start ? start : end;
 }
 
 function ttft(elapsed: bigint): Attribute {
   return { key: GenAi.responseTimeToFirstChunk, value: double(Number(elapsed) / 1e9) };
 }
 
+/** The request span an attempt hangs under. */
+interface ParentSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly traceState: string;
+}
+
 function startAttempt(
   deps: SinkDeps,
   ids: IdGenerator,
   operation: string,
-  parent: SpanBuilder,
+  parent: ParentSpan,
   start: AttemptStart,
 ): { trace: AttemptTrace; abandon: () => void } {
   const spanId = ids.spanId();
   const startedAt = deps.nowUnixNanos();
-  const p = parent.start;
-  const span = new SpanBuilder({
-    traceId: p.traceId,
-    spanId,
-    parentSpanId: p.spanId,
-    parentIsRemote: false,
-    traceState: p.traceState,
-    flags: FLAG_SAMPLED,
-    name: genAiSpanName(operation, start.model),
-    kind: SpanKind.client,
-    startTimeUnixNano: startedAt,
-  });
-  setAttemptStart(span, operation, start);
   let ended = false;
-  let firstTokenSeen = false;
+  let firstToken: Attribute | null = null;
+  const events: SpanEvent[] = [];
   const finish = (outcome: AttemptEnd) => {
     if (ended) return;
     ended = true;
-    setAttemptEnd(span, outcome);
-    deps.queue.enqueue(span.end(deps.nowUnixNanos()));
+    const elapsed = firstToken;
+    deps.queue.enqueue({
+      traceId: parent.traceId,
+      spanId,
+      parentSpanId: parent.spanId,
+      parentIsRemote: false,
+      traceState: parent.traceState,
+      flags: FLAG_SAMPLED,
+      name: genAiSpanName(operation, start.model),
+      kind: SpanKind.client,
+      startTimeUnixNano: startedAt,
+      endTimeUnixNano: endTime(startedAt, deps.nowUnixNanos()),
+      attributes: (sink) => {
+        writeAttemptStart(sink, operation, start);
+        if (elapsed !== null) sink.value(elapsed.key, elapsed.value);
+        writeAttemptEnd(sink, outcome);
+      },
+      events,
+      droppedEventsCount: 0,
+      status: outcomeStatus(outcome),
+    });
   };
   return {
     trace: {
-      headers: traceHeaders(p.traceId, spanId, true, p.traceState),
+      headers: traceHeaders(parent.traceId, spanId, true, parent.traceState),
       firstToken() {
-        if (ended || firstTokenSeen) return;
-        firstTokenSeen = true;
+        if (ended || firstToken !== null) return;
         const at = deps.nowUnixNanos();
-        const elapsed = ttft(at - startedAt);
-        span.set(elapsed.key, elapsed.value).event(EventName.firstToken, at, [elapsed]);
+        firstToken = ttft(at - startedAt);
+        events.push({ name: EventName.firstToken, timeUnixNano: at, attributes: [firstToken] });
       },
       end: finish,
     },

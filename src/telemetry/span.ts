@@ -1,6 +1,9 @@
 /**
  * Spans as plain data: what the request lifecycle records and what the OTLP encoders read. No
  * behaviour beyond building values; times are unix nanoseconds as bigint because they exceed 2^53.
+ * A span's attributes are either a list or a function that writes them into an AttributeSink: the
+ * request path records only the facts it already has and the encoder writes the attributes straight
+ * into bytes, so no per-attribute objects are made for the thousands of requests a second it traces.
  */
 
 /** An attribute value with its OTLP type kept: `int` and `double` differ on the wire and in backends. */
@@ -15,6 +18,42 @@ export type AttributeValue =
 export interface Attribute {
   readonly key: string;
   readonly value: AttributeValue;
+}
+
+/** Receives attributes one at a time: an encoder writing them, or `attributeList` collecting them. */
+export interface AttributeSink {
+  string(key: string, value: string): void;
+  /** A whole number (a fraction is truncated toward zero). */
+  int(key: string, value: number): void;
+  double(key: string, value: number): void;
+  bool(key: string, value: boolean): void;
+  strings(key: string, values: readonly string[]): void;
+  /** Any value, as tests and content capture build them. */
+  value(key: string, value: AttributeValue): void;
+}
+
+/** A span's attributes: a list, or a function writing them into a sink (the request path's form). */
+export type Attributes = readonly Attribute[] | ((sink: AttributeSink) => void);
+
+/** Writes the attributes into the sink, whichever form they take. */
+export function writeAttributes(attributes: Attributes, sink: AttributeSink): void {
+  if (typeof attributes === "function") return attributes(sink);
+  for (const a of attributes) sink.value(a.key, a.value);
+}
+
+/** The attributes as a list (a later value for a key replaces the earlier one, in the earlier place). */
+export function attributeList(attributes: Attributes): Attribute[] {
+  if (typeof attributes !== "function") return [...attributes];
+  const byKey = new Map<string, AttributeValue>();
+  attributes({
+    string: (key, value) => byKey.set(key, str(value)),
+    int: (key, value) => byKey.set(key, int(value)),
+    double: (key, value) => byKey.set(key, double(value)),
+    bool: (key, value) => byKey.set(key, bool(value)),
+    strings: (key, values) => byKey.set(key, strings(values)),
+    value: (key, value) => byKey.set(key, value),
+  });
+  return [...byKey].map(([key, value]) => ({ key, value }));
 }
 
 /** What the span describes, as OTLP numbers it (SpanKind enum). */
@@ -62,7 +101,7 @@ export interface SpanData {
   readonly kind: SpanKindValue;
   readonly startTimeUnixNano: bigint;
   readonly endTimeUnixNano: bigint;
-  readonly attributes: readonly Attribute[];
+  readonly attributes: Attributes;
   readonly events: readonly SpanEvent[];
   /** Events beyond the per-span cap, reported to the backend as OTLP asks. */
   readonly droppedEventsCount: number;

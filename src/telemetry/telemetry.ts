@@ -7,8 +7,8 @@
 import { BatchSpanExporter, type ExportCounters, type Timers } from "./batch_exporter.ts";
 import type { TelemetrySettings } from "./config.ts";
 import type { RandomSource } from "./ids.ts";
-import { encodeTracesJson, JSON_CONTENT_TYPE } from "./otlp_json.ts";
-import { PROTOBUF_CONTENT_TYPE, ProtobufTraceEncoder } from "./otlp_protobuf.ts";
+import { JsonTraceEncoder } from "./otlp_json.ts";
+import { ProtobufTraceEncoder } from "./otlp_protobuf.ts";
 import { createRequestSpanSink, noopRequestSpanSink, type RequestSpanSink } from "./request_span_sink.ts";
 import { buildResource } from "./resource.ts";
 import { createSampler } from "./sampler.ts";
@@ -51,15 +51,12 @@ export function createTelemetry(settings: TelemetrySettings, deps: TelemetryDeps
     worker: deps.worker,
     extra: settings.resourceAttributes,
   });
-  const json = settings.protocol === "http/json";
-  const protobuf = new ProtobufTraceEncoder();
   const exporter = new BatchSpanExporter({
     endpoint: settings.endpoint,
     headers: settings.headers,
-    encode: (spans) =>
-      json
-        ? { body: encodeTracesJson(resource, spans), contentType: JSON_CONTENT_TYPE }
-        : { body: protobuf.encode(resource, spans), contentType: PROTOBUF_CONTENT_TYPE },
+    encoder: settings.protocol === "http/json"
+      ? new JsonTraceEncoder(resource)
+      : new ProtobufTraceEncoder(resource),
     fetch: deps.fetch,
     timers: deps.timers,
     nowEpochMs: deps.nowEpochMs,

@@ -7,6 +7,7 @@ import {
   imageCost,
   imagePrice,
   lookupPrice,
+  rerankCost,
   speechCost,
   transcriptionCost,
 } from "../../src/accounting/mod.ts";
@@ -59,4 +60,15 @@ Deno.test("speechCost() bills characters, or estimates a token-priced model from
   close(speechCost(1_000, 0, price("tts-1-hd")), 0.03, "tts-1-hd");
   // 1k text tokens in ($0.0006) and ~6k audio tokens out ($0.072).
   close(speechCost(4_000, 1_000, price("gpt-4o-mini-tts")), 0.0726, "mini tts");
+});
+
+Deno.test("rerankCost() bills reported search units, else one per 100 documents; token-priced models by input tokens", () => {
+  const cohere = { ...BUILTIN_KIND_PRICES["rerank-v3.5"] };
+  assertEquals(rerankCost({ searchUnits: 3, documents: 5 }, cohere), 3 * 0.002);
+  assertEquals(rerankCost({ documents: 250 }, cohere), 3 * 0.002);
+  assertEquals(rerankCost({ documents: 0 }, cohere), 0.002);
+  const jina = BUILTIN_KIND_PRICES["jina-reranker-v2-base-multilingual"];
+  assertEquals(rerankCost({ inputTokens: 1_000_000, documents: 4 }, jina), 0.045);
+  assertEquals(rerankCost({ documents: 4 }, jina), 0);
+  assertEquals(rerankCost({ searchUnits: 2, documents: 4 }, null), 0);
 });

@@ -129,3 +129,17 @@ Deno.test("providers[].oauth takes Kiro's region and Google's Cloud project, and
   const message = errorOf(yaml("{region: Frankfurt}"));
   assert(message.includes("region") && message.includes("AWS region such as eu-central-1"), message);
 });
+
+Deno.test("a provider's declared model kinds are read, and an unknown kind names the key path and the kinds", () => {
+  const provider = (kinds: string) =>
+    `providers:\n  - id: r\n    prefix: r\n    api_type: chat_compat\n    base_url: http://127.0.0.1:9/v1\n` +
+    `    kinds: ${kinds}\n`;
+  const config = parseConfig(provider("{bge-m3-ft: rerank}"), paths, noEnv);
+  assertEquals(config.providers[0].kinds, { "bge-m3-ft": "rerank" });
+  assertEquals(parseConfig(provider("{}"), paths, noEnv).providers[0].kinds, undefined);
+  assertEquals(
+    errorOf(provider("{bge-m3-ft: ranker}")),
+    "/tmp/gw/config.yaml:6: providers[0].kinds.bge-m3-ft: must be one of chat, embedding, rerank, image, " +
+      "transcription, speech",
+  );
+});

@@ -52,7 +52,7 @@ export class Rng {
 }
 
 /** The error envelope a client surface must answer its 4xx in. */
-export type Envelope = "openai" | "messages" | "generate" | "local_runner";
+export type Envelope = "openai" | "messages" | "generate" | "local_runner" | "rerank";
 
 /** One request the fuzzer sends. */
 export interface FuzzInput {
@@ -239,6 +239,8 @@ function envelopeProblem(status: number, text: string, envelope: Envelope): stri
     ? record.type === "error" && typeof error?.message === "string" && typeof error.type === "string"
     : envelope === "generate"
     ? typeof error?.code === "number" && typeof error.message === "string" && typeof error.status === "string"
+    : envelope === "rerank"
+    ? typeof record.message === "string" && typeof record.type === "string"
     : typeof record.error === "string";
   return ok ? undefined : text.slice(0, 200);
 }

@@ -72,7 +72,8 @@ export async function startHostileUpstream(big: boolean): Promise<HostileUpstrea
     const text = await request.text();
     const stream = path.includes("streamGenerateContent") || /"stream"\s*:\s*true/.test(text);
     const seed = Number(/seed:(\d+)/.exec(text)?.[1] ?? "0");
-    const valid = mediaAnswer(path) ?? canned.get(`${formatOfPath(path)}:${stream}`) as Canned;
+    const valid = mediaAnswer(path) ?? embeddingsAnswer(path, text) ??
+      canned.get(`${formatOfPath(path)}:${stream}`) as Canned;
     return misbehave(mode, valid, new Rng(seed), big, request.signal);
   });
   const port = await promise;
@@ -85,7 +86,7 @@ export async function startHostileUpstream(big: boolean): Promise<HostileUpstrea
   };
 }
 
-/** The valid answer of an images or audio endpoint (OpenAI-compatible upstreams), for the media surfaces. */
+/** The valid answer of an images, audio or rerank endpoint (OpenAI-compatible upstreams), for those surfaces. */
 function mediaAnswer(path: string): Canned | undefined {
   if (path.includes("/images/")) {
     return {
@@ -94,10 +95,44 @@ function mediaAnswer(path: string): Canned | undefined {
     };
   }
   if (path.endsWith("/audio/speech")) return { text: "ID3-fake-audio-bytes", contentType: "audio/mpeg" };
+  if (path.endsWith("/rerank")) {
+    return {
+      text: '{"id":"rr","results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":0.1}],' +
+        '"usage":{"total_tokens":5}}',
+      contentType: "application/json",
+    };
+  }
   if (path.includes("/audio/")) {
     return { text: '{"text":"hello","duration":3}', contentType: "application/json" };
   }
   return undefined;
+}
+
+/** A valid embeddings answer with one vector per input the request sent (OpenAI-compatible or Gemini). */
+function embeddingsAnswer(path: string, requestText: string): Canned | undefined {
+  const json = path.endsWith("/embeddings") || path.endsWith(":batchEmbedContents") ||
+    path.endsWith(":embedContent");
+  if (!json) return undefined;
+  let body: { input?: unknown; requests?: unknown[] } = {};
+  try {
+    body = JSON.parse(requestText);
+  } catch {
+    // A body the gateway would never send: answer for one input.
+  }
+  const vector = [0.25, -0.5, 1];
+  let text: string;
+  if (path.endsWith(":embedContent")) text = JSON.stringify({ embedding: { values: vector } });
+  else if (path.endsWith(":batchEmbedContents")) {
+    text = JSON.stringify({ embeddings: (body.requests ?? [0]).map(() => ({ values: vector })) });
+  } else {
+    const inputs = Array.isArray(body.input) && typeof body.input[0] !== "number" ? body.input.length : 1;
+    text = JSON.stringify({
+      object: "list",
+      data: Array.from({ length: inputs }, (_, index) => ({ object: "embedding", index, embedding: vector })),
+      usage: { prompt_tokens: 2, total_tokens: 2 },
+    });
+  }
+  return { text, contentType: "application/json" };
 }
 
 async function cannedAnswers(): Promise<Map<string, Canned>> {

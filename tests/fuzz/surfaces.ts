@@ -117,11 +117,12 @@ export const SURFACES: readonly FuzzSurface[] = [
     toolsField: "tools",
   },
   {
-    // Embeddings take no tools either; their models are the same fuzzed names (mostly chat models: a 400).
+    // Embeddings take no tools either. An `-embed` suffix makes the campaigns' chat model names embedding
+    // models, so valid requests reach the upstream (and hostile answers the decoders) instead of a 400.
     name: "openai_embeddings",
     envelope: "openai",
     path: () => "/v1/embeddings",
-    body: (model, text) => ({ model, input: [text, "second"], encoding_format: "base64" }),
+    body: (model, text) => ({ model: `${model}-embed`, input: [text, "second"], encoding_format: "base64" }),
     tool: openAiTool,
     toolsField: "tools",
   },
@@ -129,9 +130,15 @@ export const SURFACES: readonly FuzzSurface[] = [
     name: "gemini_batch_embed",
     envelope: "generate",
     path: (rng, model) =>
-      `${rng.chance(0.8) ? "/v1beta/models/" : "/v1/models/"}${pathEncode(model)}:batchEmbedContents`,
+      `${rng.chance(0.8) ? "/v1beta/models/" : "/v1/models/"}${
+        pathEncode(`${model}-embed`)
+      }:batchEmbedContents`,
     body: (model, text) => ({
-      requests: [{ model: `models/${model}`, content: { parts: [{ text }] }, taskType: "RETRIEVAL_QUERY" }],
+      requests: [{
+        model: `models/${model}-embed`,
+        content: { parts: [{ text }] },
+        taskType: "RETRIEVAL_QUERY",
+      }],
     }),
     tool: openAiTool,
     toolsField: "tools",
@@ -140,7 +147,31 @@ export const SURFACES: readonly FuzzSurface[] = [
     name: "local_runner_embed",
     envelope: "local_runner",
     path: () => "/api/embed",
-    body: (model, text) => ({ model, input: text, truncate: false }),
+    body: (model, text) => ({ model: `${model}-embed`, input: text, truncate: false }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
+    // Rerank takes no tools. A `-rerank` suffix makes the campaigns' chat model names rerankers, so valid
+    // requests reach the upstream (and hostile answers the rerank decoder) instead of stopping at the 400.
+    name: "rerank_v1",
+    envelope: "rerank",
+    path: () => "/v1/rerank",
+    body: (model, text) => ({
+      model: `${model}-rerank`,
+      query: text,
+      documents: [text, { text: "second", id: 2 }],
+      top_n: 2,
+      return_documents: true,
+    }),
+    tool: openAiTool,
+    toolsField: "tools",
+  },
+  {
+    name: "rerank_v2",
+    envelope: "rerank",
+    path: () => "/v2/rerank",
+    body: (model, text) => ({ model: `${model}-rerank`, query: text, documents: [text, "second"] }),
     tool: openAiTool,
     toolsField: "tools",
   },

@@ -9,6 +9,7 @@ import type {
 import { addWarnings, droppedField, WARNING_CODES } from "../../src/model/mod.ts";
 import { codecFor, upstreamCodecFor } from "../../src/wire/mod.ts";
 import { embeddingsCodecFor } from "../../src/wire/embeddings.ts";
+import { rerankCodecFor } from "../../src/wire/rerank.ts";
 import { applyAdjustments, prefetchImages } from "../../src/adjustments/mod.ts";
 import { droppedExtraWarnings, warningsHeaderValue } from "../../src/gateway/warnings.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
@@ -74,6 +75,24 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
+  // rerank: a /v1/rerank request with object documents and v1-only fields to a Cohere v2 upstream
+  {
+    path: "rerank: object documents, rank_fields and max_chunks_per_doc to a Cohere v2 upstream",
+    codes: ["changed_field:documents", "dropped_field:max_chunks_per_doc", "dropped_field:rank_fields"],
+    warnings: () =>
+      Promise.resolve(
+        rerankCodecFor("v2").encodeRequest(
+          rerankCodecFor("v1").decodeRequest({
+            model: "co/rerank-v3.5",
+            query: "q",
+            documents: ["plain", { text: "an object", title: "t" }],
+            rank_fields: ["text"],
+            max_chunks_per_doc: 3,
+          }),
+          "rerank-v3.5",
+        ).warnings,
+      ),
+  },
   // embeddings: a Gemini request (task, title) to OpenAI; an OpenAI one (user) and an Ollama one to Gemini
   {
     path: "embeddings: Gemini taskType and title to an OpenAI-compatible upstream",

@@ -263,3 +263,49 @@ Deno.test({
     assertEquals(await t.backend.trace(unsampled), null);
   },
 });
+
+Deno.test({
+  name:
+    "embeddings and rerank requests export spans named for their operation, and their upstreams get the traceparent",
+  ignore: otlpBackendSkip("gateway tracing: embeddings and rerank"),
+  async fn() {
+    await using t = await setup("gateway-kinds");
+    t.first.script({
+      json: {
+        object: "list",
+        data: [{ object: "embedding", index: 0, embedding: [0.5, 1] }],
+        usage: { prompt_tokens: 3, total_tokens: 3 },
+      },
+    });
+    await t.client.embeddings.create({
+      model: "a/text-embedding-3-small",
+      input: "hi",
+      encoding_format: "float",
+    });
+    t.first.script({ json: { results: [{ index: 0, relevance_score: 0.9 }], usage: { total_tokens: 4 } } });
+    const reranked = await fetch(`${t.gw.url}/v1/rerank`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "a/rerank-v3.5", query: "q", documents: ["d"] }),
+    });
+    assertEquals(reranked.status, 200);
+    await reranked.body?.cancel();
+    assertEquals(t.first.requests.map((r) => r.path), ["/v1/embeddings", "/v1/rerank"]);
+    for (
+      const [index, operation, model] of [[0, "embeddings", "text-embedding-3-small"], [
+        1,
+        "rerank",
+        "rerank-v3.5",
+      ]]
+    ) {
+      const traceparent = t.first.requests[Number(index)].headers.get("traceparent") ?? "";
+      const [, traceId, attemptSpan] = traceparent.split("-");
+      const { request, attempts } = split(await t.backend.waitForTrace(traceId, 2));
+      assertEquals(request.operationName, `${operation} a/${model}`);
+      assertEquals(tag(request, "gen_ai.operation.name"), operation);
+      assertEquals(attempts.map((a) => a.spanID), [attemptSpan]);
+      assertEquals(tag(attempts[0], "gateway.account"), "acct-a");
+      assertEquals(tag(attempts[0], "http.response.status_code"), 200);
+    }
+  },
+});

@@ -3,7 +3,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { Rng } from "../fuzz/fuzzer.ts";
 import { encodeTracesJson, type JsonAnyValue, tracesJsonValue } from "../../src/telemetry/otlp_json.ts";
 import { buildResource } from "../../src/telemetry/resource.ts";
-import type { AttributeValue, SpanData } from "../../src/telemetry/span.ts";
+import { attributeList, type AttributeValue, type SpanData } from "../../src/telemetry/span.ts";
 import { randomSpan } from "./random_spans.ts";
 
 const resource = buildResource({
@@ -42,7 +42,7 @@ Deno.test("encodeTracesJson(): random spans come back from the JSON text with ev
       assertEquals(BigInt(j.endTimeUnixNano), s.endTimeUnixNano);
       assertEquals(
         j.attributes.map((a: JsonKv) => ({ key: a.key, value: fromJson(a.value) })),
-        s.attributes.map((a) => ({
+        attributeList(s.attributes).map((a) => ({
           key: a.key,
           value: a.value.kind === "double" && Object.is(a.value.value, -0)
             ? { kind: "double", value: 0 }

@@ -9,7 +9,16 @@ import {
 } from "../../src/telemetry/otlp_protobuf.ts";
 import { buildResource } from "../../src/telemetry/resource.ts";
 import { randomSpan } from "./random_spans.ts";
-import type { SpanData } from "../../src/telemetry/span.ts";
+import {
+  attributeList,
+  type AttributeSink,
+  bool,
+  double,
+  int,
+  type SpanData,
+  str,
+  strings,
+} from "../../src/telemetry/span.ts";
 
 const resource = buildResource({
   serviceName: "gateway-test",
@@ -32,10 +41,11 @@ Deno.test("ProtobufTraceEncoder: 300 random batches through one encoder decode t
   const rng = new Rng(20261128);
   // One encoder for every batch, as an exporter uses it: its reused buffer and key cache must not leak
   // one batch into the next.
-  const encoder = new ProtobufTraceEncoder();
+  const encoder = new ProtobufTraceEncoder(resource);
   for (let round = 0; round < 300; round++) {
     const spans = Array.from({ length: rng.size(0, 12) }, () => randomSpan(rng));
-    const body = encoder.encode(resource, spans);
+    for (const span of spans) encoder.add(span);
+    const body = encoder.seal();
     assertEquals(
       body,
       encodeTracesProtobuf(resource, spans),
@@ -118,4 +128,32 @@ Deno.test("encodeTracesProtobuf(): known bytes for a minimal span (ids, fixed64 
   const scopeSpans = [0x0a, 0, 0x12, spanBytes.length, ...spanBytes];
   const resourceSpans = [0x0a, 0, 0x12, scopeSpans.length, ...scopeSpans];
   assertEquals([...body], [0x0a, resourceSpans.length, ...resourceSpans]);
+});
+
+Deno.test("ProtobufTraceEncoder: attributes written through the sink (the request path's form) keep their types", () => {
+  const span = {
+    ...randomSpan(new Rng(7)),
+    attributes: (sink: AttributeSink) => {
+      sink.string("s", "héllo");
+      sink.int("i", 42.9);
+      sink.int("neg", -3);
+      sink.int("big", 2 ** 53 + 2);
+      sink.double("d", 0.25);
+      sink.bool("b", true);
+      sink.strings("list", ["stop", "length"]);
+      sink.value("v", { kind: "int", value: 2n ** 63n - 1n });
+    },
+  };
+  const decoded = decodeExportTraceRequest(encodeTracesProtobuf(resource, [span])).spans[0].span;
+  assertEquals(decoded.attributes, [
+    { key: "s", value: str("héllo") },
+    { key: "i", value: int(42) },
+    { key: "neg", value: int(-3n) },
+    { key: "big", value: int(2n ** 53n + 2n) },
+    { key: "d", value: double(0.25) },
+    { key: "b", value: bool(true) },
+    { key: "list", value: strings(["stop", "length"]) },
+    { key: "v", value: int(2n ** 63n - 1n) },
+  ]);
+  assertEquals(decoded.attributes, attributeList(span.attributes));
 });

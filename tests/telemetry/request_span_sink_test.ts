@@ -12,7 +12,7 @@ import {
 } from "../../src/telemetry/request_span_sink.ts";
 import { createSampler } from "../../src/telemetry/sampler.ts";
 import { extractTraceContext, parseTraceparent } from "../../src/telemetry/trace_context.ts";
-import type { AttributeValue, SpanData } from "../../src/telemetry/span.ts";
+import { attributeList, type AttributeValue, type SpanData } from "../../src/telemetry/span.ts";
 import type { RequestStart } from "../../src/telemetry/request_span.ts";
 import type { NeutralRequest } from "../../src/model/request.ts";
 
@@ -54,7 +54,7 @@ const START: RequestStart = {
 function attrs(span: SpanData): Record<string, unknown> {
   const plain = (v: AttributeValue): unknown =>
     v.kind === "array" ? v.values.map(plain) : v.kind === "int" ? Number(v.value) : v.value;
-  return Object.fromEntries(span.attributes.map((a) => [a.key, plain(a.value)]));
+  return Object.fromEntries(attributeList(span.attributes).map((a) => [a.key, plain(a.value)]));
 }
 
 Deno.test("a request with a fallback gives one server span with two client attempt children", () => {

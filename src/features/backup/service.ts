@@ -82,6 +82,7 @@ export class ConfigFileService {
         ...(p.azure
           ? { azure: { api_version: p.azure.apiVersion, deployments: { ...p.azure.deployments } } }
           : {}),
+        ...(p.kinds && Object.keys(p.kinds).length > 0 ? { kinds: { ...p.kinds } } : {}),
       })),
       combos: store.combos.list().map((c) => ({ name: c.name, models: [...c.models] })),
       token_savers: {
@@ -96,6 +97,11 @@ export class ConfigFileService {
           output_per_mtok: p.outputPerMtok,
           cache_creation_per_mtok: p.cacheCreationPerMtok,
           cache_read_per_mtok: p.cacheReadPerMtok,
+          // Per-unit prices (images, audio, speech, rerank) round-trip like the token ones.
+          ...(p.perImage === undefined ? {} : { per_image: { ...p.perImage } }),
+          ...(p.perSecond === undefined ? {} : { per_second: p.perSecond }),
+          ...(p.perMchar === undefined ? {} : { per_mchar: p.perMchar }),
+          ...(p.perSearchUnit === undefined ? {} : { per_search_unit: p.perSearchUnit }),
         }]),
       ),
     };

@@ -14,6 +14,8 @@ export interface PriceView {
   readonly per_second?: number;
   /** Speech models: USD per million input characters. */
   readonly per_mchar?: number;
+  /** Rerank models billed by search unit (Cohere): USD per search unit. */
+  readonly per_search_unit?: number;
 }
 
 /** Builtin prices, overrides, and models used without a price. */

@@ -18,6 +18,7 @@ const schema = z.object({
   per_image: z.record(z.string().min(1), rate).optional(),
   per_second: rate.optional(),
   per_mchar: rate.optional(),
+  per_search_unit: rate.optional(),
 });
 
 /** Pricing overrides: create or replace, delete. */
@@ -35,6 +36,7 @@ export function pricingRoutes(ctx: DashboardContext): Hono<AppEnv> {
       ...(input.per_image === undefined ? {} : { perImage: input.per_image }),
       ...(input.per_second === undefined ? {} : { perSecond: input.per_second }),
       ...(input.per_mchar === undefined ? {} : { perMchar: input.per_mchar }),
+      ...(input.per_search_unit === undefined ? {} : { perSearchUnit: input.per_search_unit }),
     });
     return answer("POST /pricing", { ok: true, price: priceView(input.model, price) });
   });

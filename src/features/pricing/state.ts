@@ -30,6 +30,7 @@ export function priceView(model: string, price: PriceConfig): PriceView {
     ...(price.perImage === undefined ? {} : { per_image: price.perImage }),
     ...(price.perSecond === undefined ? {} : { per_second: price.perSecond }),
     ...(price.perMchar === undefined ? {} : { per_mchar: price.perMchar }),
+    ...(price.perSearchUnit === undefined ? {} : { per_search_unit: price.perSearchUnit }),
   };
 }
 

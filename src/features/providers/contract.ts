@@ -1,6 +1,7 @@
 /** Providers contract: the section, the views, and every provider route's body and answer. */
 import type { ApiType } from "../../config/api_types.ts";
 import type { UpstreamFormat } from "../../model/wire_format.ts";
+import type { ModelKind } from "../../model/model_kind.ts";
 import type { Done, Route } from "../../dashboard/contract/api.ts";
 import type { CooldownView } from "../routing/contract.ts";
 import type { SigninFlow } from "../signin/plan.ts";
@@ -17,6 +18,8 @@ export interface ProviderView {
   readonly has_api_key: boolean;
   readonly models: readonly string[];
   readonly enabled: boolean;
+  /** Kinds declared per upstream model, over what the names say (`{}`: the names decide). */
+  readonly kinds: Readonly<Record<string, ModelKind>>;
   readonly format: UpstreamFormat;
   readonly cooldown: CooldownView | null;
   /** Subscription kinds: the stored credential's non-secret status (null for API-key kinds). */
@@ -122,6 +125,8 @@ export interface ProviderCreate {
   readonly api_key?: string;
   readonly models?: ModelList;
   readonly enabled?: boolean;
+  /** Kinds per upstream model when a name misleads (`{"bge-reranker-v2-m3": "rerank"}`; `{}` clears them). */
+  readonly kinds?: Readonly<Record<string, ModelKind>>;
   /** Kiro's AWS region ("" clears it). */
   readonly region?: string;
   /** Google Cloud Code's project ("" clears it). */

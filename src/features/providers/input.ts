@@ -7,6 +7,7 @@ import {
   azureDeploymentName,
   cloudProject,
 } from "../../config/mod.ts";
+import { MODEL_KINDS } from "../../model/model_kind.ts";
 import { stringList } from "../input.ts";
 
 const id = z.string({ error: "must be a string" }).trim().min(1, "is required").max(100, "is too long")
@@ -25,6 +26,12 @@ const baseUrl = z.string({ error: "must be a string" }).trim().refine((v) => {
 const apiKey = z.string({ error: "must be a string" }).max(20_000, "is too long");
 const models = stringList.pipe(z.array(z.string().regex(/^\S+$/, "model names must not contain spaces")));
 const enabled = z.boolean({ error: "must be true or false" });
+/** Declared model kinds: `{"<upstream model>": "rerank", …}`; `{}` clears them. */
+const kinds = z.record(
+  z.string().trim().min(1, "model names must not be empty").max(200, "model names must be short"),
+  z.enum(MODEL_KINDS, { error: `must be one of ${MODEL_KINDS.join(", ")}` }),
+  { error: "must be an object of model name to kind" },
+);
 /** A call setting the form may leave empty (empty clears it). */
 const hint = (check: z.ZodString, message: string) =>
   z.string({ error: "must be a string" }).trim().refine(
@@ -67,6 +74,7 @@ export const createSchema = z.object({
   api_key: apiKey.default(""),
   models: models.default([]),
   enabled: enabled.default(true),
+  kinds: kinds.optional(),
   region: region.optional(),
   project: project.optional(),
   azure_api_version: azureVersion.optional(),
@@ -80,6 +88,7 @@ export const updateSchema = z.object({
   api_key: apiKey.optional(),
   models: models.optional(),
   enabled: enabled.optional(),
+  kinds: kinds.optional(),
   region: region.optional(),
   project: project.optional(),
   azure_api_version: azureVersion.optional(),

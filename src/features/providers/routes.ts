@@ -91,6 +91,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       enabled: input.enabled,
       oauth: withCallHints(input.api_type, undefined, input),
       azure: azureSettings(input.api_type, undefined, azureHints(input)),
+      ...(input.kinds === undefined || Object.keys(input.kinds).length === 0 ? {} : { kinds: input.kinds }),
     });
     return answer("POST /providers", { ok: true, provider: view(created) }, 201);
   });
@@ -107,6 +108,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       apiKey: input.api_key,
       models: input.models,
       enabled: input.enabled,
+      kinds: input.kinds,
       oauth: hinted ? withCallHints(input.api_type ?? current.apiType, current.oauth, input) : undefined,
       azure: azureSettings(input.api_type ?? current.apiType, current.azure, azureHints(input)),
     });

@@ -114,6 +114,7 @@ export class ProviderService {
       oauth: changes.oauth ?? current.oauth,
       // A change of kind recomputes the Azure settings (the route always passes them); the CLI leaves them.
       azure: "azure" in changes ? changes.azure : current.azure,
+      kinds: changes.kinds ?? current.kinds,
     });
   }
 

@@ -51,6 +51,7 @@ export function providerView(provider: ProviderConfig, gateway: DashboardContext
     has_api_key: provider.apiKey !== "",
     models: [...provider.models],
     enabled: provider.enabled,
+    kinds: { ...provider.kinds },
     format: preset.format,
     cooldown: cooldown
       ? { remaining_s: cooldown.remainingSeconds, until: cooldown.untilMs, kind: cooldown.kind }

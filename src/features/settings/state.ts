@@ -42,6 +42,8 @@ const ENUM_OPTIONS: Partial<Record<SettingKey, readonly string[]>> = {
 const INTEGER_KEYS = new Set<SettingKey>([
   "server_request_log_retention",
   "server_audit_retention_days",
+  "server_response_store_ttl_days",
+  "server_response_store_max_mb",
   "server_account_sticky_limit",
   "combo_sticky_limit",
   "combo_fusion_min_panel",

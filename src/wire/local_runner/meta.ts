@@ -1,9 +1,10 @@
+import type { ModelKind } from "../../model/mod.ts";
 import { stableHash } from "../shared/mod.ts";
 
-/** Model capabilities /api/show advertises. */
+/** Model capabilities /api/show and /api/tags advertise. */
 export interface ShowCapabilities {
   /** A model of another kind than chat lists that kind alone (Ollama says `embedding` for embedders). */
-  readonly kind?: "chat" | "embedding" | "image" | "transcription" | "speech";
+  readonly kind?: ModelKind;
   readonly vision?: boolean;
   readonly tools?: boolean;
   readonly thinking?: boolean;
@@ -14,6 +15,21 @@ export interface TagsModel {
   readonly name: string;
   /** ISO-8601 timestamp. */
   readonly modifiedAt: string;
+  /** What it can do; `kind` also goes beside Ollama's fields as the gateway's own `kind`. */
+  readonly capabilities?: ShowCapabilities;
+}
+
+/**
+ * Ollama's `capabilities` list: a chat model's `completion` (and `tools`, `vision`, `thinking`), or another
+ * kind's name alone (`embedding` is Ollama's own word; `rerank`, `image`, … are the gateway's kinds).
+ */
+function capabilityList(capabilities: ShowCapabilities): string[] {
+  if (capabilities.kind !== undefined && capabilities.kind !== "chat") return [capabilities.kind];
+  const caps = ["completion"];
+  if (capabilities.tools) caps.push("tools");
+  if (capabilities.vision) caps.push("vision");
+  if (capabilities.thinking) caps.push("thinking");
+  return caps;
 }
 
 /** A deterministic 64-hex digest for a model name (clients use it as a cache key, nothing more). */
@@ -41,7 +57,10 @@ function details(name: string): Record<string, unknown> {
   };
 }
 
-/** The GET /api/tags body for the routable models. */
+/**
+ * The GET /api/tags body for the routable models. Recent Ollama servers list each model's `capabilities`
+ * here as /api/show does; the gateway does the same and adds `kind` (as in /v1/models) beside them.
+ */
 export function tagsBody(models: readonly TagsModel[]): { models: Record<string, unknown>[] } {
   return {
     models: models.map((m) => ({
@@ -51,6 +70,9 @@ export function tagsBody(models: readonly TagsModel[]): { models: Record<string,
       size: 0,
       digest: modelDigest(m.name),
       details: details(m.name),
+      ...(m.capabilities === undefined
+        ? {}
+        : { capabilities: capabilityList(m.capabilities), kind: m.capabilities.kind ?? "chat" }),
     })),
   };
 }
@@ -61,14 +83,7 @@ export function showBody(
   capabilities: ShowCapabilities,
   modifiedAt = "1970-01-01T00:00:00.000Z",
 ): Record<string, unknown> {
-  const caps: string[] = [];
-  if (capabilities.kind !== undefined && capabilities.kind !== "chat") caps.push(capabilities.kind);
-  else {
-    caps.push("completion");
-    if (capabilities.tools) caps.push("tools");
-    if (capabilities.vision) caps.push("vision");
-    if (capabilities.thinking) caps.push("thinking");
-  }
+  const caps = capabilityList(capabilities);
   return {
     modelfile: `FROM ${model}\n`,
     parameters: "",

@@ -16,7 +16,7 @@ const MODEL_SLOT: ModelSlot = {
   key: "model",
 };
 
-/** The Responses codec: named-event SSE, no `[DONE]`, stateless (`store: false` upstream by default). */
+/** The Responses codec: named-event SSE, no `[DONE]`, `store: false` upstream by default (the gateway keeps the state). */
 export const responsesCodec: Codec = {
   format: "responses",
   framing: "sse",

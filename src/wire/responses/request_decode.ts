@@ -151,7 +151,11 @@ function decodeItem(value: unknown, index: number, convo: Conversation): void {
     case undefined:
       throw invalidAt([...path, "type"], "is required");
     case "item_reference":
-      throw invalidAt([...path, "type"], "item references are not supported (the gateway is stateless)");
+      // The gateway's response store puts the stored item in before decoding; one left here names nothing.
+      throw invalidAt(
+        [...path, "id"],
+        "names no stored item (send `store: true` with the response it came from)",
+      );
     default:
       throw invalidAt([...path, "type"], `unknown item type ${quoteValue(type)}`);
   }

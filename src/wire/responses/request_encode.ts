@@ -270,7 +270,7 @@ export function encodeRequest(request: NeutralRequest, upstreamModel: string): E
   const reasoning = reasoningField(request, extraReasoning);
   if (reasoning) body.reasoning = reasoning;
   if (request.stream) body.stream = true;
-  // The gateway is stateless: nothing should be kept upstream unless the client asked for it.
+  // The gateway keeps stored responses itself: nothing is kept upstream unless the client asked for it.
   if (body.store === undefined) body.store = false;
   if (body.store === false && reasoning !== undefined && reasoning.effort !== "none") {
     // Unstored reasoning comes back to the next turn only as encrypted content, so it is always asked for.

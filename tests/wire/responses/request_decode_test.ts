@@ -223,5 +223,6 @@ Deno.test("decodeRequest() rejects invalid input with the failing path", () => {
   rejects({ model: "m", input: "x", tools: [{ type: "function" }] }, "tools[0].name");
   rejects({ model: "m", input: "x", tool_choice: "sometimes" }, "tool_choice");
   rejects({ model: "m", input: "x", reasoning: { effort: "max" } }, "reasoning.effort");
-  rejects({ model: "m", input: [{ type: "item_reference", id: "x" }] }, "stateless");
+  // The response store resolves references before decoding; the codec itself cannot, and says so.
+  rejects({ model: "m", input: [{ type: "item_reference", id: "x" }] }, "input[0].id: names no stored item");
 });

@@ -1,0 +1,143 @@
+import type { Database } from "./database.ts";
+
+/** One stored response as written: JSON texts and the facts the sweeps and caps need. */
+export interface StoredResponseRow {
+  /** Whose it is: `key:<id>`, `static:<label>` or `anonymous` (the rate-limit scope of the caller). */
+  readonly owner: string;
+  readonly id: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  /** The upstream account that answered ('' when unknown). */
+  readonly accountId: string;
+  /** The answering account is a Responses upstream that stored the response under the same id. */
+  readonly upstreamKept: boolean;
+  /** The conversation the response answered, as a JSON array of Responses input items. */
+  readonly inputItems: string;
+  /** The response object the client received, as JSON. */
+  readonly response: string;
+  /** The output items by id, for item references. */
+  readonly items: readonly { readonly id: string; readonly item: string }[];
+}
+
+/** What a read gives back (texts still JSON). */
+export interface StoredResponseRecord {
+  readonly id: string;
+  readonly createdAt: number;
+  readonly accountId: string;
+  readonly upstreamKept: boolean;
+  readonly inputItems: string;
+  readonly response: string;
+}
+
+interface Row {
+  id: string;
+  created_at: number;
+  account_id: string;
+  upstream_kept: number;
+  input_items: string;
+  response: string;
+}
+
+/**
+ * The stored_responses tables (SQLite or PostgreSQL): the Responses API's server-side state. Writes are
+ * immediate, not batched: the client may name the response in its very next request, on any process.
+ */
+export class StoredResponsesRepo {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Writes a response and its items (replacing an earlier row of the same owner and id). */
+  put(row: StoredResponseRow): void {
+    const bytes = row.inputItems.length + row.response.length +
+      row.items.reduce((sum, i) => sum + i.item.length, 0);
+    this.#db.prepare("DELETE FROM stored_response_items WHERE owner = ? AND response_id = ?").run(
+      row.owner,
+      row.id,
+    );
+    const item = this.#db.prepare(
+      `INSERT INTO stored_response_items (owner, item_id, response_id, expires_at, item) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (owner, item_id) DO UPDATE SET response_id = excluded.response_id,
+         expires_at = excluded.expires_at, item = excluded.item`,
+    );
+    for (const i of row.items) item.run(row.owner, i.id, row.id, row.expiresAt, i.item);
+    this.#db.prepare(
+      `INSERT INTO stored_responses
+         (owner, id, created_at, expires_at, account_id, upstream_kept, input_items, response, bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (owner, id) DO UPDATE SET created_at = excluded.created_at, expires_at = excluded.expires_at,
+         account_id = excluded.account_id, upstream_kept = excluded.upstream_kept,
+         input_items = excluded.input_items, response = excluded.response, bytes = excluded.bytes`,
+    ).run(
+      row.owner,
+      row.id,
+      row.createdAt,
+      row.expiresAt,
+      row.accountId,
+      row.upstreamKept ? 1 : 0,
+      row.inputItems,
+      row.response,
+      bytes,
+    );
+  }
+
+  /** The owner's response `id`, unless it expired by `now`. */
+  get(owner: string, id: string, now: number): StoredResponseRecord | null {
+    const row = this.#db.prepare(
+      `SELECT id, created_at, account_id, upstream_kept, input_items, response FROM stored_responses
+       WHERE owner = ? AND id = ? AND expires_at > ?`,
+    ).get(owner, id, now) as Row | undefined;
+    return row === undefined ? null : {
+      id: row.id,
+      createdAt: Number(row.created_at),
+      accountId: row.account_id,
+      upstreamKept: Number(row.upstream_kept) === 1,
+      inputItems: row.input_items,
+      response: row.response,
+    };
+  }
+
+  /** The owner's stored output item `itemId` (JSON), unless it expired by `now`. */
+  item(owner: string, itemId: string, now: number): string | null {
+    const row = this.#db.prepare(
+      "SELECT item FROM stored_response_items WHERE owner = ? AND item_id = ? AND expires_at > ?",
+    ).get(owner, itemId, now) as { item: string } | undefined;
+    return row?.item ?? null;
+  }
+
+  /** Deletes the owner's response `id` and its items; false when there was none. */
+  delete(owner: string, id: string): boolean {
+    this.#db.prepare("DELETE FROM stored_response_items WHERE owner = ? AND response_id = ?").run(owner, id);
+    const result = this.#db.prepare("DELETE FROM stored_responses WHERE owner = ? AND id = ?").run(owner, id);
+    return Number(result.changes) > 0;
+  }
+
+  /** Deletes what expired by `now`; returns how many responses. */
+  prune(now: number): number {
+    this.#db.prepare("DELETE FROM stored_response_items WHERE expires_at <= ?").run(now);
+    return Number(this.#db.prepare("DELETE FROM stored_responses WHERE expires_at <= ?").run(now).changes);
+  }
+
+  /** Drops the owner's oldest responses until what is left is at most `maxBytes`; returns how many went. */
+  trim(owner: string, maxBytes: number): number {
+    const total = this.#db.prepare(
+      "SELECT COALESCE(SUM(bytes), 0) AS total FROM stored_responses WHERE owner = ?",
+    )
+      .get(owner) as { total: number };
+    let excess = Number(total.total) - maxBytes;
+    if (excess <= 0) return 0;
+    const oldest = this.#db.prepare(
+      "SELECT id, bytes FROM stored_responses WHERE owner = ? ORDER BY created_at, id",
+    ).all(owner) as unknown as { id: string; bytes: number }[];
+    let dropped = 0;
+    for (const row of oldest) {
+      if (excess <= 0) break;
+      this.delete(owner, row.id);
+      excess -= Number(row.bytes);
+      dropped++;
+    }
+    return dropped;
+  }
+}

@@ -1,0 +1,97 @@
+import { GatewayError } from "../../src/model/mod.ts";
+import {
+  expandStoredState,
+  itemsPage,
+  itemsQuery,
+  redactItem,
+  type StoredLookup,
+  withItemIds,
+} from "../../src/gateway/stored_conversation.ts";
+import { assertEquals, assertThrows } from "../helpers/assert.ts";
+
+const LOOKUP: StoredLookup = {
+  turn: (id) =>
+    id === "resp_1"
+      ? {
+        input: [{ id: "msg_in", type: "message", role: "user", content: "hi" }],
+        output: [
+          { id: "rs_1", type: "reasoning", summary: [], encrypted_content: "opaque" },
+          { id: "rs_2", type: "reasoning", summary: [] },
+          { id: "msg_1", type: "message", role: "assistant", status: "completed", content: [] },
+        ],
+      }
+      : null,
+  item: (id) =>
+    id === "fc_1" ? { id: "fc_1", type: "function_call", status: "completed", call_id: "c1" } : null,
+};
+
+Deno.test("expandStoredState() puts the previous turn ahead of the new input, without the ids the upstream never saw", () => {
+  const body = expandStoredState({ model: "m", previous_response_id: "resp_1", input: "next" }, LOOKUP);
+  assertEquals(body, {
+    model: "m",
+    input: [
+      { type: "message", role: "user", content: "hi" },
+      { type: "reasoning", summary: [], encrypted_content: "opaque" },
+      // Reasoning without encrypted content can only be found by id: it keeps it.
+      { id: "rs_2", type: "reasoning", summary: [] },
+      { type: "message", role: "assistant", content: [] },
+      { type: "message", role: "user", content: [{ type: "input_text", text: "next" }] },
+    ],
+  });
+});
+
+Deno.test("expandStoredState() replaces item references and answers unknown ids with the API's errors", () => {
+  const body = expandStoredState({
+    input: [{ role: "user", content: "x" }, { type: "item_reference", id: "fc_1" }],
+  }, LOOKUP);
+  assertEquals(body.input, [{ role: "user", content: "x" }, { type: "function_call", call_id: "c1" }]);
+  const missing = assertThrows(
+    () => expandStoredState({ input: [{ type: "item_reference", id: "fc_9" }] }, LOOKUP),
+    GatewayError,
+  );
+  assertEquals(missing.status, 400);
+  assertEquals((missing.fixedBody as { error: { param: string } }).error.param, "input[0]");
+  const previous = assertThrows(
+    () => expandStoredState({ previous_response_id: "resp_9", input: [] }, LOOKUP),
+    GatewayError,
+  );
+  assertEquals((previous.fixedBody as { error: { code: string } }).error.code, "previous_response_not_found");
+});
+
+Deno.test("withItemIds() keeps the client's ids and gives the others one per position", () => {
+  assertEquals(
+    withItemIds(
+      [{ id: "mine", type: "message" }, { type: "function_call_output" }, { role: "user" }],
+      "resp_abc",
+    ),
+    [
+      { id: "mine", type: "message" },
+      { id: "fco_abc_in1", type: "function_call_output" },
+      { id: "msg_abc_in2", role: "user", type: "message" },
+    ],
+  );
+});
+
+Deno.test("itemsPage() pages newest first by default, after an id, with has_more", () => {
+  const items = ["a", "b", "c"].map((id) => ({ id }));
+  const query = (q: Record<string, string>) => itemsQuery((name) => q[name]);
+  assertEquals(itemsPage(items, query({ limit: "2" })), {
+    object: "list",
+    data: [{ id: "c" }, { id: "b" }],
+    first_id: "c",
+    last_id: "b",
+    has_more: true,
+  });
+  assertEquals(itemsPage(items, query({ order: "asc", after: "a" })).data, [{ id: "b" }, { id: "c" }]);
+  assertEquals(itemsPage(items, query({ order: "asc", after: "c" })).has_more, false);
+  assertThrows(() => query({ limit: "0" }), GatewayError, "limit");
+  assertThrows(() => query({ order: "up" }), GatewayError, "order");
+});
+
+Deno.test("redactItem() redacts text but keeps encrypted content and ids byte for byte", () => {
+  const redact = (text: string) => text.replaceAll("secret", "[redacted]");
+  assertEquals(
+    redactItem({ id: "secret-id", encrypted_content: "secret", content: [{ text: "a secret" }] }, redact),
+    { id: "secret-id", encrypted_content: "secret", content: [{ text: "a [redacted]" }] },
+  );
+});
