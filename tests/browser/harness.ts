@@ -68,13 +68,19 @@ export interface Dashboard {
 
 /** Starts everything; pair with `await using`. */
 export async function openDashboard(
-  options: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark" } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    colorScheme?: "light" | "dark";
+    /** Mirror and check the provider's own key (inventory screens); off, the mock sees only the test's calls. */
+    checkProviderKeys?: boolean;
+  } = {},
 ): Promise<Dashboard & AsyncDisposable> {
   const mock = await startMockUpstream();
   mock.script({ json: chatCompletion("Hello from the mock", { prompt_tokens: 12, completion_tokens: 8 }) });
   const gw = await startTestGateway(
     chatProvidersYaml([{ id: "acct-a", prefix: "p", url: mock.url, models: ["m1", "m2"] }]) +
-      "combos:\n  - name: best\n    models: [p/m1, p/m2]\n",
+      "combos:\n  - name: best\n    models: [p/m1, p/m2]\n" +
+      (options.checkProviderKeys ? "inventory:\n  check_provider_keys: true\n" : ""),
   );
   const created = createKey(gw.runtime.control.store, {
     name: "browser-admin",
