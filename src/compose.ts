@@ -217,6 +217,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     now,
     drainSignal: drain.signal,
     authRefused: (reason, surface) => authFailures.refused(reason, surface),
+    requestUid,
     visibleModels: (identity) => runtime.visibleModels(identity),
     dashboard,
     metrics: endpoint,

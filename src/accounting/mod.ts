@@ -1,6 +1,7 @@
 /** Accounting: prices (builtins + overrides, progressive match), cost, budgets, token estimates. */
 export { BUILTIN_PRICES, type ImagePrices, type Price } from "./price.ts";
 export { BUILTIN_KIND_PRICES } from "./kind_prices.ts";
+export { isUsageKind, USAGE_KINDS, type UsageKind, usageKindOf } from "./usage_kind.ts";
 export {
   type AudioBill,
   DOCUMENTS_PER_SEARCH_UNIT,

@@ -90,6 +90,7 @@ export class AttemptRecord {
     const redacted = error === "" ? error : deps.control.redactor.redact(error);
     const row = deps.recorder.record({
       clientFormat: this.#caller.surface,
+      ...(this.#caller.endpoint === undefined ? {} : { endpoint: this.#caller.endpoint }),
       identity: this.#caller.identity,
       request: this.#request,
       routeModel: this.#attempt.routeModel,

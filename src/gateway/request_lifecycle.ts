@@ -45,6 +45,11 @@ export interface DispatchInput {
   readonly transport?: "websocket";
   /** A non-chat request's kind for the request log (`images`, `audio`, …); the surface names chat requests. */
   readonly logSurface?: "images" | "audio" | "embeddings" | "rerank";
+  /**
+   * The request's uid, given before dispatch so the client learns it from `x-gateway-request-id` (the
+   * Playground finds its own request-log row by it); absent: the request log makes one when it is over.
+   */
+  readonly requestUid?: string;
 }
 
 /** What one request did, reported once when it is over (request logs, live usage). */

@@ -45,7 +45,7 @@ export class RequestLogObserver implements DispatchObserver {
 
   /** Queues the rows of a finished request. */
   finished(trace: RequestTrace): void {
-    const uid = this.#newId();
+    const uid = trace.input.requestUid ?? this.#newId();
     this.#index(uid, trace);
     if (this.#control.settings.server_request_logging) this.#capture(uid, trace);
   }

@@ -8,6 +8,7 @@ import {
   type PriceMatch,
   type PriceTable,
   requestTexts,
+  usageKindOf,
 } from "../accounting/mod.ts";
 import type { NeutralRequest, Usage, WireFormat } from "../model/mod.ts";
 import type { Store, UsageRow } from "../storage/mod.ts";
@@ -26,6 +27,8 @@ const MAX_CACHED_PRICES = 4096;
 export interface AttemptRecord {
   /** The client surface: a chat wire format, or the other kinds' `images`, `audio`, `embeddings`, `rerank`. */
   readonly clientFormat: WireFormat | "images" | "audio" | "embeddings" | "rerank";
+  /** The surface's endpoint (`completions` on chat completions, `generate` on the local runner): the kind. */
+  readonly endpoint?: string;
   readonly identity: ClientIdentity;
   readonly request: NeutralRequest;
   /** `<prefix>/<model>` as routed. */
@@ -180,6 +183,7 @@ export class UsageRecorder {
       latencyMs: Math.max(0, Math.round(attempt.latencyMs)),
       streamed: attempt.streamed,
       error: (attempt.error ?? "").slice(0, 2000),
+      kind: usageKindOf(attempt.clientFormat, attempt.endpoint),
     };
     this.#budgets.add(row.clientKeyId, cost, now);
     this.#writer.collect(this.#insertRows, row);

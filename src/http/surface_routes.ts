@@ -145,7 +145,12 @@ export interface SurfaceDeps {
     readonly lane: BodyLane;
     readonly parser: JsonParser;
   };
+  /** Makes a request's uid (the request log's); absent: no `x-gateway-request-id` header. */
+  readonly requestUid?: () => string;
 }
+
+/** The response header that names a model request's row in the request log (its uid). */
+export const REQUEST_ID_HEADER = "x-gateway-request-id";
 
 /**
  * Handles a POST to a model endpoint, or returns null when `path` is not one. Errors become responses
@@ -160,11 +165,20 @@ export function handleSurfaceRequest(
   const route = matchSurfaceRoute(path);
   if (route === null) return null;
   const lane = laneClaim(deps.bigBodies, timing);
+  // Known before dispatch, so a client (the Playground) can fetch its own request-log row, errors included.
+  const uid = deps.requestUid?.();
   // The matched route names the surface: `/v1/models/<model>` without a method is still a Gemini client.
   const errorSurface = route.kind === "rerank" ? "rerank" : route.surface;
-  return serveRoute(deps, route, request, timing, lane.big)
+  const response = serveRoute(deps, route, request, timing, uid, lane.big)
     .catch((error) => errorResponse(error, errorSurface))
     .finally(lane.release);
+  return uid === undefined ? response : response.then((r) => withRequestId(r, uid));
+}
+
+/** Names the request's uid on its response (answer and error responses are built here, so mutable). */
+function withRequestId(response: Response, uid: string): Response {
+  response.headers.set(REQUEST_ID_HEADER, uid);
+  return response;
 }
 
 /**
@@ -200,6 +214,7 @@ async function serveRoute(
   route: SurfaceRoute,
   request: Request,
   timing: RequestTiming,
+  requestUid: string | undefined,
   big: BigBodies | undefined,
 ): Promise<Response> {
   const identity = authenticate(
@@ -208,25 +223,20 @@ async function serveRoute(
     (reason) => deps.authRefused?.(reason, route.surface),
     deps.sessionIdentity,
   );
-  if (route.kind === "media") return serveMedia(deps, route.media, request, identity, timing, big);
-  if (route.kind === "embeddings") {
-    return serveEmbeddingsRoute(deps, route, request, identity, timing, big);
-  }
+  const base = {
+    identity,
+    clientHeaders: request.headers,
+    clientSignal: () =>
+      deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
+    timing,
+    ...(requestUid === undefined ? {} : { requestUid }),
+  };
+  if (route.kind === "media") return serveMedia(deps, route.media, request, base, big);
+  if (route.kind === "embeddings") return serveEmbeddingsRoute(deps, route, request, base, big);
   if (route.kind === "rerank") {
     const body = await readJsonBody(request, undefined, big);
     return answerResponse(
-      await deps.dispatcher.rerank(
-        {
-          surface: route.surface,
-          identity,
-          clientHeaders: request.headers,
-          clientSignal: () =>
-            deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
-          timing,
-        },
-        body,
-        route.format,
-      ),
+      await deps.dispatcher.rerank({ ...base, surface: route.surface }, body, route.format),
     );
   }
   const decode = route.kind === "generate"
@@ -235,16 +245,7 @@ async function serveRoute(
     ? route.decode
     : {};
   const body = await readJsonBody(request, MAX_BODY_BYTES, big);
-  const input: DispatchInput = {
-    surface: route.surface,
-    body,
-    decode,
-    identity,
-    clientHeaders: request.headers,
-    clientSignal: () =>
-      deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
-    timing,
-  };
+  const input: DispatchInput = { ...base, surface: route.surface, body, decode };
   if (route.kind === "count_tokens") return answerResponse(await deps.dispatcher.countTokens(input));
   if (route.kind === "compact") return answerResponse(await deps.dispatcher.compact(input, "endpoint"));
   return answerResponse(
@@ -254,13 +255,15 @@ async function serveRoute(
   );
 }
 
+/** What every model request hands the dispatcher besides its surface and body. */
+type RequestBase = Omit<DispatchInput, "surface" | "body" | "decode" | "logSurface">;
+
 /** An images or audio request: its body read (JSON, or a multipart upload under its size cap) and served. */
 async function serveMedia(
   deps: SurfaceDeps,
   kind: MediaKind,
   request: Request,
-  identity: ReturnType<typeof authenticate>,
-  timing: RequestTiming,
+  base: RequestBase,
   big: BigBodies | undefined,
 ): Promise<Response> {
   const body: MediaBody = kind === "image_generation" || kind === "speech"
@@ -270,14 +273,7 @@ async function serveMedia(
       form: await readMultipartBody(request, kind === "image_edit" ? MAX_BODY_BYTES : MAX_AUDIO_UPLOAD_BYTES),
     };
   return answerResponse(
-    await deps.dispatcher.media({
-      surface: "chat_completions",
-      identity,
-      clientHeaders: request.headers,
-      clientSignal: () =>
-        deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
-      timing,
-    }, body),
+    await deps.dispatcher.media({ ...base, surface: "chat_completions" }, body),
   );
 }
 
@@ -286,8 +282,7 @@ async function serveEmbeddingsRoute(
   deps: SurfaceDeps,
   route: Extract<SurfaceRoute, { kind: "embeddings" }>,
   request: Request,
-  identity: ReturnType<typeof authenticate>,
-  timing: RequestTiming,
+  base: RequestBase,
   big: BigBodies | undefined,
 ): Promise<Response> {
   const body = await readJsonBody(request, MAX_BODY_BYTES, big);
@@ -298,14 +293,7 @@ async function serveEmbeddingsRoute(
   };
   return answerResponse(
     await deps.dispatcher.embeddings(
-      {
-        surface: route.surface,
-        identity,
-        clientHeaders: request.headers,
-        clientSignal: () =>
-          deps.drainSignal ? AbortSignal.any([request.signal, deps.drainSignal]) : request.signal,
-        timing,
-      },
+      { ...base, surface: route.surface },
       body,
       route.format,
       decode,

@@ -81,6 +81,7 @@ export {
   type GroupTotals,
   type HourlyTotals,
   type KeyUsage,
+  type KindFilter,
   type LatencyPercentiles,
   type UnpricedModel,
   type UsageDimension,

@@ -252,6 +252,14 @@ export class RequestsRepo {
     return Number(row.id ?? 0);
   }
 
+  /** One request by its uid (the `x-gateway-request-id` its client got), or undefined while unwritten. */
+  byUid(uid: string): RequestRow | undefined {
+    const row = this.#db.prepare(
+      `SELECT ${SELECT_COLUMNS} FROM ${ALL_REQUESTS} WHERE r.uid = ?`,
+    ).get(uid) as unknown as Row | undefined;
+    return row ? toRequestRow(row) : undefined;
+  }
+
   /** One request by id. */
   get(id: number): RequestRow | undefined {
     const row = this.#db.prepare(

@@ -24,13 +24,15 @@ export interface UsageRow {
   readonly latencyMs: number;
   readonly streamed: boolean;
   readonly error: string;
+  /** What the work was: chat, completion, embedding, image, audio or rerank (absent: chat). */
+  readonly kind?: string;
 }
 
 const DAY_MS = 86_400_000;
 
-/** One day/model/provider/account/key group of a batch, summed for the daily rollup. */
+/** One day/model/provider/account/key/kind group of a batch, summed for the daily rollup. */
 interface DailyGroup {
-  readonly key: readonly [number, string, string, string, number, string];
+  readonly key: readonly [number, string, string, string, number, string, string];
   requests: number;
   ok: number;
   clientErrors: number;
@@ -48,7 +50,7 @@ const INSERT_CHUNKS = [64, 8, 1] as const;
 
 const USAGE_COLUMNS = "ts, client_format, request_model, model, provider_id, account_id, client_key_id, " +
   "client_key_label, status, input_tokens, cache_read_tokens, cache_creation_tokens, output_tokens, " +
-  "reasoning_tokens, estimated, cost, priced, latency_ms, streamed, error";
+  "reasoning_tokens, estimated, cost, priced, latency_ms, streamed, error, kind";
 const USAGE_ROW_PLACEHOLDERS = `(${USAGE_COLUMNS.split(",").map(() => "?").join(", ")})`;
 
 /** One row's values in USAGE_COLUMNS order. */
@@ -74,6 +76,7 @@ function pushUsageParams(params: SqlValue[], r: UsageRow): void {
     r.latencyMs,
     r.streamed ? 1 : 0,
     r.error,
+    r.kind ?? "chat",
   );
 }
 
@@ -87,12 +90,12 @@ const USAGE_JSON_INSERT = `INSERT INTO usage (${USAGE_COLUMNS})
   SELECT r."ts", r."clientFormat", r."requestModel", r."model", r."providerId", r."accountId", r."clientKeyId",
     r."clientKeyLabel", r."status", r."inputTokens", r."cacheReadTokens", r."cacheCreationTokens",
     r."outputTokens", r."reasoningTokens", r."estimated"::int, r."cost", r."priced"::int, r."latencyMs",
-    r."streamed"::int, r."error"
+    r."streamed"::int, r."error", coalesce(r."kind", 'chat')
   FROM json_to_recordset(?::text::json) AS r("ts" bigint, "clientFormat" text, "requestModel" text,
     "model" text, "providerId" text, "accountId" text, "clientKeyId" bigint, "clientKeyLabel" text,
     "status" bigint, "inputTokens" bigint, "cacheReadTokens" bigint, "cacheCreationTokens" bigint,
     "outputTokens" bigint, "reasoningTokens" bigint, "estimated" boolean, "cost" double precision,
-    "priced" boolean, "latencyMs" bigint, "streamed" boolean, "error" text)`;
+    "priced" boolean, "latencyMs" bigint, "streamed" boolean, "error" text, "kind" text)`;
 
 /** Whether every number of `rows` is finite (else recordsetJson must take its slow way). */
 function finiteNumbers(rows: readonly UsageRow[]): boolean {
@@ -165,12 +168,13 @@ export class UsageRepo {
     for (const r of rows) {
       const day = Math.floor(r.ts / DAY_MS);
       const keyId = r.clientKeyId ?? 0;
+      const kind = r.kind ?? "chat";
       const id =
-        `${day}\u0000${r.model}\u0000${r.providerId}\u0000${r.accountId}\u0000${keyId}\u0000${r.clientKeyLabel}`;
+        `${day}\u0000${r.model}\u0000${r.providerId}\u0000${r.accountId}\u0000${keyId}\u0000${r.clientKeyLabel}\u0000${kind}`;
       let group = groups.get(id);
       if (group === undefined) {
         group = {
-          key: [day, r.model, r.providerId, r.accountId, keyId, r.clientKeyLabel],
+          key: [day, r.model, r.providerId, r.accountId, keyId, r.clientKeyLabel, kind],
           requests: 0,
           ok: 0,
           clientErrors: 0,
@@ -196,11 +200,11 @@ export class UsageRepo {
       if (!r.priced && r.inputTokens + r.outputTokens > 0) group.unpriced++;
     }
     const statement = this.#rollupStatement ??= this.#db.prepare(
-      `INSERT INTO usage_daily (day, model, provider_id, account_id, client_key_id, client_key_label, requests,
-         ok_requests, client_errors, server_errors, input_tokens, output_tokens, cache_read_tokens,
+      `INSERT INTO usage_daily (day, model, provider_id, account_id, client_key_id, client_key_label, kind,
+         requests, ok_requests, client_errors, server_errors, input_tokens, output_tokens, cache_read_tokens,
          cache_creation_tokens, cost, unpriced_requests)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (day, model, provider_id, account_id, client_key_id, client_key_label) DO UPDATE SET
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (day, model, provider_id, account_id, client_key_id, client_key_label, kind) DO UPDATE SET
          requests = usage_daily.requests + excluded.requests, ok_requests = usage_daily.ok_requests + excluded.ok_requests,
          client_errors = usage_daily.client_errors + excluded.client_errors,
          server_errors = usage_daily.server_errors + excluded.server_errors,

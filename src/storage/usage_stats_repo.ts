@@ -57,7 +57,18 @@ export interface UnpricedModel {
 export type LatencyPercentiles = Percentiles;
 
 /** Columns of usage_daily a breakdown can group by. */
-export type UsageDimension = "model" | "provider" | "account" | "client_key";
+export type UsageDimension = "model" | "provider" | "account" | "client_key" | "kind";
+
+/**
+ * Narrows a read to one kind of work (`chat`, `embedding`, …; see src/accounting/usage_kind.ts), or null
+ * for all. Both usage and usage_daily have the column.
+ */
+export type KindFilter = string | null;
+
+/** The `AND kind = ?` of a kind filter and its argument (nothing for all kinds). */
+function byKind(kind: KindFilter): { and: string; args: string[] } {
+  return kind === null ? { and: "", args: [] } : { and: " AND kind = ?", args: [kind] };
+}
 
 const SUMS = `coalesce(sum(requests), 0) AS requests, coalesce(sum(ok_requests), 0) AS ok,
   coalesce(sum(client_errors), 0) AS c4, coalesce(sum(server_errors), 0) AS c5,
@@ -91,6 +102,8 @@ function dimensionColumn(dimension: UsageDimension): string {
       return "account_id";
     case "client_key":
       return "client_key_label";
+    case "kind":
+      return "kind";
   }
 }
 
@@ -106,11 +119,12 @@ export class UsageStatsRepo {
     this.#db = db;
   }
 
-  /** Totals over rollup days `>= fromDay` (all time when null). */
-  totals(fromDay: number | null): UsageTotals {
+  /** Totals over rollup days `>= fromDay` (all time when null), of one kind of work or all. */
+  totals(fromDay: number | null, kind: KindFilter = null): UsageTotals {
+    const { and, args } = byKind(kind);
     const row = fromDay === null
-      ? this.#db.prepare(`SELECT ${SUMS} FROM usage_daily`).get()
-      : this.#db.prepare(`SELECT ${SUMS} FROM usage_daily WHERE day >= ?`).get(fromDay);
+      ? this.#db.prepare(`SELECT ${SUMS} FROM usage_daily WHERE 1 = 1${and}`).get(...args)
+      : this.#db.prepare(`SELECT ${SUMS} FROM usage_daily WHERE day >= ?${and}`).get(fromDay, ...args);
     return totalsOf(row as SumRow);
   }
 
@@ -128,7 +142,8 @@ export class UsageStatsRepo {
   }
 
   /** Per-hour totals of raw usage rows with `ts >= sinceMs`, for windows too short for daily bars. */
-  hourly(sinceMs: number): HourlyTotals[] {
+  hourly(sinceMs: number, kind: KindFilter = null): HourlyTotals[] {
+    const { and, args } = byKind(kind);
     const rows = this.#db.prepare(
       `SELECT ts / 3600000 AS hour, count(*) AS requests,
          coalesce(sum(CASE WHEN status BETWEEN 200 AND 299 THEN 1 ELSE 0 END), 0) AS ok,
@@ -136,26 +151,33 @@ export class UsageStatsRepo {
          coalesce(sum(CASE WHEN status >= 500 OR status < 200 THEN 1 ELSE 0 END), 0) AS c5,
          coalesce(sum(input_tokens), 0) AS inp, coalesce(sum(output_tokens), 0) AS outp,
          coalesce(sum(cache_read_tokens), 0) AS cr, coalesce(sum(cache_creation_tokens), 0) AS cc,
-         coalesce(sum(cost), 0) AS cost FROM usage WHERE ts >= ? GROUP BY ts / 3600000 ORDER BY ts / 3600000`,
-    ).all(sinceMs) as unknown as SumRow[];
+         coalesce(sum(cost), 0) AS cost FROM usage WHERE ts >= ?${and} GROUP BY ts / 3600000 ORDER BY ts / 3600000`,
+    ).all(sinceMs, ...args) as unknown as SumRow[];
     return rows.map((r) => ({ hour: Number(r.hour), ...totalsOf(r) }));
   }
 
   /** Per-day totals for days `>= fromDay` that have rows. */
-  daily(fromDay: number): DailyTotals[] {
+  daily(fromDay: number, kind: KindFilter = null): DailyTotals[] {
+    const { and, args } = byKind(kind);
     const rows = this.#db.prepare(
-      `SELECT day, ${SUMS} FROM usage_daily WHERE day >= ? GROUP BY day ORDER BY day`,
-    ).all(fromDay) as unknown as SumRow[];
+      `SELECT day, ${SUMS} FROM usage_daily WHERE day >= ?${and} GROUP BY day ORDER BY day`,
+    ).all(fromDay, ...args) as unknown as SumRow[];
     return rows.map((r) => ({ day: Number(r.day), ...totalsOf(r) }));
   }
 
   /** Totals per value of a dimension for days `>= fromDay`, by cost then requests. */
-  breakdown(fromDay: number, dimension: UsageDimension, limit: number): GroupTotals[] {
+  breakdown(
+    fromDay: number,
+    dimension: UsageDimension,
+    limit: number,
+    kind: KindFilter = null,
+  ): GroupTotals[] {
     const column = dimensionColumn(dimension);
+    const { and, args } = byKind(kind);
     const rows = this.#db.prepare(
-      `SELECT ${column} AS k, ${SUMS} FROM usage_daily WHERE day >= ? GROUP BY ${column}
+      `SELECT ${column} AS k, ${SUMS} FROM usage_daily WHERE day >= ?${and} GROUP BY ${column}
        ORDER BY cost DESC, requests DESC, k LIMIT ?`,
-    ).all(fromDay, limit) as unknown as SumRow[];
+    ).all(fromDay, ...args, limit) as unknown as SumRow[];
     return rows.map((r) => ({ key: String(r.k), ...totalsOf(r) }));
   }
 
@@ -196,11 +218,12 @@ export class UsageStatsRepo {
   }
 
   /** Totals per client key for days `>= fromDay`. */
-  byClient(fromDay: number): ClientTotals[] {
+  byClient(fromDay: number, kind: KindFilter = null): ClientTotals[] {
+    const { and, args } = byKind(kind);
     const rows = this.#db.prepare(
-      `SELECT client_key_id AS kid, client_key_label AS label, ${SUMS} FROM usage_daily WHERE day >= ?
+      `SELECT client_key_id AS kid, client_key_label AS label, ${SUMS} FROM usage_daily WHERE day >= ?${and}
        GROUP BY client_key_id, client_key_label ORDER BY client_key_id, client_key_label`,
-    ).all(fromDay) as unknown as SumRow[];
+    ).all(fromDay, ...args) as unknown as SumRow[];
     return rows.map((r) => ({ keyId: Number(r.kid), label: String(r.label), ...totalsOf(r) }));
   }
 

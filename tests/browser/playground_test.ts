@@ -4,10 +4,10 @@
  * viewer whose key may not use a model gets the data plane's 403 there too.
  */
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
-import { chatChunk } from "../helpers/chat_fixtures.ts";
-import { sse } from "../helpers/mock_upstream.ts";
+import { type RecordedRequest, sse } from "../helpers/mock_upstream.ts";
 import { createKey } from "../../src/features/keys/service.ts";
 import { type Dashboard, openDashboard, skipReason } from "./harness.ts";
+import { chatChunk, chatCompletion } from "../helpers/chat_fixtures.ts";
 
 const ignore = skipReason();
 if (ignore) console.warn(ignore);
@@ -126,5 +126,69 @@ Deno.test({
     await screen.locator("[data-testid=pg-status]", { hasText: "HTTP 403" }).waitFor();
     await screen.locator("[data-testid=pg-error]").waitFor();
     assertEquals(d.mock.requests.length, 0, "nothing reached the upstream");
+  },
+});
+
+/**
+ * The mock's answer by prompt: the Playground's question gets 1,000 / 500 tokens ($0.002 at p/m1's price),
+ * every other request 7 / 3 ($0.000013), so a cost shown for the wrong row is told apart. The Playground's
+ * answer waits until three other requests were answered after it arrived: their rows are newer than its own.
+ */
+function answerByPrompt(): (request: RecordedRequest) => Promise<Response> {
+  let othersServed = 0;
+  const waiting: { until: number; go: () => void }[] = [];
+  return async (request) => {
+    const messages = request.body.messages as { content: string }[];
+    if (messages.at(-1)?.content !== "Mine, please") {
+      othersServed++;
+      for (const w of waiting.filter((w) => othersServed >= w.until)) w.go();
+      return Response.json(chatCompletion("busy", { prompt_tokens: 7, completion_tokens: 3 }));
+    }
+    await new Promise<void>((go) => waiting.push({ until: othersServed + 3, go }));
+    const body = streamedAnswer().chunks.join("");
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  };
+}
+
+Deno.test({
+  ...options,
+  name: "playground: shows its own request's cost and account by x-gateway-request-id while others run",
+  fn: async () => {
+    await using d = await openDashboard();
+    await priceModel(d);
+    d.gw.management.settings.apply({ server_require_api_key: "true" });
+    d.mock.script({ handler: answerByPrompt() });
+    await d.signIn("/dashboard/ui/playground");
+    // Other clients' requests to the same model in the same format keep landing in the log before and
+    // after the Playground's own: only its uid says which row is its.
+    let busy = true;
+    const others = [0, 1].map(async (lane) => {
+      for (let i = 0; busy; i++) {
+        const response = await fetch(`${d.gw.url}/v1/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${d.key}` },
+          body: JSON.stringify({
+            model: "p/m1",
+            messages: [{ role: "user", content: `other ${lane}-${i}` }],
+          }),
+        });
+        assertEquals(response.status, 200, await response.text());
+        d.gw.runtime.writer.flush();
+      }
+    });
+    const own = d.page.waitForResponse((r) => r.url().endsWith("/v1/chat/completions"));
+    await ask(d, "p/m1", "Mine, please");
+    const uid = (await own).headers()["x-gateway-request-id"];
+    assert(uid !== undefined && uid !== "", "the answer names its request");
+    const screen = d.page.locator("gw-playground-screen");
+    await screen.locator("[data-testid=pg-account]", { hasText: "acct-a" }).waitFor();
+    busy = false;
+    await Promise.all(others);
+    assertEquals(await screen.locator("[data-testid=pg-tokens]").innerText(), "1,000 / 500");
+    assertStringIncludes(await screen.locator("[data-testid=pg-cost]").innerText(), "0.002");
+    const row = d.gw.runtime.control.store.requests.byUid(uid);
+    assertEquals([row?.inputTokens, row?.outputTokens, row?.accountId], [1000, 500, "acct-a"]);
+    assert(d.mock.requests.length > 3, `other requests ran meanwhile (${d.mock.requests.length})`);
+    assertEquals(d.consoleErrors, []);
   },
 });

@@ -2,6 +2,9 @@ import { DatabaseSync } from "node:sqlite";
 import { loadMigrations, migrate, splitStatements } from "../../src/storage/migrate.ts";
 import { openDatabase } from "../../src/storage/database.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
+import { loadPgMigrations, PgDatabase } from "../../src/storage/mod.ts";
+import { migratePostgres } from "../../src/storage/postgres/pg_migrate.ts";
+import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
 
 const SPEC_TABLES = [
   "api_keys",
@@ -110,4 +113,81 @@ Deno.test("migration 0028 lists the requests captured before it: each log row ge
     attempts: 1,
   }]);
   db.close();
+});
+
+const KIND_DAY = 20_000;
+
+/** Two usage rows of one day (chat and embeddings) and the one rollup group the writer kept before 0032. */
+function seedBeforeKinds(db: { exec(sql: string): void }): void {
+  for (
+    const [format, input, output, cost] of [["chat_completions", 10, 5, 1], [
+      "embeddings",
+      30,
+      0,
+      0.5,
+    ]] as const
+  ) {
+    db.exec(
+      `INSERT INTO usage (ts, client_format, model, provider_id, account_id, client_key_label, status, input_tokens,
+         output_tokens, cost) VALUES (${
+        KIND_DAY * 86_400_000 + 5
+      }, '${format}', 'p/m1', 'acct-a', 'acct-a', 'ci', 200,
+         ${input}, ${output}, ${cost})`,
+    );
+  }
+  db.exec(
+    `INSERT INTO usage_daily (day, model, provider_id, account_id, client_key_id, client_key_label, requests,
+       ok_requests, input_tokens, output_tokens, cost)
+     VALUES (${KIND_DAY}, 'p/m1', 'acct-a', 'acct-a', 0, 'ci', 2, 2, 40, 5, 1.5)`,
+  );
+}
+
+/** After 0032: each row has its kind, and the rollup one group per kind. */
+function checkKinds(db: { prepare(sql: string): { all(): unknown[] } }): void {
+  // PostgreSQL's BIGINT columns read as bigint.
+  const plain = (sql: string) =>
+    db.prepare(sql).all().map((r) =>
+      Object.fromEntries(
+        Object.entries(r as Record<string, unknown>).map((
+          [k, v],
+        ) => [k, typeof v === "bigint" ? Number(v) : v]),
+      )
+    );
+  assertEquals(plain("SELECT client_format, kind FROM usage ORDER BY id"), [
+    { client_format: "chat_completions", kind: "chat" },
+    { client_format: "embeddings", kind: "embedding" },
+  ]);
+  assertEquals(
+    plain("SELECT day, kind, requests, ok_requests, input_tokens, cost FROM usage_daily ORDER BY kind"),
+    [
+      { day: KIND_DAY, kind: "chat", requests: 1, ok_requests: 1, input_tokens: 10, cost: 1 },
+      { day: KIND_DAY, kind: "embedding", requests: 1, ok_requests: 1, input_tokens: 30, cost: 0.5 },
+    ],
+  );
+}
+
+Deno.test("migration 0032 gives usage rows their kind and rebuilds the daily rollup by kind", () => {
+  const db = new DatabaseSync(":memory:");
+  const all = loadMigrations();
+  migrate(db, all.filter((m) => m.version < 32));
+  seedBeforeKinds(db);
+  migrate(db, all);
+  checkKinds(db);
+  db.close();
+});
+
+Deno.test({
+  name: "migration 0032 on PostgreSQL gives usage rows their kind and rebuilds the daily rollup by kind",
+  ignore: postgresSkip("migration 0032"),
+  async fn() {
+    const db = PgDatabase.connect(await (await testPostgres()).newDatabase());
+    try {
+      migratePostgres(db, loadPgMigrations().filter((m) => m.version < 32));
+      seedBeforeKinds(db);
+      migratePostgres(db);
+      checkKinds(db);
+    } finally {
+      db.close();
+    }
+  },
 });

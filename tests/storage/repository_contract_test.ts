@@ -241,6 +241,41 @@ const checks: Record<string, (store: Store) => void> = {
     ]);
     assertEquals(hours[0].cost, 1.25);
   },
+  "usage stats: by kind of work, grouped and filtered (rows without a kind are chat)"(store) {
+    const HOUR = 3_600_000;
+    const today = Math.floor(NOW / DAY);
+    store.transaction(() =>
+      store.usage.insert([
+        usage({}),
+        usage({ kind: "chat", status: 500, cost: 0 }),
+        usage({ kind: "embedding", clientFormat: "embeddings", inputTokens: 40, outputTokens: 0, cost: 0.5 }),
+        usage({ kind: "embedding", clientFormat: "embeddings", inputTokens: 60, outputTokens: 0, cost: 0.5 }),
+        usage({ kind: "image", clientFormat: "images", inputTokens: 0, outputTokens: 0, cost: 2 }),
+        usage({ kind: "completion", ts: NOW - DAY, cost: 9 }),
+      ])
+    );
+    const kinds = store.usageStats.breakdown(today - 1, "kind", 10);
+    assertEquals(kinds.map((k) => [k.key, k.requests, k.inputTokens, k.outputTokens, k.cost]), [
+      ["completion", 1, 10, 5, 9],
+      ["image", 1, 0, 0, 2],
+      ["embedding", 2, 100, 0, 1],
+      ["chat", 2, 20, 10, 0.25],
+    ]);
+    const embeddings = store.usageStats.totals(today, "embedding");
+    assertEquals([embeddings.requests, embeddings.inputTokens, embeddings.cost], [2, 100, 1]);
+    assertEquals(store.usageStats.totals(today, "rerank").requests, 0);
+    assertEquals(store.usageStats.totals(today).requests, 5, "no filter: every kind");
+    assertEquals(store.usageStats.daily(today - 1, "completion").map((d) => [d.day, d.requests]), [[
+      today - 1,
+      1,
+    ]]);
+    assertEquals(store.usageStats.hourly(NOW - HOUR, "chat").map((h) => h.requests), [2]);
+    assertEquals(store.usageStats.breakdown(today, "model", 10, "image").map((g) => [g.key, g.cost]), [[
+      "p/m1",
+      2,
+    ]]);
+    assertEquals(store.usageStats.byClient(today, "embedding").map((c) => c.requests), [2]);
+  },
   "usage: rows, the daily rollup, spend and totals agree"(store) {
     store.transaction(() =>
       store.usage.insert([

@@ -1,3 +1,4 @@
+import type { UsageKind } from "../../accounting/usage_kind.ts";
 /** Dashboard contract, observing side: overview, usage, analytics, leaderboard, live events. */
 import type { BudgetView } from "../../features/budgets/contract.ts";
 
@@ -105,12 +106,20 @@ export interface UsageSection {
 }
 
 /** The breakdown dimensions of Analytics. */
-export type UsageDimension = "model" | "provider" | "account" | "client_key" | "group";
+export type UsageDimension = "model" | "provider" | "account" | "client_key" | "group" | "kind";
+
+/** The kinds of work usage is recorded as (Analytics' `kind` filter and dimension). */
+export type { UsageKind } from "../../accounting/usage_kind.ts";
 
 /** Analytics: spend over a window, broken down by one dimension. */
 export interface AnalyticsSection {
   readonly days: number;
   readonly dimension: UsageDimension;
+  /**
+   * The kind of work the summary, series and breakdown are narrowed to (`?kind=`), or null for all. Latency,
+   * time to first token, unpriced models and the key drill-down are of every kind.
+   */
+  readonly kind: UsageKind | null;
   readonly summary: TotalsView & { readonly success_rate: number };
   readonly daily: readonly DailyPoint[];
   /** The one-day window: the last 24 UTC hours (`date` is each hour's ISO start); null for longer windows. */

@@ -18,6 +18,7 @@ import type {
   UsageSection,
 } from "../contract/usage.ts";
 import { budgetView } from "../../features/budgets/state.ts";
+import { isUsageKind } from "../../accounting/mod.ts";
 import { round } from "./common.ts";
 import { unpricedModels } from "../../features/pricing/state.ts";
 import {
@@ -35,7 +36,7 @@ import {
 } from "./common.ts";
 
 const WINDOWS = [1, 7, 30, 90, 365] as const;
-const DIMENSIONS: readonly UsageDimension[] = ["model", "provider", "account", "client_key", "group"];
+const DIMENSIONS: readonly UsageDimension[] = ["model", "provider", "account", "client_key", "group", "kind"];
 /** The leaderboard ranks keys, or their groups. */
 const RANK_BY = ["key", "group"] as const;
 /** The group name usage without a group is shown under. */
@@ -95,23 +96,26 @@ export function analyticsSection({ gateway, query }: SectionInput): AnalyticsSec
   const dimension = (DIMENSIONS as readonly string[]).includes(dimensionRaw)
     ? dimensionRaw as UsageDimension
     : "model";
+  const kindRaw = query.get("kind") ?? "";
+  const kind = isUsageKind(kindRaw) ? kindRaw : null;
   const stats = gateway.reads.usageStats;
   const now = gateway.now();
   const from = windowStart(now, days);
-  const totals = stats.totals(from);
+  const totals = stats.totals(from, kind);
   const keyParam = (query.get("key") ?? "").trim().slice(0, 200);
   return {
     days,
     dimension,
+    kind,
     summary: { ...totalsView(totals), success_rate: successPct(totals) },
-    daily: dailySeries(stats.daily(from), from, utcDay(now)),
+    daily: dailySeries(stats.daily(from, kind), from, utcDay(now)),
     // A one-day window is one daily bar: its chart has the last 24 hours instead.
     hourly: days === 1
-      ? hourlySeries(stats.hourly((utcHour(now) - 23) * 3_600_000), utcHour(now) - 23, utcHour(now))
+      ? hourlySeries(stats.hourly((utcHour(now) - 23) * 3_600_000, kind), utcHour(now) - 23, utcHour(now))
       : null,
     breakdown: dimension === "group"
-      ? groupTotals(stats.byClient(from), gateway).map(breakdownView)
-      : stats.breakdown(from, dimension, 200).map(breakdownView),
+      ? groupTotals(stats.byClient(from, kind), gateway).map(breakdownView)
+      : stats.breakdown(from, dimension, 200, kind).map(breakdownView),
     success: {
       success_2xx: totals.okRequests,
       client_4xx: totals.clientErrors,

@@ -5,20 +5,39 @@ import { priceView } from "./state.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { answer, readBody } from "../../dashboard/validation.ts";
 
-const rate = z.number({ error: "must be a number of USD per million tokens" }).refine(
-  (n) => Number.isFinite(n) && n >= 0,
-  "must not be negative",
-);
+/** A non-negative price in USD per `unit`. */
+function usd(unit: string) {
+  return z.number({ error: `must be a number of USD per ${unit}` }).refine(
+    (n) => Number.isFinite(n) && n >= 0,
+    "must not be negative",
+  );
+}
+const rate = usd("million tokens");
+/** An image variant: `<quality>@<size>`, `<quality>`, `@<size>` or `*` (see docs/media.md). */
+const IMAGE_VARIANT = /^(\*|[a-z0-9_-]+(@\d+x\d+)?|@\d+x\d+)$/i;
+const imagePrices = z.record(z.string(), usd("image")).superRefine((prices, context) => {
+  const variants = Object.keys(prices);
+  if (variants.length === 0) {
+    context.addIssue({ code: "custom", message: "needs a variant (* for any image)" });
+  }
+  const bad = variants.find((variant) => !IMAGE_VARIANT.test(variant));
+  if (bad !== undefined) {
+    context.addIssue({
+      code: "custom",
+      message: `has the variant "${bad}"; write <quality>@<size>, <quality>, @<size> or *`,
+    });
+  }
+});
 const schema = z.object({
   model: z.string({ error: "must be a string" }).trim().min(1, "is required").max(300, "is too long"),
   input_per_mtok: rate,
   output_per_mtok: rate,
   cache_creation_per_mtok: rate.default(0),
   cache_read_per_mtok: rate.default(0),
-  per_image: z.record(z.string().min(1), rate).optional(),
-  per_second: rate.optional(),
-  per_mchar: rate.optional(),
-  per_search_unit: rate.optional(),
+  per_image: imagePrices.optional(),
+  per_second: usd("second of audio").optional(),
+  per_mchar: usd("million characters").optional(),
+  per_search_unit: usd("search unit").optional(),
 });
 
 /** Pricing overrides: create or replace, delete. */

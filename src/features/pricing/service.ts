@@ -10,10 +10,16 @@ export class PricingService {
     this.#deps = deps;
   }
 
-  /** Sets the override for a model; rates are USD per million tokens and never negative. */
+  /** Sets the override for a model; rates (per token, image, second or character) are never negative. */
   set(model: string, price: PriceConfig): PriceConfig {
-    for (const [field, rate] of Object.entries(price)) {
+    const { perImage, ...rates } = price;
+    for (const [field, rate] of Object.entries(rates)) {
       if (!Number.isFinite(rate) || rate < 0) throw invalidField(snakeCase(field), "must not be negative");
+    }
+    for (const [variant, rate] of Object.entries(perImage ?? {})) {
+      if (!Number.isFinite(rate) || rate < 0) {
+        throw invalidField("per_image", `the price of "${variant}" must not be negative`);
+      }
     }
     this.#deps.store.pricing.upsert(model, price, this.#deps.now());
     this.#deps.reload();

@@ -1,4 +1,4 @@
-import { buildPriceTable, BUILTIN_PRICES, lookupPrice } from "../../accounting/mod.ts";
+import { buildPriceTable, BUILTIN_KIND_PRICES, BUILTIN_PRICES, lookupPrice } from "../../accounting/mod.ts";
 import type { DashboardContext } from "../../dashboard/context.ts";
 import type { UnpricedModel } from "../../storage/mod.ts";
 import type { PriceConfig } from "../../config/mod.ts";
@@ -8,7 +8,8 @@ import type { PriceView, PricingSection } from "./contract.ts";
 /** Builtin prices, overrides, and models used without a price. */
 export function pricingSection({ gateway }: SectionInput): PricingSection {
   return {
-    builtin: Object.entries(BUILTIN_PRICES).map(([m, p]) => priceView(m, p)),
+    // The embedding, image and audio builtins too: the recorder prices with both tables.
+    builtin: Object.entries({ ...BUILTIN_PRICES, ...BUILTIN_KIND_PRICES }).map(([m, p]) => priceView(m, p)),
     overrides: Object.entries(gateway.state.pricing).map(([m, p]) => priceView(m, p)),
     unpriced: unpricedModels(gateway, windowStart(gateway.now(), 30)).map((u) => ({
       model: u.model,
@@ -39,6 +40,6 @@ export function priceView(model: string, price: PriceConfig): PriceView {
  * or by the prefix match the recorder uses) is no longer a reason for a banner.
  */
 export function unpricedModels(gateway: DashboardContext, fromDay: number): UnpricedModel[] {
-  const table = buildPriceTable(BUILTIN_PRICES, gateway.state.pricing);
+  const table = buildPriceTable({ ...BUILTIN_PRICES, ...BUILTIN_KIND_PRICES }, gateway.state.pricing);
   return gateway.reads.usageStats.unpriced(fromDay).filter((u) => lookupPrice(table, u.model) === null);
 }

@@ -110,5 +110,7 @@ export interface LogsCleared {
 /** The request-log routes (bodies are administrators' reads). */
 export interface RequestLogsApi {
   readonly "GET /request-logs/:id": Route<undefined, { readonly log: LogDetailView }>;
+  /** One request by the uid its answer's `x-gateway-request-id` named (404 until it is written). */
+  readonly "GET /requests/:uid": Route<undefined, { readonly request: RequestRowView }>;
   readonly "DELETE /request-logs": Route<undefined, LogsCleared>;
 }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { DashboardContext } from "../../dashboard/context.ts";
-import { logDetail } from "./state.ts";
+import { logDetail, requestRowView } from "./state.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { notFound } from "../field_error.ts";
 import { answer, idParam } from "../../dashboard/validation.ts";
@@ -8,7 +8,7 @@ import { download } from "../../http/responses.ts";
 import { parseRequestFilter } from "./filter.ts";
 import { exportRequests } from "./export.ts";
 
-/** Request logs: export (with the listing's filters), detail, clear. */
+/** Request logs: export (with the listing's filters), detail, one request by uid, clear. */
 export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const store = ctx.reads;
@@ -30,6 +30,15 @@ export function requestLogsRoutes(ctx: DashboardContext): Hono<AppEnv> {
     const log = store.requestLogs.get(id);
     if (!log) throw notFound(`Request log ${id} does not exist`);
     return answer("GET /request-logs/:id", { log: logDetail(log) });
+  });
+
+  // No bodies: the listing's own row, so a viewer's Playground can read its request's cost and account.
+  app.get("/dashboard/api/requests/:uid", (c) => {
+    const uid = c.req.param("uid");
+    ctx.flushWrites();
+    const row = store.requests.byUid(uid);
+    if (!row) throw notFound(`Request ${uid} is not in the request log (yet)`);
+    return answer("GET /requests/:uid", { request: requestRowView(row) });
   });
 
   app.delete("/dashboard/api/request-logs", () => {

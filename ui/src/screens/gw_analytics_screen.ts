@@ -20,6 +20,17 @@ const DIMENSIONS: readonly SegmentOption[] = [
   { value: "account", label: "Account" },
   { value: "client_key", label: "Client key" },
   { value: "group", label: "Group" },
+  { value: "kind", label: "Kind" },
+];
+/** The kinds of work usage is recorded as; "" is every kind. */
+const KINDS: readonly SegmentOption[] = [
+  { value: "", label: "All" },
+  { value: "chat", label: "Chat" },
+  { value: "completion", label: "Completion" },
+  { value: "embedding", label: "Embedding" },
+  { value: "image", label: "Image" },
+  { value: "audio", label: "Audio" },
+  { value: "rerank", label: "Rerank" },
 ];
 const METRICS: readonly SegmentOption[] = [
   { value: "cost", label: "Cost" },
@@ -91,6 +102,7 @@ export class GwAnalyticsScreen extends ScreenBase {
   private query = new QueryController(this, {
     days: choice(DAY_PERIODS, "30"),
     dimension: choice(DIMENSIONS, "model"),
+    kind: choice(KINDS, ""),
     key: text,
   });
   private state = new StateController(this, "analytics", 0, this.query);
@@ -110,6 +122,8 @@ export class GwAnalyticsScreen extends ScreenBase {
         <gw-segmented label="Breakdown" .options=${DIMENSIONS} .value=${this.query.value.dimension}
           @gw-value=${(e: ValueEvent<unknown>) =>
             this.query.set({ dimension: String(e.value) })}></gw-segmented>
+        <gw-segmented label="Kind" data-testid="kind-filter" .options=${KINDS} .value=${this.query.value.kind}
+          @gw-value=${(e: ValueEvent<unknown>) => this.query.set({ kind: String(e.value) })}></gw-segmented>
       </div>
             ${this.frame(this.state, (d) => this.body(d))}
     `;
@@ -198,7 +212,7 @@ export class GwAnalyticsScreen extends ScreenBase {
         <div class="grid-stats">
           <gw-stat label="Cost" .value=${formatCost(
             summary.cost,
-          )} .hint=${`last ${this.query.value.days} days`}></gw-stat>
+          )} .hint=${`last ${this.query.value.days} days${d.kind ? `, ${d.kind} only` : ""}`}></gw-stat>
           <gw-stat label="Requests" .value=${formatInt(summary.requests)}></gw-stat>
           <gw-stat label="Input tokens" .value=${formatCompact(summary.input_tokens)}
             .hint=${`${formatCompact(summary.cache_read_tokens)} cache read`}></gw-stat>
@@ -289,7 +303,7 @@ export class GwAnalyticsScreen extends ScreenBase {
                       </thead>
                       <tbody>${breakdown.map((b) =>
                         html`
-                          <tr>
+                          <tr data-key=${b.key}>
                             <td class="mono small">${this.query.value.dimension === "client_key" && b.key
                               ? html`
                                 <button data-read class="sm ghost" data-drill=${b.key}

@@ -1,7 +1,7 @@
 import { css, html, nothing } from "lit";
 import type { RequestRowView } from "../../../src/features/request_logs/contract.ts";
 import type { ToolsSection } from "../../../src/dashboard/contract/tools.ts";
-import { call, getState } from "../api/client.ts";
+import { call } from "../api/client.ts";
 import { StateController } from "../api/state_controller.ts";
 import { formatCost, formatInt, formatLatency } from "../lib/format.ts";
 import {
@@ -30,6 +30,8 @@ interface Run {
   latencyMs: number | null;
   ttftMs: number | null;
   done: boolean;
+  /** The request's uid from `x-gateway-request-id`: its own row in the request log, whatever else runs. */
+  requestId: string;
   /** The request's row in the request log (cost, account, server-side TTFT), once written. */
   row: RequestRowView | null;
   failure: string;
@@ -350,13 +352,13 @@ export class GwPlaygroundScreen extends ScreenBase {
       latencyMs: null,
       ttftMs: null,
       done: false,
+      requestId: "",
       row: null,
       failure: "",
     };
     this.live = run;
     this.touch(run);
     this.abort = new AbortController();
-    const sentAt = Date.now();
     const started = performance.now();
     try {
       const response = await fetch(path, {
@@ -368,6 +370,7 @@ export class GwPlaygroundScreen extends ScreenBase {
       });
       run.status = response.status;
       run.warnings = response.headers.get("x-gateway-warnings") ?? "";
+      run.requestId = response.headers.get("x-gateway-request-id") ?? "";
       this.touch(run);
       await this.readBody(response, format, stream && response.ok, run, started);
     } catch (error) {
@@ -376,7 +379,7 @@ export class GwPlaygroundScreen extends ScreenBase {
     run.latencyMs = performance.now() - started;
     run.done = true;
     this.touch(run);
-    await this.findRow(run, format, sentAt);
+    await this.findRow(run);
   }
 
   /** Reads the answer, folding each streamed event in as it arrives. */
@@ -413,18 +416,18 @@ export class GwPlaygroundScreen extends ScreenBase {
     }
   }
 
-  /** The request's row in the request log: its cost, serving account and the gateway's own timings. */
-  private async findRow(run: Run, format: PlaygroundFormat, sentAt: number): Promise<void> {
+  /** The request's row in the request log, by its uid: its cost, serving account and the gateway's timings. */
+  private async findRow(run: Run): Promise<void> {
+    if (run.requestId === "") return;
     for (let i = 0; i < ROW_POLL_TRIES && this.live === run && this.isConnected; i++) {
-      const result = await getState("request-logs", { from: sentAt - 1000, surface: format });
+      const result = await call("GET /requests/:uid", { params: { uid: run.requestId } });
       if (result.ok) {
-        const row = result.data.data.rows.find((r) => r.ts >= sentAt - 1000);
-        if (row) {
-          run.row = row;
-          this.touch(run);
-          return;
-        }
+        run.row = result.data.request;
+        this.touch(run);
+        return;
       }
+      // 404 until the batched writer has written the row; anything else will not get better.
+      if (result.status !== 404) return;
       await new Promise((resolve) => setTimeout(resolve, ROW_POLL_MS));
     }
   }

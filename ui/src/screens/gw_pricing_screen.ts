@@ -15,7 +15,17 @@ const RATES = [
   ["cache_read_per_mtok", "Cache read"],
 ] as const;
 
-type PriceForm = { editing: boolean; model: string } & Record<(typeof RATES)[number][0], string>;
+/** Prices per unit of audio and rerank models: per second of audio, per million characters, per search. */
+const UNIT_RATES = [
+  ["per_second", "Audio $/second", "Transcription billed by duration"],
+  ["per_mchar", "Speech $/M characters", "Text-to-speech input"],
+  ["per_search_unit", "Rerank $/search unit", "A query with up to 100 documents"],
+] as const;
+
+type RateKey = (typeof RATES)[number][0] | (typeof UNIT_RATES)[number][0];
+
+/** The draft; `per_image` is one `variant = usd` per line. */
+type PriceForm = { editing: boolean; model: string; per_image: string } & Record<RateKey, string>;
 
 /** Pricing: builtin prices (read-only) and database overrides (add / edit / delete). */
 export class GwPricingScreen extends FormScreen<PriceForm> {
@@ -45,7 +55,7 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
   override render() {
     return html`
       <gw-page-header heading="Pricing"
-        description="USD per million tokens. Overrides win over builtins; names match by longest prefix.">
+        description="USD per million tokens, per image, per second of audio, per million characters of speech or per rerank search. Overrides win over builtins; names match by longest prefix.">
         <button class="primary" @click=${() => this.openForm(null)}>${icon("plus")}Add override</button>
       </gw-page-header>
             ${this.frame(this.state, (d) => this.body(d))} ${this.formDialog()}
@@ -93,14 +103,14 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
       <div class="table-wrap">
         <table>
           <thead>
-            <tr><th>Model</th>${RATES.map(([, label]) => html`<th class="right">${label}</th>`)}${editable
-              ? html`<th></th>`
-              : nothing}</tr>
+            <tr><th>Model</th>${RATES.map(([, label]) =>
+              html`<th class="right">${label}</th>`
+            )}<th>Per unit</th>${editable ? html`<th></th>` : nothing}</tr>
           </thead>
           <tbody>${rows.map((p) =>
             html`<tr><td class="mono small">${p.model}</td>${
               RATES.map(([k]) => html`<td class="right num">${rate(p[k])}</td>`)
-            }
+            }<td class="small" data-testid="per-unit">${perUnit(p)}</td>
         ${
               editable
                 ? html`<td class="right nowrap"><button class="sm ghost" @click=${() => this.openForm(p)}>${
@@ -141,6 +151,23 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
                 @input=${(e: Event) => this.patch({ [k]: inputValue(e) })}></gw-field>`
           )
         }</div>
+          <div class="form-grid">${
+          UNIT_RATES.map(([k, label, hint]) =>
+            html`<gw-field label=${label} hint=${hint} .error=${this.fieldError(k)}>
+              <input name=${k} type="number" min="0" step="0.0001" inputmode="decimal" .value=${
+              f[k]
+            } aria-invalid=${this.invalid(k)}
+                @input=${(e: Event) => this.patch({ [k]: inputValue(e) })}></gw-field>`
+          )
+        }</div>
+          <gw-field label="Per image $" .error=${this.fieldError("per_image")}
+            hint="One variant a line: quality@size = USD (hd@1024x1024 = 0.08), quality, @size, or * for any image">
+            <textarea name="per_image" rows="3" class="mono" .value=${f.per_image} aria-invalid=${
+          this.invalid(
+            "per_image",
+          )
+        }
+              @input=${(e: Event) => this.patch({ per_image: inputValue(e) })}></textarea></gw-field>
         </form>`
         : nothing
     }
@@ -151,7 +178,7 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
   /** Opens the form empty, for a model without a price (`{model}`), or on an override to edit. */
   private openForm(p: PriceView | { readonly model: string } | null): void {
     const price = p !== null && "input_per_mtok" in p ? p : null;
-    const text = (k: (typeof RATES)[number][0]) => (price ? String(price[k]) : "");
+    const text = (k: RateKey) => (price?.[k] === undefined ? "" : String(price[k]));
     this.showForm({
       editing: price !== null,
       model: p?.model ?? "",
@@ -159,6 +186,12 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
       output_per_mtok: text("output_per_mtok"),
       cache_creation_per_mtok: text("cache_creation_per_mtok"),
       cache_read_per_mtok: text("cache_read_per_mtok"),
+      per_second: text("per_second"),
+      per_mchar: text("per_mchar"),
+      per_search_unit: text("per_search_unit"),
+      per_image: Object.entries(price?.per_image ?? {}).map(([variant, usd]) => `${variant} = ${usd}`).join(
+        "\n",
+      ),
     });
   }
 
@@ -168,23 +201,37 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
     if (!f || this.saving) return;
     const errors: Record<string, string> = {};
     if (!/^\S+$/.test(f.model.trim())) errors.model = "Enter a model name without spaces";
-    for (const [k] of RATES) {
+    for (const k of [...RATES, ...UNIT_RATES].map(([k]) => k)) {
       const raw = f[k].trim();
       const required = k === "input_per_mtok" || k === "output_per_mtok";
       if (raw === "" ? required : !(Number(raw) >= 0)) {
         errors[k] = required && raw === "" ? "Required" : "Enter 0 or more";
       }
     }
-    const rate = (k: (typeof RATES)[number][0]) => (f[k].trim() === "" ? undefined : Number(f[k]));
+    const perImage = parseImagePrices(f.per_image);
+    if (typeof perImage === "string") errors.per_image = perImage;
+    const rate = (k: RateKey) => (f[k].trim() === "" ? undefined : Number(f[k]));
     const body: PriceInput = {
       model: f.model.trim(),
       input_per_mtok: Number(f.input_per_mtok),
       output_per_mtok: Number(f.output_per_mtok),
       cache_creation_per_mtok: rate("cache_creation_per_mtok"),
       cache_read_per_mtok: rate("cache_read_per_mtok"),
+      per_second: rate("per_second"),
+      per_mchar: rate("per_mchar"),
+      per_search_unit: rate("per_search_unit"),
+      per_image: typeof perImage === "string" ? undefined : perImage,
     };
-    const known = ["model", ...RATES.map(([k]) => k)];
-    const result = await this.saveForm(errors, known, () => call("POST /pricing", { body }));
+    const known = ["model", "per_image", ...RATES.map(([k]) => k), ...UNIT_RATES.map(([k]) => k)];
+    const result = await this.saveForm(errors, known, async () => {
+      const answer = await call("POST /pricing", { body });
+      // The server names a bad variant's price `per_image.<variant>`: it belongs under the one field.
+      if (answer.ok) return answer;
+      const fields = Object.fromEntries(
+        Object.entries(answer.fields).map(([k, m]) => k.startsWith("per_image.") ? ["per_image", m] : [k, m]),
+      );
+      return { ...answer, fields };
+    });
     if (!result) return;
     this.toast(`Saved price for ${f.model.trim()}`);
     await this.state.refresh();
@@ -200,6 +247,46 @@ export class GwPricingScreen extends FormScreen<PriceForm> {
 
 function rate(n: number): string {
   return `$${n.toFixed(n < 1 && n > 0 ? 3 : 2)}`;
+}
+
+/** A price without trailing zeros: per-unit prices go to a fraction of a cent ($0.006 a second). */
+function usd(n: number): string {
+  return `$${Number(n.toPrecision(6))}`;
+}
+
+/** The per-image, per-second, per-character and per-search prices of a row, or a dash for token-only models. */
+function perUnit(p: PriceView): string {
+  const parts: string[] = [];
+  if (p.per_image !== undefined) {
+    const variants = Object.entries(p.per_image);
+    const any = p.per_image["*"];
+    parts.push(
+      variants.length === 1 && any !== undefined
+        ? `${usd(any)}/image`
+        : variants.map(([variant, price]) => `${variant} ${usd(price)}`).join(", ") + " /image",
+    );
+  }
+  if (p.per_second !== undefined) parts.push(`${usd(p.per_second)}/second`);
+  if (p.per_mchar !== undefined) parts.push(`${usd(p.per_mchar)}/M chars`);
+  if (p.per_search_unit !== undefined) parts.push(`${usd(p.per_search_unit)}/search unit`);
+  return parts.length === 0 ? "–" : parts.join(" · ");
+}
+
+/**
+ * The per-image field's lines (`variant = usd`) as the API's object, undefined when empty, or the first
+ * problem as a message for the field.
+ */
+function parseImagePrices(text: string): Record<string, number> | undefined | string {
+  const prices: Record<string, number> = {};
+  for (const [i, line] of text.split("\n").entries()) {
+    if (line.trim() === "") continue;
+    const match = /^\s*(\S+)\s*=\s*(\S+)\s*$/.exec(line);
+    if (!match) return `Line ${i + 1}: write variant = USD, e.g. hd@1024x1024 = 0.08`;
+    const price = Number(match[2]);
+    if (!(price >= 0)) return `Line ${i + 1}: the price of ${match[1]} must be 0 or more`;
+    prices[match[1]] = price;
+  }
+  return Object.keys(prices).length === 0 ? undefined : prices;
 }
 
 customElements.define("gw-pricing-screen", GwPricingScreen);
