@@ -21,6 +21,7 @@ export const INCLUDES = [
   "ui/dist/",
   "src/storage/postgres/bridge_worker.ts",
   "src/gateway/token_count_worker.ts",
+  "src/http/json_parse_worker.ts",
 ] as const;
 
 /** Files that must exist inside the includes for the binary to work. */
@@ -42,7 +43,7 @@ export const TARGETS: Readonly<Record<string, string>> = {
 /** The `deno` arguments that compile for `triple` (the host when undefined) into `output`. */
 export function compileArgs(triple: string | undefined, output: string): string[] {
   // --unstable-net: `serve --workers` listens with SO_REUSEPORT. Worker modules (the PostgreSQL bridge,
-  // the token counter) are started by URL, so they are included by path. The heap flags are baked in.
+  // the token counter, the JSON parser) are started by URL, so they are included by path. The heap flags are baked in.
   const args = ["compile", "-A", "--unstable-net", V8_FLAGS_ARG];
   for (const include of INCLUDES) args.push("--include", include);
   if (triple !== undefined) args.push("--target", triple);

@@ -22,6 +22,9 @@ import type { GatewayMetrics } from "./gateway/metrics_observer.ts";
 import { composeMetrics, instanceName } from "./compose_metrics.ts";
 import { composeTelemetry } from "./compose_telemetry.ts";
 import { createHandler } from "./http/app.ts";
+import { BIG_BODIES_IN_FLIGHT_BYTES, BodyLane } from "./http/body_lane.ts";
+import { JsonParser } from "./http/json_parser.ts";
+import { MAX_BODY_BYTES } from "./http/read_body.ts";
 import { type CheckRequest, Management } from "./features/mod.ts";
 import { providerSigninFacts, SigninService } from "./features/signin/mod.ts";
 import type { Store } from "./storage/mod.ts";
@@ -202,7 +205,13 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   };
   const drain = new AbortController();
   const authFailures = new AuthFailureLog(store, runtime.writer, now, requestUid);
+  const jsonParser = new JsonParser();
   const handler = createHandler({
+    bigBodies: {
+      inFlight: new BodyLane(BIG_BODIES_IN_FLIGHT_BYTES),
+      lane: new BodyLane(MAX_BODY_BYTES),
+      parser: jsonParser,
+    },
     control: runtime.control,
     dispatcher: runtime.dispatcher,
     responses: runtime.responses,
@@ -229,6 +238,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
       // The sign-ins this process polls end first: their last writes need the store still open.
       const pollers = signin.close();
       stopMetrics();
+      jsonParser.close();
       closed ??= pollers.then(() => management.close()).then(() => runtime.close()).then(() =>
         webhooks.close()
       ).then(() => telemetry.telemetry.shutdown(TELEMETRY_DRAIN_MS));

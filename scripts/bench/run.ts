@@ -8,9 +8,11 @@
  * chunk costs when each chunk arrives in its own write, against a JS pass-through floor and the bare
  * proxy's native pipe, and the routing decision alone with 1,000 accounts under one prefix
  * (`routing_resolve.ts`), embeddings throughput against a bare proxy of `/v1/embeddings` in alternating rounds;
- * then the issue's goals in their own runs: p99 over one connection against the
- * bare proxy and RSS after load (`latency_rss.ts`), trace export on vs off (`telemetry_export.ts`), 1 vs N workers and PostgreSQL vs SQLite (`workers.ts`).
- * Bounded in time: about eight minutes.
+ * then the issue's goals in their own runs: p99 over one connection against the bare proxy and RSS after load
+ * (`latency_rss.ts`), trace export on vs off (`telemetry_export.ts`), 1 vs N workers and PostgreSQL vs SQLite
+ * (`workers.ts`); last, issue 31's goals in one table (`stream_goals.ts`: streams/s and CPU per chunk against
+ * the bare proxy and the JS floor, translated streams against the passthrough, non-stream req/s, RSS after
+ * load and 30 s later). Bounded in time: about thirteen minutes.
  */
 import { join } from "node:path";
 import { benchRoutingResolve } from "./routing_resolve.ts";
@@ -18,6 +20,7 @@ import { benchMetricsCost } from "./metrics_cost.ts";
 import { benchLimitsWired } from "./limits_wired.ts";
 import { benchLatencyRss } from "./latency_rss.ts";
 import { benchTelemetryExport } from "./telemetry_export.ts";
+import { benchStreamGoals } from "./stream_goals.ts";
 import { waitReady, wrkPost } from "./bench_process.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
@@ -558,6 +561,9 @@ async function main() {
     stdout: "inherit",
     stderr: "inherit",
   }).output();
+  // Issue 31's ratios and RSS figures in one table, last so it is what the run ends on (its own servers
+  // on their own ports).
+  await benchStreamGoals();
 }
 
 try {

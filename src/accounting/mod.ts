@@ -61,7 +61,7 @@ export {
   requestTexts,
   tokenizerLoaded,
 } from "./estimate.ts";
-export { nextTurn, type Pacer, SLICE_MS, timePacer } from "./pacer.ts";
+export { type Pacer, SLICE_MS, timePacer } from "./pacer.ts";
 export { imageSize, imageTokens, UNKNOWN_IMAGE_TOKENS } from "./image_tokens.ts";
 export {
   effectiveLimits,

@@ -1,3 +1,5 @@
+import { nextTurn } from "../next_turn.ts";
+
 /** When a long count pauses, and how: `due()` is asked after every piece, `pause()` awaited when true. */
 export interface Pacer {
   due(): boolean;
@@ -24,15 +26,4 @@ export function timePacer(now: () => number = () => performance.now(), sliceMs =
       sliceStart = now();
     },
   };
-}
-
-/**
- * Resolves on a later turn of the event loop, after pending network I/O has been served. A resolved
- * promise would not do (microtasks run before any I/O), nor a MessageChannel message: Deno delivers it
- * without handing control to the runtime's network tasks, and health checks starved behind a count
- * paced that way (measured). A zero timer does; it costs about 2 ms of idle time, spent on other work
- * when there is any.
- */
-export function nextTurn(): Promise<void> {
-  return new Promise<void>((resolve) => setTimeout(resolve, 0));
 }

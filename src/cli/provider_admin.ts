@@ -1,7 +1,7 @@
 import type { ProviderConfig } from "../config/mod.ts";
 import { hasStoredCredential } from "../executors/oauth/mod.ts";
 import { parseInput } from "../features/input.ts";
-import { withCallHints } from "../features/providers/service.ts";
+import { azureHints, azureSettings, withCallHints } from "../features/providers/service.ts";
 import { fetchUpstreamModels, probeProvider } from "../features/providers/probe.ts";
 import { createSchema, updateSchema } from "../features/providers/input.ts";
 import { GatewayError } from "../model/mod.ts";
@@ -23,6 +23,8 @@ const PROVIDER_FLAGS = {
   disable: { type: "boolean" },
   region: { type: "string" },
   project: { type: "string" },
+  "azure-api-version": { type: "string" },
+  "azure-deployments": { type: "string" },
   json: { type: "boolean" },
 } as const;
 
@@ -63,6 +65,7 @@ export async function addProvider(args: readonly string[], io: CliIo): Promise<n
       enabled: enabledFlag(values, "providers add") ?? true,
       region: stringFlag(values, "region"),
       project: stringFlag(values, "project"),
+      ...azureFlags(values),
     }));
   return withManagement(stringFlag(values, "config"), io, (manage) => {
     const created = manage.providers.create({
@@ -74,6 +77,7 @@ export async function addProvider(args: readonly string[], io: CliIo): Promise<n
       models: input.models,
       enabled: input.enabled,
       oauth: withCallHints(input.api_type, undefined, input),
+      azure: azureSettings(input.api_type, undefined, azureHints(input)),
     });
     report(
       values,
@@ -100,6 +104,7 @@ export async function updateProvider(args: readonly string[], io: CliIo): Promis
       enabled: enabledFlag(values, "providers update"),
       region: stringFlag(values, "region"),
       project: stringFlag(values, "project"),
+      ...azureFlags(values),
     }));
   if (Object.values(input).every((v) => v === undefined)) {
     throw new UsageError(
@@ -117,6 +122,7 @@ export async function updateProvider(args: readonly string[], io: CliIo): Promis
       models: input.models,
       enabled: input.enabled,
       oauth: hinted ? withCallHints(input.api_type ?? current.apiType, current.oauth, input) : undefined,
+      azure: azureSettings(input.api_type ?? current.apiType, current.azure, azureHints(input)),
     });
     report(values, io, updated, `Updated provider ${updated.id}`);
     return EXIT_OK;
@@ -196,7 +202,17 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   models: "--models",
   region: "--region",
   project: "--project",
+  azure_api_version: "--azure-api-version",
+  azure_deployments: "--azure-deployments",
 };
+
+/** The Azure flags as input fields (absent flags stay absent: an update keeps the stored value). */
+function azureFlags(values: ParsedArgs["values"]) {
+  return {
+    azure_api_version: stringFlag(values, "azure-api-version"),
+    azure_deployments: stringFlag(values, "azure-deployments"),
+  };
+}
 
 /** Runs an input check; a field error comes back as a usage error naming the flag. */
 function asFlags<T>(command: string, check: () => T): T {
@@ -218,6 +234,9 @@ function providerLine(p: ProviderConfig) {
     base_url: p.baseUrl,
     enabled: p.enabled,
     models: [...p.models],
+    ...(p.azure
+      ? { azure: { api_version: p.azure.apiVersion, deployments: { ...p.azure.deployments } } }
+      : {}),
   };
 }
 

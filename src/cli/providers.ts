@@ -23,8 +23,9 @@ export const PROVIDERS_HELP = `Usage:
   gateway providers list [--json]
   gateway providers add <id> --prefix <prefix> --type <api_type> --base-url <url>
       [--api-key <key> | --api-key-env <VAR> | --api-key-stdin] [--models a,b] [--disable] [--json]
+      [--azure-api-version v1|<date>] [--azure-deployments model=deployment,…]
   gateway providers update <id> [--prefix …] [--type …] [--base-url …] [--api-key… ] [--models a,b]
-      [--enable | --disable] [--json]
+      [--enable | --disable] [--azure-api-version …] [--azure-deployments …] [--json]
   gateway providers remove <id> [--json]
   gateway providers test <id> [--model <model>] [--json]
   gateway providers connect <id> [--flow device|pkce]

@@ -12,6 +12,8 @@ export const API_TYPES = [
   "cli_oauth",
   "cli_oauth_alt",
   "messages_oauth",
+  "azure_openai",
+  "azure_responses",
 ] as const;
 
 /** One provider kind. */

@@ -52,6 +52,16 @@ export interface ProviderConfig {
   readonly kinds?: DeclaredKinds;
   /** Subscription kinds: overrides of the kind's OAuth endpoints (see src/credentials/kinds.ts). */
   readonly oauth?: OAuthOverrides;
+  /** Azure OpenAI kinds: the API version and model → deployment names (see src/executors/azure.ts). */
+  readonly azure?: AzureSettings;
+}
+
+/** How an Azure OpenAI resource is called (YAML `providers[].azure`). */
+export interface AzureSettings {
+  /** "v1" (or "preview"): the v1 API; a dated version: the per-deployment API with `?api-version=`. */
+  readonly apiVersion: string;
+  /** Model name → deployment name; a model without an entry is called by its own name. */
+  readonly deployments: Readonly<Record<string, string>>;
 }
 
 /**
@@ -150,6 +160,11 @@ export interface InventoryConfig {
   readonly checkTimeoutMs: number;
   /** Send a 1-token request to learn whether a valid key can actually be used. */
   readonly usabilityProbe: boolean;
+  /**
+   * Mirror each provider row's own key into the inventory and check it at the row's base URL (private and
+   * loopback addresses included: an administrator configured them).
+   */
+  readonly checkProviderKeys: boolean;
   /** Checks may reach private, loopback and link-local addresses (off: public only). */
   readonly allowPrivateTargets: boolean;
   /** Keys one client may submit per window (push, Add Keys, import). */

@@ -20,6 +20,7 @@ const PROVIDER_FIELDS: readonly [string, (p: ProviderConfig) => unknown][] = [
   ["base_url", (p) => p.baseUrl],
   ["models", (p) => p.models.join("\n")],
   ["enabled", (p) => p.enabled],
+  ["azure", (p) => JSON.stringify(p.azure ?? null)],
   [
     "kinds",
     (p) => JSON.stringify(Object.entries(p.kinds ?? {}).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)),

@@ -1,5 +1,6 @@
 /** Configuration: YAML → ${VAR} → zod → one readonly Config, plus home paths and the default file. */
 export type {
+  AzureSettings,
   CapabilityOverride,
   ComboConfig,
   Config,
@@ -15,7 +16,13 @@ export type {
   UpstreamLimitsConfig,
 } from "./config.ts";
 export { API_TYPES, type ApiType } from "./api_types.ts";
-export { awsRegion, cloudProject, OAUTH_OVERRIDE_FIELDS } from "./schema.ts";
+export {
+  awsRegion,
+  azureApiVersion,
+  azureDeploymentName,
+  cloudProject,
+  OAUTH_OVERRIDE_FIELDS,
+} from "./schema.ts";
 export { ConfigError } from "./errors.ts";
 export { databaseLabel, databaseLocation } from "./config.ts";
 export { parseConfig } from "./load.ts";

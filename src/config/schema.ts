@@ -98,6 +98,28 @@ export const oauthOverridesSchema = z.strictObject({
   project: cloudProject.optional(),
 });
 
+const AZURE_VERSION_RULE = "must be v1, preview or a dated version such as 2024-10-21";
+const AZURE_DEPLOYMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const AZURE_DEPLOYMENT_RULE = "deployment names are letters, digits, '.', '_' or '-'";
+/** An Azure OpenAI API version: the v1 API ("v1", "preview") or a dated one. */
+export const azureApiVersion = z.string().regex(
+  /^(v1|preview|\d{4}-\d{2}-\d{2}(-preview)?)$/,
+  AZURE_VERSION_RULE,
+);
+/** An Azure OpenAI deployment name (it becomes a URL path segment). */
+export const azureDeploymentName = z.string().regex(AZURE_DEPLOYMENT, AZURE_DEPLOYMENT_RULE);
+
+/**
+ * Azure OpenAI's call settings (YAML `providers[].azure`): `api_version` "v1" (the default) calls the v1 API
+ * (`/openai/v1/...`, the deployment named in the body); a dated version ("2024-10-21", "2025-04-01-preview")
+ * calls `/openai/deployments/{deployment}/...?api-version=...`. `deployments` maps a model name to its
+ * deployment; a model without an entry is its own deployment name.
+ */
+export const azureSchema = z.strictObject({
+  api_version: azureApiVersion.default("v1"),
+  deployments: z.record(z.string().min(1), azureDeploymentName).default({}),
+});
+
 /** One provider account (YAML `providers[]`). */
 export const providerSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only"),
@@ -110,6 +132,7 @@ export const providerSchema = z.strictObject({
   capabilities: z.record(z.string().min(1), capabilityOverrideSchema).default({}),
   quota: providerQuotaSchema.optional(),
   oauth: oauthOverridesSchema.optional(),
+  azure: azureSchema.optional(),
   // A model's kind when its name says otherwise (a reranker named like a chat model, …): docs/config.md.
   kinds: z.record(z.string().min(1), z.enum(MODEL_KINDS)).default({}),
 });
@@ -244,6 +267,7 @@ export const configFileSchema = z.strictObject({
       error_retry_s: z.number().min(0).max(86_400).default(60),
       check_timeout_s: z.number().positive().max(600).default(15),
       usability_probe: z.boolean().default(true),
+      check_provider_keys: z.boolean().default(true),
       allow_private_targets: z.boolean().default(false),
       push_rate_limit: z.number().int().min(1).default(300),
       push_rate_window_s: z.number().positive().default(60),

@@ -1,31 +1,13 @@
 import type { ApiType, ProviderConfig } from "../config/mod.ts";
 import type { UpstreamFormat } from "../model/mod.ts";
-import { cloudAssistantCodec, type UpstreamCodec, upstreamCodecFor } from "../wire/mod.ts";
+import { cloudAssistantCodec, upstreamCodecFor } from "../wire/mod.ts";
 import type { CallShaper } from "./call_shape.ts";
+import { AZURE_DEFAULTS, azurePreset } from "./azure.ts";
+import type { PresetSettings, ProtocolPreset } from "./protocol_preset.ts";
 import { KIRO_RUNTIME_URL, KIRO_SHAPER } from "./cloud_assistant.ts";
 import { ANTIGRAVITY_SHAPER, cloudCodeCodec, cloudCodeUrl, GEMINI_CLI_SHAPER } from "./cloud_code.ts";
 
-/** How to reach one kind of upstream: its wire format, URL and auth. Providers are data. */
-export interface ProtocolPreset {
-  readonly format: UpstreamFormat;
-  /** The codec that reads and writes this upstream's bodies (the format's own unless enveloped). */
-  readonly codec: UpstreamCodec;
-  /** The upstream only answers as a stream: a non-stream client gets the stream collected. */
-  readonly alwaysStream?: boolean;
-  /**
-   * For kinds whose calls depend on the stored credential (project, region, hosts): builds the calls from
-   * the encoded body. Kinds without one use `url` and `authHeaders`.
-   */
-  readonly shaper?: CallShaper;
-  /** Builds the upstream URL from the provider's base URL. */
-  url(baseUrl: string, upstreamModel: string, stream: boolean): string;
-  /** Headers that authenticate the call. */
-  authHeaders(apiKey: string): Record<string, string>;
-  /** URL of the upstream's model list (Fetch Models). */
-  modelsUrl(baseUrl: string): string;
-  /** URL of the upstream's own token-counting endpoint, where it has one. */
-  countUrl?(baseUrl: string, upstreamModel: string): string;
-}
+export type { PresetSettings, ProtocolPreset };
 
 function header(name: string, value: string): Record<string, string> {
   return value ? { [name]: value } : {};
@@ -140,7 +122,42 @@ export function presetFor(apiType: ApiType): ProtocolPreset {
       return ANTIGRAVITY;
     case "cloud_assistant_oauth":
       return CLOUD_ASSISTANT;
+    case "azure_openai":
+      return AZURE_CHAT;
+    case "azure_responses":
+      return AZURE_RESPONSES;
   }
+}
+
+const AZURE_CHAT = azurePreset("chat_completions", AZURE_DEFAULTS);
+const AZURE_RESPONSES = azurePreset("responses", AZURE_DEFAULTS);
+
+/** Presets bound to one provider's settings, built once per provider config (configs are replaced on reload). */
+const bound = new WeakMap<PresetSettings, ProtocolPreset>();
+
+/** The preset that calls this provider: its kind's, bound to the provider's own settings where the kind has some. */
+export function presetOf(provider: PresetSettings): ProtocolPreset {
+  const preset = presetFor(provider.apiType);
+  if (!preset.bind) return preset;
+  let own = bound.get(provider);
+  if (own === undefined) {
+    own = preset.bind(provider);
+    bound.set(provider, own);
+  }
+  return own;
+}
+
+/** The name a provider's upstream knows a model by, in request bodies (Azure: its deployment). */
+export function upstreamModelName(preset: ProtocolPreset, model: string): string {
+  return preset.upstreamModel?.(model) ?? model;
+}
+
+/**
+ * The URL of an OpenAI-style operation (`/embeddings`, `/images/generations`, `/audio/speech`, …) of a
+ * provider: under its base URL, or where its kind puts it (Azure: per deployment).
+ */
+export function operationUrl(preset: ProtocolPreset, baseUrl: string, path: string, model: string): string {
+  return preset.operationUrl?.(baseUrl, path, model) ?? `${baseUrl.replace(/\/+$/, "")}${path}`;
 }
 
 /** The wire format a provider speaks. */

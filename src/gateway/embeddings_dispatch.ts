@@ -7,6 +7,7 @@
 import { embeddingCost } from "../accounting/mod.ts";
 import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
+import { operationUrl, upstreamModelName } from "../executors/presets.ts";
 import {
   type EmbeddingsFormat,
   GatewayError,
@@ -118,7 +119,7 @@ function upstreamUrl(target: CallTarget, format: EmbeddingsFormat, model: string
   const base = target.provider.baseUrl.replace(/\/+$/, "");
   if (format === "gemini") return `${base}/v1beta/models/${encodeURIComponent(model)}:${endpoint}`;
   if (format === "ollama") return `${base}/api/embed`;
-  return `${base}/embeddings`;
+  return operationUrl(target.preset, base, "/embeddings", model);
 }
 
 async function runEmbeddingsAttempt(
@@ -217,7 +218,7 @@ async function callBatch(
   span: AttemptTrace,
 ): Promise<BatchResult> {
   const { provider, preset } = target;
-  const encoded = codec.encodeRequest(request, attempt.upstreamModel);
+  const encoded = codec.encodeRequest(request, upstreamModelName(preset, attempt.upstreamModel));
   const call: UpstreamRequest = tracedCall({
     client: deps.clients.get(provider.clientId, `${provider.baseUrl}|${provider.apiType}`),
     clientSignal: input.clientSignal,

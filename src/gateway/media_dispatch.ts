@@ -9,6 +9,7 @@ import type { CallTarget } from "./prepare_call.ts";
 import type { UsageRow } from "../storage/mod.ts";
 import type { UpstreamOutcome, UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
+import { operationUrl, upstreamModelName } from "../executors/presets.ts";
 import {
   GatewayError,
   type GatewayWarning,
@@ -227,7 +228,8 @@ function buildCall(
       warnings: encoded.warnings,
     };
   }
-  const url = provider.baseUrl.replace(/\/+$/, "") + OPENAI_PATHS[media.kind];
+  const url = operationUrl(preset, provider.baseUrl, OPENAI_PATHS[media.kind], attempt.upstreamModel);
+  const model = upstreamModelName(preset, attempt.upstreamModel);
   const json = (body: unknown) => ({
     call: {
       url,
@@ -247,16 +249,16 @@ function buildCall(
   switch (media.kind) {
     case "image_generation":
     case "image_edit": {
-      const encoded = encodeOpenAiImageRequest(media.request, attempt.upstreamModel);
+      const encoded = encodeOpenAiImageRequest(media.request, model);
       return encoded.kind === "json"
         ? { ...json(encoded.body), warnings: encoded.warnings }
         : multipart(encoded.body, encoded.warnings);
     }
     case "transcription":
     case "translation":
-      return multipart(encodeTranscription(media.request, attempt.upstreamModel), []);
+      return multipart(encodeTranscription(media.request, model), []);
     case "speech":
-      return json(encodeSpeech(media.request, attempt.upstreamModel));
+      return json(encodeSpeech(media.request, model));
   }
 }
 

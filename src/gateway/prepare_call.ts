@@ -8,7 +8,13 @@ import {
 } from "../adjustments/mod.ts";
 import type { ProviderConfig } from "../config/mod.ts";
 import type { UpstreamRequest } from "../executors/call_upstream.ts";
-import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../executors/presets.ts";
+import {
+  DEFAULT_ANTHROPIC_VERSION,
+  presetFor,
+  presetOf,
+  type ProtocolPreset,
+  upstreamModelName,
+} from "../executors/presets.ts";
 import { isSubscriptionKind, type SubscriptionCall } from "../executors/oauth/mod.ts";
 import type { NeutralRequest, UpstreamFormat } from "../model/mod.ts";
 import { addWarnings, droppedField } from "../model/mod.ts";
@@ -43,7 +49,7 @@ export interface PreparedCall {
 /** The account of an attempt, or null when it is gone (removed by a reload since routing chose it). */
 export function callTarget(deps: AttemptDeps, attempt: Attempt): CallTarget | null {
   const provider = deps.control.account(attempt.account.id);
-  return provider ? { provider, preset: presetFor(provider.apiType) } : null;
+  return provider ? { provider, preset: presetOf(provider) } : null;
 }
 
 /**
@@ -133,7 +139,7 @@ function build(
   const upstreamStream = request.stream || preset.alwaysStream === true;
   const encoded = codec.encodeRequest(
     upstreamStream ? { ...request, stream: true } : request,
-    attempt.upstreamModel,
+    upstreamModelName(preset, attempt.upstreamModel),
   );
   const warnings = droppedExtraWarnings(request, preset.format);
   if (adjusted.warnings.length > 0) addWarnings(warnings, adjusted.warnings);

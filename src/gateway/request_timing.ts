@@ -18,6 +18,8 @@ export class RequestTiming {
   overheadMs = -1;
   #pending = 0;
   #since = 0;
+  #calledUpstream = false;
+  #onUpstreamCall: (() => void)[] = [];
 
   constructor(clock: () => number) {
     this.clock = clock;
@@ -27,6 +29,19 @@ export class RequestTiming {
   /** An upstream call starts waiting (headers, body or a stream read). */
   waitStart(): void {
     if (this.#pending++ === 0) this.#since = this.clock();
+    if (!this.#calledUpstream) {
+      this.#calledUpstream = true;
+      for (const listener of this.#onUpstreamCall.splice(0)) listener();
+    }
+  }
+
+  /**
+   * Calls `listener` once the first upstream wait starts (at once if one has): the request's body has
+   * then been encoded and handed to the connection (the HTTP layer's body lane waits for this).
+   */
+  onUpstreamCall(listener: () => void): void {
+    if (this.#calledUpstream) listener();
+    else this.#onUpstreamCall.push(listener);
   }
 
   /** The wait started by the matching waitStart is over. */

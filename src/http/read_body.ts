@@ -1,54 +1,118 @@
 import { GatewayError } from "../model/mod.ts";
-import { nextTurn } from "../accounting/mod.ts";
+import { nextTurn } from "../next_turn.ts";
 import { checkJsonShape } from "../wire/mod.ts";
+import { BIG_BODY_BYTES } from "./body_lane.ts";
+import type { JsonParser } from "./json_parser.ts";
 
-/** Largest request body accepted (base64 images make big bodies legitimate; abuse stops here). */
+/**
+ * Largest request body accepted (base64 images make big bodies legitimate; abuse stops here). It is
+ * Anthropic's own request limit; a body this size costs the serving loop steps of at most about 45 ms
+ * (docs/limits.md, "Big bodies and the event loop").
+ */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-/** Bodies with more values or characters than these yield to the event loop before they are validated. */
+/** Bodies with more values than this yield to the event loop before they are validated. */
 const PACE_AFTER_VALUES = 2_000;
-const PACE_AFTER_CHARS = 1024 * 1024;
 
 /** Decoding without `stream: true` keeps no state between calls, so one decoder serves every request. */
 const UTF8 = new TextDecoder();
 
 /**
+ * Waits until a body of `bytes` may be read (the body lane, `body_lane.ts`); called before reading a body
+ * declared bigger than BIG_BODY_BYTES, or with the limit once an undeclared one grows past it.
+ */
+export type AdmitBigBody = (bytes: number) => Promise<void>;
+
+/** How bodies over BIG_BODY_BYTES are read: one lane at a time, parsed off the serving thread. */
+export interface BigBodies {
+  readonly admit: AdmitBigBody;
+  readonly parser: JsonParser;
+}
+
+/**
  * Reads a JSON request body with a size cap, a nesting cap (MAX_JSON_DEPTH: deeper bodies overflow
  * the stack of whatever walks or re-serialises them later) and a cap on its number of values
- * (MAX_JSON_VALUES: validation time grows with it, and it runs in one go on the event loop); errors are 400/413 GatewayErrors with clear
- * messages, and a client that goes away mid-body is a 499 client_closed (its input was never wrong, only
- * unfinished).
+ * (MAX_JSON_VALUES: validation time grows with it, and it runs in one go); errors are 400/413
+ * GatewayErrors with clear messages, and a client that goes away mid-body is a 499 client_closed (its
+ * input was never wrong, only unfinished). A body over the limit is refused before it is buffered: by its
+ * declared length, or, without one, as soon as what arrived passes the limit. With `big`, a body over
+ * BIG_BODY_BYTES waits for the body lane and is decoded and parsed on the parser's thread.
  */
-export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  limit = MAX_BODY_BYTES,
+  big?: BigBodies,
+): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  const text = await readText(request, declared, limit);
+  if (big && declared > BIG_BODY_BYTES) await big.admit(declared);
+  const read = await readBody(request, declared, limit, big?.admit);
+  if (typeof read !== "string" && big) return await parseOffLoop(request, read, big.parser);
+  // Without a parser, a big body is decoded and parsed here, a turn apart (each is one step of tens of
+  // ms), so requests that arrived meanwhile are served between them.
+  let text = read;
+  if (typeof text !== "string") {
+    await nextTurn();
+    text = UTF8.decode(text);
+  }
   if (text.trim() === "") throw emptyBody();
+  if (text.length > BIG_BODY_BYTES) await nextTurn();
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
-    // A body cut short by a client that left reads as broken JSON; that is not the client's bad input.
-    if (request.signal.aborted) throw clientClosed(error);
-    throw new GatewayError(
-      400,
-      "invalid_request",
-      `Request body is not valid JSON: ${(error as Error).message}`,
-    );
+    throw notJson(request, error);
   }
   const values = checkJsonShape(body);
-  // Validating a big body runs in one go (tens of ms at the value cap); a turn of the event loop first
-  // lets requests that arrived meanwhile (health checks included) be served between two such bodies.
-  if (values > PACE_AFTER_VALUES || text.length > PACE_AFTER_CHARS) await nextTurn();
+  // Validating a body with many values runs in one go too (tens of ms at the value cap).
+  if (values > PACE_AFTER_VALUES || text.length > BIG_BODY_BYTES) await nextTurn();
   return body;
 }
 
-/** The body as text; a failed read is the client's going away, not bad input. */
-async function readText(request: Request, declared: number, limit: number): Promise<string> {
+/** A big body parsed on the parser's thread; its refusals are the same as on this one. */
+async function parseOffLoop(request: Request, bytes: Uint8Array, parser: JsonParser): Promise<unknown> {
+  // The bytes are handed over, not copied; a view into a larger buffer (never made here) is copied first.
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes as Uint8Array<ArrayBuffer>
+    : bytes.slice();
+  const answer = await parser.parse(own);
+  if ("value" in answer) {
+    // Receiving the value (a structured clone) was one step of its own (about 20 ms for 30 MiB); what
+    // comes next (decoding the request, encoding it for the upstream) starts on a later turn.
+    await nextTurn();
+    return answer.value;
+  }
+  if ("empty" in answer) throw emptyBody();
+  if ("notJson" in answer) throw notJson(request, new SyntaxError(answer.notJson));
+  throw new GatewayError(400, "invalid_request", answer.refused);
+}
+
+/** A body that did not parse: bad input, unless the client left mid-body (then it was only cut short). */
+function notJson(request: Request, error: unknown): GatewayError {
+  if (request.signal.aborted) return clientClosed(error);
+  return new GatewayError(
+    400,
+    "invalid_request",
+    `Request body is not valid JSON: ${(error as Error).message}`,
+  );
+}
+
+/**
+ * The body: as text when it is small, as bytes over BIG_BODY_BYTES (decoded later, a turn apart or on
+ * the parser's thread). A failed read is the client's going away, not bad input.
+ */
+async function readBody(
+  request: Request,
+  declared: number,
+  limit: number,
+  admit: AdmitBigBody | undefined,
+): Promise<string | Uint8Array> {
   try {
     // With a declared length the whole body can be read at once (the common, fast case); without one,
     // it is read chunk by chunk so an endless body is cut off at the limit.
-    return declared > 0 ? await readDeclared(request, limit) : await readUndeclared(request, limit);
+    return declared > 0
+      ? await readDeclared(request, declared, limit)
+      : await readUndeclared(request, limit, admit);
   } catch (error) {
     if (error instanceof GatewayError) throw error;
     throw clientClosed(error);
@@ -56,18 +120,38 @@ async function readText(request: Request, declared: number, limit: number): Prom
 }
 
 /**
- * A body of declared length, read and decoded natively in one go (a missing body reads as "", which
- * the caller refuses as empty). The HTTP server holds a body to its declared length, already checked;
- * the length check here only guards a hand-built Request whose header understates its body (a string
- * longer than the limit certainly has more bytes than it).
+ * A body of declared length (a missing body reads as "", which the caller refuses as empty). A small one
+ * is read and decoded natively in one go. A big one is left as bytes, read chunk by chunk into one array of
+ * its declared size: reading it in one go grew a buffer by doubling and copied it into JavaScript in one
+ * step (about 25 ms and 75 MiB at its peak for 30 MiB). The HTTP server holds a body to its declared
+ * length, already checked; the length checks here only guard a hand-built Request whose header understates
+ * its body (a string longer than the limit certainly has more bytes than it).
  */
-async function readDeclared(request: Request, limit: number): Promise<string> {
-  const text = await request.text();
-  if (text.length > limit) throw tooLarge(limit);
-  return text;
+async function readDeclared(request: Request, declared: number, limit: number): Promise<string | Uint8Array> {
+  if (declared <= BIG_BODY_BYTES || !request.body) {
+    const text = await request.text();
+    if (text.length > limit) throw tooLarge(limit);
+    return text;
+  }
+  const bytes = new Uint8Array(declared);
+  let size = 0;
+  const reader = request.body.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    if (size + next.value.length > declared) {
+      await reader.cancel();
+      throw tooLarge(Math.min(declared, limit));
+    }
+    bytes.set(next.value, size);
+    size += next.value.length;
+  }
+  return size === declared ? bytes : bytes.slice(0, size);
 }
 
-async function readUndeclared(request: Request, limit: number): Promise<string> {
+async function readUndeclared(
+  request: Request,
+  limit: number,
+  admit: AdmitBigBody | undefined,
+): Promise<string | Uint8Array> {
   if (!request.body) throw emptyBody();
   const reader = request.body.getReader();
   // A small body usually comes in one chunk: the list of chunks is only started for a second one.
@@ -77,16 +161,19 @@ async function readUndeclared(request: Request, limit: number): Promise<string> 
   while (true) {
     const next = await reader.read();
     if (next.done) break;
+    const before = size;
     size += next.value.length;
     if (size > limit) {
       await reader.cancel();
       throw tooLarge(limit);
     }
+    // Its size is unknown until its end: a body that grows big waits in the lane for the most it may be.
+    if (admit && before <= BIG_BODY_BYTES && size > BIG_BODY_BYTES) await admit(limit);
     if (first === undefined) first = next.value;
     else (more ??= []).push(next.value);
   }
   if (first === undefined) return "";
-  if (more === undefined) return UTF8.decode(first);
+  if (more === undefined) return size > BIG_BODY_BYTES ? first : UTF8.decode(first);
   const bytes = new Uint8Array(size);
   bytes.set(first);
   let offset = first.length;
@@ -94,7 +181,7 @@ async function readUndeclared(request: Request, limit: number): Promise<string> 
     bytes.set(chunk, offset);
     offset += chunk.length;
   }
-  return UTF8.decode(bytes);
+  return size > BIG_BODY_BYTES ? bytes : UTF8.decode(bytes);
 }
 
 function clientClosed(cause: unknown): GatewayError {

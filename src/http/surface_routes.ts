@@ -8,7 +8,9 @@ import { type DecodeContext, hasCompactionTrigger, quoteValue } from "../wire/mo
 import { authenticate } from "./auth.ts";
 import { answerResponse } from "./answer_response.ts";
 import { errorResponse } from "./errors.ts";
-import { MAX_BODY_BYTES, readJsonBody } from "./read_body.ts";
+import { type BigBodies, MAX_BODY_BYTES, readJsonBody } from "./read_body.ts";
+import type { BodyLane } from "./body_lane.ts";
+import type { JsonParser } from "./json_parser.ts";
 import { readMultipartBody } from "./read_multipart.ts";
 import type { MediaBody } from "../gateway/media_dispatch.ts";
 import type { MediaKind } from "../gateway/media_dispatch.ts";
@@ -133,6 +135,16 @@ export interface SurfaceDeps {
    * when it is not one; see src/dashboard/playground_access.ts); absent without a dashboard.
    */
   readonly sessionIdentity?: (request: Request) => ClientIdentity | null;
+  /**
+   * How bodies over BIG_BODY_BYTES are read (`body_lane.ts`): the budget of such bodies in flight, the
+   * lane they are read, parsed and encoded in, and the thread that parses them; without it, they are read
+   * as they come and parsed on the serving loop.
+   */
+  readonly bigBodies?: {
+    readonly inFlight: BodyLane;
+    readonly lane: BodyLane;
+    readonly parser: JsonParser;
+  };
   /** Makes a request's uid (the request log's); absent: no `x-gateway-request-id` header. */
   readonly requestUid?: () => string;
 }
@@ -152,13 +164,14 @@ export function handleSurfaceRequest(
 ): Promise<Response> | null {
   const route = matchSurfaceRoute(path);
   if (route === null) return null;
+  const lane = laneClaim(deps.bigBodies, timing);
   // Known before dispatch, so a client (the Playground) can fetch its own request-log row, errors included.
   const uid = deps.requestUid?.();
   // The matched route names the surface: `/v1/models/<model>` without a method is still a Gemini client.
   const errorSurface = route.kind === "rerank" ? "rerank" : route.surface;
-  const response = serveRoute(deps, route, request, timing, uid).catch((error) =>
-    errorResponse(error, errorSurface)
-  );
+  const response = serveRoute(deps, route, request, timing, uid, lane.big)
+    .catch((error) => errorResponse(error, errorSurface))
+    .finally(lane.release);
   return uid === undefined ? response : response.then((r) => withRequestId(r, uid));
 }
 
@@ -168,12 +181,41 @@ function withRequestId(response: Response, uid: string): Response {
   return response;
 }
 
+/**
+ * One request's places for a big body: in the in-flight budget until its answer starts or it fails
+ * (memory), and in the lane until its first upstream call starts (the body has then been read, parsed and
+ * encoded: the steps that hold the event loop). See body_lane.ts.
+ */
+function laneClaim(
+  bigBodies: SurfaceDeps["bigBodies"],
+  timing: RequestTiming,
+): { big?: BigBodies; release: () => void } {
+  if (bigBodies === undefined) return { release: () => {} };
+  let leaveInFlight = () => {};
+  let leaveLane = () => {};
+  return {
+    big: {
+      admit: async (bytes) => {
+        leaveInFlight = await bigBodies.inFlight.acquire(bytes);
+        leaveLane = await bigBodies.lane.acquire(bytes);
+        timing.onUpstreamCall(leaveLane);
+      },
+      parser: bigBodies.parser,
+    },
+    release: () => {
+      leaveLane();
+      leaveInFlight();
+    },
+  };
+}
+
 async function serveRoute(
   deps: SurfaceDeps,
   route: SurfaceRoute,
   request: Request,
   timing: RequestTiming,
   requestUid: string | undefined,
+  big: BigBodies | undefined,
 ): Promise<Response> {
   const identity = authenticate(
     deps.control,
@@ -189,10 +231,10 @@ async function serveRoute(
     timing,
     ...(requestUid === undefined ? {} : { requestUid }),
   };
-  if (route.kind === "media") return serveMedia(deps, route.media, request, base);
-  if (route.kind === "embeddings") return serveEmbeddingsRoute(deps, route, request, base);
+  if (route.kind === "media") return serveMedia(deps, route.media, request, base, big);
+  if (route.kind === "embeddings") return serveEmbeddingsRoute(deps, route, request, base, big);
   if (route.kind === "rerank") {
-    const body = await readJsonBody(request);
+    const body = await readJsonBody(request, undefined, big);
     return answerResponse(
       await deps.dispatcher.rerank({ ...base, surface: route.surface }, body, route.format),
     );
@@ -202,7 +244,7 @@ async function serveRoute(
     : route.kind === "model"
     ? route.decode
     : {};
-  const body = await readJsonBody(request);
+  const body = await readJsonBody(request, MAX_BODY_BYTES, big);
   const input: DispatchInput = { ...base, surface: route.surface, body, decode };
   if (route.kind === "count_tokens") return answerResponse(await deps.dispatcher.countTokens(input));
   if (route.kind === "compact") return answerResponse(await deps.dispatcher.compact(input, "endpoint"));
@@ -222,9 +264,10 @@ async function serveMedia(
   kind: MediaKind,
   request: Request,
   base: RequestBase,
+  big: BigBodies | undefined,
 ): Promise<Response> {
   const body: MediaBody = kind === "image_generation" || kind === "speech"
-    ? { kind, json: await readJsonBody(request) }
+    ? { kind, json: await readJsonBody(request, MAX_BODY_BYTES, big) }
     : {
       kind,
       form: await readMultipartBody(request, kind === "image_edit" ? MAX_BODY_BYTES : MAX_AUDIO_UPLOAD_BYTES),
@@ -240,8 +283,9 @@ async function serveEmbeddingsRoute(
   route: Extract<SurfaceRoute, { kind: "embeddings" }>,
   request: Request,
   base: RequestBase,
+  big: BigBodies | undefined,
 ): Promise<Response> {
-  const body = await readJsonBody(request);
+  const body = await readJsonBody(request, MAX_BODY_BYTES, big);
   const decode: EmbeddingsDecodeContext = {
     endpoint: route.endpoint,
     isComboName: (name) => deps.control.combos.some((combo) => combo.name === name),

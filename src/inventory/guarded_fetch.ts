@@ -25,7 +25,17 @@ export interface CheckResponse {
 /** A guarded call; throws RefusedTarget, or the fetch's own error (timeouts are TimeoutError). */
 export type CheckFetch = (
   url: string,
-  init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
+  init: {
+    method: "GET" | "POST";
+    headers: Record<string, string>;
+    body?: string;
+    /**
+     * An origin an administrator configured (a provider row's base URL): checked there even on a private or
+     * loopback address. The guard is for URLs that arrive with pushed or imported keys; a redirect elsewhere
+     * is guarded again.
+     */
+    trustedOrigin?: string;
+  },
 ) => Promise<CheckResponse>;
 
 /** How the guard behaves. */
@@ -102,8 +112,13 @@ export function guardedFetch(options: GuardOptions): CheckFetch {
     const signal = AbortSignal.timeout(options.timeoutMs);
     let target = new URL(url);
     for (let hop = 0;; hop++) {
-      await checkTarget(target, options);
-      const response = await doFetch(target, { ...init, redirect: "manual", signal });
+      // The origin an administrator configured is called even on a private address; a redirect elsewhere is not.
+      await checkTarget(
+        target,
+        target.origin === init.trustedOrigin ? { ...options, allowPrivate: true } : options,
+      );
+      const { trustedOrigin: _, ...request } = init;
+      const response = await doFetch(target, { ...request, redirect: "manual", signal });
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location !== null) {
         await response.body?.cancel();

@@ -5,7 +5,8 @@
  * `refresh` the composition root passes in), which writes a rotated blob back itself.
  */
 import type { ApiType } from "../config/api_types.ts";
-import type { OAuthOverrides } from "../config/mod.ts";
+import type { AzureSettings, OAuthOverrides } from "../config/mod.ts";
+import { AZURE_DEFAULTS, azureDeployment, azureOperationUrl } from "../executors/azure.ts";
 import {
   type CheckOutcome,
   creditsFromHeaders,
@@ -35,6 +36,10 @@ export interface CheckTarget {
   readonly credit?: CreditSource;
   /** OAuth endpoint overrides of the prefix's provider row (an OAuth key refreshes where its row does). */
   readonly oauth?: OAuthOverrides;
+  /** Azure kinds: the provider row's API version and deployments (absent: the v1 API). */
+  readonly azure?: AzureSettings;
+  /** The base URL is an administrator's provider row: its origin is checked even when private. */
+  readonly trustedBaseUrl?: boolean;
 }
 
 /**
@@ -80,6 +85,22 @@ function protocolFor(target: CheckTarget): Protocol | null {
           body: JSON.stringify({ model, max_tokens: 1, messages: [{ role: "user", content: "hi" }] }),
         }),
       };
+    case "azure_openai":
+    case "azure_responses": {
+      const azure = target.azure ?? AZURE_DEFAULTS;
+      return {
+        headers: { "api-key": key },
+        modelsUrl: azureOperationUrl(base, azure, "/models", null),
+        probe: (model) => ({
+          url: azureOperationUrl(base, azure, "/chat/completions", model),
+          body: JSON.stringify({
+            model: azureDeployment(azure, model),
+            max_tokens: 1,
+            messages: [{ role: "user", content: "hi" }],
+          }),
+        }),
+      };
+    }
     case "messages_native":
       return {
         headers: { "x-api-key": key, "anthropic-version": "2023-06-01" },
@@ -122,7 +143,22 @@ function parseJson(text: string): unknown {
 }
 
 /** Checks one key; never throws (a failure is an `error` outcome). */
-export async function checkKey(target: CheckTarget, deps: CheckerDeps): Promise<CheckOutcome> {
+export function checkKey(target: CheckTarget, deps: CheckerDeps): Promise<CheckOutcome> {
+  return checkTrusted(target, target.trustedBaseUrl ? trusting(deps, target.baseUrl) : deps);
+}
+
+/** Deps whose fetch lets `baseUrl`'s origin through the private-address guard. */
+function trusting(deps: CheckerDeps, baseUrl: string): CheckerDeps {
+  let trustedOrigin: string;
+  try {
+    trustedOrigin = new URL(baseUrl).origin;
+  } catch {
+    return deps;
+  }
+  return { ...deps, fetch: (url, init) => deps.fetch(url, { ...init, trustedOrigin }) };
+}
+
+async function checkTrusted(target: CheckTarget, deps: CheckerDeps): Promise<CheckOutcome> {
   if (target.blob) return checkBlob(target, deps);
   const protocol = protocolFor(target);
   if (protocol === null) return errorOutcome(`keys of api_type ${target.apiType} cannot be checked yet`);

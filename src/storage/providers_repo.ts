@@ -1,5 +1,6 @@
 import type {
   ApiType,
+  AzureSettings,
   CapabilityOverride,
   OAuthOverrides,
   ProviderConfig,
@@ -23,6 +24,7 @@ interface Row {
   capabilities: string;
   oauth: string;
   quota?: string;
+  azure?: string;
   kinds?: string;
 }
 
@@ -64,15 +66,15 @@ export class ProvidersRepo {
     };
     this.#db.prepare(
       `INSERT INTO providers (id, prefix, api_type, base_url, api_key, models, enabled, position, created_at,
-         updated_at, capabilities, oauth, quota, kinds)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         updated_at, capabilities, oauth, quota, azure, kinds)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET prefix = excluded.prefix, api_type = excluded.api_type,
          base_url = excluded.base_url, models = excluded.models,
          enabled = excluded.enabled, updated_at = excluded.updated_at, capabilities = excluded.capabilities,
-         oauth = excluded.oauth, quota = excluded.quota, kinds = excluded.kinds,
-         api_key = CASE WHEN CAST(?15 AS TEXT) IS NOT NULL AND EXISTS (
+         oauth = excluded.oauth, quota = excluded.quota, azure = excluded.azure, kinds = excluded.kinds,
+         api_key = CASE WHEN CAST(?16 AS TEXT) IS NOT NULL AND EXISTS (
              SELECT 1 FROM credential_state s, json_each(s.spent) j
-             WHERE s.credential_id = 'provider:' || excluded.id AND j.value = CAST(?15 AS TEXT))
+             WHERE s.credential_id = 'provider:' || excluded.id AND j.value = CAST(?16 AS TEXT))
            THEN providers.api_key ELSE excluded.api_key END`,
     ).run(
       provider.id,
@@ -88,6 +90,7 @@ export class ProvidersRepo {
       JSON.stringify(provider.capabilities ?? {}),
       JSON.stringify(provider.oauth ?? {}),
       JSON.stringify(provider.quota ?? {}),
+      JSON.stringify(provider.azure ?? {}),
       JSON.stringify(provider.kinds ?? {}),
       spentFingerprint,
     );
@@ -137,6 +140,7 @@ export class ProvidersRepo {
       capabilities: capabilitiesColumn(row.capabilities),
       ...(oauthColumn(row.oauth) ?? {}),
       ...quotaColumn(row.quota),
+      ...azureColumn(row.azure),
       ...kindsColumn(row.kinds),
     };
   }
@@ -150,6 +154,18 @@ function quotaColumn(text: string | undefined): { quota?: ProviderQuota } {
     const windows = Array.isArray(value.windows) ? value.windows : [];
     if (value.rpm === undefined && value.rpd === undefined && windows.length === 0) return {};
     return { quota: { ...value, windows } };
+  } catch {
+    return {};
+  }
+}
+
+/** The azure column as a config field; `{}` (every kind but Azure's) leaves the field out. */
+function azureColumn(text: string | undefined): { azure?: AzureSettings } {
+  try {
+    const value = JSON.parse(text ?? "{}");
+    if (!value || typeof value !== "object" || typeof value.apiVersion !== "string") return {};
+    const deployments = value.deployments && typeof value.deployments === "object" ? value.deployments : {};
+    return { azure: { apiVersion: value.apiVersion, deployments } };
   } catch {
     return {};
   }

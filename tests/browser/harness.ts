@@ -73,6 +73,8 @@ export async function openDashboard(
     colorScheme?: "light" | "dark";
     /** The models of provider `p` (account acct-a); m1 and m2 when absent. */
     models?: readonly string[];
+    /** Mirror and check the provider's own key (inventory screens); off, the mock sees only the test's calls. */
+    checkProviderKeys?: boolean;
   } = {},
 ): Promise<Dashboard & AsyncDisposable> {
   const mock = await startMockUpstream();
@@ -84,7 +86,8 @@ export async function openDashboard(
       url: mock.url,
       models: [...(options.models ?? ["m1", "m2"])],
     }]) +
-      "combos:\n  - name: best\n    models: [p/m1, p/m2]\n",
+      "combos:\n  - name: best\n    models: [p/m1, p/m2]\n" +
+      (options.checkProviderKeys ? "inventory:\n  check_provider_keys: true\n" : ""),
   );
   const created = createKey(gw.runtime.control.store, {
     name: "browser-admin",

@@ -58,7 +58,7 @@ Deno.test({
   ...options,
   name: "inventory: All Keys filters by provider, status, search and archived, and archives from the list",
   fn: async () => {
-    await using d = await openDashboard();
+    await using d = await openDashboard({ checkProviderKeys: true });
     const inventory = d.gw.management.inventory;
     inventory.addText(`${KEY_A}\n${KEY_B}`, { provider: "p", label: "team-a" });
     inventory.addText("zq8-unknown-shape-key-77777777", { label: "mystery" });

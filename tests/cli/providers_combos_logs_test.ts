@@ -225,3 +225,32 @@ Deno.test("logs tail follows the gateway's requests, filtered by status, model a
     await mock.close();
   }
 });
+
+Deno.test("providers add and update take the Azure API version and deployments; bad ones name their flag", async () => {
+  const home = tempHome();
+  const run = (line: string) => cli([...line.split(" "), "--config", home.configPath]);
+  try {
+    const added = await run(
+      "providers add az --prefix az --type azure_openai --base-url https://contoso.openai.azure.com " +
+        "--azure-deployments gpt-4o=prod-4o --json",
+    );
+    assertEquals(added.code, 0, added.err.join("\n"));
+    assertEquals(JSON.parse(added.out[0]).azure, { api_version: "v1", deployments: { "gpt-4o": "prod-4o" } });
+    const updated = await run("providers update az --azure-api-version 2024-10-21 --json");
+    assertEquals(updated.code, 0, updated.err.join("\n"));
+    assertEquals(JSON.parse(updated.out[0]).azure, {
+      api_version: "2024-10-21",
+      deployments: { "gpt-4o": "prod-4o" },
+    });
+    const bad = await run("providers update az --azure-deployments gpt-4o");
+    assertEquals(bad.code, 2);
+    assertStringIncludes(bad.err[0], "--azure-deployments");
+    const other = await run(
+      "providers add plain --prefix plain --type chat_compat --base-url http://127.0.0.1:9/v1 --azure-api-version v1",
+    );
+    assertEquals(other.code, 2, other.err.join("\n"));
+    assertStringIncludes(other.err[0], "Azure");
+  } finally {
+    home.cleanup();
+  }
+});

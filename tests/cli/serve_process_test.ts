@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
 import { cli } from "../helpers/cli.ts";
-import { chatProvidersYaml } from "../helpers/gateway.ts";
+import { chatProvidersYaml, QUIET_KEY_CHECKS } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { waitFor } from "../helpers/wait.ts";
 
@@ -109,7 +109,10 @@ Deno.test("serve: a second SIGTERM during a drain stops at once and still writes
   const home = await Deno.makeTempDir({ prefix: "gateway-serve-" });
   await Deno.writeTextFile(
     join(home, "config.yaml"),
-    chatProvidersYaml([{ id: "acct-a", prefix: "p", url: mock.url }], "server:\n  drain_timeout_s: 600\n"),
+    chatProvidersYaml(
+      [{ id: "acct-a", prefix: "p", url: mock.url }],
+      "server:\n  drain_timeout_s: 600\n" + QUIET_KEY_CHECKS,
+    ),
   );
   const port = freePort();
   const gateway = await startServe(home, port);

@@ -7,7 +7,12 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { join } from "node:path";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
-import { chatProvidersYaml, startTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import {
+  chatProvidersYaml,
+  QUIET_KEY_CHECKS,
+  startTestGateway,
+  type TestGateway,
+} from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
 import { startWorkers, waitForPeers } from "../helpers/workers.ts";
@@ -56,7 +61,7 @@ Deno.test("serve --workers 2: a key with RPM 60 gets at most 60 + the refill thr
   const dir = await Deno.makeTempDir({ prefix: "gateway-workers-limits-" });
   await Deno.writeTextFile(
     join(dir, "config.yaml"),
-    chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]),
+    chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]) + QUIET_KEY_CHECKS,
   );
   const created = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "keys", "create", "--name", "burst", "--rpm", String(RPM), "--json"],

@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { join } from "node:path";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
-import { chatProvidersYaml } from "../helpers/gateway.ts";
+import { chatProvidersYaml, QUIET_KEY_CHECKS } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { pinnedClients, startWorkers } from "../helpers/workers.ts";
 
@@ -23,7 +23,7 @@ Deno.test("serve --workers 2: a response stored by one worker is read and contin
   await Deno.writeTextFile(
     join(dir, "config.yaml"),
     `api_keys:\n  - key: ${KEY}\n    client_key_label: admin\n` +
-      chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]),
+      chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]) + QUIET_KEY_CHECKS,
   );
   const gateway = await startWorkers(dir);
   assert(gateway.url, gateway.printed());

@@ -11,7 +11,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
-import { chatProvidersYaml } from "../helpers/gateway.ts";
+import { chatProvidersYaml, QUIET_KEY_CHECKS } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { parsePrometheusText } from "../helpers/prom_text.ts";
 import { dashboardLogin, pinnedClients, startWorkers, waitForPeers, waitUntil } from "../helpers/workers.ts";
@@ -46,7 +46,7 @@ async function home(yaml: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "gateway-workers-shared-" });
   await Deno.writeTextFile(
     join(dir, "config.yaml"),
-    `api_keys:\n  - key: ${KEY}\n    client_key_label: admin\n${yaml}`,
+    `api_keys:\n  - key: ${KEY}\n    client_key_label: admin\n${yaml}${QUIET_KEY_CHECKS}`,
   );
   return dir;
 }

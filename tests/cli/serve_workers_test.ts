@@ -6,7 +6,7 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
-import { chatProvidersYaml } from "../helpers/gateway.ts";
+import { chatProvidersYaml, QUIET_KEY_CHECKS } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { parsePrometheusText } from "../helpers/prom_text.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -37,7 +37,7 @@ Deno.test("serve --workers 2: both workers serve one port; a cooldown set by one
       id: "b",
       prefix: "p",
       url: healthy.url,
-    }]) + `metrics:\n  enabled: true\n  token: ${METRICS_TOKEN}\n`,
+    }]) + `metrics:\n  enabled: true\n  token: ${METRICS_TOKEN}\n` + QUIET_KEY_CHECKS,
   );
   const gateway = await startWorkers(home);
   try {
@@ -109,7 +109,7 @@ Deno.test("serve --workers 2: SIGTERM under load drains both workers and loses n
   const home = await Deno.makeTempDir({ prefix: "gateway-workers-" });
   await Deno.writeTextFile(
     join(home, "config.yaml"),
-    chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]),
+    chatProvidersYaml([{ id: "a", prefix: "p", url: upstream.url }]) + QUIET_KEY_CHECKS,
   );
   const gateway = await startWorkers(home);
   let ok = 0;

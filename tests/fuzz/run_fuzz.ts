@@ -8,7 +8,7 @@ import { clientInput } from "./client_inputs.ts";
 import { startHostileUpstream, UPSTREAM_MODES } from "./hostile_upstream.ts";
 import { SURFACES } from "./surfaces.ts";
 import { uploadInput } from "./upload_inputs.ts";
-import { startTestGateway } from "../helpers/gateway.ts";
+import { QUIET_KEY_CHECKS, startTestGateway } from "../helpers/gateway.ts";
 
 /** How large a run is. */
 export interface FuzzOptions {
@@ -60,6 +60,8 @@ function configYaml(upstream: string): string {
   return `limits:\n  first_content_timeout_s: 2\n  idle_timeout_s: 5\n  max_answer_bytes: 8388608\n` +
     `  max_stream_event_chars: 4194304\n` +
     `api_keys:\n  - key: ${FUZZ_ADMIN_KEY}\n    client_key_label: fuzz-admin\n` +
+    // The hostile upstreams are for requests: the gateway's own checks of the provider keys stay out.
+    QUIET_KEY_CHECKS +
     `providers:\n${providers}`;
 }
 

@@ -35,6 +35,11 @@ export async function startTestGateway(
   const configPath = `${dir}/config.yaml`;
   Deno.writeTextFileSync(configPath, yaml);
   let config = parseConfig(yaml, resolveHomePaths(configPath, {}), (n) => options.env?.[n]);
+  // A test gateway leaves its providers' own keys unchecked unless the YAML asks: a check would call the mock
+  // upstream (model list, 1-token probe), eating scripted replies and moving routing to the key's inventory copy.
+  if (!/\bcheck_provider_keys:/.test(yaml)) {
+    config = { ...config, inventory: { ...config.inventory, checkProviderKeys: false } };
+  }
   if (ON_POSTGRES && config.storage.url === null) {
     let url = databases.get(dir);
     if (url === undefined) {
@@ -66,6 +71,13 @@ export async function startTestGateway(
     },
   };
 }
+
+/**
+ * YAML that keeps a gateway process from checking its providers' own keys: a check calls the mock upstream
+ * (model list, 1-token probe) and moves routing to the key's inventory copy. Spawned `serve` processes whose
+ * tests count upstream calls add it; in-process test gateways get it unless their YAML says otherwise.
+ */
+export const QUIET_KEY_CHECKS = "inventory:\n  check_provider_keys: false\n";
 
 /** YAML for chat_compat providers pointing at mock upstreams. */
 export function chatProvidersYaml(

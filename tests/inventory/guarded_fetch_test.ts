@@ -125,3 +125,17 @@ Deno.test("guardedFetch() with the system resolver refuses a loopback server tha
     await server.finished;
   }
 });
+
+Deno.test("guardedFetch() calls a trusted origin on a private address, and guards a redirect off it again", async () => {
+  const { resolve } = resolver({ "vllm.lan": ["10.0.0.5"], "other.lan": ["10.0.0.6"] });
+  const rec = recorder((url) =>
+    url.includes("/hop") ? redirect("http://other.lan/v1/models") : new Response("ok")
+  );
+  const check = guardedFetch({ allowPrivate: false, timeoutMs: 1000, resolve, fetch: rec.fetch });
+  const trusted = { ...GET, trustedOrigin: "http://vllm.lan:8000" };
+  assertEquals((await check("http://vllm.lan:8000/v1/models", trusted)).text, "ok");
+  // Another port is another origin: not trusted.
+  await assertRejects(() => check("http://vllm.lan:9000/v1/models", trusted), RefusedTarget);
+  await assertRejects(() => check("http://vllm.lan:8000/hop", trusted), RefusedTarget, "other.lan");
+  assertEquals(rec.urls, ["http://vllm.lan:8000/v1/models", "http://vllm.lan:8000/hop"]);
+});

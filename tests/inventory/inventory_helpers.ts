@@ -111,7 +111,7 @@ export function inventoryYaml(url: string, inventory = "", prefixes: readonly st
   ];
   return chatProvidersYaml(rows) +
     `api_keys:\n  - key: ${ADMIN_KEY}\n    client_key_label: admin\n` +
-    `inventory:\n  allow_private_targets: true\n  check_interval_hours: 0\n${inventory}`;
+    `inventory:\n  allow_private_targets: true\n  check_provider_keys: true\n  check_interval_hours: 0\n${inventory}`;
 }
 
 /** Starts a gateway for inventory tests with the push token set. */

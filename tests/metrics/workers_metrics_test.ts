@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { join } from "node:path";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
-import { chatProvidersYaml } from "../helpers/gateway.ts";
+import { chatProvidersYaml, QUIET_KEY_CHECKS } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { parsePrometheusText, sumOf } from "../helpers/prom_text.ts";
 import { MetricsRegistry } from "../../src/metrics/registry.ts";
@@ -23,7 +23,7 @@ Deno.test("serve --workers 2: a scrape on either worker shows both workers' seri
   await Deno.writeTextFile(
     join(home, "config.yaml"),
     chatProvidersYaml([{ id: "a", prefix: "p", url: mock.url }]) +
-      `metrics:\n  enabled: true\n  token: ${TOKEN}\n  instance: node-1\n`,
+      `metrics:\n  enabled: true\n  token: ${TOKEN}\n  instance: node-1\n` + QUIET_KEY_CHECKS,
   );
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "serve", "--workers", "2", "--port", "0"],

@@ -117,7 +117,7 @@ Deno.test("migration 0028 lists the requests captured before it: each log row ge
 
 const KIND_DAY = 20_000;
 
-/** Two usage rows of one day (chat and embeddings) and the one rollup group the writer kept before 0031. */
+/** Two usage rows of one day (chat and embeddings) and the one rollup group the writer kept before 0032. */
 function seedBeforeKinds(db: { exec(sql: string): void }): void {
   for (
     const [format, input, output, cost] of [["chat_completions", 10, 5, 1], [
@@ -142,7 +142,7 @@ function seedBeforeKinds(db: { exec(sql: string): void }): void {
   );
 }
 
-/** After 0031: each row has its kind, and the rollup one group per kind. */
+/** After 0032: each row has its kind, and the rollup one group per kind. */
 function checkKinds(db: { prepare(sql: string): { all(): unknown[] } }): void {
   // PostgreSQL's BIGINT columns read as bigint.
   const plain = (sql: string) =>
@@ -166,10 +166,10 @@ function checkKinds(db: { prepare(sql: string): { all(): unknown[] } }): void {
   );
 }
 
-Deno.test("migration 0031 gives usage rows their kind and rebuilds the daily rollup by kind", () => {
+Deno.test("migration 0032 gives usage rows their kind and rebuilds the daily rollup by kind", () => {
   const db = new DatabaseSync(":memory:");
   const all = loadMigrations();
-  migrate(db, all.filter((m) => m.version < 31));
+  migrate(db, all.filter((m) => m.version < 32));
   seedBeforeKinds(db);
   migrate(db, all);
   checkKinds(db);
@@ -177,12 +177,12 @@ Deno.test("migration 0031 gives usage rows their kind and rebuilds the daily rol
 });
 
 Deno.test({
-  name: "migration 0031 on PostgreSQL gives usage rows their kind and rebuilds the daily rollup by kind",
-  ignore: postgresSkip("migration 0031"),
+  name: "migration 0032 on PostgreSQL gives usage rows their kind and rebuilds the daily rollup by kind",
+  ignore: postgresSkip("migration 0032"),
   async fn() {
     const db = PgDatabase.connect(await (await testPostgres()).newDatabase());
     try {
-      migratePostgres(db, loadPgMigrations().filter((m) => m.version < 31));
+      migratePostgres(db, loadPgMigrations().filter((m) => m.version < 32));
       seedBeforeKinds(db);
       migratePostgres(db);
       checkKinds(db);

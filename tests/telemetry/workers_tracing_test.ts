@@ -7,7 +7,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { join } from "node:path";
 import { chatCompletion } from "../helpers/chat_fixtures.ts";
-import { chatProvidersYaml } from "../helpers/gateway.ts";
+import { chatProvidersYaml, QUIET_KEY_CHECKS } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 import { otlpBackendSkip, startOtlpBackend, tagValue } from "../helpers/otlp_backend.ts";
 import { pinnedClients, startWorkers } from "../helpers/workers.ts";
@@ -25,7 +25,7 @@ Deno.test({
       join(home, "config.yaml"),
       chatProvidersYaml([{ id: "a", prefix: "p", url: mock.url }]) +
         `metrics:\n  instance: node-7\ntelemetry:\n  enabled: true\n  endpoint: ${backend.tracesUrl}\n` +
-        `  schedule_delay_ms: 20\n  log_requests: true\n`,
+        `  schedule_delay_ms: 20\n  log_requests: true\n` + QUIET_KEY_CHECKS,
     );
     const workers = await startWorkers(home, 2);
     try {

@@ -59,6 +59,7 @@ export class ConfigFileService {
         error_retry_s: config.inventory.errorRetryMs / 1000,
         check_timeout_s: config.inventory.checkTimeoutMs / 1000,
         usability_probe: config.inventory.usabilityProbe,
+        check_provider_keys: config.inventory.checkProviderKeys,
         allow_private_targets: config.inventory.allowPrivateTargets,
         push_rate_limit: config.inventory.pushRateLimit,
         push_rate_window_s: config.inventory.pushRateWindowMs / 1000,
@@ -77,6 +78,9 @@ export class ConfigFileService {
         ...(p.quota ? { quota: { ...p.quota, windows: p.quota.windows.map((w) => ({ ...w })) } } : {}),
         ...(p.oauth && Object.keys(p.oauth).length > 0
           ? { oauth: exportOAuth(p.oauth, (value) => secret(p.id, "oauth.client_secret", value)) }
+          : {}),
+        ...(p.azure
+          ? { azure: { api_version: p.azure.apiVersion, deployments: { ...p.azure.deployments } } }
           : {}),
         ...(p.kinds && Object.keys(p.kinds).length > 0 ? { kinds: { ...p.kinds } } : {}),
       })),

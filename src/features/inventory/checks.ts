@@ -9,6 +9,7 @@ import type { CheckRecord, KeyToCheck } from "../../storage/mod.ts";
 import { log } from "../../log.ts";
 import type { ManagementDeps } from "../deps.ts";
 import { identifyKey } from "./identify.ts";
+import { isProviderBaseUrl } from "./provider_urls.ts";
 import { RecheckPlan } from "./recheck.ts";
 
 /** Reloads are batched: a burst of finished checks rebuilds routing once, not once per key. */
@@ -199,20 +200,22 @@ export class InventoryChecks {
 
   #target(key: KeyToCheck): CheckTarget {
     const catalog = CATALOG.get(key.providerId);
-    const row = this.#deps.store.providers.list().find((p) =>
-      p.enabled && inventoryIdForPrefix(p.prefix) === key.providerId
-    );
+    const rows = this.#deps.store.providers.list();
+    const row = rows.find((p) => p.enabled && inventoryIdForPrefix(p.prefix) === key.providerId);
     const apiType: ApiType = row?.apiType ?? catalog?.apiType ?? "chat_compat";
+    const baseUrl = key.baseUrl || row?.baseUrl || catalog?.baseUrl || "";
     return {
       keyId: key.id,
       value: key.value,
       blob: looksLikeBlob(key.value),
       providerId: key.providerId,
       apiType,
-      baseUrl: key.baseUrl || row?.baseUrl || catalog?.baseUrl || "",
+      baseUrl,
+      trustedBaseUrl: isProviderBaseUrl(rows, baseUrl),
       probeModel: catalog?.probeModel,
       credit: catalog?.credit,
       oauth: row?.oauth,
+      ...(row?.azure ? { azure: row.azure } : {}),
     };
   }
 

@@ -2,6 +2,7 @@ import { inventoryIdForPrefix } from "../../inventory/catalog.ts";
 import type { CheckFetch } from "../../inventory/guarded_fetch.ts";
 import { checkKey } from "../../inventory/key_checker.ts";
 import type { ManagementDeps } from "../deps.ts";
+import { isProviderBaseUrl } from "./provider_urls.ts";
 
 /**
  * Finds the provider of a key its shape did not tell, when the user asked for it: the key is tried
@@ -32,6 +33,8 @@ export async function identifyKey(
       providerId,
       apiType: row.apiType,
       baseUrl: key.baseUrl || row.baseUrl,
+      trustedBaseUrl: isProviderBaseUrl([row], key.baseUrl || row.baseUrl),
+      ...(row.azure ? { azure: row.azure } : {}),
     }, { fetch, usabilityProbe: false, now: deps.now });
     if (!outcome.valid) continue;
     store.transaction(() => {

@@ -89,8 +89,12 @@ export class InventoryService {
     this.checks.start();
   }
 
-  /** Mirrors every provider's own key into the inventory, so it is checked like any other. */
+  /**
+   * Mirrors every provider's own key into the inventory, so it is checked like any other (unless
+   * `inventory.check_provider_keys` is off: the rows' keys are then left to the traffic they serve).
+   */
   syncMirrors(): void {
+    if (!this.#deps.config.inventory.checkProviderKeys) return;
     const ids = syncProviderMirrors(this.#deps.store, this.#deps.now());
     if (ids.length > 0) this.checks.schedule(ids);
   }

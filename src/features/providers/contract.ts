@@ -30,7 +30,19 @@ export interface ProviderView {
   readonly region?: string | null;
   /** Google Cloud Code: the configured Cloud project (null: found by discovery). */
   readonly project?: string | null;
+  /** Azure OpenAI kinds: the API version and model → deployment names (null for other kinds). */
+  readonly azure?: AzureView | null;
 }
+
+/** An Azure provider's call settings as the form edits them. */
+export interface AzureView {
+  /** "v1" (the v1 API), "preview", or a dated version such as "2024-10-21". */
+  readonly api_version: string;
+  readonly deployments: Readonly<Record<string, string>>;
+}
+
+/** Azure model → deployment names: an object, or `model=deployment` lines (commas or newlines). */
+export type DeploymentMap = Readonly<Record<string, string>> | string;
 
 /** What the dashboard shows of a subscription credential (never a token). */
 export interface CredentialView {
@@ -119,6 +131,10 @@ export interface ProviderCreate {
   readonly region?: string;
   /** Google Cloud Code's project ("" clears it). */
   readonly project?: string;
+  /** Azure kinds: the API version (default "v1"). */
+  readonly azure_api_version?: string;
+  /** Azure kinds: model → deployment names (a model without one is its own deployment). */
+  readonly azure_deployments?: DeploymentMap;
 }
 
 /** Body of `PUT /providers/{id}`: what changes (a blank api_key keeps the stored one). */
@@ -130,6 +146,8 @@ export interface FetchModelsRequest {
   readonly api_type?: ApiType;
   readonly base_url?: string;
   readonly api_key?: string;
+  readonly azure_api_version?: string;
+  readonly azure_deployments?: DeploymentMap;
 }
 
 /**

@@ -1,6 +1,12 @@
 /** Provider input checks, shared by the dashboard routes and `gateway providers`. */
 import { z } from "zod";
-import { API_TYPES, awsRegion, cloudProject } from "../../config/mod.ts";
+import {
+  API_TYPES,
+  awsRegion,
+  azureApiVersion,
+  azureDeploymentName,
+  cloudProject,
+} from "../../config/mod.ts";
 import { MODEL_KINDS } from "../../model/model_kind.ts";
 import { stringList } from "../input.ts";
 
@@ -35,6 +41,30 @@ const hint = (check: z.ZodString, message: string) =>
 const region = hint(awsRegion, "must be an AWS region such as eu-central-1");
 const project = hint(cloudProject, "must be a Google Cloud project id such as my-project-123");
 
+const azureVersion = z.string({ error: "must be a string" }).trim().pipe(azureApiVersion);
+/** Lines (or commas) of `model=deployment`, as the form's text area gives them. */
+const deploymentLines = z.string().transform((text, ctx) => {
+  const map: Record<string, string> = {};
+  for (const entry of text.split(/[\n,]/).map((l) => l.trim()).filter((l) => l !== "")) {
+    const [model, deployment, ...rest] = entry.split("=").map((part) => part.trim());
+    if (!model || !deployment || rest.length > 0) {
+      ctx.addIssue({ code: "custom", message: `"${entry}" is not model=deployment` });
+      return z.NEVER;
+    }
+    map[model] = deployment;
+  }
+  return map;
+});
+/** Azure model → deployment names: an object, or `model=deployment` lines. */
+const deployments = z.union([z.record(z.string(), z.string()), deploymentLines], {
+  error: "must be an object or model=deployment lines",
+}).pipe(
+  z.record(
+    z.string().trim().min(1).regex(/^\S+$/, "model names must not contain spaces"),
+    azureDeploymentName,
+  ),
+);
+
 /** A new provider as the dashboard form and `gateway providers add` give it. */
 export const createSchema = z.object({
   id,
@@ -47,6 +77,8 @@ export const createSchema = z.object({
   kinds: kinds.optional(),
   region: region.optional(),
   project: project.optional(),
+  azure_api_version: azureVersion.optional(),
+  azure_deployments: deployments.optional(),
 });
 /** Changes to a provider (absent fields keep their value; a blank api_key keeps the stored one). */
 export const updateSchema = z.object({
@@ -59,6 +91,8 @@ export const updateSchema = z.object({
   kinds: kinds.optional(),
   region: region.optional(),
   project: project.optional(),
+  azure_api_version: azureVersion.optional(),
+  azure_deployments: deployments.optional(),
 });
 /** What Fetch Models is asked with: a stored provider, or a form not saved yet. */
 export const fetchSchema = z.object({
@@ -66,6 +100,8 @@ export const fetchSchema = z.object({
   api_type: apiType.optional(),
   base_url: baseUrl.optional(),
   api_key: apiKey.optional(),
+  azure_api_version: azureVersion.optional(),
+  azure_deployments: deployments.optional(),
 });
 /** A model name to ask for. */
 export const model = z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(

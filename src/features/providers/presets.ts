@@ -60,6 +60,9 @@ export const VENDOR_PRESETS: readonly VendorPreset[] = [
   api("fireworks", "Fireworks", "https://api.fireworks.ai/inference/v1"),
   api("cerebras", "Cerebras", "https://api.cerebras.ai/v1"),
   api("moonshot", "Moonshot (Kimi)", "https://api.moonshot.ai/v1"),
+  // Azure: the resource's endpoint (the form asks for the API version and the model → deployment names).
+  azure("azure_openai", "Azure OpenAI", "azure_openai"),
+  azure("azure_responses", "Azure OpenAI (Responses API)", "azure_responses"),
   local("ollama", "Ollama", "http://127.0.0.1:11434/v1"),
   local("lmstudio", "LM Studio", "http://127.0.0.1:1234/v1"),
   local("vllm", "vLLM", "http://127.0.0.1:8000/v1"),
@@ -74,6 +77,19 @@ export const VENDOR_PRESETS: readonly VendorPreset[] = [
 /** A hosted chat-completions compatible vendor with an API key. */
 function api(id: string, vendor: string, baseUrl: string, models: readonly string[] = []): VendorPreset {
   return { id, vendor, apiType: "chat_compat", baseUrl, auth: "api_key", prefix: id, models };
+}
+
+/** An Azure OpenAI resource: the form fills the endpoint's shape; the resource name is the user's. */
+function azure(id: string, vendor: string, apiType: ApiType): VendorPreset {
+  return {
+    id,
+    vendor,
+    apiType,
+    baseUrl: "https://YOUR-RESOURCE.openai.azure.com",
+    auth: "api_key",
+    prefix: "azure",
+    models: ["gpt-4.1", "gpt-4o-mini"],
+  };
 }
 
 /** A runner on this machine: chat-completions compatible, no key by default. */

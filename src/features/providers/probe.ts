@@ -1,5 +1,10 @@
 import type { ProviderConfig } from "../../config/mod.ts";
-import { DEFAULT_ANTHROPIC_VERSION, presetFor, type ProtocolPreset } from "../../executors/presets.ts";
+import {
+  DEFAULT_ANTHROPIC_VERSION,
+  presetOf,
+  type ProtocolPreset,
+  upstreamModelName,
+} from "../../executors/presets.ts";
 import type { NeutralRequest } from "../../model/mod.ts";
 import type { ProbeResult as ContractProbeResult } from "./contract.ts";
 
@@ -84,10 +89,10 @@ const SHAPED_ONLY = "this kind is probed through its stored credential, not with
 
 /** Queries an upstream's model list (OpenAI/Anthropic `data[].id`, Gemini `models[].name`). */
 export async function fetchUpstreamModels(
-  provider: Pick<ProviderConfig, "apiType" | "baseUrl" | "apiKey">,
+  provider: Pick<ProviderConfig, "apiType" | "baseUrl" | "apiKey" | "azure">,
   fetcher: typeof fetch = fetch,
 ): Promise<FetchModelsResult> {
-  const preset = presetFor(provider.apiType);
+  const preset = presetOf(provider);
   if (preset.shaper) return { ok: false, message: SHAPED_ONLY, url: "" };
   const url = preset.modelsUrl(provider.baseUrl.replace(/\/+$/, ""));
   return await readModelList(url, headersFor(preset, provider.apiKey), modelIds, fetcher);
@@ -150,10 +155,11 @@ export async function probeProvider(
   now: () => number,
   fetcher: typeof fetch = fetch,
 ): Promise<ProbeResult> {
-  const preset = presetFor(provider.apiType);
+  const preset = presetOf(provider);
   if (preset.shaper) return { ok: false, status: 0, latency_ms: 0, message: SHAPED_ONLY, model };
   const source = preset.format === "cloud_assistant" ? "chat_completions" : preset.format;
-  const body = preset.codec.encodeRequest(pingRequest(model, false, source), model).body;
+  const upstreamModel = upstreamModelName(preset, model);
+  const body = preset.codec.encodeRequest(pingRequest(model, false, source), upstreamModel).body;
   const result = probeResults(model, now);
   try {
     const response = await postProbe(

@@ -12,7 +12,7 @@ import {
 import { hasStoredCredential, UNSAVED_PROVIDER_ID } from "../../executors/oauth/mod.ts";
 import { providerView } from "./state.ts";
 import { invalidField } from "../field_error.ts";
-import { type FetchTarget, withCallHints } from "./service.ts";
+import { azureHints, azureSettings, type FetchTarget, withCallHints } from "./service.ts";
 import { GatewayError } from "../../model/mod.ts";
 import type { AppEnv } from "../../http/env.ts";
 import { answer, readBody } from "../../dashboard/validation.ts";
@@ -45,6 +45,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       apiType: input.api_type,
       baseUrl: input.base_url,
       apiKey: input.api_key,
+      azure: azureHints(input),
     });
     const result = await listModels(target);
     if (!result.ok) {
@@ -63,12 +64,18 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       apiType: input.api_type,
       baseUrl: input.base_url,
       apiKey: input.api_key,
+      azure: azureHints(input),
     });
     if (hasStoredCredential(target.apiType) && !target.stored) {
       throw invalidField("api_key", "of a subscription kind is a sign-in: save the provider, then Connect");
     }
-    const draft: ProviderConfig = target.stored ??
-      { ...UNSAVED, apiType: target.apiType, baseUrl: target.baseUrl, apiKey: target.apiKey };
+    const draft: ProviderConfig = target.stored ?? {
+      ...UNSAVED,
+      apiType: target.apiType,
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      ...(target.azure ? { azure: target.azure } : {}),
+    };
     return answer("POST /providers/test-draft", await testConnection(draft, input.model));
   });
 
@@ -83,6 +90,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       models: input.models,
       enabled: input.enabled,
       oauth: withCallHints(input.api_type, undefined, input),
+      azure: azureSettings(input.api_type, undefined, azureHints(input)),
       ...(input.kinds === undefined || Object.keys(input.kinds).length === 0 ? {} : { kinds: input.kinds }),
     });
     return answer("POST /providers", { ok: true, provider: view(created) }, 201);
@@ -102,6 +110,7 @@ export function providersRoutes(ctx: DashboardContext): Hono<AppEnv> {
       enabled: input.enabled,
       kinds: input.kinds,
       oauth: hinted ? withCallHints(input.api_type ?? current.apiType, current.oauth, input) : undefined,
+      azure: azureSettings(input.api_type ?? current.apiType, current.azure, azureHints(input)),
     });
     return answer("PUT /providers/:id", { ok: true, provider: view(updated) });
   });

@@ -1,4 +1,4 @@
-import type { ApiType, OAuthOverrides, ProviderConfig } from "../../config/mod.ts";
+import type { ApiType, AzureSettings, OAuthOverrides, ProviderConfig } from "../../config/mod.ts";
 import {
   CredentialFormatError,
   isCredentialJson,
@@ -20,6 +20,8 @@ export interface FetchRequest {
   readonly apiType?: ApiType;
   readonly baseUrl?: string;
   readonly apiKey?: string;
+  /** The form's Azure settings (Azure kinds). */
+  readonly azure?: AzureHints;
 }
 
 /** Where Fetch Models sends its request, with which key. */
@@ -27,6 +29,7 @@ export interface FetchTarget {
   readonly apiType: ApiType;
   readonly baseUrl: string;
   readonly apiKey: string;
+  readonly azure?: AzureSettings;
   /** The stored provider, when its own stored credential goes to its own base URL unchanged. */
   readonly stored?: ProviderConfig;
 }
@@ -73,11 +76,13 @@ export class ProviderService {
     if (!apiType) throw invalidField("api_type", "is required (or give provider_id)");
     if (!baseUrl) throw invalidField("base_url", "is required (or give provider_id)");
     const ownKey = ownTarget && given === "";
+    const azure = azureSettings(apiType, stored?.azure, request.azure ?? {});
     return {
       apiType,
       baseUrl,
       apiKey: given !== "" ? given : ownTarget ? stored.apiKey : "",
-      ...(ownKey ? { stored } : {}),
+      ...(azure ? { azure } : {}),
+      ...(ownKey ? { stored: azure ? { ...stored, azure } : stored } : {}),
     };
   }
 
@@ -107,6 +112,8 @@ export class ProviderService {
       models: changes.models ?? current.models,
       enabled: changes.enabled ?? current.enabled,
       oauth: changes.oauth ?? current.oauth,
+      // A change of kind recomputes the Azure settings (the route always passes them); the CLI leaves them.
+      azure: "azure" in changes ? changes.azure : current.azure,
       kinds: changes.kinds ?? current.kinds,
     });
   }
@@ -143,6 +150,44 @@ function checkCredential(apiType: ApiType, apiKey: string, nowMs: number): void 
     if (error instanceof CredentialFormatError) throw invalidField("api_key", error.message);
     throw error;
   }
+}
+
+/** The Azure settings a provider form edits; undefined keeps the stored value. */
+export interface AzureHints {
+  readonly apiVersion?: string;
+  readonly deployments?: Readonly<Record<string, string>>;
+}
+
+/** The Azure fields of a checked form, CLI or API body, as hints. */
+export function azureHints(input: {
+  readonly azure_api_version?: string;
+  readonly azure_deployments?: Readonly<Record<string, string>>;
+}): AzureHints {
+  return { apiVersion: input.azure_api_version, deployments: input.azure_deployments };
+}
+
+/**
+ * A provider's Azure settings with the form's applied: Azure kinds always have some (the v1 API by
+ * default); other kinds have none, and naming them there is refused rather than stored unused.
+ */
+export function azureSettings(
+  apiType: ApiType,
+  current: AzureSettings | undefined,
+  hints: AzureHints,
+): AzureSettings | undefined {
+  if (apiType !== "azure_openai" && apiType !== "azure_responses") {
+    if (hints.apiVersion !== undefined) {
+      throw invalidField("azure_api_version", "is only used by the Azure kinds");
+    }
+    if (hints.deployments !== undefined && Object.keys(hints.deployments).length > 0) {
+      throw invalidField("azure_deployments", "is only used by the Azure kinds");
+    }
+    return undefined;
+  }
+  return {
+    apiVersion: hints.apiVersion ?? current?.apiVersion ?? "v1",
+    deployments: { ...(hints.deployments ?? current?.deployments ?? {}) },
+  };
 }
 
 /** The call settings a provider form edits beside the credential; `""` clears one, undefined keeps it. */

@@ -60,6 +60,9 @@ export function providerView(provider: ProviderConfig, gateway: DashboardContext
     signin_flows: signinFlows(provider),
     region: provider.oauth?.region ?? null,
     project: provider.oauth?.project ?? null,
+    azure: provider.azure
+      ? { api_version: provider.azure.apiVersion, deployments: { ...provider.azure.deployments } }
+      : null,
   };
 }
 

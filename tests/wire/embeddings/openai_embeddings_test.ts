@@ -77,7 +77,7 @@ Deno.test("encodeRequest() warns about a Gemini task type and titles it cannot s
   assertEquals(encoded.warnings.map((w) => w.code), [
     "dropped_field:task_type",
     "dropped_field:title",
-    "dropped_field:embedContentConfig",
+    "dropped_field:embed_content_config",
   ]);
   assertEquals(encoded.body, { model: "x", input: "doc" });
 });

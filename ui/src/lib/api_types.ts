@@ -56,6 +56,22 @@ export const API_TYPE_WORDING: Readonly<Record<ApiType, ApiTypeWording>> = {
       "oauth.client_id and client_secret in the configuration.",
   },
   messages_oauth: { label: "Messages API (subscription OAuth)", url: "" },
+  azure_openai: {
+    label: "Azure OpenAI: chat completions",
+    url: "https://YOUR-RESOURCE.openai.azure.com",
+    urlLabel: "Resource endpoint",
+    note: "The key goes in an api-key header. API version v1 calls /openai/v1 with the deployment as the " +
+      "model; a dated version (2024-10-21) calls /openai/deployments/{deployment}. A model without a " +
+      "deployment below is called by its own name.",
+  },
+  azure_responses: {
+    label: "Azure OpenAI: Responses API",
+    url: "https://YOUR-RESOURCE.openai.azure.com",
+    urlLabel: "Resource endpoint",
+    note:
+      "The Responses API of the resource (/openai/v1/responses, or /openai/responses?api-version= for a " +
+      "dated version); the deployment travels as the model.",
+  },
 };
 
 /** The label of a provider kind (the raw name for one this UI does not know). */

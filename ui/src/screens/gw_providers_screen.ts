@@ -17,6 +17,7 @@ import { formatLatency } from "../lib/format.ts";
 import { icon } from "../lib/icons.ts";
 import { FormScreen } from "./form_screen.ts";
 import {
+  azureFields,
   PROVIDER_FIELDS,
   providerBody,
   type ProviderForm,
@@ -290,6 +291,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
         api_type: f.apiType,
         base_url: f.baseUrl.trim(),
         api_key: f.apiKey,
+        ...azureFields(f),
         // Only a saved provider lends its stored key; a new one's id names nothing yet.
         ...(f.editing ? { provider_id: f.editing } : {}),
       },
@@ -314,6 +316,7 @@ export class GwProvidersScreen extends FormScreen<ProviderForm> {
         api_type: f.apiType,
         base_url: f.baseUrl.trim(),
         api_key: f.apiKey,
+        ...azureFields(f),
         ...(f.editing ? { provider_id: f.editing } : {}),
         ...(model ? { model } : {}),
       },

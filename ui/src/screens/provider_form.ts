@@ -15,6 +15,10 @@ export interface ProviderForm {
   region: string;
   /** Google Cloud Code: the Cloud project (empty: found on first use). */
   project: string;
+  /** Azure: the API version ("v1", "preview" or dated). */
+  azureApiVersion: string;
+  /** Azure: `model=deployment` lines. */
+  azureDeployments: string;
 }
 
 /** The fields the server may name in an error, in the form's order. */
@@ -26,6 +30,8 @@ export const PROVIDER_FIELDS = [
   "api_key",
   "region",
   "project",
+  "azure_api_version",
+  "azure_deployments",
   "models",
 ] as const;
 
@@ -37,6 +43,11 @@ export function takesRegion(apiType: ApiType): boolean {
 /** Whether a kind takes the Cloud project field (Google Cloud Code). */
 export function takesProject(apiType: ApiType): boolean {
   return apiType === "cli_oauth" || apiType === "cli_oauth_alt";
+}
+
+/** Whether a kind is an Azure OpenAI resource (API version and deployments). */
+export function isAzure(apiType: ApiType): boolean {
+  return apiType === "azure_openai" || apiType === "azure_responses";
 }
 
 /** A draft for a new provider, or one filled from `p` to edit it (the key stays empty: it is never sent back). */
@@ -51,6 +62,8 @@ export function providerForm(p: ProviderView | null): ProviderForm {
     models: p ? p.models.join("\n") : "",
     region: p?.region ?? "",
     project: p?.project ?? "",
+    azureApiVersion: p?.azure?.api_version ?? "v1",
+    azureDeployments: Object.entries(p?.azure?.deployments ?? {}).map(([m, d]) => `${m}=${d}`).join("\n"),
   };
 }
 
@@ -69,6 +82,13 @@ export function validateProvider(f: ProviderForm): Record<string, string> {
   if (takesRegion(f.apiType) && f.region.trim() !== "" && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(f.region.trim())) {
     errors.region = "Enter an AWS region such as eu-central-1";
   }
+  if (isAzure(f.apiType)) {
+    if (!/^(v1|preview|\d{4}-\d{2}-\d{2}(-preview)?)$/.test(f.azureApiVersion.trim())) {
+      errors.azure_api_version = "Enter v1, preview or a dated version such as 2024-10-21";
+    }
+    const bad = splitList(f.azureDeployments).find((line) => !/^[^=\s]+\s*=\s*[^=\s]+$/.test(line));
+    if (bad) errors.azure_deployments = `"${bad}" is not model=deployment`;
+  }
   return errors;
 }
 
@@ -84,5 +104,13 @@ export function providerBody(f: ProviderForm): ProviderCreate {
     // Sent only for the kinds that use them (the server refuses them for others); empty clears one.
     ...(takesRegion(f.apiType) ? { region: f.region.trim() } : {}),
     ...(takesProject(f.apiType) ? { project: f.project.trim() } : {}),
+    ...azureFields(f),
   };
+}
+
+/** The Azure fields of a body (Fetch Models and Test send them too: the URL depends on them). */
+export function azureFields(f: ProviderForm): { azure_api_version?: string; azure_deployments?: string } {
+  return isAzure(f.apiType)
+    ? { azure_api_version: f.azureApiVersion.trim(), azure_deployments: f.azureDeployments }
+    : {};
 }

@@ -6,7 +6,7 @@ import { html, nothing, type TemplateResult } from "lit";
 import type { ApiType, FreeTierPresetView } from "../../../src/features/providers/contract.ts";
 import { API_TYPE_WORDING } from "../lib/api_types.ts";
 import { inputValue } from "../lib/form.ts";
-import { type ProviderForm, takesProject, takesRegion } from "./provider_form.ts";
+import { isAzure, type ProviderForm, takesProject, takesRegion } from "./provider_form.ts";
 
 /** What the kind fields need from the form screen. */
 export interface KindFieldsContext {
@@ -53,9 +53,32 @@ export function kindFields(ctx: KindFieldsContext): TemplateResult | typeof noth
       "Optional: used instead of finding the project on first use",
       "my-project-123",
     )
+    : isAzure(apiType)
+    ? azureFields(ctx)
     : nothing;
   if (!note && picker === nothing && extra === nothing) return nothing;
   return html`${note ? html`<p class="full muted kind-note">${note}</p>` : nothing}${picker}${extra}`;
+}
+
+/** Azure: the API version and the model → deployment names. */
+function azureFields(ctx: KindFieldsContext): TemplateResult {
+  const versionError = ctx.error("azure_api_version");
+  const deploymentsError = ctx.error("azure_deployments");
+  return html`
+    <gw-field label="API version" hint="v1 (the v1 API), preview, or a dated version such as 2024-10-21"
+      .error=${versionError}>
+      <input name="azure_api_version" .value=${ctx.form.azureApiVersion} placeholder="v1" autocomplete="off"
+        aria-invalid=${versionError !== ""} @input=${(e: Event) =>
+          ctx.patch({ azureApiVersion: inputValue(e) })}>
+    </gw-field>
+    <gw-field class="full" label="Deployments"
+      hint="One model=deployment per line; a model without a line is called by its own name"
+      .error=${deploymentsError}>
+      <textarea name="azure_deployments" rows="3" .value=${ctx.form.azureDeployments}
+        placeholder="gpt-4.1=my-gpt41-deployment" aria-invalid=${deploymentsError !== ""}
+        @input=${(e: Event) => ctx.patch({ azureDeployments: inputValue(e) })}></textarea>
+    </gw-field>
+  `;
 }
 
 function optionalField(

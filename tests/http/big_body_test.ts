@@ -1,0 +1,78 @@
+/**
+ * Bodies over BIG_BODY_BYTES take another road through the gateway (the body lane, a parse on the parser's
+ * thread, an upstream body encoded in slices): what a client sees must not change. The same content
+ * reaches the upstream, and bad bodies get the same answers as small ones.
+ */
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { chatCompletion, post } from "../helpers/chat_fixtures.ts";
+import { startChatGateway } from "../helpers/chat_gateway.ts";
+
+const MIB = 1024 * 1024;
+
+async function errorMessage(response: Response): Promise<string> {
+  const body = await response.json() as { error: { message: string } };
+  return body.error.message;
+}
+
+Deno.test("a 9 MiB prompt full of characters outside the BMP reaches the upstream unchanged, whatever slice boundary its pairs meet", async () => {
+  await using t = await startChatGateway();
+  t.mock.script({ json: chatCompletion("ok") });
+  // A surrogate pair every 4 code units, and the prompt shifted by 0-3 units: one of the four bodies puts
+  // a high surrogate last in an encoding slice.
+  const prompt = "ab\u{1F600}".repeat(Math.ceil(9 * MIB / 4));
+  for (let shift = 0; shift < 4; shift++) {
+    const content = "x".repeat(shift) + prompt;
+    const response = await post(`${t.gw.url}/v1/chat/completions`, {
+      model: "p/m1",
+      messages: [{ role: "user", content }],
+    });
+    assertEquals(response.status, 200, await response.clone().text());
+    await response.body?.cancel();
+    const sent = t.mock.requests.at(-1)!.body as { messages: { content: string }[] };
+    assert(sent.messages[0].content === content, `shift ${shift}: the upstream got other text`);
+  }
+});
+
+Deno.test("a big body that is not JSON, is empty or nests too deep gets the same 400 as a small one", async () => {
+  await using t = await startChatGateway();
+  const pad = " ".repeat(2 * MIB);
+  const broken = await post(`${t.gw.url}/v1/chat/completions`, `{"model":"p/m1",${pad}"messages":[}`);
+  assertEquals(broken.status, 400);
+  assertMatch(await errorMessage(broken), /^Request body is not valid JSON: /);
+  const empty = await post(`${t.gw.url}/v1/chat/completions`, pad);
+  assertEquals(empty.status, 400);
+  assertEquals(await errorMessage(empty), "Request body is empty; expected JSON");
+  const deep = await post(
+    `${t.gw.url}/v1/chat/completions`,
+    `{"model":"p/m1","pad":"${pad}","messages":${"[".repeat(200)}${"]".repeat(200)}}`,
+  );
+  assertEquals(deep.status, 400);
+  assertMatch(await errorMessage(deep), /nested deeper than 128 levels/);
+  assertEquals(t.mock.requests.length, 0, "nothing reached the upstream");
+});
+
+Deno.test("a big body sent without a length (chunked) is read, parsed and forwarded", async () => {
+  await using t = await startChatGateway();
+  t.mock.script({ json: chatCompletion("ok") });
+  const content = "chunked ".repeat(3 * MIB / 8);
+  const bytes = new TextEncoder().encode(
+    JSON.stringify({ model: "p/m1", messages: [{ role: "user", content }] }),
+  );
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + 256 * 1024));
+      at += 256 * 1024;
+    },
+  });
+  const response = await fetch(`${t.gw.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  assertEquals(response.status, 200, await response.clone().text());
+  await response.body?.cancel();
+  const sent = t.mock.requests.at(-1)!.body as { messages: { content: string }[] };
+  assertEquals(sent.messages[0].content.length, content.length);
+});
