@@ -1,6 +1,6 @@
 /**
  * The Playground beyond chat: a model's kind (from the listing) decides the request kinds offered, and
- * embeddings, an image, speech, a transcription, rerank and a legacy completion each go through the real
+ * embeddings, an image (generated and edited), speech, a transcription, rerank and a legacy completion each go through the real
  * data plane as the signed-in identity and show their result, tokens or units, cost and serving account;
  * a request the gateway refuses shows its error in the screen.
  */
@@ -36,6 +36,7 @@ function answerEveryKind(request: RecordedRequest): Response {
         usage: { prompt_tokens: 40, total_tokens: 40 },
       });
     case "/v1/images/generations":
+    case "/v1/images/edits":
       return Response.json({ created: 1_700_000_000, data: [{ b64_json: PNG_B64 }] });
     case "/v1/audio/speech":
       return new Response(new Uint8Array(AUDIO_BYTES), { headers: { "content-type": "audio/mpeg" } });
@@ -154,6 +155,23 @@ Deno.test({
     );
     assertEquals(await metering(images), ["0 / 0", "1 image", "$0.07"]);
     assertEquals(d.mock.requests.at(-1)?.body.prompt, "a red apple");
+    // With an image picked, the same form sends an edit as a multipart upload.
+    await images.locator("input[name=image]").setInputFiles({
+      name: "apple.png",
+      mimeType: "image/png",
+      buffer: Buffer.from(PNG_B64, "base64"),
+    });
+    await images.locator("textarea[name=prompt]").fill("make it green");
+    await sendAndSettle(images);
+    assertStringIncludes(
+      await images.locator("h3", { hasText: "Raw request" }).innerText(),
+      "/v1/images/edits",
+    );
+    assertStringIncludes(await images.locator("[data-testid=pg-raw-request]").innerText(), "(file apple.png");
+    assertEquals(await images.locator("[data-testid=pg-images] img").count(), 1);
+    const edit = d.mock.requests.at(-1);
+    assertEquals(edit?.path, "/v1/images/edits");
+    assertStringIncludes(edit?.headers.get("content-type") ?? "", "multipart/form-data");
 
     const speech = await pick(d, "p/tts-1", "speech");
     await speech.locator("textarea[name=input]").fill("Hello from the gateway.");
@@ -213,7 +231,7 @@ Deno.test({
     assertEquals(await completions.locator("[data-testid=pg-cost]").innerText(), "$0.04");
     assertStringIncludes(await completions.locator("[data-testid=pg-raw-response]").innerText(), "data:");
 
-    assertEquals(d.mock.requests.length, 7, "one upstream call per request");
+    assertEquals(d.mock.requests.length, 8, "one upstream call per request");
     assertEquals(d.consoleErrors, []);
   },
 });
