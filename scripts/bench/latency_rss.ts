@@ -15,6 +15,7 @@
  */
 import { join } from "node:path";
 import { waitReady, wrkPost } from "./bench_process.ts";
+import { MALLOC_ENV } from "../../src/cli/malloc_env.ts";
 import { V8_HEAP_FLAGS } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -161,7 +162,10 @@ export async function benchLatencyRss(rounds = ROUNDS, roundSeconds = ROUND_SECO
     `http://127.0.0.1:${mockPort}`,
   ]);
   // `name=--flag,--flag|ENV=value` each; `default` is `gateway serve` as users run it.
-  const variants: [string, string[], Record<string, string>][] = [["default", [...V8_HEAP_FLAGS], {}]];
+  // The default runs as `deno task serve` does: its heap flags and its allocator setting (malloc_env.ts).
+  const variants: [string, string[], Record<string, string>][] = [["default", [...V8_HEAP_FLAGS], {
+    ...MALLOC_ENV,
+  }]];
   for (const spec of (Deno.env.get("BENCH_GATEWAY_VARIANTS") ?? "").split(";").filter(Boolean)) {
     const at = spec.indexOf("=");
     const [flags, ...envs] = (at === -1 ? "" : spec.slice(at + 1)).split("|");

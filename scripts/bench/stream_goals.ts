@@ -23,6 +23,7 @@
  */
 import { join } from "node:path";
 import { waitReady, wrkPost } from "./bench_process.ts";
+import { MALLOC_ENV } from "../../src/cli/malloc_env.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -199,7 +200,7 @@ export async function benchStreamGoals(): Promise<void> {
         config,
         "--port",
         String(PORT_BASE + 3),
-      ], { GATEWAY_HOME: home }),
+      ], { GATEWAY_HOME: home, ...MALLOC_ENV }),
     );
     const chatPath = "/v1/chat/completions";
     await Promise.all(

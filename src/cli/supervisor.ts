@@ -1,6 +1,7 @@
 import type { CliIo } from "./io.ts";
 import { EXIT_FAILURE, EXIT_OK } from "./io.ts";
 import { V8_FLAGS_ARG } from "./v8_flags.ts";
+import { mallocEnv } from "./malloc_env.ts";
 
 /** The environment variable that makes a `gateway serve` process one worker of a supervisor. */
 export const WORKER_ENV = "GATEWAY_WORKER_ID";
@@ -30,6 +31,10 @@ interface Worker {
 export async function superviseWorkers(options: SupervisorOptions): Promise<number> {
   const { io } = options;
   let stopping = false;
+  // Workers run with the allocator setting `deno task serve` has (malloc_env.ts), unless the operator set it.
+  const allocator = mallocEnv(io.env);
+  const spawnWorker = (id: number, serveArgs: readonly string[], port: number) =>
+    spawnProcess({ ...allocator, [WORKER_ENV]: String(id) }, serveArgs, port);
   const first = spawnWorker(1, options.serveArgs, options.port);
   const url = await listeningUrl(first, io);
   if (url === null) {
@@ -84,11 +89,16 @@ function selfCommand(): { command: string; prefix: string[] } {
   return { command: Deno.execPath(), prefix: ["run", "-A", "--unstable-net", V8_FLAGS_ARG, Deno.mainModule] };
 }
 
-function spawnWorker(id: number, serveArgs: readonly string[], port: number): Deno.ChildProcess {
+/** One worker process with `env` added to the supervisor's own environment. */
+function spawnProcess(
+  env: Record<string, string>,
+  serveArgs: readonly string[],
+  port: number,
+): Deno.ChildProcess {
   const { command, prefix } = selfCommand();
   return new Deno.Command(command, {
     args: [...prefix, "serve", ...serveArgs, "--port", String(port)],
-    env: { [WORKER_ENV]: String(id) },
+    env,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
