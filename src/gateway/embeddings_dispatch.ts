@@ -5,7 +5,6 @@
  * `models/<m>:batchEmbedContents`. Inputs over a target's per-call limit are split and merged in order.
  */
 import { embeddingCost } from "../accounting/mod.ts";
-import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
 import { operationUrl, upstreamModelName } from "../executors/presets.ts";
 import {
@@ -30,6 +29,7 @@ import { admitRequest } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import {
   callKindUpstream,
+  jsonUpstreamCall,
   kindAttemptEnded,
   type KindAttemptResult,
   type KindDeps,
@@ -217,21 +217,18 @@ async function callBatch(
   write: (status: number, usage: Usage | null, error: string) => void,
   span: AttemptTrace,
 ): Promise<BatchResult> {
-  const { provider, preset } = target;
+  const { preset } = target;
   const encoded = codec.encodeRequest(request, upstreamModelName(preset, attempt.upstreamModel));
-  const call: UpstreamRequest = tracedCall({
-    client: deps.clients.get(provider.clientId, `${provider.baseUrl}|${provider.apiType}`),
-    clientSignal: input.clientSignal,
-    headersTimeoutMs: deps.timeouts.headersMs,
-    idleTimeoutMs: deps.timeouts.idleMs,
-    url: upstreamUrl(target, format, attempt.upstreamModel, encoded.endpoint),
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json",
-      ...preset.authHeaders(provider.apiKey),
-    },
-    body: JSON.stringify(encoded.body),
-  }, span);
+  const call = tracedCall(
+    jsonUpstreamCall(
+      deps,
+      target,
+      input.clientSignal,
+      upstreamUrl(target, format, attempt.upstreamModel, encoded.endpoint),
+      encoded.body,
+    ),
+    span,
+  );
   const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {
     write(status, null, message);
   });

@@ -167,6 +167,37 @@ export async function callKindUpstream(
 }
 
 /** The call with the attempt span's `traceparent` (and `tracestate`), so the provider's trace joins ours. */
+/** What every non-chat call to an account shares: its client, the client's signal and the deadlines. */
+export function upstreamCallBase(deps: AttemptDeps, target: CallTarget, clientSignal: () => AbortSignal) {
+  const { provider } = target;
+  return {
+    client: deps.clients.get(provider.clientId, `${provider.baseUrl}|${provider.apiType}`),
+    clientSignal,
+    headersTimeoutMs: deps.timeouts.headersMs,
+    idleTimeoutMs: deps.timeouts.idleMs,
+  };
+}
+
+/** A JSON POST of `body` to `url` on the account, with the account's auth headers. */
+export function jsonUpstreamCall(
+  deps: AttemptDeps,
+  target: CallTarget,
+  clientSignal: () => AbortSignal,
+  url: string,
+  body: unknown,
+): UpstreamRequest {
+  return {
+    ...upstreamCallBase(deps, target, clientSignal),
+    url,
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      ...target.preset.authHeaders(target.provider.apiKey),
+    },
+    body: JSON.stringify(body),
+  };
+}
+
 export function tracedCall(call: UpstreamRequest, span: AttemptTrace): UpstreamRequest {
   for (const _ in span.headers) return { ...call, headers: { ...call.headers, ...span.headers } };
   return call;

@@ -51,6 +51,7 @@ import {
   type KindDeps,
   serveKindAttempts,
   tracedCall,
+  upstreamCallBase,
 } from "./kind_attempts.ts";
 
 export type { MediaKind };
@@ -206,12 +207,7 @@ function buildCall(
 ): { call: UpstreamRequest; warnings: readonly GatewayWarning[] } {
   const { media } = input;
   const { provider, preset } = target;
-  const base = {
-    client: deps.clients.get(provider.clientId, `${provider.baseUrl}|${provider.apiType}`),
-    clientSignal: input.clientSignal,
-    headersTimeoutMs: deps.timeouts.headersMs,
-    idleTimeoutMs: deps.timeouts.idleMs,
-  };
+  const base = upstreamCallBase(deps, target, input.clientSignal);
   const auth = preset.authHeaders(provider.apiKey);
   if (route === "gemini") {
     if (media.kind !== "image_generation" && media.kind !== "image_edit") {

@@ -5,7 +5,6 @@
  * and others expose it there), in the v1 shape, or the v2 one for a base URL ending in `/v2` (Cohere's v2 API).
  */
 import { rerankCost } from "../accounting/mod.ts";
-import type { UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
 import {
   GatewayError,
@@ -21,6 +20,7 @@ import { admitRequest } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import {
   callKindUpstream,
+  jsonUpstreamCall,
   kindAttemptEnded,
   type KindAttemptResult,
   type KindDeps,
@@ -101,7 +101,7 @@ async function runRerankAttempt(
   span: AttemptTrace,
 ): Promise<KindAttemptResult> {
   const { request } = input;
-  const { provider, preset } = target;
+  const { provider } = target;
   const started = deps.now();
   const write = (status: number, response: NeutralRerankResponse | null, error: string) => {
     const redacted = error === "" ? error : deps.control.redactor.redact(error);
@@ -137,19 +137,8 @@ async function runRerankAttempt(
   const format = rerankFormatOfBase(provider.baseUrl);
   const codec = rerankCodecFor(format);
   const encoded = codec.encodeRequest(request, attempt.upstreamModel);
-  const call: UpstreamRequest = tracedCall({
-    client: deps.clients.get(provider.clientId, `${provider.baseUrl}|${provider.apiType}`),
-    clientSignal: input.clientSignal,
-    headersTimeoutMs: deps.timeouts.headersMs,
-    idleTimeoutMs: deps.timeouts.idleMs,
-    url: `${provider.baseUrl.replace(/\/+$/, "")}/rerank`,
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json",
-      ...preset.authHeaders(provider.apiKey),
-    },
-    body: JSON.stringify(encoded.body),
-  }, span);
+  const url = `${provider.baseUrl.replace(/\/+$/, "")}/rerank`;
+  const call = tracedCall(jsonUpstreamCall(deps, target, input.clientSignal, url, encoded.body), span);
   const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {
     write(status, null, message);
   });
