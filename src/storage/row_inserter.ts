@@ -23,12 +23,15 @@ export class RowInserter<R extends Record<string, SqlValue>> {
   readonly #db: Database;
   readonly #postgres: boolean;
   readonly #shape: InsertShape;
+  /** The stored row's keys in column order (the names unquoted). */
+  readonly #keys: readonly string[];
   #statement: SqlStatement | undefined;
 
   constructor(db: Database, postgres: boolean, shape: InsertShape) {
     this.#db = db;
     this.#postgres = postgres;
     this.#shape = shape;
+    this.#keys = shape.columns.map((column) => column.replaceAll('"', ""));
   }
 
   /** Inserts the rows; `finite` says whether a row's numbers are all finite (else the JSON takes its slow way). */
@@ -46,7 +49,6 @@ export class RowInserter<R extends Record<string, SqlValue>> {
     const statement = this.#statement ??= this.#db.prepare(
       `INSERT INTO ${table} (${names}) VALUES (${columns.map(() => "?").join(", ")})`,
     );
-    const keys = columns.map((column) => column.replaceAll('"', ""));
-    for (const row of rows) statement.run(...keys.map((key) => row[key]));
+    for (const row of rows) statement.run(...this.#keys.map((key) => row[key]));
   }
 }
