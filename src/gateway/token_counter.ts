@@ -1,24 +1,25 @@
+import { JobWorker } from "./job_worker.ts";
 import type { CountAnswer, CountJob } from "./token_count_worker.ts";
 
 /**
- * Counts texts in a worker thread (started on first use, kept for the next). The serving event loop only
- * posts the texts and waits: a 256 KB body costs it a structured clone, not the tokenizer's work.
+ * Counts texts in a worker thread (started on first use, stopped after a while without counts; see
+ * JobWorker). The serving event loop only posts the texts and waits: a 256 KB body costs it a structured
+ * clone, not the tokenizer's work.
  */
 export class TokenCounter {
-  #worker: Worker | null = null;
-  #nextId = 0;
+  readonly #worker = new JobWorker<CountJob, CountAnswer>(
+    new URL("./token_count_worker.ts", import.meta.url),
+    "token counter",
+  );
   #started = 0;
-  readonly #pending = new Map<number, { resolve(tokens: number): void; reject(error: Error): void }>();
 
   /** The tokens of `texts` with the reference tokenizer (o200k_base). */
-  count(texts: readonly string[]): Promise<number> {
-    const worker = this.#worker ?? this.#start();
-    const id = ++this.#nextId;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      worker.postMessage({ id, texts } satisfies CountJob);
-      this.#started++;
-    });
+  async count(texts: readonly string[]): Promise<number> {
+    const answer = this.#worker.run({ texts });
+    this.#started++;
+    const done = await answer;
+    if ("tokens" in done) return done.tokens;
+    throw new Error(done.error);
   }
 
   /**
@@ -31,34 +32,6 @@ export class TokenCounter {
 
   /** Stops the worker; counts still waiting fail. */
   close(): void {
-    this.#worker?.terminate();
-    this.#worker = null;
-    this.#failAll(new Error("the token counter was closed"));
-  }
-
-  #start(): Worker {
-    const worker = new Worker(new URL("./token_count_worker.ts", import.meta.url), { type: "module" });
-    worker.onmessage = (event: MessageEvent<CountAnswer>) => {
-      const answer = event.data;
-      const waiting = this.#pending.get(answer.id);
-      if (waiting === undefined) return;
-      this.#pending.delete(answer.id);
-      if ("tokens" in answer) waiting.resolve(answer.tokens);
-      else waiting.reject(new Error(answer.error));
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      // A worker that died takes its jobs with it; the next count starts a new one.
-      worker.terminate();
-      if (this.#worker === worker) this.#worker = null;
-      this.#failAll(new Error(`token counter failed: ${event.message}`));
-    };
-    this.#worker = worker;
-    return worker;
-  }
-
-  #failAll(error: Error): void {
-    for (const waiting of this.#pending.values()) waiting.reject(error);
-    this.#pending.clear();
+    this.#worker.close();
   }
 }
