@@ -14,6 +14,7 @@ import { numberFlag, parseCommandArgs, stringFlag } from "./args.ts";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
 import { superviseWorkers, WORKER_ENV } from "./supervisor.ts";
 import { removeListenRecord, writeListenRecord } from "./listen_record.ts";
+import { startMallocTrim } from "./malloc_trim.ts";
 
 /** Help text of `gateway serve`. */
 export const SERVE_HELP =
@@ -206,9 +207,11 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   const drainSeconds = config.server.drainTimeoutMs / 1000;
   io.out(`gateway listening on ${gateway.url}`);
   writeListenRecord(config.paths.home, { url: gateway.url, pid: Deno.pid, startedAt: io.now() });
+  const trimmer = startMallocTrim();
   try {
     return await serveUntilSignal(gateway, io, config, drainSeconds, host, workerId !== undefined);
   } finally {
+    trimmer?.stop();
     removeListenRecord(config.paths.home, Deno.pid);
   }
 }
