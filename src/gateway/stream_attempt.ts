@@ -1,6 +1,6 @@
 import type { UpstreamBody } from "../executors/call_upstream.ts";
 import type { StreamEvent } from "../model/mod.ts";
-import { chatPassthroughFrames, codecFor, type EncodeContext } from "../wire/mod.ts";
+import { chatPassthroughBytes, codecFor, type EncodeContext } from "../wire/mod.ts";
 import type { Codec, UpstreamCodec } from "../wire/codec.ts";
 import type { Frame } from "../wire/framing/mod.ts";
 import { chainSteps, type StageOutput, type StageSteps } from "../wire/shared/mod.ts";
@@ -46,11 +46,11 @@ export async function streamAttempt(
     deps.newId,
     redactError,
     collectTurnTokens((parts) => deps.turnTokens.capture(parts)),
+    deps.limits.maxStreamEventChars,
   );
-  const steps = chainSteps(frameSteps(upstreamCodec, deps.limits.maxStreamEventChars), client.steps);
   const opened = await openStream(
     body,
-    steps,
+    client.steps,
     tally,
     (message) => client.failure(redactError(message)),
     caller.timing,
@@ -63,9 +63,9 @@ export async function streamAttempt(
   return opened;
 }
 
-/** The step from upstream frames to the client's, and how the client's stream ends when the upstream breaks. */
+/** The step from upstream bytes to the client's frames, and how the client's stream ends when the upstream breaks. */
 interface ClientSteps {
-  readonly steps: StageSteps<Frame, Frame>;
+  readonly steps: StageSteps<Uint8Array, Frame>;
   readonly failure: StreamFailureFrames;
 }
 
@@ -96,7 +96,7 @@ function encoderFailure(
   };
 }
 
-/** Upstream frames → client frames, feeding the tally on the way. */
+/** Upstream bytes → client frames, feeding the tally on the way. */
 function clientSteps(
   clientCodec: Codec,
   upstreamCodec: UpstreamCodec,
@@ -105,24 +105,28 @@ function clientSteps(
   newId: () => string,
   redactError: (text: string) => string,
   collect: StageSteps<StreamEvent, StreamEvent>,
+  maxEventChars: number,
 ): ClientSteps {
+  const framing = frameSteps(upstreamCodec, maxEventChars);
+  const framed = (steps: StageSteps<Frame, Frame>) => chainSteps(framing, steps);
   const meteredEvents = () =>
     chainSteps(chainSteps(upstreamCodec.decodeStream().steps, streamMeter(tally, redactError)), collect);
   // Passthrough only when the upstream speaks the client's codec itself, not an envelope around its format.
   if ((clientCodec as UpstreamCodec) !== upstreamCodec) {
     const encoder = clientCodec.encodeFrames(ctx).steps;
     // The running encoder ends what it started (the response it announced, open blocks) with the error.
-    return { steps: chainSteps(meteredEvents(), encoder), failure: encoderFailure(() => encoder) };
+    return { steps: framed(chainSteps(meteredEvents(), encoder)), failure: encoderFailure(() => encoder) };
   }
   if (clientCodec.format === "chat_completions") {
-    // The passthrough parses every chunk anyway; its observer meters the stream (one parse per chunk).
-    const steps = chatPassthroughFrames({
+    // The passthrough parses every chunk it does not pass as bytes; its observer meters the stream.
+    const steps = chatPassthroughBytes(framing, {
       now: ctx.now,
       fallbackId: newId(),
       model: ctx.requestModel,
       observer: passthroughObserver(tally),
       redactError,
-    }).steps;
+      maxEventChars,
+    });
     // A chat error chunk names no response: a fresh encoder renders it alone.
     return { steps, failure: encoderFailure(() => clientCodec.encodeFrames(ctx).steps) };
   }
@@ -153,5 +157,5 @@ function clientSteps(
       meter.flush?.(ignore);
     },
   };
-  return { steps, failure };
+  return { steps: framed(steps), failure };
 }

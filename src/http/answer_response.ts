@@ -1,4 +1,5 @@
 import type { Answer, ByteSource, FrameSource } from "../gateway/answer.ts";
+import { concatBytes } from "../bytes.ts";
 import { WARNINGS_HEADER, warningsHeaderValue } from "../gateway/warnings.ts";
 import { type ClientFraming, type Frame, frameText } from "../wire/framing/mod.ts";
 
@@ -50,14 +51,53 @@ function frameBytes(source: FrameSource, framing: ClientFraming): ReadableStream
         controller.close();
         return;
       }
-      let text = "";
-      for (const frame of frames) text += frameText(frame, framing);
-      controller.enqueue(encoder.encode(text));
+      controller.enqueue(batchBytes(frames, framing, encoder));
     },
     cancel(reason) {
       source.cancel(reason);
     },
   }, { highWaterMark: 0 });
+}
+
+/**
+ * One batch of frames as the bytes the client reads. Frames the gateway forwards as bytes (`wire`) are
+ * written as they are, and a batch of them that sits in one buffer back to back (one upstream read) is
+ * that buffer, uncopied; other frames are written from their text.
+ */
+function batchBytes(frames: readonly Frame[], framing: ClientFraming, encoder: TextEncoder): Uint8Array {
+  const first = frames[0]?.wire;
+  if (framing === "sse" && first !== undefined) {
+    if (frames.length === 1) return first;
+    let end = first.byteOffset + first.byteLength;
+    let contiguous = true;
+    for (let i = 1; i < frames.length && contiguous; i++) {
+      const wire = frames[i].wire;
+      contiguous = wire !== undefined && wire.buffer === first.buffer && wire.byteOffset === end;
+      if (contiguous) end += wire!.byteLength;
+    }
+    if (contiguous) return new Uint8Array(first.buffer, first.byteOffset, end - first.byteOffset);
+  }
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let text = "";
+  const endText = () => {
+    if (text === "") return;
+    const bytes = encoder.encode(text);
+    parts.push(bytes);
+    size += bytes.length;
+    text = "";
+  };
+  for (const frame of frames) {
+    if (framing === "sse" && frame.wire !== undefined) {
+      endText();
+      parts.push(frame.wire);
+      size += frame.wire.length;
+    } else {
+      text += frameText(frame, framing);
+    }
+  }
+  endText();
+  return parts.length === 1 ? parts[0] : concatBytes(parts, size);
 }
 
 /** The bytes of a byte source, one pull per upstream read; the client leaving cancels the source. */

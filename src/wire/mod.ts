@@ -28,7 +28,7 @@ export {
 } from "./cloud_code/mod.ts";
 export {
   chatCompletionsPassthrough,
-  chatPassthroughFrames,
+  chatPassthroughBytes,
   type PassthroughObserver,
 } from "./chat_completions/mod.ts";
 export { showBody, tagsBody, versionBody } from "./local_runner/mod.ts";

@@ -38,6 +38,7 @@ export const legacyCompletionsCodec: Codec = {
   encodeFrames: encodeLegacyCompletionFrames,
 };
 
-export { chatCompletionsPassthrough, chatPassthroughFrames } from "./passthrough.ts";
+export { chatCompletionsPassthrough } from "./passthrough.ts";
+export { chatPassthroughBytes } from "./passthrough_bytes.ts";
 export type { PassthroughObserver, PassthroughOptions } from "./passthrough.ts";
 export { DONE_FRAME } from "./stream_encode.ts";

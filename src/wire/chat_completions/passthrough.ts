@@ -44,12 +44,33 @@ export interface PassthroughOptions {
 }
 
 /**
+ * What a running passthrough offers a lane that reads the upstream's bytes before they are decoded (see
+ * passthrough_bytes.ts): the envelope it learnt, and the metering a chunk in that envelope gets.
+ */
+export interface ContentLane {
+  /**
+   * The learnt envelope of plain content chunks as the upstream writes it and as the client gets it (the
+   * same object when the model is not renamed); null before one is learnt and once the stream ended.
+   */
+  envelope(): { readonly upstream: ContentTemplate; readonly client: ContentTemplate } | null;
+  /** A chunk in the envelope carried `content`: metered exactly as the frame path meters such a chunk. */
+  matched(content: string): void;
+}
+
+/**
  * Re-emits an upstream chat-completions stream to a chat-completions client with the spec's repairs:
  * blank-line framing, `object`/`created` filled, unusable ids replaced, `*_filter_results` and empty
  * `tool_calls` removed, non-JSON and empty chunks dropped, usage attached to the finish chunk, a
  * finish synthesised when missing and `[DONE]` guaranteed. Unchanged chunks pass through byte for byte.
  */
 export function chatPassthroughFrames(options: PassthroughOptions): StreamStage<Frame, Frame> {
+  return chatPassthroughWithLane(options).stage;
+}
+
+/** The passthrough and its content lane (the byte lane's view of the same stream). */
+export function chatPassthroughWithLane(
+  options: PassthroughOptions,
+): { readonly stage: StreamStage<Frame, Frame>; readonly lane: ContentLane } {
   const emitDone = options.emitDone ?? true;
   const observer = options.observer;
   let streamId: string | undefined;
@@ -121,15 +142,28 @@ export function chatPassthroughFrames(options: PassthroughOptions): StreamStage<
     return changed;
   };
 
-  return new StreamStage<Frame, Frame>({
+  const matched = (content: string) => {
+    if (templateModel !== "") model = templateModel;
+    observer?.text?.(content);
+  };
+  let envelope: { upstream: ContentTemplate; client: ContentTemplate } | null = null;
+  const lane: ContentLane = {
+    envelope() {
+      if (ended || template === null || outTemplate === null) return null;
+      if (envelope?.upstream !== template) envelope = { upstream: template, client: outTemplate };
+      return envelope;
+    },
+    matched,
+  };
+
+  const stage = new StreamStage<Frame, Frame>({
     transform(frame, controller) {
       if (ended) return;
       if (template !== null) {
         // Same envelope as a chunk already handled in full, other content: nothing to repair or meter.
         const content = matchContentTemplate(template, frame.data);
         if (content !== null) {
-          if (templateModel !== "") model = templateModel;
-          observer?.text?.(content);
+          matched(content);
           controller.enqueue(withData(frame, retemplated(frame.data, template, outTemplate)));
           return;
         }
@@ -194,6 +228,7 @@ export function chatPassthroughFrames(options: PassthroughOptions): StreamStage<
       end(controller);
     },
   });
+  return { stage, lane };
 }
 
 /** A chunk that matched `template`, in the client's envelope `out` (same content between). */

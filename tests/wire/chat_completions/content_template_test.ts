@@ -6,11 +6,8 @@ import {
 import { chatCompletionsPassthrough } from "../../../src/wire/chat_completions/mod.ts";
 import type { PassthroughObserver } from "../../../src/wire/chat_completions/passthrough.ts";
 import type { Frame } from "../../../src/wire/framing/mod.ts";
+import { BODIES, ENVELOPE, ENVELOPES, random, TAIL } from "./chunk_envelopes.ts";
 
-const ENVELOPE =
-  '{"id":"chatcmpl-abc123","object":"chat.completion.chunk","created":1700000000,"model":"m",' +
-  '"choices":[{"index":0,"delta":{"content":"';
-const TAIL = '"},"logprobs":null,"finish_reason":null}]}';
 const plain = (body: string) => ENVELOPE + body + TAIL;
 
 Deno.test("content template: learnt from a plain chunk, it matches the same envelope with other text", () => {
@@ -59,15 +56,6 @@ Deno.test("content template: only a slot proven to be the delta's content is lea
   assertEquals(learnContentTemplate(plain("Hel"), "Hello"), null);
 });
 
-/** A deterministic PRNG so failures reproduce. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state / 0x80000000;
-  };
-}
-
 type Call = [string, unknown];
 
 function passthroughOf(frames: readonly Frame[]): { out: string[]; calls: Call[] } {
@@ -87,56 +75,10 @@ function passthroughOf(frames: readonly Frame[]): { out: string[]; calls: Call[]
   return { out, calls };
 }
 
-/** Raw content bodies, valid and not, as an upstream might put them between the quotes. */
-const BODIES = [
-  "tok",
-  " world",
-  'say \\"hi\\"',
-  "line\\nbreak",
-  "\\u00e9t\\u00e9",
-  "caf\u00e9 \ud83d\ude00",
-  "\\\\",
-  "",
-  'a","tool_calls":[],"b":"c',
-  'a"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2},"x":[{"y":"',
-  "a\\",
-  "\\x",
-  "raw\ttab",
-  "sep\u2028",
-  "content",
-];
-
 Deno.test("content template: the passthrough gives the same output and meter calls with and without it (2000 random streams)", () => {
   const next = random(7);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
   for (let i = 0; i < 2000; i++) {
-    const envelopes = [
-      { prefix: ENVELOPE, suffix: TAIL },
-      { prefix: ENVELOPE.replace("1700000000", "1700000001"), suffix: TAIL },
-      { prefix: ENVELOPE.replace('"index":0,', '"index":0,"content_filter_results":{},'), suffix: TAIL },
-      { prefix: ENVELOPE, suffix: TAIL.replace('"finish_reason":null', '"finish_reason":"stop"') },
-      {
-        prefix: ENVELOPE,
-        suffix: '"}}],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}',
-      },
-      { prefix: ENVELOPE.replace('"content":"', '"reasoning_content":"'), suffix: TAIL },
-      { prefix: ENVELOPE.replace('"id":"chatcmpl-abc123"', '"id":"chatcmpl"'), suffix: TAIL },
-      { prefix: ENVELOPE.replace('"delta":{', '"delta":{"role":"assistant",'), suffix: TAIL },
-      { prefix: ENVELOPE.replace('"model":"m"', '"model":"m2"'), suffix: TAIL },
-      { prefix: ENVELOPE.replace('"content":"', '"content": "'), suffix: TAIL },
-      { prefix: ENVELOPE.replace('"model":"m",', ""), suffix: TAIL },
-      { prefix: ENVELOPE.replace('"object":"chat.completion.chunk",', ""), suffix: TAIL },
-      {
-        prefix: ENVELOPE.replace(
-          '"delta":{',
-          '"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f"}}],',
-        ),
-        suffix: TAIL,
-      },
-      // Chunks that leave re-encoded: a line break between fields, a raw U+2028 in a value.
-      { prefix: ENVELOPE.replace(',"choices"', ',\n"choices"'), suffix: TAIL },
-      { prefix: ENVELOPE.replace('"model":"m"', '"model":"m\u2028"'), suffix: TAIL },
-    ];
     const data: string[] = [];
     const count = 1 + Math.floor(next() * 12);
     for (let c = 0; c < count; c++) {
@@ -146,7 +88,7 @@ Deno.test("content template: the passthrough gives the same output and meter cal
       else if (roll < 0.1) data.push("<html>oops</html>");
       else {
         // Mostly the stream's usual envelope, so templates are learnt and then met by odd chunks.
-        const envelope = next() < 0.6 ? envelopes[0] : pick(envelopes);
+        const envelope = next() < 0.6 ? ENVELOPES[0] : pick(ENVELOPES);
         data.push(envelope.prefix + pick(BODIES) + envelope.suffix);
       }
     }
