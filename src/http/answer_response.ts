@@ -65,39 +65,27 @@ function frameBytes(source: FrameSource, framing: ClientFraming): ReadableStream
  * that buffer, uncopied; other frames are written from their text.
  */
 function batchBytes(frames: readonly Frame[], framing: ClientFraming, encoder: TextEncoder): Uint8Array {
-  const first = frames[0]?.wire;
-  if (framing === "sse" && first !== undefined) {
-    if (frames.length === 1) return first;
-    let end = first.byteOffset + first.byteLength;
-    let contiguous = true;
-    for (let i = 1; i < frames.length && contiguous; i++) {
-      const wire = frames[i].wire;
-      contiguous = wire !== undefined && wire.buffer === first.buffer && wire.byteOffset === end;
-      if (contiguous) end += wire!.byteLength;
-    }
-    if (contiguous) return new Uint8Array(first.buffer, first.byteOffset, end - first.byteOffset);
+  if (framing !== "sse" || !frames.some((frame) => frame.wire !== undefined)) {
+    let text = "";
+    for (const frame of frames) text += frameText(frame, framing);
+    return encoder.encode(text);
   }
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  let text = "";
-  const endText = () => {
-    if (text === "") return;
-    const bytes = encoder.encode(text);
-    parts.push(bytes);
-    size += bytes.length;
-    text = "";
-  };
-  for (const frame of frames) {
-    if (framing === "sse" && frame.wire !== undefined) {
-      endText();
-      parts.push(frame.wire);
-      size += frame.wire.length;
-    } else {
-      text += frameText(frame, framing);
-    }
+  // A mixed batch is a stream's first: frames from before and after its envelope was learnt.
+  return backToBack(frames) ??
+    concatBytes(frames.map((frame) => frame.wire ?? encoder.encode(frameText(frame, "sse"))));
+}
+
+/** The one buffer every frame's `wire` sits in, back to back, or null. */
+function backToBack(frames: readonly Frame[]): Uint8Array | null {
+  const first = frames[0].wire;
+  if (first === undefined) return null;
+  let end = first.byteOffset + first.byteLength;
+  for (let i = 1; i < frames.length; i++) {
+    const wire = frames[i].wire;
+    if (wire === undefined || wire.buffer !== first.buffer || wire.byteOffset !== end) return null;
+    end += wire.byteLength;
   }
-  endText();
-  return parts.length === 1 ? parts[0] : concatBytes(parts, size);
+  return frames.length === 1 ? first : new Uint8Array(first.buffer, first.byteOffset, end - first.byteOffset);
 }
 
 /** The bytes of a byte source, one pull per upstream read; the client leaving cancels the source. */
