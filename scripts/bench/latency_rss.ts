@@ -14,7 +14,7 @@
  * Usage: deno run -A scripts/bench/latency_rss.ts [rounds=5] [round seconds=4]
  */
 import { join } from "node:path";
-import { waitReady, wrkPost } from "./bench_process.ts";
+import { median, processCpuMs, waitReady, wrkPost } from "./bench_process.ts";
 import { MALLOC_ENV } from "../../src/cli/malloc_env.ts";
 import { V8_HEAP_FLAGS } from "../../src/cli/v8_flags.ts";
 
@@ -111,11 +111,6 @@ function memoryMb(pid: number): { rss: number; peak: number } {
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 interface Target {
   readonly name: string;
   readonly url: string;
@@ -130,17 +125,6 @@ interface Target {
   readonly cpuUs: number[];
   /** The same over one connection from this process (`oneConnection`). */
   readonly js: Awaited<ReturnType<typeof oneConnection>>[];
-}
-
-/** CPU time of a process in ms, all threads, from the scheduler's nanosecond counters. */
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/schedstat`).split(" ")[0]);
-    } catch { /* the thread ended between listing and reading */ }
-  }
-  return ns / 1e6;
 }
 
 /** Runs the measurements and prints them (run.ts calls it as part of `deno task bench`). */
@@ -228,10 +212,10 @@ export async function benchLatencyRss(rounds = ROUNDS, roundSeconds = ROUND_SECO
         t.p99.push(result.p99);
         t.rps.push(result.rps);
         t.js.push(await oneConnection(t.url, JS_SECONDS));
-        const cpuBefore = cpuMs(t.pid);
+        const cpuBefore = processCpuMs(t.pid);
         const loaded = await wrk(t.url, 50, THROUGHPUT_SECONDS);
         t.rps50.push(loaded.rps);
-        t.cpuUs.push(((cpuMs(t.pid) - cpuBefore) * 1000) / loaded.requests);
+        t.cpuUs.push(((processCpuMs(t.pid) - cpuBefore) * 1000) / loaded.requests);
       }
     }
     const end = targets.map((t) => memoryMb(t.pid));

@@ -21,7 +21,7 @@ import { benchLimitsWired } from "./limits_wired.ts";
 import { benchLatencyRss } from "./latency_rss.ts";
 import { benchTelemetryExport } from "./telemetry_export.ts";
 import { benchStreamGoals } from "./stream_goals.ts";
-import { waitReady, wrkPost } from "./bench_process.ts";
+import { median, processCpuMs, waitReady, wrkPost } from "./bench_process.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -141,31 +141,8 @@ async function fixedRate(url: string, rps: number, seconds: number): Promise<num
   return latencies.sort((a, b) => a - b);
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/**
- * CPU time of a process in ms, all threads, from the scheduler's nanosecond counters. The tick-sampled
- * utime/stime of /proc/<pid>/stat charge a whole 10 ms tick to whoever runs when it fires, which
- * misjudges servers that run in short bursts (it read a chunk-per-write stream through the gateway at
- * 80-90 µs per chunk where these counters read 50-60 µs).
- */
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/schedstat`).split(" ")[0]);
-    } catch {
-      // The thread ended between listing and reading.
-    }
-  }
-  return ns / 1e6;
 }
 
 /** Runs `count` requests with `concurrency` in flight; returns server CPU ms spent. */
@@ -176,7 +153,7 @@ async function drive(
   concurrency: number,
   pid: number,
 ): Promise<number> {
-  const before = cpuMs(pid);
+  const before = processCpuMs(pid);
   let next = 0;
   const worker = async () => {
     while (next < count) {
@@ -191,7 +168,7 @@ async function drive(
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   await new Promise((r) => setTimeout(r, 700)); // let the batched writer flush inside the window
-  return cpuMs(pid) - before;
+  return processCpuMs(pid) - before;
 }
 
 /**
@@ -298,9 +275,9 @@ async function main() {
   // Each round also reads the server's CPU time (all its threads) per request: when a server is
   // CPU-bound on its core, that is the inverse of its throughput, without the load generator's noise.
   const round = async (url: string, pid: number) => {
-    const before = cpuMs(pid);
+    const before = processCpuMs(pid);
     const result = await wrk(url, { seconds: THROUGHPUT_ROUND_SECONDS });
-    return { rps: result.rps, cpuUs: ((cpuMs(pid) - before) * 1000) / result.requests };
+    return { rps: result.rps, cpuUs: ((processCpuMs(pid) - before) * 1000) / result.requests };
   };
   const bareRounds: { rps: number; cpuUs: number }[] = [];
   const gatewayRounds: { rps: number; cpuUs: number }[] = [];
@@ -376,9 +353,9 @@ async function main() {
   await wrk(gatewayEmbeddingsUrl, { body: EMBEDDINGS_BODY, seconds: Math.ceil(WARMUP_SECONDS / 3) });
   await wrk(bareEmbeddingsUrl, { body: EMBEDDINGS_BODY, seconds: Math.ceil(WARMUP_SECONDS / 5) });
   const embeddingsRound = async (url: string, pid: number) => {
-    const before = cpuMs(pid);
+    const before = processCpuMs(pid);
     const result = await wrk(url, { body: EMBEDDINGS_BODY, seconds: THROUGHPUT_ROUND_SECONDS });
-    return { rps: result.rps, cpuUs: ((cpuMs(pid) - before) * 1000) / result.requests };
+    return { rps: result.rps, cpuUs: ((processCpuMs(pid) - before) * 1000) / result.requests };
   };
   const bareEmbeddingRounds: { rps: number; cpuUs: number }[] = [];
   const gatewayEmbeddingRounds: { rps: number; cpuUs: number }[] = [];

@@ -8,7 +8,7 @@
  * The receiver alone: deno run -A scripts/bench/telemetry_export.ts sink <port>
  */
 import { join } from "node:path";
-import { waitReady, wrkPost } from "./bench_process.ts";
+import { median, processCpuMs, waitReady, wrkPost } from "./bench_process.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -16,6 +16,7 @@ const PORTS = { mock: 18111, sink: 18112, off: 18113, on: 18114 };
 const ROUNDS = Number(Deno.env.get("BENCH_TELEMETRY_ROUNDS") ?? 9);
 const ROUND_SECONDS = 2;
 const WARMUP_SECONDS = Number(Deno.env.get("BENCH_WARMUP_SECONDS") ?? 15);
+const WARMUP_SLICE_SECONDS = 3;
 const TOKEN = "bench-metrics-token-0123456789";
 const BODY = JSON.stringify({
   model: "bench/m1",
@@ -31,32 +32,11 @@ function serveSink(port: number): void {
   });
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-/**
- * CPU time of a process in ms, all threads, from the scheduler's nanosecond counters (as run.ts reads
- * it): CPU per request moves far less than requests per second when other work shares the machine.
- */
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/schedstat`).split(" ")[0]);
-    } catch {
-      // The thread ended between listing and reading.
-    }
-  }
-  return ns / 1e6;
-}
-
 /** One wrk round: requests per second and the gateway's CPU µs per request. */
 async function round(url: string, pid: number, seconds: number): Promise<{ rps: number; cpuUs: number }> {
-  const before = cpuMs(pid);
+  const before = processCpuMs(pid);
   const text = await wrkPost(url, BODY, ["-t1", "-c50", `-d${seconds}s`], { cpu: "1" });
-  const cpu = cpuMs(pid) - before;
+  const cpu = processCpuMs(pid) - before;
   const found = /Requests\/sec:\s+([\d.]+)/.exec(text);
   const requests = /(\d+) requests in/.exec(text);
   if (!found || !requests) throw new Error(`wrk failed: ${text}`);
@@ -124,7 +104,11 @@ export async function benchTelemetryExport(): Promise<number> {
       urls[mode] = `http://127.0.0.1:${PORTS[mode]}/v1/chat/completions`;
       await waitReady(urls[mode], BODY);
     }
-    for (const mode of ["off", "on"] as const) await round(urls[mode], pids[mode], WARMUP_SECONDS);
+    // Warm-up in 3 s slices taken in turn: a gateway left idle for more than ~8 s meets V8's memory
+    // reducer, whose collection drops optimised code, and its first rounds would pay to compile it again.
+    for (let warmed = 0; warmed < WARMUP_SECONDS; warmed += WARMUP_SLICE_SECONDS) {
+      for (const mode of ["off", "on"] as const) await round(urls[mode], pids[mode], WARMUP_SLICE_SECONDS);
+    }
     const ratios: number[] = [];
     const cpuRatios: number[] = [];
     const seen = { off: [] as number[], on: [] as number[], offCpu: [] as number[], onCpu: [] as number[] };
