@@ -29,6 +29,11 @@ export interface BatchEncoder {
   add(span: SpanData): void;
   /** The body holding the spans added since the last seal; the next batch starts empty. */
   seal(): Uint8Array;
+  /**
+   * A sealed body is done with (its export was answered): the encoder may write a later batch into its
+   * memory. Only bodies from this encoder's `seal`, and nothing may read the body afterwards.
+   */
+  release(body: Uint8Array): void;
 }
 
 /** A batch ready to send. */
@@ -230,6 +235,11 @@ export class BatchSpanExporter implements SpanQueue {
     for (let attempt = 0;; attempt++) {
       const result = await this.#post(batch.body, contentType);
       if (result.ok) {
+        // The answer has been read, so the request and its body are finished with: a new buffer per
+        // batch (hundreds of KB, 30+ a second at 10 k requests/s) cost about 6 µs a request in page
+        // faults and collections. A batch that failed is left to the collector: a request that was cut
+        // off may still hold its body.
+        this.#deps.encoder.release(batch.body);
         const accepted = batch.spans - result.rejected;
         this.#exported += accepted;
         this.#deps.counters?.exported(accepted);

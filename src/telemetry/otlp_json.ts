@@ -113,6 +113,9 @@ export class JsonTraceEncoder {
     this.#spans.length = 0;
     return this.#utf8.encode(body);
   }
+
+  /** Nothing to reuse: each body is the encoding of one string, made when the batch is sealed. */
+  release(_body: Uint8Array): void {}
 }
 
 /** The UTF-8 JSON body of an ExportTraceServiceRequest holding these spans under one resource. */

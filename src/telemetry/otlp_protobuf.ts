@@ -35,6 +35,8 @@ export const SPAN_FLAGS_IS_REMOTE = 0x200;
 class Writer {
   #buf = new Uint8Array(4096);
   #view = new DataView(this.#buf.buffer);
+  /** A detached buffer handed back (`recycle`), written into by the next `detach` when big enough. */
+  #spare: Uint8Array<ArrayBuffer> | null = null;
   #pos = 0;
   readonly #utf8 = new TextEncoder();
 
@@ -185,16 +187,28 @@ class Writer {
   }
 
   /**
-   * What was written, without a copy: the writer hands its buffer over and starts empty on a new one of
-   * the same size (a large allocation arrives as zero pages, so this costs less than copying out).
+   * What was written, without a copy: the writer hands its buffer over and goes on in the recycled one
+   * when there is one as big, else in a new one of the same size (the next batch is likely the size of
+   * this one; a batch that needs more grows as any write does).
    */
   detach(): Uint8Array {
     const out = this.#buf.subarray(0, this.#pos);
-    // The next batch is likely the size of this one; a batch that needs more grows as any write does.
-    this.#buf = new Uint8Array(Math.max(4096, this.#pos));
+    const spare = this.#spare;
+    this.#spare = null;
+    this.#buf = spare !== null && spare.length >= this.#pos
+      ? spare
+      : new Uint8Array(Math.max(4096, this.#pos));
     this.#view = new DataView(this.#buf.buffer);
     this.#pos = 0;
     return out;
+  }
+
+  /** Takes back a buffer `detach` handed over, once nothing reads it; the largest one is kept. */
+  recycle(buffer: ArrayBuffer): void {
+    if (buffer === this.#buf.buffer || (this.#spare !== null && this.#spare.length >= buffer.byteLength)) {
+      return;
+    }
+    this.#spare = new Uint8Array(buffer);
   }
 
   /** A copy of what was written; the writer starts over and keeps its buffer for the next batch. */
@@ -332,6 +346,11 @@ export class ProtobufTraceEncoder {
     varint(scopeSpans);
     batch.set(this.#scope, at);
     return batch.subarray(start);
+  }
+
+  /** A sealed body's memory may hold a later batch (the exporter calls this once its export was answered). */
+  release(body: Uint8Array): void {
+    if (body.buffer instanceof ArrayBuffer) this.#w.recycle(body.buffer);
   }
 
   /** The field number the attribute sink writes KeyValues as (9 in a span, 3 in an event, 1 in a resource). */

@@ -228,6 +228,46 @@ Deno.test("BatchSpanExporter against an endpoint answering 500: not retried, spa
   }
 });
 
+Deno.test("BatchSpanExporter hands a body back to its encoder once its export is answered, never after a failure", async () => {
+  let failing = false;
+  const server = endpoint(() => new Response(null, { status: failing ? 500 : 200 }));
+  const released: Uint8Array[] = [];
+  const sealed: Uint8Array[] = [];
+  const real = new ProtobufTraceEncoder(resource);
+  const exporter = exporterFor(server.url, {
+    encoder: {
+      contentType: real.contentType,
+      add: (s) => real.add(s),
+      seal: () => {
+        const body = real.seal();
+        sealed.push(body);
+        return body;
+      },
+      release: (body) => {
+        released.push(body);
+        real.release(body);
+      },
+    },
+  });
+  try {
+    for (let i = 0; i < 20; i++) exporter.enqueue(span(i));
+    await exporter.forceFlush();
+    assertEquals(released.length, 2);
+    assertEquals(released, sealed, "each answered batch's own body, once");
+    failing = true;
+    for (let i = 20; i < 30; i++) exporter.enqueue(span(i));
+    await exporter.forceFlush();
+    assertEquals(sealed.length, 3);
+    assertEquals(released.length, 2, "a failed batch's body is left to the collector");
+    // What the endpoint received is what was encoded, batch after batch, in reused memory.
+    const names = server.bodies.flatMap((b) => decodeExportTraceRequest(b).spans.map((s) => s.span.name));
+    assertEquals(names, Array.from({ length: 30 }, (_, i) => `span ${i}`));
+  } finally {
+    await exporter.shutdown(500);
+    await server.close();
+  }
+});
+
 Deno.test("BatchSpanExporter retries 503 after Retry-After, capped by maxDelayMs, then succeeds", async () => {
   const server = endpoint((n) =>
     n === 1
@@ -307,6 +347,7 @@ Deno.test("BatchSpanExporter survives an encoder that throws and keeps exporting
         real.add(s);
       },
       seal: () => real.seal(),
+      release: (body) => real.release(body),
     },
   });
   try {

@@ -57,6 +57,33 @@ Deno.test("ProtobufTraceEncoder: 300 random batches through one encoder decode t
     for (const d of decoded.spans) {
       assertEquals(d.otlpFlags & SPAN_FLAGS_HAS_IS_REMOTE, SPAN_FLAGS_HAS_IS_REMOTE);
     }
+    // Most bodies are handed back, as an exporter does once their export is answered: later batches
+    // are written into their memory, and must come out the same.
+    if (round % 4 !== 0) encoder.release(body);
+  }
+});
+
+Deno.test("ProtobufTraceEncoder: a released body's memory holds a later batch; a body not released is never written again", () => {
+  const rng = new Rng(7);
+  const encoder = new ProtobufTraceEncoder(resource);
+  const batch = () => {
+    for (let i = 0; i < 20; i++) encoder.add(randomSpan(rng));
+    return encoder.seal();
+  };
+  const first = batch();
+  const firstBytes = first.slice();
+  const second = batch();
+  const secondBytes = second.slice();
+  const third = batch();
+  assertEquals(first, firstBytes, "not released: left as it was");
+  encoder.release(first);
+  const fourth = batch();
+  const fifth = batch();
+  assertEquals(fifth.buffer === first.buffer, true, "the released memory holds the batch after next");
+  assertEquals(fourth.buffer === first.buffer, false, "the open batch's buffer was already chosen");
+  assertEquals(second, secondBytes, "never released: never written again");
+  for (const body of [second, third, fourth, fifth]) {
+    assertEquals(decodeExportTraceRequest(body).spans.length, 20);
   }
 });
 
