@@ -165,35 +165,16 @@ export async function benchStreamGoals(): Promise<void> {
         `    models: [m1]\n`,
     );
     spawn("1", ["run", "-A", "scripts/bench/mock_upstream.ts", String(PORT_BASE)]);
-    const bare = server(
-      "bare proxy",
-      PORT_BASE + 1,
-      spawn("0", ["run", "-A", KEEP_CODE, "scripts/bench/bare_proxy.ts", String(PORT_BASE + 1), mock]),
-    );
-    const bareSpaced = server(
-      "bare proxy",
-      PORT_BASE + 4,
-      spawn("0", [
-        "run",
-        "-A",
-        KEEP_CODE,
-        "scripts/bench/bare_proxy.ts",
-        String(PORT_BASE + 4),
-        `${mock}/spaced`,
-      ]),
-    );
-    const floor = server(
-      "JS floor",
-      PORT_BASE + 2,
-      spawn("0", [
-        "run",
-        "-A",
-        KEEP_CODE,
-        "scripts/bench/js_stream_proxy.ts",
-        String(PORT_BASE + 2),
-        `${mock}/spaced`,
-      ]),
-    );
+    /** A reference proxy on CPU 0 (with KEEP_CODE) in front of `upstream`. */
+    const proxy = (name: string, port: number, script: string, upstream: string) =>
+      server(
+        name,
+        port,
+        spawn("0", ["run", "-A", KEEP_CODE, `scripts/bench/${script}`, String(port), upstream]),
+      );
+    const bare = proxy("bare proxy", PORT_BASE + 1, "bare_proxy.ts", mock);
+    const bareSpaced = proxy("bare proxy", PORT_BASE + 4, "bare_proxy.ts", `${mock}/spaced`);
+    const floor = proxy("JS floor", PORT_BASE + 2, "js_stream_proxy.ts", `${mock}/spaced`);
     const gateway = server(
       "gateway",
       PORT_BASE + 3,
