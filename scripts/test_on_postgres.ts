@@ -8,6 +8,13 @@
 import { postgresUnavailable } from "../tests/helpers/postgres.ts";
 
 const SUITES = ["tests/gateway", "tests/e2e", "tests/dashboard", "tests/conformance", "tests/management"];
+/**
+ * Not run again here: the loop-hold test starts its own `main.ts serve`, which stores on SQLite whatever
+ * this pass sets, so a second run would test nothing new. The first pass runs it on its own, after the
+ * parallel suite: it times the gateway's event loop, and the suite's other files running beside it take
+ * memory bandwidth from it in a way the probe cannot subtract (docs/limits.md).
+ */
+const IGNORED = ["--ignore=tests/gateway/loop_hold_test.ts"];
 
 const reason = postgresUnavailable();
 if (reason !== null) {
@@ -15,7 +22,7 @@ if (reason !== null) {
   Deno.exit(0);
 }
 const { code } = await new Deno.Command(Deno.execPath(), {
-  args: ["test", "-A", "--parallel", ...Deno.args, ...SUITES],
+  args: ["test", "-A", "--parallel", ...IGNORED, ...Deno.args, ...SUITES],
   env: { GATEWAY_TEST_STORAGE: "postgres" },
   stdout: "inherit",
   stderr: "inherit",
