@@ -2,18 +2,21 @@
  * Builds the release binaries with `deno compile`: one self-contained executable per target, the dashboard
  * bundle (`ui/dist/`) and the SQL migrations embedded. The one place that knows the entry point and the
  * `--include`s: `deno task compile`, the container build and the release workflow all run this script,
- * and tests/release checks its dry run against every file the gateway reads at runtime.
+ * and tests/release checks its dry run against every file the gateway reads at runtime. The entry point is
+ * the server bundle this script builds first (scripts/build_server.ts), as `deno task serve` runs it.
  *
  *   deno run -A scripts/release.ts [--target <name>|all] [--out-dir dist] [--output <file>] [--dry-run]
  *
- * Run `deno task build:ui` first (the workflow does). --dry-run prints the commands and checks that what
- * they include exists, without compiling (`deno compile` downloads its runtime, which some machines cannot).
+ * Run `deno task build:ui` first (the workflow does). --dry-run builds the server bundle, prints the commands
+ * and checks that what they include exists, without compiling (`deno compile` downloads its runtime, which
+ * some machines cannot).
  */
 import { parseArgs } from "node:util";
 import { V8_FLAGS_ARG } from "../src/cli/v8_flags.ts";
+import { buildServer, SERVER_BUNDLE } from "./build_server.ts";
 
-/** The program's entry point. */
-export const ENTRY = "main.ts";
+/** The program's entry point: the server bundle, built from main.ts. */
+export const ENTRY = SERVER_BUNDLE;
 
 /** What the binary reads or starts at runtime (through `new URL(…, import.meta.url)`), relative to the repository. */
 export const INCLUDES = [
@@ -97,6 +100,7 @@ async function main(): Promise<number> {
     strict: true,
   });
   const root = new URL("../", import.meta.url);
+  await buildServer(root, new URL(ENTRY, root).pathname);
   const missing = missingInputs(root);
   if (missing.length > 0) {
     console.error(`release: missing ${missing.join(", ")} (run \`deno task build:ui\` first)`);

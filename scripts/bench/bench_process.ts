@@ -1,4 +1,5 @@
 /** What the benchmark scripts that start servers and load them with wrk share. */
+import { buildServer, SERVER_BUNDLE } from "../build_server.ts";
 
 /**
  * CPU time of a process in ms, all threads, from the scheduler's nanosecond counters. The tick-sampled
@@ -73,4 +74,22 @@ export async function wrkPost(
   } finally {
     await Deno.remove(lua).catch(() => {});
   }
+}
+
+const bundles = new Map<string, Promise<string>>();
+
+/**
+ * Builds the server bundle of the checkout at `root` (what `deno task serve` and the release binary run)
+ * once per bench process, and returns its absolute path. Another root (a baseline checkout) gets its own
+ * bundle, built the same way from its own sources.
+ */
+export function serverBundle(root = new URL("../../", import.meta.url).pathname): Promise<string> {
+  const rootUrl = new URL(root.endsWith("/") ? root : `${root}/`, "file:///");
+  const outfile = new URL(SERVER_BUNDLE, rootUrl).pathname;
+  let built = bundles.get(outfile);
+  if (built === undefined) {
+    built = buildServer(rootUrl, outfile).then(() => outfile);
+    bundles.set(outfile, built);
+  }
+  return built;
 }

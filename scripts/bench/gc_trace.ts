@@ -7,7 +7,7 @@
  * Usage: deno run -A scripts/bench/gc_trace.ts [rounds=2] [seconds=5]
  */
 import { join } from "node:path";
-import { waitReady, wrkPost } from "./bench_process.ts";
+import { serverBundle, waitReady, wrkPost } from "./bench_process.ts";
 import { V8_HEAP_FLAGS } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -105,7 +105,7 @@ try {
   const roots: [string, string][] = [["gateway", ROOT]];
   const baseline = Deno.env.get("BENCH_BASELINE_DIR");
   if (baseline) roots.push(["gateway baseline", baseline]);
-  roots.forEach(([name, root], i) => {
+  for (const [i, [name, root]] of roots.entries()) {
     const dir = join(home, `gw-${i}`);
     Deno.mkdirSync(dir);
     Deno.writeTextFileSync(
@@ -118,13 +118,13 @@ try {
       start(
         name,
         root,
-        ["main.ts", "serve", "--config", join(dir, "config.yaml"), "--port", String(port)],
+        [await serverBundle(root), "serve", "--config", join(dir, "config.yaml"), "--port", String(port)],
         port,
         // This checkout's gateway as `serve` runs it; a baseline checkout as it ran then.
         root === ROOT ? V8_HEAP_FLAGS : [],
       ),
     );
-  });
+  }
   const barePort = PORT_BASE + 9;
   targets.push(
     start("bare proxy", ROOT, [

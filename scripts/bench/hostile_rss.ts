@@ -10,6 +10,7 @@
  * section to the config (a checkout that predates it must be run without).
  */
 import { type HostileMode, startHostileUpstream } from "../../tests/helpers/hostile_upstream.ts";
+import { serverBundle } from "./bench_process.ts";
 
 const args = Deno.args;
 const flag = (name: string) => {
@@ -61,7 +62,7 @@ async function measure(c: Case): Promise<string> {
     args: [
       "run",
       "-A",
-      `${ROOT}/main.ts`,
+      await serverBundle(ROOT),
       "serve",
       "--config",
       `${home}/config.yaml`,

@@ -14,7 +14,7 @@
  * Usage: deno run -A scripts/bench/latency_rss.ts [rounds=5] [round seconds=4]
  */
 import { join } from "node:path";
-import { median, processCpuMs, waitReady, wrkPost } from "./bench_process.ts";
+import { median, processCpuMs, serverBundle, waitReady, wrkPost } from "./bench_process.ts";
 import { MALLOC_ENV } from "../../src/cli/malloc_env.ts";
 import { V8_HEAP_FLAGS } from "../../src/cli/v8_flags.ts";
 
@@ -176,7 +176,7 @@ export async function benchLatencyRss(rounds = ROUNDS, roundSeconds = ROUND_SECO
     variants.push(["baseline", [], {}]);
     roots.push(baseline);
   }
-  variants.forEach(([name, flags, env], i) => {
+  for (const [i, [name, flags, env]] of variants.entries()) {
     const port = PORT_BASE + 3 + i;
     // Each gateway its own home: a database per process, as a user would run them.
     const dir = join(home, `gw-${i}`);
@@ -186,12 +186,22 @@ export async function benchLatencyRss(rounds = ROUNDS, roundSeconds = ROUND_SECO
     const v8 = flags.length > 0 ? [`--v8-flags=${flags.join(",")}`] : [];
     const child = spawnPinned(
       "0",
-      ["run", "-A", ...v8, "main.ts", "serve", "--config", join(dir, "config.yaml"), "--port", String(port)],
+      [
+        "run",
+        "-A",
+        ...v8,
+        await serverBundle(roots[i]),
+        "serve",
+        "--config",
+        join(dir, "config.yaml"),
+        "--port",
+        String(port),
+      ],
       { GATEWAY_HOME: dir, ...env },
       roots[i],
     );
     targets.push(target(`gateway ${name}`, port, child.pid));
-  });
+  }
   try {
     await Promise.all(targets.map((t) => waitReady(t.url, BODY)));
     const idle = targets.map((t) => memoryMb(t.pid));

@@ -21,7 +21,7 @@ import { benchLimitsWired } from "./limits_wired.ts";
 import { benchLatencyRss } from "./latency_rss.ts";
 import { benchTelemetryExport } from "./telemetry_export.ts";
 import { benchStreamGoals } from "./stream_goals.ts";
-import { median, processCpuMs, waitReady, wrkPost } from "./bench_process.ts";
+import { median, processCpuMs, serverBundle, waitReady, wrkPost } from "./bench_process.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -247,7 +247,7 @@ async function main() {
     "run",
     "-A",
     V8_FLAGS_ARG,
-    "main.ts",
+    await serverBundle(),
     "serve",
     "--config",
     config,

@@ -23,7 +23,7 @@
  * Usage: deno run -A scripts/bench/stream_goals.ts (run.ts calls it as part of `deno task bench`)
  */
 import { join } from "node:path";
-import { median, processCpuMs, waitReady, wrkPost } from "./bench_process.ts";
+import { median, processCpuMs, serverBundle, waitReady, wrkPost } from "./bench_process.ts";
 import { MALLOC_ENV } from "../../src/cli/malloc_env.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
@@ -182,7 +182,7 @@ export async function benchStreamGoals(): Promise<void> {
         "run",
         "-A",
         V8_FLAGS_ARG,
-        "main.ts",
+        await serverBundle(),
         "serve",
         "--config",
         config,

@@ -8,7 +8,7 @@
  * The receiver alone: deno run -A scripts/bench/telemetry_export.ts sink <port>
  */
 import { join } from "node:path";
-import { median, processCpuMs, waitReady, wrkPost } from "./bench_process.ts";
+import { median, processCpuMs, serverBundle, waitReady, wrkPost } from "./bench_process.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -94,7 +94,7 @@ export async function benchTelemetryExport(): Promise<number> {
         "run",
         "-A",
         V8_FLAGS_ARG,
-        "main.ts",
+        await serverBundle(),
         "serve",
         "--config",
         join(dir, "config.yaml"),

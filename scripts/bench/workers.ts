@@ -8,7 +8,7 @@
  */
 import { dirname, join } from "node:path";
 import { postgresUnavailable, testPostgres } from "../../tests/helpers/postgres.ts";
-import { waitReady, wrkPost } from "./bench_process.ts";
+import { serverBundle, waitReady, wrkPost } from "./bench_process.ts";
 import { type CpuQuota, cpuQuota, cpuQuotaUnavailable } from "./cpu_quota.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
@@ -68,13 +68,14 @@ async function measure(
   quota?: CpuQuota,
   independent = false,
 ) {
+  const bundle = await serverBundle();
   const serve = (configFile: string, extra: string[]) => [
     Deno.execPath(),
     "run",
     "-A",
     "--unstable-net",
     V8_FLAGS_ARG,
-    "main.ts",
+    bundle,
     "serve",
     "--config",
     configFile,

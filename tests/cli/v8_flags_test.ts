@@ -7,10 +7,11 @@ import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
-Deno.test("deno task serve and deno task gateway run main.ts with the serve heap flags", () => {
+Deno.test("deno task serve and deno task gateway build the server bundle and run it with the serve heap flags", () => {
   const tasks = JSON.parse(Deno.readTextFileSync(new URL("deno.json", ROOT))).tasks as Record<string, string>;
   for (const name of ["serve", "gateway"]) {
-    assertStringIncludes(tasks[name], `deno run -A ${V8_FLAGS_ARG} main.ts`, `task ${name}`);
+    assertStringIncludes(tasks[name], "deno task build:server && ", `task ${name}`);
+    assertStringIncludes(tasks[name], `deno run -A ${V8_FLAGS_ARG} dist/server/main.js`, `task ${name}`);
   }
 });
 

@@ -12,6 +12,7 @@ import { chatChunk, chatCompletion } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml } from "../helpers/gateway.ts";
 import { type LoopHoldReport, probeLoopHold } from "../helpers/loop_hold_probe.ts";
 import { sse, startMockUpstream } from "../helpers/mock_upstream.ts";
+import { startServeProcess } from "../helpers/serve_process.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 import { BIG_BODIES_IN_FLIGHT_BYTES } from "../../src/http/body_lane.ts";
@@ -24,38 +25,19 @@ const RSS_GROWTH_LIMIT_MIB = 10 * BIG_BODIES_IN_FLIGHT_BYTES / MIB;
 
 /** `main.ts serve` on a fresh home and a free port; resolves once it listens. */
 async function startServe(home: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", V8_FLAGS_ARG, MAIN, "serve", "--port", "0"],
-    env: { GATEWAY_HOME: home, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let printed = "";
-  let url: string | undefined;
-  while (url === undefined) {
-    const { value, done } = await stdout.read();
-    if (done) throw new Error(`the gateway stopped before listening:\n${printed}`);
-    printed += value;
-    url = /gateway listening on (http:\/\/\S+)/.exec(printed)?.[1];
-  }
-  // Drain the rest so the child never blocks on a full pipe.
-  const drained = (async () => {
-    for (let r = await stdout.read(); !r.done; r = await stdout.read());
-  })();
+  const serving = await startServeProcess([V8_FLAGS_ARG, MAIN, "serve", "--port", "0"], {
+    GATEWAY_HOME: home,
+  });
+  const pid = serving.child.pid;
   return {
-    url,
-    pid: child.pid,
+    url: serving.url,
+    pid,
     /** The memory the process holds now (`VmRSS`) or the most it has held (`VmHWM`), in MiB. */
     rssMiB(field: "VmRSS" | "VmHWM"): number {
-      const status = Deno.readTextFileSync(`/proc/${child.pid}/status`);
+      const status = Deno.readTextFileSync(`/proc/${pid}/status`);
       return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
     },
-    async [Symbol.asyncDispose]() {
-      child.kill("SIGTERM");
-      await child.status;
-      await drained;
-    },
+    [Symbol.asyncDispose]: () => serving[Symbol.asyncDispose](),
   };
 }
 

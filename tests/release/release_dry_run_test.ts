@@ -1,8 +1,8 @@
 /**
  * The release build, checked without compiling (`deno compile` downloads its runtime, which this machine
  * cannot): the workflow, the container build and `deno task compile` all go through scripts/release.ts;
- * its dry run compiles main.ts for the four platforms with `--include`s that cover every file the gateway
- * reads at runtime; and nothing in src/ loads code the compiler cannot see.
+ * its dry run compiles the server bundle (built from main.ts) for the four platforms with `--include`s that
+ * cover every file the gateway reads at runtime; and nothing in src/ loads code the compiler cannot see.
  */
 import { parse } from "yaml";
 import { assert, assertEquals } from "../helpers/assert.ts";
@@ -20,7 +20,7 @@ function* sourceFiles(dir: URL): Generator<URL> {
   }
 }
 
-Deno.test("release dry run: main.ts for Linux x64/arm64 and macOS x64/arm64 with migrations, ui/dist and worker entry points embedded", async () => {
+Deno.test("release dry run: the server bundle for Linux x64/arm64 and macOS x64/arm64 with migrations, ui/dist and worker entry points embedded", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "scripts/release.ts", "--dry-run", "--target", "all", "--out-dir", "dist"],
     cwd: ROOT,
@@ -37,7 +37,7 @@ Deno.test("release dry run: main.ts for Linux x64/arm64 and macOS x64/arm64 with
   for (const line of lines) {
     const args = line.split(" ");
     assertEquals(args.slice(0, 5), ["deno", "compile", "-A", "--unstable-net", V8_FLAGS_ARG]);
-    assertEquals(args.at(-1), "main.ts", "the entry point comes last");
+    assertEquals(args.at(-1), "dist/server/main.js", "the entry point (the server bundle) comes last");
     const includes = args.flatMap((a, i) => (args[i - 1] === "--include" ? [a] : []));
     assertEquals(includes.sort(), [...INCLUDES].sort());
     for (const folder of ["migrations/", "ui/dist/"]) assert(includes.includes(folder), `${folder} embedded`);
