@@ -1,4 +1,4 @@
-import type { Database } from "./database.ts";
+import { type Database, transaction } from "./database.ts";
 
 /** One stored response as written: JSON texts and the facts the sweeps and caps need. */
 export interface StoredResponseRow {
@@ -38,9 +38,14 @@ interface Row {
   response: string;
 }
 
+/** How many of an owner's oldest responses `trim` reads at a time. */
+const TRIM_BATCH = 64;
+
 /**
  * The stored_responses tables (SQLite or PostgreSQL): the Responses API's server-side state. Writes are
- * immediate, not batched: the client may name the response in its very next request, on any process.
+ * immediate, not batched: the client may name the response in its very next request, on any process. Each
+ * write that adds or removes a response keeps its owner's total in stored_response_owners in the same
+ * transaction, so the size cap costs one row read however many responses an owner has.
  */
 export class StoredResponsesRepo {
   readonly #db: Database;
@@ -53,34 +58,39 @@ export class StoredResponsesRepo {
   put(row: StoredResponseRow): void {
     const bytes = row.inputItems.length + row.response.length +
       row.items.reduce((sum, i) => sum + i.item.length, 0);
-    this.#db.prepare("DELETE FROM stored_response_items WHERE owner = ? AND response_id = ?").run(
-      row.owner,
-      row.id,
-    );
-    const item = this.#db.prepare(
-      `INSERT INTO stored_response_items (owner, item_id, response_id, expires_at, item) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (owner, item_id) DO UPDATE SET response_id = excluded.response_id,
-         expires_at = excluded.expires_at, item = excluded.item`,
-    );
-    for (const i of row.items) item.run(row.owner, i.id, row.id, row.expiresAt, i.item);
-    this.#db.prepare(
-      `INSERT INTO stored_responses
-         (owner, id, created_at, expires_at, account_id, upstream_kept, input_items, response, bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (owner, id) DO UPDATE SET created_at = excluded.created_at, expires_at = excluded.expires_at,
-         account_id = excluded.account_id, upstream_kept = excluded.upstream_kept,
-         input_items = excluded.input_items, response = excluded.response, bytes = excluded.bytes`,
-    ).run(
-      row.owner,
-      row.id,
-      row.createdAt,
-      row.expiresAt,
-      row.accountId,
-      row.upstreamKept ? 1 : 0,
-      row.inputItems,
-      row.response,
-      bytes,
-    );
+    transaction(this.#db, () => {
+      const replaced = this.#db.prepare("SELECT bytes FROM stored_responses WHERE owner = ? AND id = ?")
+        .get(row.owner, row.id) as { bytes: number } | undefined;
+      this.#db.prepare("DELETE FROM stored_response_items WHERE owner = ? AND response_id = ?").run(
+        row.owner,
+        row.id,
+      );
+      const item = this.#db.prepare(
+        `INSERT INTO stored_response_items (owner, item_id, response_id, expires_at, item) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (owner, item_id) DO UPDATE SET response_id = excluded.response_id,
+           expires_at = excluded.expires_at, item = excluded.item`,
+      );
+      for (const i of row.items) item.run(row.owner, i.id, row.id, row.expiresAt, i.item);
+      this.#db.prepare(
+        `INSERT INTO stored_responses
+           (owner, id, created_at, expires_at, account_id, upstream_kept, input_items, response, bytes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (owner, id) DO UPDATE SET created_at = excluded.created_at, expires_at = excluded.expires_at,
+           account_id = excluded.account_id, upstream_kept = excluded.upstream_kept,
+           input_items = excluded.input_items, response = excluded.response, bytes = excluded.bytes`,
+      ).run(
+        row.owner,
+        row.id,
+        row.createdAt,
+        row.expiresAt,
+        row.accountId,
+        row.upstreamKept ? 1 : 0,
+        row.inputItems,
+        row.response,
+        bytes,
+      );
+      this.#addBytes(row.owner, bytes - Number(replaced?.bytes ?? 0));
+    });
   }
 
   /** The owner's response `id`, unless it expired by `now`. */
@@ -109,35 +119,73 @@ export class StoredResponsesRepo {
 
   /** Deletes the owner's response `id` and its items; false when there was none. */
   delete(owner: string, id: string): boolean {
-    this.#db.prepare("DELETE FROM stored_response_items WHERE owner = ? AND response_id = ?").run(owner, id);
-    const result = this.#db.prepare("DELETE FROM stored_responses WHERE owner = ? AND id = ?").run(owner, id);
-    return Number(result.changes) > 0;
+    return transaction(this.#db, () => this.#delete(owner, id));
+  }
+
+  /** The bytes the owner's stored responses count toward its size cap. */
+  ownerBytes(owner: string): number {
+    const row = this.#db.prepare("SELECT bytes FROM stored_response_owners WHERE owner = ?").get(owner) as
+      | { bytes: number }
+      | undefined;
+    return Number(row?.bytes ?? 0);
   }
 
   /** Deletes what expired by `now`; returns how many responses. */
   prune(now: number): number {
-    this.#db.prepare("DELETE FROM stored_response_items WHERE expires_at <= ?").run(now);
-    return Number(this.#db.prepare("DELETE FROM stored_responses WHERE expires_at <= ?").run(now).changes);
+    return transaction(this.#db, () => {
+      const expired = this.#db.prepare(
+        "SELECT owner, SUM(bytes) AS bytes FROM stored_responses WHERE expires_at <= ? GROUP BY owner",
+      ).all(now) as unknown as { owner: string; bytes: number }[];
+      for (const { owner, bytes } of expired) this.#addBytes(owner, -Number(bytes));
+      this.#db.prepare("DELETE FROM stored_response_items WHERE expires_at <= ?").run(now);
+      return Number(this.#db.prepare("DELETE FROM stored_responses WHERE expires_at <= ?").run(now).changes);
+    });
   }
 
   /** Drops the owner's oldest responses until what is left is at most `maxBytes`; returns how many went. */
   trim(owner: string, maxBytes: number): number {
-    const total = this.#db.prepare(
-      "SELECT COALESCE(SUM(bytes), 0) AS total FROM stored_responses WHERE owner = ?",
-    )
-      .get(owner) as { total: number };
-    let excess = Number(total.total) - maxBytes;
-    if (excess <= 0) return 0;
-    const oldest = this.#db.prepare(
-      "SELECT id, bytes FROM stored_responses WHERE owner = ? ORDER BY created_at, id",
-    ).all(owner) as unknown as { id: string; bytes: number }[];
-    let dropped = 0;
-    for (const row of oldest) {
-      if (excess <= 0) break;
-      this.delete(owner, row.id);
-      excess -= Number(row.bytes);
-      dropped++;
-    }
-    return dropped;
+    if (this.ownerBytes(owner) <= maxBytes) return 0;
+    return transaction(this.#db, () => {
+      // Read again inside the transaction: another process may have trimmed since.
+      let excess = this.ownerBytes(owner) - maxBytes;
+      let dropped = 0;
+      const oldest = this.#db.prepare(
+        "SELECT id, bytes FROM stored_responses WHERE owner = ? ORDER BY created_at, id LIMIT ?",
+      );
+      while (excess > 0) {
+        const rows = oldest.all(owner, TRIM_BATCH) as unknown as { id: string; bytes: number }[];
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          if (excess <= 0) break;
+          this.#delete(owner, row.id);
+          excess -= Number(row.bytes);
+          dropped++;
+        }
+      }
+      return dropped;
+    });
+  }
+
+  /** Deletes one response and its items and takes its bytes off the owner's total (inside a transaction). */
+  #delete(owner: string, id: string): boolean {
+    const row = this.#db.prepare("SELECT bytes FROM stored_responses WHERE owner = ? AND id = ?").get(
+      owner,
+      id,
+    ) as
+      | { bytes: number }
+      | undefined;
+    this.#db.prepare("DELETE FROM stored_response_items WHERE owner = ? AND response_id = ?").run(owner, id);
+    if (row === undefined) return false;
+    this.#db.prepare("DELETE FROM stored_responses WHERE owner = ? AND id = ?").run(owner, id);
+    this.#addBytes(owner, -Number(row.bytes));
+    return true;
+  }
+
+  #addBytes(owner: string, delta: number): void {
+    if (delta === 0) return;
+    this.#db.prepare(
+      `INSERT INTO stored_response_owners (owner, bytes) VALUES (?, ?)
+       ON CONFLICT (owner) DO UPDATE SET bytes = stored_response_owners.bytes + excluded.bytes`,
+    ).run(owner, delta);
   }
 }

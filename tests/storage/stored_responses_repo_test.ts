@@ -1,4 +1,15 @@
-import { openDatabase, type StoredResponseRow, StoredResponsesRepo } from "../../src/storage/mod.ts";
+import { DatabaseSync } from "node:sqlite";
+import {
+  type Database,
+  loadPgMigrations,
+  openDatabase,
+  PgDatabase,
+  type StoredResponseRow,
+  StoredResponsesRepo,
+} from "../../src/storage/mod.ts";
+import { migratePostgres } from "../../src/storage/postgres/pg_migrate.ts";
+import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
+import { loadMigrations, migrate } from "../../src/storage/migrate.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 function row(owner: string, id: string, createdAt: number, expiresAt: number, bytes = 10): StoredResponseRow {
@@ -43,5 +54,122 @@ Deno.test("StoredResponsesRepo.trim() drops an owner's oldest responses until it
   ]);
   assertEquals(repo.get("key:2", "resp_other", 0) !== null, true);
   assertEquals(repo.get("key:2", "resp_0", 0), null);
+  db.close();
+});
+
+/** Each owner's bytes as the rows say (what stored_response_owners must always equal). */
+function summed(db: Database): Record<string, number> {
+  const rows = db.prepare("SELECT owner, SUM(bytes) AS bytes FROM stored_responses GROUP BY owner").all() as {
+    owner: string;
+    bytes: number;
+  }[];
+  return Object.fromEntries(rows.map((r) => [r.owner, Number(r.bytes)]));
+}
+
+/**
+ * Seeded puts (new and replacing), deletes, prunes and trims over three owners; after each, every owner's
+ * kept total must equal its rows' bytes.
+ */
+function checkOwnerTotals(db: Database, steps: number): void {
+  const repo = new StoredResponsesRepo(db);
+  const owners = ["key:1", "key:2", "static:ci"];
+  // mulberry32: a plain LCG's low bits repeat with a short period, and `% n` of them skipped whole branches.
+  let seed = 20261128;
+  const random = (n: number) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+  let clock = 0;
+  const counts = { put: 0, replace: 0, delete: 0, prune: 0, trim: 0 };
+  for (let step = 0; step < steps; step++) {
+    const owner = owners[random(owners.length)];
+    const id = `resp_${random(60)}`;
+    const op = random(20);
+    clock++;
+    if (op < 12) {
+      if (repo.get(owner, id, 0) !== null) counts.replace++;
+      repo.put(row(owner, id, clock, clock + 20 + random(300), 1 + random(300)));
+      counts.put++;
+    } else if (op < 15) {
+      if (repo.delete(owner, id)) counts.delete++;
+    } else if (op < 17) {
+      counts.prune += repo.prune(clock);
+    } else {
+      counts.trim += repo.trim(owner, random(1500));
+    }
+    const expected = summed(db);
+    for (const o of owners) assertEquals(repo.ownerBytes(o), expected[o] ?? 0, `${o} after step ${step}`);
+  }
+  // Every kind of change really happened.
+  for (const [op, n] of Object.entries(counts)) assertEquals(n > steps / 150, true, `${op}: ${n}`);
+}
+
+Deno.test("StoredResponsesRepo keeps each owner's total equal to its rows' bytes through seeded puts, replacements, deletes, prunes and trims", () => {
+  const db = openDatabase(":memory:");
+  checkOwnerTotals(db, 3000);
+  db.close();
+});
+
+Deno.test({
+  name: "StoredResponsesRepo on PostgreSQL: migration 0033 fills the totals, and every write keeps them",
+  ignore: postgresSkip("stored response totals"),
+  async fn() {
+    const db = PgDatabase.connect(await (await testPostgres()).newDatabase());
+    try {
+      migratePostgres(db, loadPgMigrations().filter((m) => m.version < 33));
+      const insert = db.prepare(
+        `INSERT INTO stored_responses (owner, id, created_at, expires_at, bytes, input_items, response)
+         VALUES (?, ?, 0, 1000, ?, '[]', '{}')`,
+      );
+      insert.run("key:1", "resp_a", 120);
+      insert.run("key:1", "resp_b", 30);
+      migratePostgres(db);
+      assertEquals(new StoredResponsesRepo(db).ownerBytes("key:1"), 150);
+      db.exec("DELETE FROM stored_responses");
+      db.exec("DELETE FROM stored_response_owners");
+      checkOwnerTotals(db, 600);
+    } finally {
+      db.close();
+    }
+  },
+});
+
+Deno.test("StoredResponsesRepo.trim() reads the oldest in batches: 150 responses trimmed to fit 10", () => {
+  const db = openDatabase(":memory:");
+  const repo = new StoredResponsesRepo(db);
+  for (let i = 0; i < 150; i++) repo.put(row("key:1", `resp_${String(i).padStart(3, "0")}`, i, 1e9, 100));
+  const each = repo.ownerBytes("key:1") / 150;
+  assertEquals(repo.trim("key:1", each * 10), 140);
+  assertEquals(repo.ownerBytes("key:1"), each * 10);
+  assertEquals(repo.get("key:1", "resp_139", 0), null);
+  assertEquals(repo.get("key:1", "resp_140", 0)?.id, "resp_140");
+  assertEquals(repo.trim("key:1", each * 10), 0);
+  db.close();
+});
+
+Deno.test("migration 0033 fills each owner's total from the responses stored before it", () => {
+  const db = new DatabaseSync(":memory:");
+  const migrations = loadMigrations();
+  migrate(db, migrations.filter((m) => m.version < 33));
+  const insert = db.prepare(
+    `INSERT INTO stored_responses (owner, id, created_at, expires_at, bytes, input_items, response)
+     VALUES (?, ?, 0, 1000, ?, '[]', '{}')`,
+  );
+  insert.run("key:1", "resp_a", 120);
+  insert.run("key:1", "resp_b", 30);
+  insert.run("anonymous", "resp_c", 7);
+  migrate(db, migrations);
+  const repo = new StoredResponsesRepo(db);
+  assertEquals([repo.ownerBytes("key:1"), repo.ownerBytes("anonymous"), repo.ownerBytes("key:9")], [
+    150,
+    7,
+    0,
+  ]);
+  // Run again (a lost user_version): the totals are computed again, not added twice.
+  db.exec("PRAGMA user_version = 32");
+  migrate(db, migrations);
+  assertEquals(repo.ownerBytes("key:1"), 150);
   db.close();
 });
