@@ -23,7 +23,7 @@ async function run(bundle: string, args: string[], env: Record<string, string> =
   return { code: output.code, out: new TextDecoder().decode(output.stdout).trim() };
 }
 
-Deno.test("server bundle: one module whose CLI creates a key and whose server answers chat, parses a big body on its worker, counts tokens on its worker, migrates and serves the dashboard", async () => {
+Deno.test("server bundle: one module whose CLI creates a key and whose two workers answer chat, parses a big body on its worker, counts tokens on its worker, migrates and serves the dashboard", async () => {
   const dir = await Deno.makeTempDir({ prefix: "gateway-bundle-" });
   // Inside the checkout, as dist/server/main.js is: the workers it starts from source resolve their npm
   // imports through the checkout's deno.json. A directory of its own keeps it clear of other runs' bundle.
@@ -53,7 +53,10 @@ Deno.test("server bundle: one module whose CLI creates a key and whose server an
     const key = /sk-gateway-[\w-]+/.exec(created.out)?.[0];
     assert(key !== undefined, created.out);
     const auth = { authorization: `Bearer ${key}` };
-    serving = await startServeProcess([bundle, "serve", "--port", "0"], { GATEWAY_HOME: home });
+    // Two workers: the supervisor starts each from the bundle it runs (Deno.mainModule).
+    serving = await startServeProcess([bundle, "serve", "--workers", "2", "--port", "0"], {
+      GATEWAY_HOME: home,
+    });
     const base = serving.url;
     const chat = (content: string) =>
       fetch(`${base}/v1/chat/completions`, {
