@@ -8,6 +8,7 @@ import { log, logRecord } from "./log.ts";
 import type { MetricsRegistry } from "./metrics/registry.ts";
 import {
   createTelemetry,
+  EXPORT_ANSWER_MAX_BYTES,
   type ExportCounters,
   registerTelemetryMetrics,
   resolveTelemetry,
@@ -16,6 +17,8 @@ import {
 } from "./telemetry/mod.ts";
 import { RequestLogLineObserver } from "./gateway/request_log_line_observer.ts";
 import { GATEWAY_VERSION } from "./version.ts";
+import { ProviderClient } from "./executors/http_clients.ts";
+import { clientPost } from "./executors/client_post.ts";
 
 /** Telemetry wired for one process. */
 export interface ComposedTelemetry {
@@ -49,8 +52,11 @@ export function composeTelemetry(root: TelemetryRoot): ComposedTelemetry {
   let counters: ExportCounters | null = null;
   // Span times need sub-millisecond precision: the wall clock once, then the monotonic clock's offset.
   const originMs = root.now() - performance.now();
-  const telemetry = createTelemetry(settings, {
-    fetch: (url, init) => fetch(url, init),
+  // Exports go out through the gateway's own HTTP/1.1 client (keep-alive, TLS; fetch through a proxy the
+  // environment names): cheaper per export than fetch. Closed once the exporter has shut down.
+  const exportClient = new ProviderClient(root.env);
+  const composed = createTelemetry(settings, {
+    post: clientPost(exportClient, EXPORT_ANSWER_MAX_BYTES),
     timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (id) => clearTimeout(id) },
     random: (bytes) => crypto.getRandomValues(bytes),
     nowUnixNanos: () => BigInt(Math.round((originMs + performance.now()) * 1e6)),
@@ -72,6 +78,10 @@ export function composeTelemetry(root: TelemetryRoot): ComposedTelemetry {
       `exporting traces to ${settings.endpoint} (${settings.protocol}, sampler ${settings.sampler})`,
     );
   }
+  const telemetry: Telemetry = {
+    ...composed,
+    shutdown: (deadlineMs) => composed.shutdown(deadlineMs).finally(() => exportClient.close()),
+  };
   const exporter = telemetry.exporter;
   return {
     settings,

@@ -5,7 +5,7 @@
  * the OTLP/HTTP endpoint one request at a time. Memory is bounded: at most `maxQueueSize` encoded spans
  * wait, plus one batch (≤ `maxBatchSize` spans) in flight; a span that arrives at a full queue is
  * dropped and counted (the newest is dropped because the queued ones are already paid for). An endpoint
- * that is down, slow or failing costs only these drops. `fetch`, timers and the clock are passed in.
+ * that is down, slow or failing costs only these drops. The HTTP POST, timers and the clock are passed in.
  */
 import type { SpanData } from "./span.ts";
 import type { SpanQueue } from "./request_span_sink.ts";
@@ -42,6 +42,25 @@ interface SealedBatch {
   readonly spans: number;
 }
 
+/** An answered export request: its status, a header by lower-case name, and the start of its body. */
+export interface ExportAnswer {
+  readonly status: number;
+  header(name: string): string | null;
+  /** At most the first EXPORT_ANSWER_MAX_BYTES of the body (a partial-success body is a few bytes). */
+  readonly body: Uint8Array;
+}
+
+/** Sends one export request (POST); rejects on a connection error, or once `signal` aborts. */
+export type ExportPost = (
+  url: string,
+  headers: Record<string, string>,
+  body: Uint8Array<ArrayBuffer>,
+  signal: AbortSignal,
+) => Promise<ExportAnswer>;
+
+/** The most of an export's answer a post needs to read; the rest may be dropped with the connection. */
+export const EXPORT_ANSWER_MAX_BYTES = 64 * 1024;
+
 /** A timer handle as the runtime's `setTimeout` returns it. */
 export type TimerHandle = ReturnType<typeof setTimeout>;
 
@@ -56,7 +75,7 @@ export interface BatchExporterDeps {
   readonly endpoint: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly encoder: BatchEncoder;
-  readonly fetch: (url: string, init: RequestInit) => Promise<Response>;
+  readonly post: ExportPost;
   readonly timers: Timers;
   /** Wall clock in epoch ms, for `Retry-After` dates. */
   readonly nowEpochMs: () => number;
@@ -79,9 +98,6 @@ export interface ExporterStats {
   readonly dropped: Readonly<Record<DropReason, number>>;
   readonly failedRequests: number;
 }
-
-/** The most response bytes read (for a partial-success body); the rest is discarded. */
-const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** Batches spans and sends them off the request path. */
 export class BatchSpanExporter implements SpanQueue {
@@ -268,19 +284,20 @@ export class BatchSpanExporter implements SpanQueue {
     this.#abort.signal.addEventListener("abort", onShutdown);
     const timeout = this.#deps.timers.setTimeout(() => controller.abort(), this.#deps.exportTimeoutMs);
     try {
-      const response = await this.#deps.fetch(this.#deps.endpoint, {
-        method: "POST",
-        headers: { ...this.#deps.headers, "content-type": contentType },
-        body: body as Uint8Array<ArrayBuffer>,
-        signal: controller.signal,
-      });
-      const text = await readCapped(response, MAX_RESPONSE_BYTES);
-      if (response.ok) return { ok: true, rejected: rejectedSpans(text, contentType) };
+      const answer = await this.#deps.post(
+        this.#deps.endpoint,
+        { ...this.#deps.headers, "content-type": contentType },
+        body as Uint8Array<ArrayBuffer>,
+        controller.signal,
+      );
+      if (answer.status >= 200 && answer.status < 300) {
+        return { ok: true, rejected: rejectedSpans(answer.body, contentType) };
+      }
       return {
         ok: false,
-        retryable: RETRYABLE_STATUSES.has(response.status),
-        retryAfterMs: retryAfterMs(response.headers.get("retry-after"), this.#deps.nowEpochMs()),
-        detail: `HTTP ${response.status}`,
+        retryable: RETRYABLE_STATUSES.has(answer.status),
+        retryAfterMs: retryAfterMs(answer.header("retry-after"), this.#deps.nowEpochMs()),
+        detail: `HTTP ${answer.status}`,
       };
     } catch (error) {
       const detail = controller.signal.aborted
@@ -328,31 +345,6 @@ type PostResult =
     readonly retryAfterMs: number | null;
     readonly detail: string;
   };
-
-async function readCapped(response: Response, max: number): Promise<Uint8Array> {
-  if (response.body === null) return new Uint8Array();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < max) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  const out = new Uint8Array(Math.min(size, max));
-  let at = 0;
-  for (const c of chunks) {
-    const part = c.subarray(0, out.length - at);
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
 
 /**
  * `partial_success.rejected_spans` of an ExportTraceServiceResponse (0 when absent or unreadable).

@@ -16,5 +16,12 @@ export { type RequestLogFields, requestLogLine } from "./request_log_line.ts";
 export { extractTraceContext, type TraceContext } from "./trace_context.ts";
 export type { AttemptTrace, CapturedExchange, RequestSpanSink, RequestTrace } from "./request_span_sink.ts";
 export type { AttemptEnd, AttemptStart, RequestEnd, RequestStart } from "./request_span.ts";
-export type { BatchSpanExporter, ExportCounters, ExporterStats } from "./batch_exporter.ts";
+export type {
+  BatchSpanExporter,
+  ExportAnswer,
+  ExportCounters,
+  ExporterStats,
+  ExportPost,
+} from "./batch_exporter.ts";
+export { EXPORT_ANSWER_MAX_BYTES } from "./batch_exporter.ts";
 export { noopRequestSpanSink } from "./request_span_sink.ts";

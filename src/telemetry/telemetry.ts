@@ -4,7 +4,7 @@
  * until then. With telemetry off it returns a sink that records nothing but still passes an incoming
  * `traceparent` on to the upstream.
  */
-import { BatchSpanExporter, type ExportCounters, type Timers } from "./batch_exporter.ts";
+import { BatchSpanExporter, type ExportCounters, type ExportPost, type Timers } from "./batch_exporter.ts";
 import type { TelemetrySettings } from "./config.ts";
 import type { RandomSource } from "./ids.ts";
 import { JsonTraceEncoder } from "./otlp_json.ts";
@@ -15,7 +15,8 @@ import { createSampler } from "./sampler.ts";
 
 /** What the composition root passes in. */
 export interface TelemetryDeps {
-  readonly fetch: (url: string, init: RequestInit) => Promise<Response>;
+  /** Sends an export request (the gateway's HTTP/1.1 client in production). */
+  readonly post: ExportPost;
   readonly timers: Timers;
   readonly random: RandomSource;
   readonly nowUnixNanos: () => bigint;
@@ -57,7 +58,7 @@ export function createTelemetry(settings: TelemetrySettings, deps: TelemetryDeps
     encoder: settings.protocol === "http/json"
       ? new JsonTraceEncoder(resource)
       : new ProtobufTraceEncoder(resource),
-    fetch: deps.fetch,
+    post: deps.post,
     timers: deps.timers,
     nowEpochMs: deps.nowEpochMs,
     maxQueueSize: settings.maxQueueSize,

@@ -9,6 +9,7 @@ import {
 } from "../../src/storage/mod.ts";
 import { migratePostgres } from "../../src/storage/postgres/pg_migrate.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
+import { mulberry32 } from "../fuzz/fuzzer.ts";
 import { loadMigrations, migrate } from "../../src/storage/migrate.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
@@ -73,14 +74,9 @@ function summed(db: Database): Record<string, number> {
 function checkOwnerTotals(db: Database, steps: number): void {
   const repo = new StoredResponsesRepo(db);
   const owners = ["key:1", "key:2", "static:ci"];
-  // mulberry32: a plain LCG's low bits repeat with a short period, and `% n` of them skipped whole branches.
-  let seed = 20261128;
-  const random = (n: number) => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
+  // A plain LCG's low bits repeat with a short period, and `% n` of them skipped whole branches.
+  const next = mulberry32(20261128);
+  const random = (n: number) => Math.floor(next() * n);
   let clock = 0;
   const counts = { put: 0, replace: 0, delete: 0, prune: 0, trim: 0 };
   for (let step = 0; step < steps; step++) {

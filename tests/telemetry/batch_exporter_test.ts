@@ -29,7 +29,14 @@ function exporterFor(endpoint: string, overrides: Partial<BatchExporterDeps> = {
     endpoint,
     headers: { authorization: "Bearer test-token" },
     encoder: new ProtobufTraceEncoder(resource),
-    fetch: (url, init) => fetch(url, init),
+    post: async (url, headers, body, signal) => {
+      const response = await fetch(url, { method: "POST", headers, body, signal });
+      return {
+        status: response.status,
+        header: (name) => response.headers.get(name),
+        body: new Uint8Array(await response.arrayBuffer()),
+      };
+    },
     timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (id) => clearTimeout(id) },
     nowEpochMs: () => Date.now(),
     maxQueueSize: 100,
@@ -366,10 +373,10 @@ Deno.test("BatchSpanExporter survives an encoder that throws and keeps exporting
 Deno.test("BatchSpanExporter.shutdown() past its deadline starts no further export, even with batches left", async () => {
   // An endpoint that never answers: each request ends only when its signal aborts.
   let requests = 0;
-  const fetchNever = (_url: string, init: RequestInit) => {
+  const postNever = (_url: string, _headers: unknown, _body: unknown, signal: AbortSignal) => {
     requests++;
-    return new Promise<Response>((_, reject) => {
-      init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+    return new Promise<never>((_, reject) => {
+      signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
     });
   };
   // Timers the test fires by hand: the export timeout never fires, the shutdown deadline when told.
@@ -392,7 +399,7 @@ Deno.test("BatchSpanExporter.shutdown() past its deadline starts no further expo
     }
   };
   const exporter = exporterFor("http://127.0.0.1:9/v1/traces", {
-    fetch: fetchNever,
+    post: postNever,
     timers,
     maxBatchSize: 10,
     exportTimeoutMs: 600_000,

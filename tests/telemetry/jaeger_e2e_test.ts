@@ -14,6 +14,9 @@ import {
   tagValue,
 } from "../helpers/otlp_backend.ts";
 import { createTelemetry, type Telemetry } from "../../src/telemetry/telemetry.ts";
+import { EXPORT_ANSWER_MAX_BYTES } from "../../src/telemetry/batch_exporter.ts";
+import { clientPost } from "../../src/executors/client_post.ts";
+import { ProviderClient } from "../../src/executors/http_clients.ts";
 import { resolveTelemetry, telemetrySchema } from "../../src/telemetry/config.ts";
 import { extractTraceContext } from "../../src/telemetry/trace_context.ts";
 import type { RequestStart } from "../../src/telemetry/request_span.ts";
@@ -39,8 +42,10 @@ function telemetryFor(
     })[name]);
   assertEquals(warnings, []);
   const next = mulberry32(Date.now() >>> 0);
-  return createTelemetry(settings, {
-    fetch: (url, init) => fetch(url, init),
+  // Exports go through the gateway's own client, as composeTelemetry sends them; closed at shutdown.
+  const client = new ProviderClient(() => undefined);
+  const telemetry = createTelemetry(settings, {
+    post: clientPost(client, EXPORT_ANSWER_MAX_BYTES),
     timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (id) => clearTimeout(id) },
     random: (bytes) => {
       for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(next() * 256);
@@ -53,6 +58,7 @@ function telemetryFor(
     worker: 3,
     log: () => {},
   });
+  return { ...telemetry, shutdown: (ms) => telemetry.shutdown(ms).finally(() => client.close()) };
 }
 
 /** One request with a fallback: the first attempt is rate limited, the second answers. */

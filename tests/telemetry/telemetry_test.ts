@@ -4,7 +4,7 @@ import { createTelemetry, type TelemetryDeps } from "../../src/telemetry/telemet
 import { resolveTelemetry, telemetrySchema } from "../../src/telemetry/config.ts";
 
 const deps: TelemetryDeps = {
-  fetch: () => Promise.reject(new Error("no network in this test")),
+  post: () => Promise.reject(new Error("no network in this test")),
   timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (id) => clearTimeout(id) },
   random: (bytes) => crypto.getRandomValues(bytes),
   nowUnixNanos: () => 1n,
