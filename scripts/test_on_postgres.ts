@@ -10,9 +10,10 @@ import { postgresUnavailable } from "../tests/helpers/postgres.ts";
 const SUITES = ["tests/gateway", "tests/e2e", "tests/dashboard", "tests/conformance", "tests/management"];
 /**
  * Not run again here: the loop-hold test starts its own `main.ts serve`, which stores on SQLite whatever
- * this pass sets, so a second run would test nothing new. The first pass runs it on its own, after the
- * parallel suite: it times the gateway's event loop, and the suite's other files running beside it take
- * memory bandwidth from it in a way the probe cannot subtract (docs/limits.md).
+ * this pass sets, so a second run would test nothing new. `deno task test` runs it on its own, before the
+ * parallel suite: it times the gateway's event loop, and neither the suite's other files beside it nor the
+ * memory state the suite leaves behind may stall the gateway in ways the probe cannot subtract
+ * (docs/limits.md).
  */
 const IGNORED = ["--ignore=tests/gateway/loop_hold_test.ts"];
 
