@@ -116,14 +116,13 @@ export async function benchTelemetryExport(): Promise<number> {
     const seen = { off: [] as number[], on: [] as number[], offCpu: [] as number[], onCpu: [] as number[] };
     for (let i = 0; i < ROUNDS; i++) {
       const [off, on] = await both(ROUND_SECONDS);
-      const r = { off, on };
-      seen.off.push(r.off.rps);
-      seen.on.push(r.on.rps);
-      seen.offCpu.push(r.off.cpuUs);
-      seen.onCpu.push(r.on.cpuUs);
-      ratios.push(r.on.rps / r.off.rps);
+      seen.off.push(off.rps);
+      seen.on.push(on.rps);
+      seen.offCpu.push(off.cpuUs);
+      seen.onCpu.push(on.cpuUs);
+      ratios.push(on.rps / off.rps);
       // CPU per request off/on: the throughput ratio a CPU-bound gateway core would show.
-      cpuRatios.push(r.off.cpuUs / r.on.cpuUs);
+      cpuRatios.push(off.cpuUs / on.cpuUs);
     }
     const ratio = median(ratios);
     const onBase = `http://127.0.0.1:${PORTS.on}`;
