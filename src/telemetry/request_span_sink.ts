@@ -129,65 +129,111 @@ function startRequest(deps: SinkDeps, ids: IdGenerator, request: RequestStart): 
   const traceId = parent?.traceId ?? ids.traceId();
   const spanId = ids.spanId();
   const sampled = deps.sampler.shouldSample(parent, traceId);
-  const traceState = parent?.traceState ?? "";
-  if (!sampled) return unsampledTrace(ids, traceId, spanId, traceState);
-
-  const startedAt = deps.nowUnixNanos();
-  const events: SpanEvent[] = [];
-  let ended = false;
-  let firstTokenSeen = false;
-  const open = new Set<() => void>();
-
-  return {
-    traceId,
-    spanId,
-    sampled: true,
-    attempt(start) {
-      const attempt = startAttempt(deps, ids, request.operation, { traceId, spanId, traceState }, start);
-      if (!ended) open.add(attempt.abandon);
-      return attempt.trace;
-    },
-    firstToken() {
-      if (ended || firstTokenSeen) return;
-      firstTokenSeen = true;
-      const at = deps.nowUnixNanos();
-      events.push({ name: EventName.firstToken, timeUnixNano: at, attributes: [ttft(at - startedAt)] });
-    },
-    content(exchange) {
-      if (ended || deps.capture === null) return;
-      events.push({
-        name: EventName.inferenceDetails,
-        timeUnixNano: deps.nowUnixNanos(),
-        attributes: contentAttributes(request.operation, exchange, deps.capture),
-      });
-    },
-    end(outcome) {
-      if (ended) return;
-      ended = true;
-      // An attempt the lifecycle never ended (a thrown error) still closes, so no child is lost.
-      for (const abandon of open) abandon();
-      deps.queue.enqueue({
-        traceId,
-        spanId,
-        parentSpanId: parent?.spanId ?? "",
-        parentIsRemote: parent?.remote ?? false,
-        traceState,
-        flags: FLAG_SAMPLED,
-        name: genAiSpanName(request.operation, request.requestModel),
-        kind: SpanKind.server,
-        startTimeUnixNano: startedAt,
-        endTimeUnixNano: endTime(startedAt, deps.nowUnixNanos()),
-        attributes: (sink) => {
-          writeRequestStart(sink, request);
-          writeRequestEnd(sink, outcome);
-        },
-        events,
-        droppedEventsCount: 0,
-        status: outcomeStatus(outcome),
-      });
-    },
-  };
+  if (!sampled) return unsampledTrace(ids, traceId, spanId, parent?.traceState ?? "");
+  return new RecordedRequest(deps, ids, request, traceId, spanId);
 }
+
+/**
+ * A sampled request being recorded. A class rather than closures over locals: every sampled request
+ * makes one, and one object with fixed fields (event lists made only when an event comes) is what the
+ * young generation sees instead of five closures, their context, a Set and two empty arrays.
+ */
+class RecordedRequest implements RequestTrace {
+  readonly sampled = true;
+  readonly #deps: SinkDeps;
+  readonly #ids: IdGenerator;
+  readonly #request: RequestStart;
+  readonly #startedAt: bigint;
+  #events: SpanEvent[] | null = null;
+  #ended = false;
+  #firstTokenSeen = false;
+  /** Attempts started and not yet ended, closed as abandoned if the request ends first. */
+  #open: RecordedAttempt[] | null = null;
+
+  constructor(
+    deps: SinkDeps,
+    ids: IdGenerator,
+    request: RequestStart,
+    readonly traceId: string,
+    readonly spanId: string,
+  ) {
+    this.#deps = deps;
+    this.#ids = ids;
+    this.#request = request;
+    this.#startedAt = deps.nowUnixNanos();
+  }
+
+  attempt(start: AttemptStart): AttemptTrace {
+    const attempt = new RecordedAttempt(this.#deps, this.#ids.spanId(), this.#request.operation, this, start);
+    if (!this.#ended) (this.#open ??= []).push(attempt);
+    return attempt;
+  }
+
+  /** An attempt ended on its own: the request's end need not close it. */
+  attemptEnded(attempt: RecordedAttempt): void {
+    const open = this.#open;
+    if (open === null) return;
+    const at = open.indexOf(attempt);
+    if (at >= 0) open.splice(at, 1);
+  }
+
+  get traceState(): string {
+    return this.#request.incoming?.traceState ?? "";
+  }
+
+  firstToken(): void {
+    if (this.#ended || this.#firstTokenSeen) return;
+    this.#firstTokenSeen = true;
+    const at = this.#deps.nowUnixNanos();
+    (this.#events ??= []).push({
+      name: EventName.firstToken,
+      timeUnixNano: at,
+      attributes: [ttft(at - this.#startedAt)],
+    });
+  }
+
+  content(exchange: CapturedExchange): void {
+    const capture = this.#deps.capture;
+    if (this.#ended || capture === null) return;
+    (this.#events ??= []).push({
+      name: EventName.inferenceDetails,
+      timeUnixNano: this.#deps.nowUnixNanos(),
+      attributes: contentAttributes(this.#request.operation, exchange, capture),
+    });
+  }
+
+  end(outcome: RequestEnd): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    // An attempt the lifecycle never ended (a thrown error) still closes, so no child is lost.
+    const open = this.#open;
+    this.#open = null;
+    if (open !== null) { for (const attempt of open) attempt.abandon(); }
+    const request = this.#request;
+    const parent = request.incoming;
+    this.#deps.queue.enqueue({
+      traceId: this.traceId,
+      spanId: this.spanId,
+      parentSpanId: parent?.spanId ?? "",
+      parentIsRemote: parent?.remote ?? false,
+      traceState: parent?.traceState ?? "",
+      flags: FLAG_SAMPLED,
+      name: genAiSpanName(request.operation, request.requestModel),
+      kind: SpanKind.server,
+      startTimeUnixNano: this.#startedAt,
+      endTimeUnixNano: endTime(this.#startedAt, this.#deps.nowUnixNanos()),
+      attributes: (sink) => {
+        writeRequestStart(sink, request);
+        writeRequestEnd(sink, outcome);
+      },
+      events: this.#events ?? NO_EVENTS,
+      droppedEventsCount: 0,
+      status: outcomeStatus(outcome),
+    });
+  }
+}
+
+const NO_EVENTS: readonly SpanEvent[] = [];
 
 /** An end before the start is clamped: the wall clock can step. */
 function endTime(start: bigint, end: bigint): bigint {
@@ -198,64 +244,90 @@ function ttft(elapsed: bigint): Attribute {
   return { key: GenAi.responseTimeToFirstChunk, value: double(Number(elapsed) / 1e9) };
 }
 
-/** The request span an attempt hangs under. */
-interface ParentSpan {
-  readonly traceId: string;
-  readonly spanId: string;
-  readonly traceState: string;
-}
+/** One sampled upstream attempt being recorded (a child of its request's span). */
+class RecordedAttempt implements AttemptTrace {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly #deps: SinkDeps;
+  readonly #spanId: string;
+  readonly #operation: string;
+  readonly #parent: RecordedRequest;
+  readonly #start: AttemptStart;
+  readonly #startedAt: bigint;
+  #ended = false;
+  #firstToken: SpanEvent | null = null;
 
-function startAttempt(
-  deps: SinkDeps,
-  ids: IdGenerator,
-  operation: string,
-  parent: ParentSpan,
-  start: AttemptStart,
-): { trace: AttemptTrace; abandon: () => void } {
-  const spanId = ids.spanId();
-  const startedAt = deps.nowUnixNanos();
-  let ended = false;
-  let firstToken: Attribute | null = null;
-  const events: SpanEvent[] = [];
-  const finish = (outcome: AttemptEnd) => {
-    if (ended) return;
-    ended = true;
-    const elapsed = firstToken;
-    deps.queue.enqueue({
+  constructor(
+    deps: SinkDeps,
+    spanId: string,
+    operation: string,
+    parent: RecordedRequest,
+    start: AttemptStart,
+  ) {
+    this.#deps = deps;
+    this.#spanId = spanId;
+    this.#operation = operation;
+    this.#parent = parent;
+    this.#start = start;
+    this.#startedAt = deps.nowUnixNanos();
+    this.headers = traceHeaders(parent.traceId, spanId, true, parent.traceState);
+  }
+
+  firstToken(): void {
+    if (this.#ended || this.#firstToken !== null) return;
+    const at = this.#deps.nowUnixNanos();
+    this.#firstToken = {
+      name: EventName.firstToken,
+      timeUnixNano: at,
+      attributes: [ttft(at - this.#startedAt)],
+    };
+  }
+
+  end(outcome: AttemptEnd): void {
+    if (this.#ended) return;
+    this.#parent.attemptEnded(this);
+    this.#finish(outcome);
+  }
+
+  /** The request ended first: the attempt closes as abandoned. */
+  abandon(): void {
+    if (!this.#ended) this.#finish(ABANDONED);
+  }
+
+  #finish(outcome: AttemptEnd): void {
+    this.#ended = true;
+    const parent = this.#parent;
+    const operation = this.#operation;
+    const start = this.#start;
+    const firstToken = this.#firstToken;
+    this.#deps.queue.enqueue({
       traceId: parent.traceId,
-      spanId,
+      spanId: this.#spanId,
       parentSpanId: parent.spanId,
       parentIsRemote: false,
       traceState: parent.traceState,
       flags: FLAG_SAMPLED,
       name: genAiSpanName(operation, start.model),
       kind: SpanKind.client,
-      startTimeUnixNano: startedAt,
-      endTimeUnixNano: endTime(startedAt, deps.nowUnixNanos()),
+      startTimeUnixNano: this.#startedAt,
+      endTimeUnixNano: endTime(this.#startedAt, this.#deps.nowUnixNanos()),
       attributes: (sink) => {
         writeAttemptStart(sink, operation, start);
-        if (elapsed !== null) sink.value(elapsed.key, elapsed.value);
+        if (firstToken !== null) {
+          const elapsed = firstToken.attributes[0];
+          sink.value(elapsed.key, elapsed.value);
+        }
         writeAttemptEnd(sink, outcome);
       },
-      events,
+      events: firstToken === null ? NO_EVENTS : [firstToken],
       droppedEventsCount: 0,
       status: outcomeStatus(outcome),
     });
-  };
-  return {
-    trace: {
-      headers: traceHeaders(parent.traceId, spanId, true, parent.traceState),
-      firstToken() {
-        if (ended || firstToken !== null) return;
-        const at = deps.nowUnixNanos();
-        firstToken = ttft(at - startedAt);
-        events.push({ name: EventName.firstToken, timeUnixNano: at, attributes: [firstToken] });
-      },
-      end: finish,
-    },
-    abandon: () => finish({ error: { type: "abandoned", message: "the request ended before this attempt" } }),
-  };
+  }
 }
+
+const ABANDONED: AttemptEnd = {
+  error: { type: "abandoned", message: "the request ended before this attempt" },
+};
 
 function unsampledTrace(ids: IdGenerator, traceId: string, spanId: string, traceState: string): RequestTrace {
   return {
