@@ -1,5 +1,6 @@
 import { upstreamWatchdog } from "./deadline_watchdog.ts";
 import type { ProviderClient } from "./http_clients.ts";
+import type { RequestBody } from "./request_body.ts";
 import { BodyTooLargeError, describeError, type UpstreamResponse } from "./upstream_response.ts";
 
 export { BodyTooLargeError } from "./upstream_response.ts";
@@ -53,8 +54,8 @@ export interface UpstreamBody {
 export interface UpstreamRequest {
   readonly url: string;
   readonly headers: Record<string, string>;
-  /** JSON text, or bytes (a multipart upload). */
-  readonly body: string | Uint8Array<ArrayBuffer>;
+  /** JSON text, bytes (a multipart upload), or JSON bytes in parts (a big body, `sliced_json.ts`). */
+  readonly body: RequestBody;
   readonly client: ProviderClient;
   /**
    * The client connection's signal, aborted when the client disconnects. Asked for only once a call has

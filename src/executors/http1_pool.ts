@@ -2,6 +2,7 @@ import { closeQuietly, Connection } from "./http1_connection.ts";
 import { ResponseBody } from "./http1_response_body.ts";
 import { Http1ProtocolError, MAX_HEAD_BYTES, type ResponseHead } from "./http1_wire.ts";
 import { describeError as describe, type UpstreamResponse } from "./upstream_response.ts";
+import { partsLength, type RequestBody } from "./request_body.ts";
 import { GATEWAY_VERSION } from "../version.ts";
 import { nextTurn } from "../next_turn.ts";
 
@@ -88,12 +89,14 @@ export class Http1Pool {
   async post(
     target: string,
     headers: Record<string, string>,
-    body: string | Uint8Array<ArrayBuffer>,
+    body: RequestBody,
     signal: AbortSignal,
   ): Promise<UpstreamResponse> {
     const message = typeof body === "string" && body.length > PACED_BODY_CHARS
       ? await this.#pacedMessage(target, headers, body)
-      : [this.#message(target, headers, body)];
+      : typeof body === "string" || body instanceof Uint8Array
+      ? [this.#message(target, headers, body)]
+      : [this.#head(target, headers, partsLength(body)), ...body];
     for (let fresh = false;; fresh = true) {
       if (signal.aborted) throw signal.reason;
       const idle = fresh ? null : this.#takeIdle();

@@ -3,6 +3,7 @@ import { MAX_HEAD_BYTES } from "./http1_wire.ts";
 import type { UpstreamResponse } from "./upstream_response.ts";
 import { fetchResponse } from "./fetch_response.ts";
 import { usesEnvProxy } from "./proxy_env.ts";
+import { fetchBody, type RequestBody } from "./request_body.ts";
 
 /**
  * One HTTP client per provider: keep-alive pools of the gateway's HTTP/1.1 client plus a limit of
@@ -99,15 +100,16 @@ export class ProviderClient {
   post(
     url: string,
     headers: Record<string, string>,
-    body: string | Uint8Array<ArrayBuffer>,
+    body: RequestBody,
     signal: AbortSignal,
   ): Promise<UpstreamResponse> {
     if (this.#closed) return Promise.reject(new Error("provider client closed"));
     const route = this.#routes.get(url) ?? this.#route(url);
     if (route !== "fetch") return route.pool.post(route.target, headers, body, signal);
-    return fetch(url, { method: "POST", headers, body, signal, client: this.#proxyClient() }).then(
-      fetchResponse,
-    );
+    return fetch(url, { method: "POST", headers, body: fetchBody(body), signal, client: this.#proxyClient() })
+      .then(
+        fetchResponse,
+      );
   }
 
   #route(url: string): UrlRoute {

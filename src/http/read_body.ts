@@ -13,6 +13,11 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** Bodies with more values than this yield to the event loop before they are validated. */
 const PACE_AFTER_VALUES = 2_000;
+/**
+ * A body's bytes are read this many at a time before other requests get a turn: chunks already in the
+ * server's buffers come one after the other without one, and reading 30 MiB held the loop for 45-65 ms.
+ */
+const READ_SLICE_BYTES = 4 * 1024 * 1024;
 
 /** Decoding without `stream: true` keeps no state between calls, so one decoder serves every request. */
 const UTF8 = new TextDecoder();
@@ -135,6 +140,7 @@ async function readDeclared(request: Request, declared: number, limit: number): 
   }
   const bytes = new Uint8Array(declared);
   let size = 0;
+  let paced = 0;
   const reader = request.body.getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) {
     if (size + next.value.length > declared) {
@@ -143,6 +149,10 @@ async function readDeclared(request: Request, declared: number, limit: number): 
     }
     bytes.set(next.value, size);
     size += next.value.length;
+    if (size - paced >= READ_SLICE_BYTES) {
+      paced = size;
+      await nextTurn();
+    }
   }
   return size === declared ? bytes : bytes.slice(0, size);
 }
@@ -158,6 +168,7 @@ async function readUndeclared(
   let first: Uint8Array | undefined;
   let more: Uint8Array[] | undefined;
   let size = 0;
+  let paced = 0;
   while (true) {
     const next = await reader.read();
     if (next.done) break;
@@ -169,6 +180,10 @@ async function readUndeclared(
     }
     // Its size is unknown until its end: a body that grows big waits in the lane for the most it may be.
     if (admit && before <= BIG_BODY_BYTES && size > BIG_BODY_BYTES) await admit(limit);
+    if (size - paced >= READ_SLICE_BYTES) {
+      paced = size;
+      await nextTurn();
+    }
     if (first === undefined) first = next.value;
     else (more ??= []).push(next.value);
   }

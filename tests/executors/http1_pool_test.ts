@@ -149,6 +149,34 @@ Deno.test("Http1Pool writes one exact request and reuses its connection for the 
   }
 });
 
+Deno.test("Http1Pool writes a body given in parts after its head, with their total length, unjoined", async () => {
+  const seen: RawRequest[] = [];
+  const server = rawServer(async (peer) => {
+    for (let request = await peer.request(); request !== null; request = await peer.request()) {
+      seen.push(request);
+      await peer.write(json("{}"));
+    }
+  });
+  const pool = new Http1Pool(server.origin, options);
+  try {
+    const parts = ['{"text":"', "héllo ", "✓", '"}'].map((part) => encoder.encode(part));
+    for (let i = 0; i < 2; i++) {
+      const response = await pool.post("/v1/chat/completions", {}, parts, signal());
+      assertEquals(response.status, 200);
+      await response.text();
+    }
+    assertEquals(seen.length, 2);
+    for (const request of seen) {
+      assertStringIncludes(request.head, `content-length: ${encoder.encode('{"text":"héllo ✓"}').length}`);
+      assertEquals(request.body, '{"text":"héllo ✓"}');
+    }
+    assertEquals(server.connections, 1);
+  } finally {
+    pool.close();
+    await server.close();
+  }
+});
+
 Deno.test("Http1Pool reads a chunked body written a few bytes at a time, then reuses the connection", async () => {
   const body = "data: " + "x".repeat(3000) + "\n\n" + "data: [DONE]\n\n";
   const server = rawServer(async (peer) => {

@@ -1,0 +1,88 @@
+/**
+ * A request body as JSON bytes, made across turns of the event loop when it holds a long string (a big
+ * prompt, a base64 image). `JSON.stringify` of a 30 MiB prompt is one step of 40–120 ms on the serving
+ * thread, and with several such bodies health checks waited over 100 ms behind it (issue 31, point 4;
+ * docs/limits.md). Here the long strings are cut out of the value, the rest is encoded at once (it is
+ * small), and each long string is escaped and encoded in slices, one slice a turn. The bytes are the
+ * same as `TextEncoder` gives for `JSON.stringify(value)`: a slice never ends between the two halves of a
+ * surrogate pair (apart, each would be escaped), and JSON escaping works character by character.
+ */
+import { nextTurn } from "../next_turn.ts";
+
+/** Strings at least this long are encoded in slices; a value without one is not worth the walk's turns. */
+export const SLICED_STRING_CHARS = 1024 * 1024;
+/** One slice: about 5 ms of escaping and encoding. */
+const SLICE_CHARS = 2 * 1024 * 1024;
+
+const utf8 = new TextEncoder();
+
+/** Whether the JSON value holds a string of at least `limit` characters (a walk over its nodes). */
+export function hasLongString(value: unknown, limit = SLICED_STRING_CHARS): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === "string") {
+      if (next.length >= limit) return true;
+    } else if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+    } else if (typeof next === "object" && next !== null) {
+      for (const key in next) pending.push((next as Record<string, unknown>)[key]);
+    }
+  }
+  return false;
+}
+
+/**
+ * The UTF-8 bytes of `JSON.stringify(value)` as parts, long strings escaped and encoded a slice per turn
+ * (`sliceChars` UTF-16 units at most; tests pass small ones). `value` is plain JSON data (no `toJSON`,
+ * no cycles), as an upstream codec builds it.
+ */
+export async function slicedJsonBytes(
+  value: unknown,
+  limit = SLICED_STRING_CHARS,
+  sliceChars = SLICE_CHARS,
+): Promise<Uint8Array<ArrayBuffer>[]> {
+  const long: string[] = [];
+  // A marker no content can hold by chance: it carries a random nonce, and is checked below anyway.
+  const nonce = crypto.randomUUID();
+  const marker = (i: number) => `gateway-slice-${nonce}-${i}`;
+  const skeleton = JSON.stringify(value, (_key, item) => {
+    if (typeof item !== "string" || item.length < limit) return item;
+    long.push(item);
+    return marker(long.length - 1);
+  });
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  let from = 0;
+  for (let i = 0; i < long.length; i++) {
+    const at = skeleton.indexOf(`"${marker(i)}"`, from);
+    if (at < 0) throw new Error("sliced JSON: a marker went missing");
+    // The quotes stay with the skeleton; the string's escaped body goes between them.
+    parts.push(utf8.encode(skeleton.slice(from, at + 1)));
+    from = at + 1 + marker(i).length;
+    const text = long[i];
+    for (let start = 0; start < text.length;) {
+      await nextTurn();
+      let end = Math.min(text.length, start + sliceChars);
+      // A pair stays whole (its halves apart would each be escaped): back to before it, or, in a slice
+      // of one character, on to after it.
+      if (
+        end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))
+      ) {
+        end += end - 1 > start ? -1 : 1;
+      }
+      const escaped = JSON.stringify(text.slice(start, end));
+      parts.push(utf8.encode(escaped.slice(1, -1)));
+      start = end;
+    }
+  }
+  parts.push(utf8.encode(skeleton.slice(from)));
+  return parts;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

@@ -1,0 +1,103 @@
+import { hasLongString, slicedJsonBytes } from "../../src/gateway/sliced_json.ts";
+import { mulberry32 } from "../fuzz/fuzzer.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
+
+const utf8 = new TextEncoder();
+
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** Characters JSON escapes, or that take 2-4 UTF-8 bytes, or that pair up: where slices could go wrong. */
+const PIECES = [
+  "a",
+  "Z",
+  " ",
+  '"',
+  "\\",
+  "\n",
+  "\u0000",
+  "\u001f",
+  "\u2028",
+  "é",
+  "✓",
+  "😀",
+  "\ud800",
+  "\udfff",
+];
+
+function randomString(random: () => number, maxLength: number): string {
+  let text = "";
+  const length = Math.floor(random() * maxLength);
+  for (let i = 0; i < length; i++) text += PIECES[Math.floor(random() * PIECES.length)];
+  return text;
+}
+
+function randomValue(random: () => number, depth: number): unknown {
+  const roll = random();
+  if (depth > 3 || roll < 0.45) return randomString(random, 40);
+  if (roll < 0.55) return Math.floor(random() * 2000) - 1000;
+  if (roll < 0.6) return random() < 0.5;
+  if (roll < 0.65) return null;
+  if (roll < 0.8) {
+    return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(random, depth + 1));
+  }
+  const object: Record<string, unknown> = {};
+  for (let i = Math.floor(random() * 4); i > 0; i--) {
+    object[randomString(random, 6)] = randomValue(random, depth + 1);
+  }
+  if (random() < 0.2) object.skipped = undefined;
+  return object;
+}
+
+Deno.test("slicedJsonBytes gives JSON.stringify's bytes for 400 seeded values, whatever the slice size", async () => {
+  const random = mulberry32(31);
+  for (let i = 0; i < 400; i++) {
+    const value = randomValue(random, 0);
+    const limit = 1 + Math.floor(random() * 12);
+    const slice = 1 + Math.floor(random() * 7);
+    const parts = await slicedJsonBytes(value, limit, slice);
+    const expected = utf8.encode(JSON.stringify(value));
+    assertEquals(
+      joined(parts),
+      expected,
+      `value ${i}: ${JSON.stringify(value)} (limit ${limit}, slice ${slice})`,
+    );
+  }
+});
+
+Deno.test("slicedJsonBytes never ends a slice between the halves of a surrogate pair", async () => {
+  const text = "😀".repeat(9);
+  for (const slice of [1, 2, 3, 5]) {
+    const parts = await slicedJsonBytes({ text }, 4, slice);
+    // Skeleton before, the slices, skeleton after: every slice is whole characters.
+    for (const part of parts.slice(1, -1)) assertEquals(utf8.encode(new TextDecoder().decode(part)), part);
+    assertEquals(joined(parts), utf8.encode(JSON.stringify({ text })));
+  }
+});
+
+Deno.test("slicedJsonBytes yields to the event loop between slices", async () => {
+  let timerRan = false;
+  setTimeout(() => timerRan = true, 0);
+  const value = { messages: [{ content: "x".repeat(64) }] };
+  const parts = await slicedJsonBytes(value, 16, 8);
+  assert(timerRan, "a timer set before the encoding ran before it ended");
+  // The skeleton around the long string, and one part per slice of it.
+  assertEquals(parts.length, 2 + 8);
+  assertEquals(joined(parts), utf8.encode(JSON.stringify(value)));
+});
+
+Deno.test("hasLongString finds a long string at any depth, in values only", () => {
+  assertEquals(hasLongString("abcd", 4), true);
+  assertEquals(hasLongString("abc", 4), false);
+  assertEquals(hasLongString({ a: [1, null, { b: ["x", "abcde"] }] }, 5), true);
+  assertEquals(hasLongString({ a: [1, null, { b: ["x", "abcd"] }] }, 5), false);
+  assertEquals(hasLongString({ abcdefgh: "x" }, 5), false);
+  assertEquals(hasLongString([true, 12345678], 5), false);
+});
