@@ -1,8 +1,9 @@
 /**
  * Budgets for big request bodies. Reading, parsing, decoding and encoding a body for its upstream are
- * synchronous steps whose length grows with the body (a 30 MiB body, with the parse on a worker: about
- * 20 ms to receive the parsed value, 40 ms to encode its request as JSON); eight such bodies at
- * once ran their steps back to back and held health checks 0.5-3 s, and the process held 1.2 GB.
+ * work whose length grows with the body (a 30 MiB body, with the parse on a worker and the reading and
+ * encoding paced across turns: about 20-45 ms to receive the parsed value, a few ms a step otherwise);
+ * eight such bodies at once, unbudgeted, ran their steps back to back and held health checks 0.5-3 s, and
+ * the process held 1.2 GB.
  *
  * A body over BIG_BODY_BYTES takes two places before it is read (its bytes stay with the client
  * meanwhile): one in the in-flight budget (BIG_BODIES_IN_FLIGHT_BYTES), kept until its answer starts (or it fails), which
@@ -18,7 +19,7 @@ export const BIG_BODY_BYTES = 1024 * 1024;
  * Big bodies in flight at once (two maximum ones, or e.g. twenty 3 MiB screenshots); more wait, unread,
  * for one to end. Each costs about three times its size while it is being parsed and encoded, and twice
  * its size until its answer starts (the parsed request, its encoded copy until written): eight 30 MiB
- * bodies at once raised RSS by about 470 MiB with this cap, 1.2 GB without it.
+ * bodies at once raised RSS by 350-380 MiB with this cap, 1.2 GB without it.
  */
 export const BIG_BODIES_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 
