@@ -1,9 +1,4 @@
-import {
-  BodyTooLargeError,
-  callUpstream,
-  type UpstreamOutcome,
-  type UpstreamRequest,
-} from "../executors/call_upstream.ts";
+import { BodyTooLargeError, callUpstream, type UpstreamOutcome } from "../executors/call_upstream.ts";
 import { RefreshError } from "../executors/oauth/mod.ts";
 import {
   GatewayError,
@@ -81,7 +76,7 @@ export async function runAttempt(
   };
   let prepared: PreparedCall;
   try {
-    const preparing = prepareCall(deps, caller, original, attempt, target);
+    const preparing = prepareCall(deps, caller, original, attempt, target, span.headers);
     prepared = preparing instanceof Promise ? await preparing : preparing;
   } catch (error) {
     // A stored credential this account cannot use (refresh failed, broken blob): its auth failure.
@@ -95,7 +90,7 @@ export async function runAttempt(
   deps.routing.quota.attempted(target.provider.id, deps.now());
   // Counted in the worker while the upstream starts answering (see streamInputTokens).
   const inputCount = streamInputTokens(deps, caller, prepared, target.preset.format);
-  const outcome = await caller.timing.waitFor(callHosts(prepared, span.headers));
+  const outcome = await caller.timing.waitFor(callHosts(prepared));
   if (outcome.kind === "response") deps.routing.quota.observe(target.provider.id, outcome.header, deps.now());
   const clientLeft = () => {
     record.failed(499, "client disconnected");
@@ -280,26 +275,14 @@ function isEmptyAnswer(response: NeutralResponse): boolean {
  * Calls the prepared hosts in order: an answer whose status the kind fails over on (a 429 from one quota
  * pool, a 403 from a host that refuses the origin) moves on to the next host; the last host's answer stands.
  */
-async function callHosts(
-  prepared: PreparedCall,
-  trace: Readonly<Record<string, string>>,
-): Promise<UpstreamOutcome> {
-  let outcome = await callUpstream(traced(prepared.call, trace));
+async function callHosts(prepared: PreparedCall): Promise<UpstreamOutcome> {
+  let outcome = await callUpstream(prepared.call);
   for (const next of prepared.nextHosts) {
     if (outcome.kind !== "response" || !prepared.failover(outcome.status)) return outcome;
     await outcome.readText(ERROR_BODY_LIMIT);
-    outcome = await callUpstream(traced(next, trace));
+    outcome = await callUpstream(next);
   }
   return outcome;
-}
-
-/**
- * The call with the attempt span's `traceparent` (and `tracestate`), so the provider's trace joins the
- * gateway's; the same call when there is nothing to pass on (telemetry off and no incoming trace).
- */
-function traced(call: UpstreamRequest, trace: Readonly<Record<string, string>>): UpstreamRequest {
-  for (const _ in trace) return { ...call, headers: { ...call.headers, ...trace } };
-  return call;
 }
 
 /** The client left while a stream was being collected for it. */

@@ -188,3 +188,22 @@ Deno.test("cli_oauth: the envelope carries project, model and ids; a 429 with Re
     `cooldown ${cooling?.remainingSeconds}`,
   );
 });
+
+Deno.test("cli_oauth: a client's traceparent reaches every host a shaped call tries, and the fallback account", async () => {
+  const blob = JSON.stringify({ access_token: "goog-access", extra: { project_id: "proj-42" } });
+  await using s = await setup("cli_oauth", blob);
+  s.kiro.script({ json: { error: { code: 500, message: "boom", status: "INTERNAL" } }, status: 500 });
+  const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+  const response = await post(`${s.gw.url}/v1/chat/completions`, ask, {
+    traceparent,
+    tracestate: "client=1",
+  });
+  assertEquals(response.status, 200);
+  await response.body?.cancel();
+  // Telemetry is off: the caller's trace passes through as a plain proxy would pass it.
+  for (const sent of [s.kiro.requests[0], s.backup.requests[0]]) {
+    assertEquals(sent.headers.get("traceparent"), traceparent);
+    assertEquals(sent.headers.get("tracestate"), "client=1");
+  }
+  assertEquals(s.kiro.requests[0].headers.get("authorization"), "Bearer goog-access");
+});
