@@ -106,10 +106,8 @@ export class ProviderClient {
     if (this.#closed) return Promise.reject(new Error("provider client closed"));
     const route = this.#routes.get(url) ?? this.#route(url);
     if (route !== "fetch") return route.pool.post(route.target, headers, body, signal);
-    return fetch(url, { method: "POST", headers, body: fetchBody(body), signal, client: this.#proxyClient() })
-      .then(
-        fetchResponse,
-      );
+    const init = { method: "POST", headers, body: fetchBody(body), signal, client: this.#proxyClient() };
+    return fetch(url, init).then(fetchResponse);
   }
 
   #route(url: string): UrlRoute {

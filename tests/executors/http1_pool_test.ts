@@ -444,9 +444,9 @@ Deno.test("ProviderClient: a refused connection names the host; close() drops id
 Deno.test("ProviderClient sends URLs behind an environment proxy through fetch, which uses the proxy", async () => {
   const proxied: string[] = [];
   // A forward proxy sees absolute-form targets; this one answers for every upstream itself.
-  const proxy = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+  const proxy = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
     proxied.push(request.url);
-    return Response.json({ via: "proxy" });
+    return Response.json({ via: "proxy", body: await request.text() });
   });
   try {
     const output = await new Deno.Command(Deno.execPath(), {
@@ -465,7 +465,10 @@ Deno.test("ProviderClient sends URLs behind an environment proxy through fetch, 
       },
       clearEnv: true,
     }).output();
-    assertEquals(new TextDecoder().decode(output.stdout).trim(), '200 {"via":"proxy"}');
+    assertEquals(
+      new TextDecoder().decode(output.stdout).trim(),
+      `200 ${JSON.stringify({ via: "proxy", body: '{"a":"parts"}' })}`,
+    );
     assertEquals(proxied, ["http://upstream.invalid/v1/chat/completions"]);
   } finally {
     await proxy.shutdown();
