@@ -220,7 +220,7 @@ async function callBatch(
   const { preset } = target;
   const encoded = codec.encodeRequest(request, upstreamModelName(preset, attempt.upstreamModel));
   const call = tracedCall(
-    jsonUpstreamCall(
+    await jsonUpstreamCall(
       deps,
       target,
       input.clientSignal,

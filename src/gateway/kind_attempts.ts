@@ -25,6 +25,7 @@ import type { Usage } from "../model/mod.ts";
 import { callUpstream, type UpstreamOutcome, type UpstreamRequest } from "../executors/call_upstream.ts";
 import type { RequestTiming } from "./request_timing.ts";
 import { upstreamErrorKind } from "./upstream_error_kind.ts";
+import { jsonRequestBody } from "./sliced_json.ts";
 
 /** What a non-chat kind's flow needs from the runtime (the dispatcher's own deps). */
 export interface KindDeps extends AttemptDeps, AdmissionDeps {
@@ -179,13 +180,13 @@ export function upstreamCallBase(deps: AttemptDeps, target: CallTarget, clientSi
 }
 
 /** A JSON POST of `body` to `url` on the account, with the account's auth headers. */
-export function jsonUpstreamCall(
+export async function jsonUpstreamCall(
   deps: AttemptDeps,
   target: CallTarget,
   clientSignal: () => AbortSignal,
   url: string,
   body: unknown,
-): UpstreamRequest {
+): Promise<UpstreamRequest> {
   return {
     ...upstreamCallBase(deps, target, clientSignal),
     url,
@@ -194,7 +195,8 @@ export function jsonUpstreamCall(
       accept: "application/json",
       ...target.preset.authHeaders(target.provider.apiKey),
     },
-    body: JSON.stringify(body),
+    // A long input (a big text to embed) is encoded a slice per turn (sliced_json.ts).
+    body: await jsonRequestBody(body),
   };
 }
 

@@ -44,6 +44,7 @@ import { admitRequest } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { RequestTiming } from "./request_timing.ts";
+import { jsonRequestBody } from "./sliced_json.ts";
 import {
   callKindUpstream,
   kindAttemptEnded,
@@ -197,14 +198,17 @@ function placeholderRequest(media: MediaRequest): NeutralRequest {
   };
 }
 
-/** The upstream call of one attempt, and what the target could not express. */
-function buildCall(
+/**
+ * The upstream call of one attempt, and what the target could not express. A JSON body with a long
+ * string (a base64 image) is encoded a slice per turn (sliced_json.ts).
+ */
+async function buildCall(
   deps: MediaDeps,
   input: MediaInput,
   attempt: Attempt,
   target: CallTarget,
   route: "openai" | "gemini",
-): { call: UpstreamRequest; warnings: readonly GatewayWarning[] } {
+): Promise<{ call: UpstreamRequest; warnings: readonly GatewayWarning[] }> {
   const { media } = input;
   const { provider, preset } = target;
   const base = upstreamCallBase(deps, target, input.clientSignal);
@@ -218,7 +222,7 @@ function buildCall(
       call: {
         url: preset.url(provider.baseUrl, attempt.upstreamModel, false),
         headers: { "content-type": "application/json", accept: "application/json", ...auth },
-        body: JSON.stringify(encoded.body),
+        body: await jsonRequestBody(encoded.body),
         ...base,
       },
       warnings: encoded.warnings,
@@ -226,11 +230,11 @@ function buildCall(
   }
   const url = operationUrl(preset, provider.baseUrl, OPENAI_PATHS[media.kind], attempt.upstreamModel);
   const model = upstreamModelName(preset, attempt.upstreamModel);
-  const json = (body: unknown) => ({
+  const json = async (body: unknown) => ({
     call: {
       url,
       headers: { "content-type": "application/json", ...auth },
-      body: JSON.stringify(body),
+      body: await jsonRequestBody(body),
       ...base,
     },
     warnings: [],
@@ -247,7 +251,7 @@ function buildCall(
     case "image_edit": {
       const encoded = encodeOpenAiImageRequest(media.request, model);
       return encoded.kind === "json"
-        ? { ...json(encoded.body), warnings: encoded.warnings }
+        ? { ...await json(encoded.body), warnings: encoded.warnings }
         : multipart(encoded.body, encoded.warnings);
     }
     case "transcription":
@@ -267,7 +271,7 @@ async function runMediaAttempt(
   span: AttemptTrace,
 ): Promise<AttemptResult> {
   const route = routeOf(input.media.kind, target)!;
-  const built = buildCall(deps, input, attempt, target, route);
+  const built = await buildCall(deps, input, attempt, target, route);
   const warnings = built.warnings;
   const call = tracedCall(built.call, span);
   const started = deps.now();

@@ -26,7 +26,7 @@ import type { CredentialBlob } from "../credentials/mod.ts";
 import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
 import { droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
-import { hasLongString, slicedJsonBytes } from "./sliced_json.ts";
+import { jsonRequestBody } from "./sliced_json.ts";
 
 /** The account an attempt calls and how to reach it. */
 export interface CallTarget {
@@ -225,7 +225,8 @@ function build(
   });
   // A long string (a big prompt, a base64 image) is encoded a slice per turn: in one step it held the
   // serving thread for 40-120 ms per 30 MiB.
-  return hasLongString(body) ? slicedJsonBytes(body).then(prepared) : prepared(JSON.stringify(body));
+  const json = jsonRequestBody(body);
+  return typeof json === "string" ? prepared(json) : json.then(prepared);
 }
 
 /** Whether a provider's base URL is local, judged once per provider config (configs are replaced on reload). */

@@ -138,7 +138,7 @@ async function runRerankAttempt(
   const codec = rerankCodecFor(format);
   const encoded = codec.encodeRequest(request, attempt.upstreamModel);
   const url = `${provider.baseUrl.replace(/\/+$/, "")}/rerank`;
-  const call = tracedCall(jsonUpstreamCall(deps, target, input.clientSignal, url, encoded.body), span);
+  const call = tracedCall(await jsonUpstreamCall(deps, target, input.clientSignal, url, encoded.body), span);
   const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {
     write(status, null, message);
   });

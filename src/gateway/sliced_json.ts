@@ -9,6 +9,14 @@
  */
 import { nextTurn } from "../next_turn.ts";
 
+/**
+ * A JSON request body: the text at once, or, when the value holds a long string, its bytes in parts made
+ * a slice per turn (`slicedJsonBytes`). What every upstream call with a JSON body sends.
+ */
+export function jsonRequestBody(value: unknown): string | Promise<Uint8Array<ArrayBuffer>[]> {
+  return hasLongString(value) ? slicedJsonBytes(value) : JSON.stringify(value);
+}
+
 /** Strings at least this long are encoded in slices; a value without one is not worth the walk's turns. */
 export const SLICED_STRING_CHARS = 1024 * 1024;
 /** One slice: about 5 ms of escaping and encoding. */

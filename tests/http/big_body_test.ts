@@ -6,6 +6,8 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { chatCompletion, post } from "../helpers/chat_fixtures.ts";
 import { startChatGateway } from "../helpers/chat_gateway.ts";
+import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
+import { startMockUpstream } from "../helpers/mock_upstream.ts";
 
 const MIB = 1024 * 1024;
 
@@ -75,4 +77,50 @@ Deno.test("a big body sent without a length (chunked) is read, parsed and forwar
   await response.body?.cancel();
   const sent = t.mock.requests.at(-1)!.body as { messages: { content: string }[] };
   assertEquals(sent.messages[0].content.length, content.length);
+});
+
+Deno.test("a big input to embed and a big document to rerank reach the upstream unchanged", async () => {
+  const mock = await startMockUpstream();
+  mock.script({
+    handler: (request) =>
+      request.path.endsWith("/rerank")
+        ? Response.json({
+          id: "rr-1",
+          results: [{ index: 0, relevance_score: 0.9 }],
+          usage: { total_tokens: 6 },
+        })
+        : Response.json({
+          object: "list",
+          data: [{ object: "embedding", index: 0, embedding: [0.5, 0.25] }],
+          model: "text-embedding-3-small",
+          usage: { prompt_tokens: 3, total_tokens: 3 },
+        }),
+  });
+  const gw = await startTestGateway(
+    chatProvidersYaml([{
+      id: "acct-a",
+      prefix: "p",
+      url: mock.url,
+      models: ["text-embedding-3-small", "jina-reranker-v2-base-multilingual"],
+    }]),
+  );
+  try {
+    // Long enough to be encoded in slices, with pairs, quotes and newlines to escape across them.
+    const text = 'say "\u{1F600}"\n'.repeat(Math.ceil(3 * MIB / 8));
+    const embed = await post(`${gw.url}/v1/embeddings`, { model: "p/text-embedding-3-small", input: text });
+    assertEquals(embed.status, 200, await embed.clone().text());
+    await embed.body?.cancel();
+    assertEquals(mock.requests.at(-1)!.body.input, text);
+    const rerank = await post(`${gw.url}/v1/rerank`, {
+      model: "p/jina-reranker-v2-base-multilingual",
+      query: "which?",
+      documents: [text, "b"],
+    });
+    assertEquals(rerank.status, 200, await rerank.clone().text());
+    await rerank.body?.cancel();
+    assertEquals(mock.requests.at(-1)!.body.documents, [text, "b"]);
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
 });
