@@ -19,7 +19,7 @@ export const BIG_BODY_BYTES = 1024 * 1024;
  * Big bodies in flight at once (two maximum ones, or e.g. twenty 3 MiB screenshots); more wait, unread,
  * for one to end. Each costs about three times its size while it is being parsed and encoded, and twice
  * its size until its answer starts (the parsed request, its encoded copy until written): eight 30 MiB
- * bodies at once raised RSS by 350-380 MiB with this cap, 1.2 GB without it.
+ * bodies at once raised RSS by 350-400 MiB with this cap, 1.2 GB without it.
  */
 export const BIG_BODIES_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 
