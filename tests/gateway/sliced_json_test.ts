@@ -1,18 +1,9 @@
+import { concatBytes } from "../../src/bytes.ts";
 import { hasLongString, slicedJsonBytes } from "../../src/gateway/sliced_json.ts";
 import { mulberry32 } from "../fuzz/fuzzer.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 
 const utf8 = new TextEncoder();
-
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
 
 /** Characters JSON escapes, or that take 2-4 UTF-8 bytes, or that pair up: where slices could go wrong. */
 const PIECES = [
@@ -65,7 +56,7 @@ Deno.test("slicedJsonBytes gives JSON.stringify's bytes for 400 seeded values, w
     const parts = await slicedJsonBytes(value, limit, slice);
     const expected = utf8.encode(JSON.stringify(value));
     assertEquals(
-      joined(parts),
+      concatBytes(parts),
       expected,
       `value ${i}: ${JSON.stringify(value)} (limit ${limit}, slice ${slice})`,
     );
@@ -78,7 +69,7 @@ Deno.test("slicedJsonBytes never ends a slice between the halves of a surrogate 
     const parts = await slicedJsonBytes({ text }, 4, slice);
     // Skeleton before, the slices, skeleton after: every slice is whole characters.
     for (const part of parts.slice(1, -1)) assertEquals(utf8.encode(new TextDecoder().decode(part)), part);
-    assertEquals(joined(parts), utf8.encode(JSON.stringify({ text })));
+    assertEquals(concatBytes(parts), utf8.encode(JSON.stringify({ text })));
   }
 });
 
@@ -90,7 +81,7 @@ Deno.test("slicedJsonBytes yields to the event loop between slices", async () =>
   assert(timerRan, "a timer set before the encoding ran before it ended");
   // The skeleton around the long string, and one part per slice of it.
   assertEquals(parts.length, 2 + 8);
-  assertEquals(joined(parts), utf8.encode(JSON.stringify(value)));
+  assertEquals(concatBytes(parts), utf8.encode(JSON.stringify(value)));
 });
 
 Deno.test("hasLongString finds a long string at any depth, in values only", () => {

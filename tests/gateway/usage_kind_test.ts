@@ -3,29 +3,13 @@
  * kind.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { chatCompletion } from "../helpers/chat_fixtures.ts";
+import { kindsAnswer } from "../helpers/chat_fixtures.ts";
 import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
 
 Deno.test("usage rows record the kind of work: chat, legacy and Ollama completions, embeddings, rerank", async () => {
   const mock = await startMockUpstream();
-  mock.script({
-    handler: (request) =>
-      request.path.endsWith("/rerank")
-        ? Response.json({
-          id: "rr-1",
-          results: [{ index: 0, relevance_score: 0.9 }],
-          usage: { total_tokens: 6 },
-        })
-        : request.path.endsWith("/embeddings")
-        ? Response.json({
-          object: "list",
-          data: [{ object: "embedding", index: 0, embedding: [0.5, 0.25] }],
-          model: "text-embedding-3-small",
-          usage: { prompt_tokens: 3, total_tokens: 3 },
-        })
-        : Response.json(chatCompletion("hi", { prompt_tokens: 4, completion_tokens: 2 })),
-  });
+  mock.script({ handler: (request) => kindsAnswer(request.path) });
   const gw = await startTestGateway(
     chatProvidersYaml([{
       id: "acct-a",

@@ -69,3 +69,26 @@ export async function waitForUsageRows(gw: UsageGateway, count = 1) {
   await waitFor(async () => (rows = await usageRows(gw)).length >= count, { what: `${count} usage row(s)` });
   return rows;
 }
+
+/**
+ * What a mock upstream serving several kinds answers at `path`: a rerank result, an embedding (naming
+ * `embeddingModel`), or a chat completion.
+ */
+export function kindsAnswer(path: string, embeddingModel = "text-embedding-3-small"): Response {
+  if (path.endsWith("/rerank")) {
+    return Response.json({
+      id: "rr-1",
+      results: [{ index: 0, relevance_score: 0.9 }],
+      usage: { total_tokens: 6 },
+    });
+  }
+  if (path.endsWith("/embeddings")) {
+    return Response.json({
+      object: "list",
+      data: [{ object: "embedding", index: 0, embedding: [0.5, 0.25] }],
+      model: embeddingModel,
+      usage: { prompt_tokens: 3, total_tokens: 3 },
+    });
+  }
+  return Response.json(chatCompletion("hi", { prompt_tokens: 4, completion_tokens: 2 }));
+}

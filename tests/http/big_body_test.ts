@@ -4,7 +4,7 @@
  * reaches the upstream, and bad bodies get the same answers as small ones.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { chatCompletion, post } from "../helpers/chat_fixtures.ts";
+import { chatCompletion, kindsAnswer, post } from "../helpers/chat_fixtures.ts";
 import { startChatGateway } from "../helpers/chat_gateway.ts";
 import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
 import { startMockUpstream } from "../helpers/mock_upstream.ts";
@@ -81,21 +81,7 @@ Deno.test("a big body sent without a length (chunked) is read, parsed and forwar
 
 Deno.test("a big input to embed and a big document to rerank reach the upstream unchanged", async () => {
   const mock = await startMockUpstream();
-  mock.script({
-    handler: (request) =>
-      request.path.endsWith("/rerank")
-        ? Response.json({
-          id: "rr-1",
-          results: [{ index: 0, relevance_score: 0.9 }],
-          usage: { total_tokens: 6 },
-        })
-        : Response.json({
-          object: "list",
-          data: [{ object: "embedding", index: 0, embedding: [0.5, 0.25] }],
-          model: "text-embedding-3-small",
-          usage: { prompt_tokens: 3, total_tokens: 3 },
-        }),
-  });
+  mock.script({ handler: (request) => kindsAnswer(request.path) });
   const gw = await startTestGateway(
     chatProvidersYaml([{
       id: "acct-a",
