@@ -35,7 +35,6 @@ import {
   type KindDeps,
   type KindFailure,
   serveKindAttempts,
-  tracedCall,
 } from "./kind_attempts.ts";
 import type { AttemptTrace } from "../telemetry/mod.ts";
 import type { CallTarget } from "./prepare_call.ts";
@@ -219,15 +218,13 @@ async function callBatch(
 ): Promise<BatchResult> {
   const { preset } = target;
   const encoded = codec.encodeRequest(request, upstreamModelName(preset, attempt.upstreamModel));
-  const call = tracedCall(
-    await jsonUpstreamCall(
-      deps,
-      target,
-      input.clientSignal,
-      upstreamUrl(target, format, attempt.upstreamModel, encoded.endpoint),
-      encoded.body,
-    ),
-    span,
+  const call = await jsonUpstreamCall(
+    deps,
+    target,
+    input.clientSignal,
+    upstreamUrl(target, format, attempt.upstreamModel, encoded.endpoint),
+    encoded.body,
+    span.headers,
   );
   const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {
     write(status, null, message);

@@ -16,7 +16,7 @@ import type { Answer } from "./answer.ts";
 import type { AttemptDeps } from "./attempt_context.ts";
 import type { AdmissionDeps } from "./admission.ts";
 import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
-import { type CallTarget, callTarget } from "./prepare_call.ts";
+import { type CallTarget, callTarget, type TraceHeaders } from "./prepare_call.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { AttemptTrace } from "../telemetry/mod.ts";
 import { attemptStart } from "./trace_facts.ts";
@@ -179,13 +179,14 @@ export function upstreamCallBase(deps: AttemptDeps, target: CallTarget, clientSi
   };
 }
 
-/** A JSON POST of `body` to `url` on the account, with the account's auth headers. */
+/** A JSON POST of `body` to `url` on the account, with the account's auth headers and the attempt's trace. */
 export async function jsonUpstreamCall(
   deps: AttemptDeps,
   target: CallTarget,
   clientSignal: () => AbortSignal,
   url: string,
   body: unknown,
+  trace: TraceHeaders,
 ): Promise<UpstreamRequest> {
   return {
     ...upstreamCallBase(deps, target, clientSignal),
@@ -194,15 +195,11 @@ export async function jsonUpstreamCall(
       "content-type": "application/json",
       accept: "application/json",
       ...target.preset.authHeaders(target.provider.apiKey),
+      ...trace,
     },
     // A long input (a big text to embed) is encoded a slice per turn (sliced_json.ts).
     body: await jsonRequestBody(body),
   };
-}
-
-export function tracedCall(call: UpstreamRequest, span: AttemptTrace): UpstreamRequest {
-  for (const _ in span.headers) return { ...call, headers: { ...call.headers, ...span.headers } };
-  return call;
 }
 
 /**

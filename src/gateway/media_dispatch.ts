@@ -5,7 +5,7 @@
  * upstream bytes passed through (speech audio, streamed transcription events, text transcripts).
  */
 import { type AudioBill, imageCost, type Price, speechCost, transcriptionCost } from "../accounting/mod.ts";
-import type { CallTarget } from "./prepare_call.ts";
+import type { CallTarget, TraceHeaders } from "./prepare_call.ts";
 import type { UsageRow } from "../storage/mod.ts";
 import type { UpstreamOutcome, UpstreamRequest } from "../executors/call_upstream.ts";
 import { isSubscriptionKind } from "../executors/oauth/mod.ts";
@@ -51,7 +51,6 @@ import {
   type KindAttemptResult,
   type KindDeps,
   serveKindAttempts,
-  tracedCall,
   upstreamCallBase,
 } from "./kind_attempts.ts";
 
@@ -208,6 +207,7 @@ async function buildCall(
   attempt: Attempt,
   target: CallTarget,
   route: "openai" | "gemini",
+  trace: TraceHeaders,
 ): Promise<{ call: UpstreamRequest; warnings: readonly GatewayWarning[] }> {
   const { media } = input;
   const { provider, preset } = target;
@@ -221,7 +221,7 @@ async function buildCall(
     return {
       call: {
         url: preset.url(provider.baseUrl, attempt.upstreamModel, false),
-        headers: { "content-type": "application/json", accept: "application/json", ...auth },
+        headers: { "content-type": "application/json", accept: "application/json", ...auth, ...trace },
         body: await jsonRequestBody(encoded.body),
         ...base,
       },
@@ -233,7 +233,7 @@ async function buildCall(
   const json = async (body: unknown) => ({
     call: {
       url,
-      headers: { "content-type": "application/json", ...auth },
+      headers: { "content-type": "application/json", ...auth, ...trace },
       body: await jsonRequestBody(body),
       ...base,
     },
@@ -242,7 +242,12 @@ async function buildCall(
   const multipart = (form: Parameters<typeof encodeMultipart>[0], warnings: readonly GatewayWarning[]) => {
     const encoded = encodeMultipart(form, `gateway-${deps.newId()}`);
     return {
-      call: { url, headers: { "content-type": encoded.contentType, ...auth }, body: encoded.bytes, ...base },
+      call: {
+        url,
+        headers: { "content-type": encoded.contentType, ...auth, ...trace },
+        body: encoded.bytes,
+        ...base,
+      },
       warnings,
     };
   };
@@ -271,9 +276,9 @@ async function runMediaAttempt(
   span: AttemptTrace,
 ): Promise<AttemptResult> {
   const route = routeOf(input.media.kind, target)!;
-  const built = await buildCall(deps, input, attempt, target, route);
+  const built = await buildCall(deps, input, attempt, target, route, span.headers);
   const warnings = built.warnings;
-  const call = tracedCall(built.call, span);
+  const call = built.call;
   const started = deps.now();
   const row = new MediaRow(deps, input, attempt, target, started, lifecycle, span);
   const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {

@@ -25,7 +25,6 @@ import {
   type KindAttemptResult,
   type KindDeps,
   serveKindAttempts,
-  tracedCall,
 } from "./kind_attempts.ts";
 import type { AttemptTrace } from "../telemetry/mod.ts";
 import type { CallTarget } from "./prepare_call.ts";
@@ -138,7 +137,7 @@ async function runRerankAttempt(
   const codec = rerankCodecFor(format);
   const encoded = codec.encodeRequest(request, attempt.upstreamModel);
   const url = `${provider.baseUrl.replace(/\/+$/, "")}/rerank`;
-  const call = tracedCall(await jsonUpstreamCall(deps, target, input.clientSignal, url, encoded.body), span);
+  const call = await jsonUpstreamCall(deps, target, input.clientSignal, url, encoded.body, span.headers);
   const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {
     write(status, null, message);
   });
