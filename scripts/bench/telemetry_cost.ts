@@ -81,7 +81,6 @@ export function benchTelemetryCost(requests = 50_000): { oneAttempt: number; fal
       account: "acct",
       responseModel: "gpt-5-mini-2025",
       finishReasons: ["stop"],
-      usage,
       costUsd: 0.0004,
       warnings: [],
       saversApplied: ["rtk"],

@@ -390,7 +390,6 @@ export class RequestLifecycle implements AttemptListener {
       account: trace.providerId === "" ? undefined : trace.providerId,
       responseModel: this.#responseModel,
       finishReasons: this.#finishReason === undefined ? undefined : [this.#finishReason],
-      usage: trace.usage ?? undefined,
       warnings: trace.warnings,
       costUsd: this.#cost,
       saversApplied: this.#savers,

@@ -53,11 +53,16 @@ export interface Outcome {
   readonly responseId?: string;
   /** Raw finish reasons as the upstream gave them (the conventions' `finish_reasons`). */
   readonly finishReasons?: readonly string[];
-  readonly usage?: Usage;
 }
 
 /** The end of an attempt. */
 export interface AttemptEnd extends Outcome {
+  /**
+   * The tokens the upstream reported for this call. Only attempt spans carry usage: backends that total
+   * a trace (Langfuse, Opik) sum `gen_ai.usage.*` over all its spans, so a request span repeating its
+   * attempts' usage would count every token twice.
+   */
+  readonly usage?: Usage;
   /** True when this failure put the account in cooldown. */
   readonly cooldownSet?: boolean;
 }
@@ -101,7 +106,7 @@ export function writeAttemptStart(out: AttributeSink, operation: string, a: Atte
   if (a.fallbackReason !== undefined) out.string(GatewayAttr.fallbackReason, a.fallbackReason);
 }
 
-/** Writes what an outcome says (response model, usage, finish, error) on either kind of span. */
+/** Writes what an outcome says (response model, finish, error) on either kind of span. */
 function writeOutcome(out: AttributeSink, o: Outcome): void {
   if (o.responseModel !== undefined) out.string(GenAi.responseModel, o.responseModel);
   if (o.responseId !== undefined) out.string(GenAi.responseId, o.responseId);
@@ -110,14 +115,15 @@ function writeOutcome(out: AttributeSink, o: Outcome): void {
   if (o.finishReasons !== undefined && o.finishReasons.length > 0) {
     out.strings(GenAi.responseFinishReasons, o.finishReasons);
   }
-  if (o.usage !== undefined) {
-    const u = o.usage;
-    out.int(GenAi.usageInputTokens, u.inputTotal);
-    out.int(GenAi.usageOutputTokens, u.output);
-    out.int(GenAi.usageCacheReadInputTokens, u.cacheRead);
-    out.int(GenAi.usageCacheCreationInputTokens, u.cacheWrite);
-    if (u.reasoning > 0) out.int(GenAi.usageReasoningOutputTokens, u.reasoning);
-  }
+}
+
+/** Writes the tokens an attempt reported. */
+function writeUsage(out: AttributeSink, u: Usage): void {
+  out.int(GenAi.usageInputTokens, u.inputTotal);
+  out.int(GenAi.usageOutputTokens, u.output);
+  out.int(GenAi.usageCacheReadInputTokens, u.cacheRead);
+  out.int(GenAi.usageCacheCreationInputTokens, u.cacheWrite);
+  if (u.reasoning > 0) out.int(GenAi.usageReasoningOutputTokens, u.reasoning);
 }
 
 /** The span status an outcome gives (Recording Errors convention: an error with its message; success unset). */
@@ -144,5 +150,6 @@ export function writeRequestEnd(out: AttributeSink, r: RequestEnd): void {
 /** Writes the attempt facts known at its end. */
 export function writeAttemptEnd(out: AttributeSink, a: AttemptEnd): void {
   writeOutcome(out, a);
+  if (a.usage !== undefined) writeUsage(out, a.usage);
   if (a.cooldownSet === true) out.bool(GatewayAttr.cooldownSet, true);
 }

@@ -104,8 +104,9 @@ Deno.test({
     assertEquals(tag(request, "gateway.account"), "acct-b");
     assertEquals(tag(request, "gen_ai.provider.name"), "openai");
     assertEquals(tag(request, "http.response.status_code"), 200);
-    assertEquals(tag(request, "gen_ai.usage.input_tokens"), 10);
-    assertEquals(tag(request, "gen_ai.usage.output_tokens"), 5);
+    // Usage is on the attempt that consumed it, not repeated on the request span: backends that total a
+    // trace (Langfuse, Opik) would count every token twice.
+    assertEquals(request.tags.filter((t) => t.key.startsWith("gen_ai.usage.")), []);
     assertEquals(tag(request, "span.kind"), "server");
     // 10 input and 5 output tokens at 1000 USD per million each.
     assertEquals(tag(request, "gateway.cost.usd"), 0.015);
@@ -183,7 +184,7 @@ Deno.test({
     assertEquals(tag(attempt, "gen_ai.usage.input_tokens"), 7);
     assertEquals(tag(attempt, "gen_ai.usage.output_tokens"), 2);
     assertEquals(tag(attempt, "gen_ai.response.finish_reasons"), '["stop"]');
-    assertEquals(tag(request, "gen_ai.usage.output_tokens"), 2);
+    assertEquals(request.tags.filter((t) => t.key.startsWith("gen_ai.usage.")), []);
   },
 });
 
