@@ -3,21 +3,14 @@
  * kind.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { kindsAnswer } from "../helpers/chat_fixtures.ts";
-import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
-import { startMockUpstream } from "../helpers/mock_upstream.ts";
+import { startKindsGateway } from "../helpers/chat_fixtures.ts";
 
 Deno.test("usage rows record the kind of work: chat, legacy and Ollama completions, embeddings, rerank", async () => {
-  const mock = await startMockUpstream();
-  mock.script({ handler: (request) => kindsAnswer(request.path) });
-  const gw = await startTestGateway(
-    chatProvidersYaml([{
-      id: "acct-a",
-      prefix: "p",
-      url: mock.url,
-      models: ["m1", "text-embedding-3-small", "jina-reranker-v2-base-multilingual"],
-    }]),
-  );
+  const { mock, gw } = await startKindsGateway([
+    "m1",
+    "text-embedding-3-small",
+    "jina-reranker-v2-base-multilingual",
+  ]);
   try {
     const messages = [{ role: "user", content: "hello" }];
     const calls: [string, unknown][] = [

@@ -1,4 +1,6 @@
 import { waitFor } from "./wait.ts";
+import { chatProvidersYaml, startTestGateway, type TestGateway } from "./gateway.ts";
+import { type MockUpstream, startMockUpstream } from "./mock_upstream.ts";
 
 /** Small builders for chat-completions upstream answers used across data-plane tests. */
 
@@ -91,4 +93,14 @@ export function kindsAnswer(path: string, embeddingModel = "text-embedding-3-sma
     });
   }
   return Response.json(chatCompletion("hi", { prompt_tokens: 4, completion_tokens: 2 }));
+}
+
+/** A gateway with one account (`acct-a`, prefix `p`) serving `models` from a mock answering kindsAnswer. */
+export async function startKindsGateway(models: string[]): Promise<{ mock: MockUpstream; gw: TestGateway }> {
+  const mock = await startMockUpstream();
+  mock.script({ handler: (request) => kindsAnswer(request.path) });
+  const gw = await startTestGateway(
+    chatProvidersYaml([{ id: "acct-a", prefix: "p", url: mock.url, models }]),
+  );
+  return { mock, gw };
 }

@@ -4,10 +4,8 @@
  * reaches the upstream, and bad bodies get the same answers as small ones.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { chatCompletion, kindsAnswer, post } from "../helpers/chat_fixtures.ts";
+import { chatCompletion, post, startKindsGateway } from "../helpers/chat_fixtures.ts";
 import { startChatGateway } from "../helpers/chat_gateway.ts";
-import { chatProvidersYaml, startTestGateway } from "../helpers/gateway.ts";
-import { startMockUpstream } from "../helpers/mock_upstream.ts";
 
 const MIB = 1024 * 1024;
 
@@ -80,16 +78,10 @@ Deno.test("a big body sent without a length (chunked) is read, parsed and forwar
 });
 
 Deno.test("a big input to embed and a big document to rerank reach the upstream unchanged", async () => {
-  const mock = await startMockUpstream();
-  mock.script({ handler: (request) => kindsAnswer(request.path) });
-  const gw = await startTestGateway(
-    chatProvidersYaml([{
-      id: "acct-a",
-      prefix: "p",
-      url: mock.url,
-      models: ["text-embedding-3-small", "jina-reranker-v2-base-multilingual"],
-    }]),
-  );
+  const { mock, gw } = await startKindsGateway([
+    "text-embedding-3-small",
+    "jina-reranker-v2-base-multilingual",
+  ]);
   try {
     // Long enough to be encoded in slices, with pairs, quotes and newlines to escape across them.
     const text = 'say "\u{1F600}"\n'.repeat(Math.ceil(3 * MIB / 8));
