@@ -31,11 +31,21 @@ export const MAX_HEAD_BYTES = 64 * 1024;
 
 /** Index just past the blank line ending a head in `bytes[from, end)`, or -1 while it is incomplete. */
 export function findHeadEnd(bytes: Uint8Array, from: number, end: number): number {
-  for (let i = bytes.indexOf(10, from); i !== -1 && i < end; i = bytes.indexOf(10, i + 1)) {
+  for (let i = nextLf(bytes, from, end); i !== -1; i = nextLf(bytes, i + 1, end)) {
     // "\n\n" or "\r\n\r\n" (RFC 9112 lets a recipient accept a bare LF as a line end).
     if (i + 1 < end && bytes[i + 1] === 10) return i + 2;
     if (i + 2 < end && bytes[i + 1] === 13 && bytes[i + 2] === 10) return i + 3;
   }
+  return -1;
+}
+
+/**
+ * Index of the first LF in `bytes[from, end)`, or -1. Never past `end`: a connection's read buffer is
+ * 16 KB or more and mostly stale or empty beyond what was received, and `Uint8Array.indexOf` searches to
+ * the buffer's end, which cost 4.5 µs per search (a head or a chunk line is a few hundred bytes).
+ */
+function nextLf(bytes: Uint8Array, from: number, end: number): number {
+  for (let i = from; i < end; i++) if (bytes[i] === 10) return i;
   return -1;
 }
 
@@ -188,8 +198,8 @@ export class ChunkedDecoder {
 
 /** Index of the next LF in `bytes[from, end)`, -1 if none yet; throws when a line runs too long. */
 function lineEnd(bytes: Uint8Array, from: number, end: number): number {
-  const lf = bytes.indexOf(10, from);
-  if (lf !== -1 && lf < end) return lf;
+  const lf = nextLf(bytes, from, end);
+  if (lf !== -1) return lf;
   if (end - from > MAX_LINE_BYTES) throw new Http1ProtocolError("chunk line too long");
   return -1;
 }

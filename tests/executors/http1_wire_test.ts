@@ -21,6 +21,36 @@ Deno.test("findHeadEnd finds the blank line after CRLF or bare LF lines and wait
   assertEquals(findHeadEnd(crlf, 0, crlf.length - 6), -1);
 });
 
+Deno.test("findHeadEnd looks only inside its window, whatever the buffer holds around it (1000 random cases)", () => {
+  const next = random(11);
+  // A reference over the window's text: the first "\n\n" or "\n\r\n", just past it.
+  const reference = (buffer: Uint8Array, from: number, end: number) => {
+    const text = String.fromCharCode(...buffer.subarray(from, end));
+    const ends = [text.indexOf("\n\n"), text.indexOf("\n\r\n")].map((at, i) =>
+      at < 0 ? Infinity : at + 2 + i
+    );
+    const first = Math.min(...ends);
+    return first === Infinity ? -1 : from + first;
+  };
+  const pieces = ["HTTP/1.1 200 OK", "\r\n", "\n", "\r", "a: b", "\r\n\r\n", "\n\n", "x"];
+  for (let i = 0; i < 1000; i++) {
+    // Stale bytes before and after the window, as a connection's reused read buffer holds them.
+    const text = Array.from(
+      { length: 1 + Math.floor(next() * 12) },
+      () => pieces[Math.floor(next() * pieces.length)],
+    )
+      .join("");
+    const buffer = bytes(text);
+    const from = Math.floor(next() * buffer.length);
+    const end = from + Math.floor(next() * (buffer.length - from + 1));
+    assertEquals(
+      findHeadEnd(buffer, from, end),
+      reference(buffer, from, end),
+      `case ${i}: ${JSON.stringify(text)}`,
+    );
+  }
+});
+
 Deno.test("parseResponseHead: status, lower-cased headers in order, and how the body ends", () => {
   const head = parseResponseHead(
     "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 7\r\nX-A: 1\r\nx-a: 2\r\nContent-Length: 12\r\n\r\n",
