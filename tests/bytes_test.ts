@@ -1,20 +1,9 @@
 import { concatBytes, utf8Length } from "../src/bytes.ts";
 import { assertEquals } from "./helpers/assert.ts";
-
-/** A seeded generator (mulberry32) in [0, 1). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "./fuzz/fuzzer.ts";
 
 Deno.test("utf8Length counts what TextEncoder writes, lone surrogates as U+FFFD (2000 random strings)", () => {
-  const next = random(3);
+  const next = mulberry32(3);
   // ASCII, 2- and 3-byte characters, surrogate pairs, and halves of pairs on their own.
   const units = [0x41, 0x7f, 0x80, 0x7ff, 0x800, 0xffff, 0xd83d, 0xde00, 0xdbff, 0xdc00, 0x2028, 0xfffd];
   const encoder = new TextEncoder();
