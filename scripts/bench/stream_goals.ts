@@ -301,7 +301,7 @@ export async function benchStreamGoals(): Promise<void> {
       [
         `RSS ${SETTLE_SECONDS} s after load vs idle`,
         `${settled.toFixed(0)} vs ${idle.toFixed(0)} MB`,
-        `+${(settled - idle).toFixed(0)} MB`,
+        `${settled >= idle ? "+" : ""}${(settled - idle).toFixed(0)} MB`,
         goal(settled - idle <= 20, "≤ +20 MB"),
       ],
     ];
