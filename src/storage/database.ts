@@ -1,7 +1,7 @@
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dirname } from "node:path";
 import { migrate } from "./migrate.ts";
-import type { SqlDatabase } from "./sql.ts";
+import type { SqlDatabase, SqlStatement } from "./sql.ts";
 
 /** The database handle type used by every repository (SQLite, or PostgreSQL through its bridge). */
 export type Database = SqlDatabase;
@@ -10,7 +10,7 @@ export type Database = SqlDatabase;
  * Opens (creating if needed) the SQLite database, applies pragmas and runs migrations. The handle is
  * passed to repositories; nothing opens the database at import time.
  */
-export function openDatabase(path: string): DatabaseSync {
+export function openDatabase(path: string): SqliteDatabase {
   if (path !== ":memory:") Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new DatabaseSync(path);
   // First, so that every later statement (switching to WAL and migrating included) waits for a lock
@@ -26,7 +26,53 @@ export function openDatabase(path: string): DatabaseSync {
       Deno.chmodSync(path, 0o600);
     } catch { /* not supported on every platform */ }
   }
-  return db;
+  return new SqliteDatabase(db);
+}
+
+/** Most statements kept compiled; SQL built per call (filters, lists of placeholders) can only evict. */
+export const MAX_CACHED_STATEMENTS = 256;
+
+/**
+ * A SQLite database whose statements are compiled once per SQL text. node:sqlite compiles on every
+ * `prepare`, and repositories prepare where they run: saving a stored response (five statements) spent
+ * more in compiling than in writing (about 8 % of a loaded gateway's time on Responses streams). A kept
+ * statement is reset by its next run, and a loop that leaves `iterate` early resets it too, so none holds
+ * a read snapshot open. The least recently used statement goes when the cache is full.
+ */
+export class SqliteDatabase implements SqlDatabase {
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  prepare(sql: string): SqlStatement {
+    const statements = this.#statements;
+    let statement = statements.get(sql);
+    if (statement !== undefined) {
+      // Most recently used last: a Map keeps insertion order.
+      statements.delete(sql);
+    } else {
+      statement = this.#db.prepare(sql);
+      if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value!);
+    }
+    statements.set(sql, statement);
+    return statement;
+  }
+
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+
+  get isOpen(): boolean {
+    return this.#db.isOpen;
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
 }
 
 /** Runs `work` in one transaction, rolling back on error. */

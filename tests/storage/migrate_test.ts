@@ -1,6 +1,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { loadMigrations, migrate, splitStatements } from "../../src/storage/migrate.ts";
 import { openDatabase } from "../../src/storage/database.ts";
+import type { SqlDatabase } from "../../src/storage/sql.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { loadPgMigrations, PgDatabase } from "../../src/storage/mod.ts";
 import { migratePostgres } from "../../src/storage/postgres/pg_migrate.ts";
@@ -22,7 +23,7 @@ const SPEC_TABLES = [
   "request_logs",
 ];
 
-function tables(db: DatabaseSync): string[] {
+function tables(db: SqlDatabase): string[] {
   return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[])
     .map((r) => r.name);
 }
