@@ -2,19 +2,21 @@
  * The token-count worker: counts texts with the reference tokenizer on its own thread, so a large
  * count_tokens body never holds up other requests on the serving event loop.
  */
-import { countTextTokens, loadTokenizer, type Pacer } from "../accounting/mod.ts";
+import { countTextTokens, estimateTokens, loadTokenizer, type Pacer } from "../accounting/mod.ts";
 
-/** One job: texts to count. */
+/** One job: texts to count, as one total or (`each`) one count per text. */
 export interface CountJob {
   readonly id: number;
   readonly texts: readonly string[];
+  /** Count each text on its own (the caller keeps them; each must be within EXACT_CHARS). */
+  readonly each?: boolean;
 }
 
-/** One answer: the count, or why it failed. */
-export type CountAnswer = { readonly id: number; readonly tokens: number } | {
-  readonly id: number;
-  readonly error: string;
-};
+/** One answer: the total, the count of each text, or why it failed. */
+export type CountAnswer =
+  | { readonly id: number; readonly tokens: number }
+  | { readonly id: number; readonly counts: readonly number[] }
+  | { readonly id: number; readonly error: string };
 
 /** On its own thread the count need not pause for anyone. */
 const UNPACED: Pacer = { due: () => false, pause: () => Promise.resolve() };
@@ -25,11 +27,11 @@ const scope = self as unknown as {
 };
 
 scope.onmessage = async (event) => {
-  const { id, texts } = event.data;
+  const { id, texts, each } = event.data;
   try {
     await loadTokenizer();
-    const tokens = await countTextTokens(texts, UNPACED);
-    scope.postMessage({ id, tokens });
+    if (each) scope.postMessage({ id, counts: texts.map(estimateTokens) });
+    else scope.postMessage({ id, tokens: await countTextTokens(texts, UNPACED) });
   } catch (error) {
     scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

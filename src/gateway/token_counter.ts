@@ -1,25 +1,58 @@
+import { EXACT_CHARS } from "../accounting/mod.ts";
 import { JobWorker } from "./job_worker.ts";
 import type { CountAnswer, CountJob } from "./token_count_worker.ts";
+
+/**
+ * Most characters of counted texts kept with their counts (about 2-4 MB): the system prompts and tool
+ * lists a few coding assistants send with every request, and their recent conversations.
+ */
+const MAX_CACHED_CHARS = 1024 * 1024;
 
 /**
  * Counts texts in a worker thread (started on first use, stopped after a while without counts; see
  * JobWorker). The serving event loop only posts the texts and waits: a 256 KB body costs it a structured
  * clone, not the tokenizer's work.
+ *
+ * Each text's count is kept (up to MAX_CACHED_CHARS, least recently used out first): a coding assistant
+ * sends the same system prompt, tools and earlier turns with every request, and only texts not seen
+ * before go to the worker. A request whose texts pass EXACT_CHARS together is counted whole as before:
+ * past that its count is extrapolated from the part counted, so it is not a sum of its texts' counts.
  */
 export class TokenCounter {
   readonly #worker = new JobWorker<CountJob, CountAnswer>(
     new URL("./token_count_worker.ts", import.meta.url),
     "token counter",
   );
+  readonly #cache = new Map<string, number>();
+  #cachedChars = 0;
   #started = 0;
 
   /** The tokens of `texts` with the reference tokenizer (o200k_base). */
   async count(texts: readonly string[]): Promise<number> {
-    const answer = this.#worker.run({ texts });
-    this.#started++;
-    const done = await answer;
-    if ("tokens" in done) return done.tokens;
-    throw new Error(done.error);
+    let chars = 0;
+    for (const text of texts) chars += text.length;
+    if (chars > EXACT_CHARS) {
+      const done = await this.#run({ texts });
+      if ("tokens" in done) return done.tokens;
+      throw new Error("error" in done ? done.error : "the token counter answered without a total");
+    }
+    let tokens = 0;
+    const unknown: string[] = [];
+    for (const text of texts) {
+      const known = this.#recall(text);
+      if (known === undefined) unknown.push(text);
+      else tokens += known;
+    }
+    if (unknown.length === 0) return tokens;
+    const done = await this.#run({ texts: unknown, each: true });
+    if (!("counts" in done)) {
+      throw new Error("error" in done ? done.error : "the token counter answered no counts");
+    }
+    for (let i = 0; i < unknown.length; i++) {
+      tokens += done.counts[i];
+      this.#remember(unknown[i], done.counts[i]);
+    }
+    return tokens;
   }
 
   /**
@@ -33,5 +66,32 @@ export class TokenCounter {
   /** Stops the worker; counts still waiting fail. */
   close(): void {
     this.#worker.close();
+  }
+
+  #run(job: Omit<CountJob, "id">): Promise<CountAnswer> {
+    const answer = this.#worker.run(job);
+    this.#started++;
+    return answer;
+  }
+
+  /** A kept count, now the most recently used. */
+  #recall(text: string): number | undefined {
+    const tokens = this.#cache.get(text);
+    if (tokens !== undefined) {
+      this.#cache.delete(text);
+      this.#cache.set(text, tokens);
+    }
+    return tokens;
+  }
+
+  #remember(text: string, tokens: number): void {
+    if (this.#cache.has(text) || text.length > MAX_CACHED_CHARS / 4) return;
+    this.#cache.set(text, tokens);
+    this.#cachedChars += text.length;
+    for (const [oldest] of this.#cache) {
+      if (this.#cachedChars <= MAX_CACHED_CHARS) break;
+      this.#cache.delete(oldest);
+      this.#cachedChars -= oldest.length;
+    }
   }
 }
