@@ -5,7 +5,6 @@ import { describeError as describe, type UpstreamResponse } from "./upstream_res
 import { partsLength, type RequestBody } from "./request_body.ts";
 import { GATEWAY_VERSION } from "../version.ts";
 import { nextTurn } from "../next_turn.ts";
-import { concatBytes, utf8Length } from "../bytes.ts";
 
 export type { UpstreamResponse } from "./upstream_response.ts";
 
@@ -153,12 +152,12 @@ export class Http1Pool {
     headers: Record<string, string>,
     body: string | Uint8Array<ArrayBuffer>,
   ): Uint8Array {
-    // A text body is encoded with its head in one go: one array instead of three and two copies (about
-    // 1 µs of a small request's cost); its length is counted without encoding it.
-    if (typeof body === "string") {
-      return encoder.encode(this.#headText(target, headers, utf8Length(body)) + body);
-    }
-    return concatBytes([this.#head(target, headers, body.length), body]);
+    const bodyBytes = typeof body === "string" ? encoder.encode(body) : body;
+    const headBytes = this.#head(target, headers, bodyBytes.length);
+    const message = new Uint8Array(headBytes.length + bodyBytes.length);
+    message.set(headBytes);
+    message.set(bodyBytes, headBytes.length);
+    return message;
   }
 
   /**
@@ -184,13 +183,8 @@ export class Http1Pool {
     return [this.#head(target, headers, length), ...slices];
   }
 
-  /** The request head as bytes. */
-  #head(target: string, headers: Record<string, string>, bodyLength: number): Uint8Array {
-    return encoder.encode(this.#headText(target, headers, bodyLength));
-  }
-
   /** The request head, ending with the blank line; throws on a header that would break it. */
-  #headText(target: string, headers: Record<string, string>, bodyLength: number): string {
+  #head(target: string, headers: Record<string, string>, bodyLength: number): Uint8Array {
     let head = `POST ${target} HTTP/1.1\r\nhost: ${this.#origin.host}\r\naccept-encoding: identity\r\n`;
     if (!("user-agent" in headers)) head += `user-agent: ${USER_AGENT}\r\n`;
     for (const name in headers) {
@@ -202,7 +196,7 @@ export class Http1Pool {
       if (OWN_HEADERS.has(name.toLowerCase())) continue;
       head += `${name}: ${value}\r\n`;
     }
-    return `${head}content-length: ${bodyLength}\r\n\r\n`;
+    return encoder.encode(`${head}content-length: ${bodyLength}\r\n\r\n`);
   }
 
   /** The most recently used idle connection that has not expired; expired ones met on the way are closed. */

@@ -1,5 +1,22 @@
 import type { NeutralRequest } from "../model/mod.ts";
-import { utf8Length } from "../bytes.ts";
+
+/** UTF-8 byte length of a string, counted without allocating an encoded copy. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
 
 /**
  * The size savers are measured on: UTF-8 bytes of the JSON of `{system, messages}`. Every saver only

@@ -7,7 +7,7 @@ export { emptySaverStats, mergeStat, savings } from "./stats.ts";
 export type { SaverStatEvent, SaverStats } from "./stats.ts";
 export { buildSavers } from "./build.ts";
 export type { SaverDeps, SaverSettings } from "./build.ts";
-export { promptBytes } from "./measure.ts";
+export { promptBytes, utf8Length } from "./measure.ts";
 export { CAVEMAN_INSTRUCTIONS, cavemanInstruction, cavemanSaver } from "./caveman.ts";
 export { PONYTAIL_INSTRUCTIONS, ponytailInstruction, ponytailSaver } from "./ponytail.ts";
 export { insertSystemInstruction } from "./system_instruction.ts";

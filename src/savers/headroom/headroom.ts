@@ -1,5 +1,5 @@
 import type { NeutralRequest } from "../../model/mod.ts";
-import { utf8Length } from "../../bytes.ts";
+import { utf8Length } from "../measure.ts";
 import type { Saver } from "../types.ts";
 import { project, unproject } from "./projection.ts";
 

@@ -1,4 +1,4 @@
-import { utf8Length } from "../../bytes.ts";
+import { utf8Length } from "../measure.ts";
 import { buildOutputFilter } from "./build_output.ts";
 import type { RtkFilter } from "./filter.ts";
 import { findOutputFilter } from "./find_output.ts";

@@ -1,6 +1,6 @@
-import { concatBytes, utf8Length } from "../src/bytes.ts";
-import { assertEquals } from "./helpers/assert.ts";
-import { mulberry32 } from "./fuzz/fuzzer.ts";
+import { utf8Length } from "../../src/savers/measure.ts";
+import { mulberry32 } from "../fuzz/fuzzer.ts";
+import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("utf8Length counts what TextEncoder writes, lone surrogates as U+FFFD (2000 random strings)", () => {
   const next = mulberry32(3);
@@ -13,10 +13,4 @@ Deno.test("utf8Length counts what TextEncoder writes, lone surrogates as U+FFFD 
     );
     assertEquals(utf8Length(text), encoder.encode(text).length, JSON.stringify(text));
   }
-});
-
-Deno.test("concatBytes joins parts in order", () => {
-  const parts = [Uint8Array.of(1, 2), new Uint8Array(0), Uint8Array.of(3)];
-  assertEquals([...concatBytes(parts)], [1, 2, 3]);
-  assertEquals([...concatBytes(parts, 3)], [1, 2, 3]);
 });
