@@ -1,4 +1,5 @@
 import { EXACT_CHARS } from "../accounting/mod.ts";
+import { LruMap } from "../lru_map.ts";
 import { JobWorker } from "./job_worker.ts";
 import type { CountAnswer, CountJob } from "./token_count_worker.ts";
 
@@ -23,8 +24,7 @@ export class TokenCounter {
     new URL("./token_count_worker.ts", import.meta.url),
     "token counter",
   );
-  readonly #cache = new Map<string, number>();
-  #cachedChars = 0;
+  readonly #cache = new LruMap<string, number>(MAX_CACHED_CHARS, (text) => text.length);
   #started = 0;
 
   /** The tokens of `texts` with the reference tokenizer (o200k_base). */
@@ -39,7 +39,7 @@ export class TokenCounter {
     let tokens = 0;
     const unknown: string[] = [];
     for (const text of texts) {
-      const known = this.#recall(text);
+      const known = this.#cache.get(text);
       if (known === undefined) unknown.push(text);
       else tokens += known;
     }
@@ -50,7 +50,8 @@ export class TokenCounter {
     }
     for (let i = 0; i < unknown.length; i++) {
       tokens += done.counts[i];
-      this.#remember(unknown[i], done.counts[i]);
+      // A text too long to be worth keeping would push out everything else.
+      if (unknown[i].length <= MAX_CACHED_CHARS / 4) this.#cache.set(unknown[i], done.counts[i]);
     }
     return tokens;
   }
@@ -72,26 +73,5 @@ export class TokenCounter {
     const answer = this.#worker.run(job);
     this.#started++;
     return answer;
-  }
-
-  /** A kept count, now the most recently used. */
-  #recall(text: string): number | undefined {
-    const tokens = this.#cache.get(text);
-    if (tokens !== undefined) {
-      this.#cache.delete(text);
-      this.#cache.set(text, tokens);
-    }
-    return tokens;
-  }
-
-  #remember(text: string, tokens: number): void {
-    if (this.#cache.has(text) || text.length > MAX_CACHED_CHARS / 4) return;
-    this.#cache.set(text, tokens);
-    this.#cachedChars += text.length;
-    for (const [oldest] of this.#cache) {
-      if (this.#cachedChars <= MAX_CACHED_CHARS) break;
-      this.#cache.delete(oldest);
-      this.#cachedChars -= oldest.length;
-    }
   }
 }

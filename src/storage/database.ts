@@ -1,6 +1,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dirname } from "node:path";
 import { migrate } from "./migrate.ts";
+import { LruMap } from "../lru_map.ts";
 import type { SqlDatabase, SqlStatement } from "./sql.ts";
 
 /** The database handle type used by every repository (SQLite, or PostgreSQL through its bridge). */
@@ -41,23 +42,18 @@ export const MAX_CACHED_STATEMENTS = 256;
  */
 export class SqliteDatabase implements SqlDatabase {
   readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements = new LruMap<string, StatementSync>(MAX_CACHED_STATEMENTS);
 
   constructor(db: DatabaseSync) {
     this.#db = db;
   }
 
   prepare(sql: string): SqlStatement {
-    const statements = this.#statements;
-    let statement = statements.get(sql);
-    if (statement !== undefined) {
-      // Most recently used last: a Map keeps insertion order.
-      statements.delete(sql);
-    } else {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
       statement = this.#db.prepare(sql);
-      if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value!);
+      this.#statements.set(sql, statement);
     }
-    statements.set(sql, statement);
     return statement;
   }
 
