@@ -167,7 +167,6 @@ export async function callKindUpstream(
   });
 }
 
-/** The call with the attempt span's `traceparent` (and `tracestate`), so the provider's trace joins ours. */
 /** What every non-chat call to an account shares: its client, the client's signal and the deadlines. */
 export function upstreamCallBase(deps: AttemptDeps, target: CallTarget, clientSignal: () => AbortSignal) {
   const { provider } = target;

@@ -38,6 +38,8 @@ import {
   encodeOpenAiImageResponse,
 } from "../wire/openai_images/mod.ts";
 import { encodeMultipart } from "../wire/shared/multipart.ts";
+import { invalidAt } from "../wire/shared/mod.ts";
+import { modelNameProblem } from "../wire/mod.ts";
 import { type Answer, bytesAnswer, type ByteSource, jsonAnswer } from "./answer.ts";
 import type { AttemptTrace } from "../telemetry/mod.ts";
 import { admitRequest } from "./admission.ts";
@@ -83,8 +85,18 @@ export type MediaBody =
   | { readonly kind: "image_generation" | "speech"; readonly json: unknown }
   | { readonly kind: "image_edit" | "transcription" | "translation"; readonly form: MultipartBody };
 
-/** Decodes a media body with its endpoint's codec; throws GatewayError(400) naming the field. */
+/**
+ * Decodes a media body with its endpoint's codec, held to the model-name limit every surface shares (a
+ * lone surrogate cannot go into an upstream URL); throws GatewayError(400) naming the field.
+ */
 export function decodeMedia(body: MediaBody): MediaRequest {
+  const media = decodeMediaKind(body);
+  const problem = modelNameProblem(media.request.model);
+  if (problem !== undefined) throw invalidAt(["model"], problem);
+  return media;
+}
+
+function decodeMediaKind(body: MediaBody): MediaRequest {
   switch (body.kind) {
     case "image_generation":
       return { kind: body.kind, request: decodeImageGeneration(body.json) };
@@ -289,7 +301,8 @@ async function runMediaAttempt(
   const media = input.media;
   const contentType = outcome.header("content-type") ?? "";
   if (!isImage(media) && (media.kind === "speech" || !contentType.includes("json"))) {
-    return { kind: "answer", answer: passThrough(deps, outcome, media, row, lifecycle, warnings) };
+    const answer = await passThrough(deps, outcome, input, row, lifecycle, warnings);
+    return { kind: "answer", answer };
   }
   let value: unknown;
   let text: string;
@@ -350,23 +363,43 @@ async function runMediaAttempt(
 /**
  * Speech audio, streamed transcription events and text transcripts go to the client as the upstream sends
  * them. The usage row is written when the body ends: speech by its input's characters, a streamed
- * transcription by the usage of its final event.
+ * transcription by the usage of its final event. The first bytes are read before the client gets its
+ * status: speech or a transcription stream without a single byte, or a body that breaks before one, is
+ * the upstream's failure (a 502), never an empty 200. A text transcript may be empty (silent audio).
  */
-function passThrough(
+async function passThrough(
   deps: MediaDeps,
   outcome: Extract<UpstreamOutcome, { kind: "response" }>,
-  media: MediaRequest,
+  input: MediaInput,
   row: MediaRow,
   lifecycle: RequestLifecycle,
   warnings: readonly GatewayWarning[],
-): Answer {
+): Promise<Answer> {
+  const media = input.media;
   const body = outcome.body();
+  let first: Uint8Array | null;
+  try {
+    first = await input.timing.waitFor(body.read());
+  } catch (error) {
+    if (outcome.clientGone()) {
+      row.write(499, null, "client disconnected", () => 0);
+      throw new GatewayError(499, "client_closed", "client disconnected");
+    }
+    const message = `The upstream's answer could not be read: ${(error as Error).message}`;
+    row.write(502, null, message, () => 0);
+    throw new GatewayError(502, "upstream", message);
+  }
+  if (first === null && streams(media)) {
+    const message = `The upstream answered the ${mediaKindLabel(media.kind)} request with an empty body`;
+    row.write(502, null, message, () => 0);
+    throw new GatewayError(502, "upstream", message);
+  }
+  if (first !== null) body.committed();
   // The request ends (and its request-log row is queued) when the answer starts, but the usage row only
   // when the bytes have passed: the request log waits for that row, so it shows the cost and units.
   row.writtenLater();
   const decoder = new TextDecoder();
   let tail = "";
-  let size = 0;
   let ended = false;
   const end = (status: number, error: string) => {
     if (ended) return;
@@ -378,8 +411,23 @@ function passThrough(
       row.write(status, bill.usage ?? null, error, (price) => transcriptionCost(bill, price));
     }
   };
+  const passed = (chunk: Uint8Array | null): Uint8Array | null => {
+    if (chunk === null) {
+      end(200, "");
+      return null;
+    }
+    if (media.kind !== "speech") tail = (tail + decoder.decode(chunk, { stream: true })).slice(-TAIL_CHARS);
+    return chunk;
+  };
+  /** The chunk read before answering, until the client takes it. */
+  let held: Uint8Array | null | undefined = first;
   const source: ByteSource = {
     async next() {
+      if (held !== undefined) {
+        const chunk = held;
+        held = undefined;
+        return passed(chunk);
+      }
       let chunk: Uint8Array | null;
       try {
         chunk = await body.read();
@@ -387,14 +435,7 @@ function passThrough(
         end(502, (error as Error).message);
         throw new Error(`the upstream's body broke: ${(error as Error).message}`);
       }
-      if (chunk === null) {
-        end(200, "");
-        return null;
-      }
-      if (size === 0) body.committed();
-      size += chunk.length;
-      if (media.kind !== "speech") tail = (tail + decoder.decode(chunk, { stream: true })).slice(-TAIL_CHARS);
-      return chunk;
+      return passed(chunk);
     },
     cancel(reason) {
       end(499, "client disconnected");

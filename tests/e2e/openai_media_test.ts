@@ -438,6 +438,102 @@ Deno.test("media: an images answer over limits.max_answer_bytes is a 502 in Open
   }
 });
 
+Deno.test("media: a model name with a lone surrogate is a 400 in OpenAI's format, and no upstream is called", async () => {
+  await using s = await setup();
+  // Written as JSON escapes: a lone surrogate has no UTF-8 form of its own.
+  const cases = [
+    ["/v1/images/generations", '{"model":"oa/a\\ud83d","prompt":"x"}'],
+    ["/v1/images/generations", '{"model":"gem/\\udc00b","prompt":"x"}'],
+    ["/v1/audio/speech", '{"model":"oa/tts-1\\ud800","input":"hi","voice":"alloy"}'],
+  ];
+  for (const [path, body] of cases) {
+    const response = await fetch(`${s.gw.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    assertEquals(response.status, 400, body);
+    const error = (await response.json()).error;
+    assertEquals(error.type, "invalid_request_error");
+    assertStringIncludes(error.message, "model: must be valid Unicode text");
+  }
+  assertEquals(s.mock.seen.length, 0);
+});
+
+/** An OpenAI-compatible audio upstream whose answers have no bytes: empty, or cut off before the first. */
+function startEmptyAudioMock(): { url: string; close(): Promise<void> } {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const serving = (async () => {
+    for await (const conn of listener) {
+      (async () => {
+        const buffer = new Uint8Array(64 * 1024);
+        let head = "";
+        while (!head.includes("\r\n\r\n")) {
+          const read = await conn.read(buffer);
+          if (read === null) break;
+          head += new TextDecoder().decode(buffer.subarray(0, read));
+        }
+        const path = head.split(" ")[1] ?? "";
+        const answer = path.endsWith("/audio/speech") && head.includes("tts-cut")
+          // Promises 100 bytes and closes before the first.
+          ? "HTTP/1.1 200 OK\r\ncontent-type: audio/mpeg\r\ncontent-length: 100\r\n\r\n"
+          : path.endsWith("/audio/speech")
+          ? "HTTP/1.1 200 OK\r\ncontent-type: audio/mpeg\r\ncontent-length: 0\r\n\r\n"
+          : "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+        await conn.write(new TextEncoder().encode(answer)).catch(() => {});
+        conn.close();
+      })();
+    }
+  })();
+  const { port } = listener.addr as Deno.NetAddr;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      listener.close();
+      await serving.catch(() => {});
+    },
+  };
+}
+
+Deno.test("media: speech whose upstream sends no audio byte (empty, or cut off before one) is a 502, never an empty 200; an empty text transcript passes", async () => {
+  const mock = startEmptyAudioMock();
+  const gw = await startTestGateway(
+    "providers:\n" +
+      `  - id: oa-1\n    prefix: oa\n    api_type: chat_compat\n    base_url: ${mock.url}/v1\n    api_key: sk-test\n`,
+  );
+  try {
+    for (const model of ["oa/tts-1", "oa/tts-cut"]) {
+      const response = await fetch(`${gw.url}/v1/audio/speech`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model, input: "Hello", voice: "alloy" }),
+      });
+      assertEquals(response.status, 502, model);
+      const error = (await response.json()).error;
+      assertEquals(error.type, "api_error");
+      assertStringIncludes(
+        error.message,
+        model === "oa/tts-1"
+          ? "The upstream answered the speech request with an empty body"
+          : "The upstream's answer could not be read",
+      );
+      const row = await rowFor(gw, model);
+      assertEquals([row.status, row.cost], [502, 0]);
+    }
+    // Silent audio may well have an empty transcript: that one is the upstream's answer as it is.
+    const form = new FormData();
+    form.append("model", "oa/whisper-1");
+    form.append("response_format", "text");
+    form.append("file", new Blob([new Uint8Array(16)], { type: "audio/mpeg" }), "silence.mp3");
+    const transcript = await fetch(`${gw.url}/v1/audio/transcriptions`, { method: "POST", body: form });
+    assertEquals(transcript.status, 200);
+    assertEquals(await transcript.text(), "");
+  } finally {
+    await gw.stop();
+    await mock.close();
+  }
+});
+
 Deno.test("/v1/models and /api/show say each model's kind", async () => {
   const mock = startMediaMock();
   const gw = await startTestGateway(
