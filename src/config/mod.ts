@@ -21,6 +21,7 @@ export {
   azureApiVersion,
   azureDeploymentName,
   cloudProject,
+  credentialText,
   OAUTH_OVERRIDE_FIELDS,
 } from "./schema.ts";
 export { ConfigError } from "./errors.ts";

@@ -120,13 +120,24 @@ export const azureSchema = z.strictObject({
   deployments: z.record(z.string().min(1), azureDeploymentName).default({}),
 });
 
+/**
+ * A provider's API key as the upstream's header carries it. Surrounding whitespace (a pasted key's newline,
+ * a Windows `.env` file's CR) is dropped. A line break or other control character inside would make every
+ * call fail (the HTTP client refuses a header value that could write headers of its own), and a lone
+ * surrogate cannot be sent as the same text, so both are refused where the key is given.
+ */
+export const credentialText = z.string({ error: "must be a string" }).trim()
+  // deno-lint-ignore no-control-regex
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "must not contain line breaks or other control characters")
+  .refine((v) => v.isWellFormed(), "must be valid Unicode text (it contains a lone surrogate)");
+
 /** One provider account (YAML `providers[]`). */
 export const providerSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only"),
   prefix: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "letters, digits, '_', '.' or '-' only (no '/')"),
   api_type: z.enum(API_TYPES),
   base_url: z.url({ protocol: /^https?$/ }),
-  api_key: z.string().default(""),
+  api_key: credentialText.default(""),
   models: z.array(z.string().min(1)).default([]),
   enabled: z.boolean().default(true),
   capabilities: z.record(z.string().min(1), capabilityOverrideSchema).default({}),

@@ -78,6 +78,23 @@ Deno.test("a static key with spaces is rejected", () => {
   assertEquals(message, "/tmp/gw/config.yaml:2: api_keys[0].key: must not contain spaces");
 });
 
+Deno.test("a provider's api_key is trimmed, and one with a line break or a lone surrogate is refused naming it", () => {
+  const yaml = (key: string) =>
+    `providers:\n  - id: a\n    prefix: a\n    api_type: chat_compat\n    base_url: https://x.example/v1\n` +
+    `    api_key: ${key}\n`;
+  // A key from an environment file written on Windows ends with a CR.
+  const config = parseConfig(yaml("${KEY}"), paths, (n) => (n === "KEY" ? "sk-from-env\r" : undefined));
+  assertEquals(config.providers[0].apiKey, "sk-from-env");
+  assertEquals(
+    errorOf(yaml('"sk-a\\nX-Injected: 1"')),
+    "/tmp/gw/config.yaml:6: providers[0].api_key: must not contain line breaks or other control characters",
+  );
+  assertEquals(
+    errorOf(yaml('"sk-\\ud800"')),
+    "/tmp/gw/config.yaml:6: providers[0].api_key: must be valid Unicode text (it contains a lone surrogate)",
+  );
+});
+
 Deno.test("wrong types and unknown keys are rejected with their path", () => {
   assertEquals(
     errorOf("server:\n  port: eighty\n"),

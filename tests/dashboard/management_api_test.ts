@@ -169,12 +169,23 @@ Deno.test("providers API: validation errors name the field and store nothing; du
       [{ api_type: "nope" }, "api_type"],
       [{ base_url: "ftp://x" }, "base_url"],
       [{ models: ["has space"] }, "models.0"],
+      // A key that no header can carry: it would fail every call, so it is refused where it is given.
+      [{ api_key: "sk-a\r\nx-injected: 1" }, "api_key"],
+      [{ api_key: "sk-\u0000" }, "api_key"],
+      [{ api_key: "sk-\ud800" }, "api_key"],
     ] as const
   ) {
     const bad = await t.json("/dashboard/api/providers", body("POST", { ...base, ...patch }));
     assertEquals([bad.status, (bad.body.error as Json).field], [400, field]);
   }
   assertEquals(t.gw.runtime.control.providers.length, 1);
+  // A pasted key's surrounding whitespace (a newline, a CR) is dropped, not sent upstream.
+  const pasted = await t.json(
+    "/dashboard/api/providers",
+    body("POST", { ...base, api_key: " sk-pasted\r\n" }),
+  );
+  assertEquals(pasted.status, 201);
+  assertEquals(t.gw.runtime.control.providers.find((p) => p.id === "x1")?.apiKey, "sk-pasted");
   const dup = await t.json("/dashboard/api/providers", body("POST", { ...base, id: "acct-a" }));
   assertEquals(dup.status, 409);
   assertEquals((await t.json("/dashboard/api/providers/none", body("PUT", {}))).status, 404);

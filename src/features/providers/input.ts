@@ -6,6 +6,7 @@ import {
   azureApiVersion,
   azureDeploymentName,
   cloudProject,
+  credentialText,
 } from "../../config/mod.ts";
 import { MODEL_KINDS } from "../../model/model_kind.ts";
 import { stringList } from "../input.ts";
@@ -23,7 +24,7 @@ const baseUrl = z.string({ error: "must be a string" }).trim().refine((v) => {
     return false;
   }
 }, "must be an http(s) URL").transform((v) => v.replace(/\/+$/, ""));
-const apiKey = z.string({ error: "must be a string" }).max(20_000, "is too long");
+const apiKey = credentialText.max(20_000, "is too long");
 const models = stringList.pipe(z.array(z.string().regex(/^\S+$/, "model names must not contain spaces")));
 const enabled = z.boolean({ error: "must be true or false" });
 /** Declared model kinds: `{"<upstream model>": "rerank", …}`; `{}` clears them. */
