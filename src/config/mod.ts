@@ -23,6 +23,8 @@ export {
   cloudProject,
   credentialText,
   OAUTH_OVERRIDE_FIELDS,
+  USERINFO_RULE,
+  withoutUserinfo,
 } from "./schema.ts";
 export { ConfigError } from "./errors.ts";
 export { databaseLabel, databaseLocation } from "./config.ts";

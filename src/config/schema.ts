@@ -131,12 +131,28 @@ export const credentialText = z.string({ error: "must be a string" }).trim()
   .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "must not contain line breaks or other control characters")
   .refine((v) => v.isWellFormed(), "must be valid Unicode text (it contains a lone surrogate)");
 
+/** Whether a URL names no user or password (`https://user:secret@host/…`). */
+export function withoutUserinfo(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username === "" && parsed.password === "";
+  } catch {
+    return true; // not a URL at all: the URL check says so
+  }
+}
+
+/**
+ * Why a base URL with a user or password is refused: the credential belongs in `api_key`, which is sealed at
+ * rest and redacted from every text; in the URL it would be shown wherever the URL is (the dashboard, exports).
+ */
+export const USERINFO_RULE = "must not contain a user name or password (give the key as api_key)";
+
 /** One provider account (YAML `providers[]`). */
 export const providerSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "letters, digits, '_', '.', ':' or '-' only"),
   prefix: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "letters, digits, '_', '.' or '-' only (no '/')"),
   api_type: z.enum(API_TYPES),
-  base_url: z.url({ protocol: /^https?$/ }),
+  base_url: z.url({ protocol: /^https?$/ }).refine(withoutUserinfo, USERINFO_RULE),
   api_key: credentialText.default(""),
   models: z.array(z.string().min(1)).default([]),
   enabled: z.boolean().default(true),

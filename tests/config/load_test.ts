@@ -95,6 +95,17 @@ Deno.test("a provider's api_key is trimmed, and one with a line break or a lone 
   );
 });
 
+Deno.test("a provider's base_url with a user or password is refused naming it", () => {
+  const message = errorOf(
+    "providers:\n  - id: a\n    prefix: a\n    api_type: chat_compat\n" +
+      "    base_url: https://user:sk-secret@x.example/v1\n",
+  );
+  assertEquals(
+    message,
+    "/tmp/gw/config.yaml:5: providers[0].base_url: must not contain a user name or password (give the key as api_key)",
+  );
+});
+
 Deno.test("wrong types and unknown keys are rejected with their path", () => {
   assertEquals(
     errorOf("server:\n  port: eighty\n"),

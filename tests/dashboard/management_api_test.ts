@@ -173,6 +173,8 @@ Deno.test("providers API: validation errors name the field and store nothing; du
       [{ api_key: "sk-a\r\nx-injected: 1" }, "api_key"],
       [{ api_key: "sk-\u0000" }, "api_key"],
       [{ api_key: "sk-\ud800" }, "api_key"],
+      // A password in the URL would be shown wherever the URL is; the key belongs in api_key.
+      [{ base_url: "https://user:sk-secret@api.example/v1" }, "base_url"],
     ] as const
   ) {
     const bad = await t.json("/dashboard/api/providers", body("POST", { ...base, ...patch }));

@@ -7,6 +7,8 @@ import {
   azureDeploymentName,
   cloudProject,
   credentialText,
+  USERINFO_RULE,
+  withoutUserinfo,
 } from "../../config/mod.ts";
 import { MODEL_KINDS } from "../../model/model_kind.ts";
 import { stringList } from "../input.ts";
@@ -23,7 +25,7 @@ const baseUrl = z.string({ error: "must be a string" }).trim().refine((v) => {
   } catch {
     return false;
   }
-}, "must be an http(s) URL").transform((v) => v.replace(/\/+$/, ""));
+}, "must be an http(s) URL").refine(withoutUserinfo, USERINFO_RULE).transform((v) => v.replace(/\/+$/, ""));
 const apiKey = credentialText.max(20_000, "is too long");
 const models = stringList.pipe(z.array(z.string().regex(/^\S+$/, "model names must not contain spaces")));
 const enabled = z.boolean({ error: "must be true or false" });
