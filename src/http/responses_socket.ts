@@ -1,6 +1,7 @@
 import { RequestTiming } from "../gateway/request_timing.ts";
 import { GatewayError } from "../model/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
+import { checkJsonShape } from "../wire/mod.ts";
 import { authenticate } from "./auth.ts";
 import { errorEnvelope, errorResponse } from "./errors.ts";
 import type { Answer, FrameSource } from "../gateway/answer.ts";
@@ -188,6 +189,14 @@ function requestOf(data: unknown): Record<string, unknown> | string | null {
     message = JSON.parse(data);
   } catch {
     return "WebSocket message is not valid JSON";
+  }
+  // The same nesting and value caps as an HTTP body (read_body.ts): what walks the request later has to
+  // stay within the stack, and validation time grows with the number of values.
+  try {
+    checkJsonShape(message);
+  } catch (error) {
+    if (error instanceof GatewayError) return error.message.replace(/^body: /, "WebSocket message: ");
+    throw error;
   }
   // Codex acknowledges a finished response; nothing is owed back, and an answer would be read as the
   // start of its next request's stream.

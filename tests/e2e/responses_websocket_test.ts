@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { startE2E, textAnswer, toolAnswer } from "./harness.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "../../src/wire/mod.ts";
 
 type Frame = Record<string, unknown> & { type: string };
 
@@ -105,6 +106,26 @@ Deno.test("the Responses WebSocket answers warm-ups without an upstream call and
   const failed = await ws.request({ type: "response.create", model: "up_chat/broken", input: "x" });
   assertEquals(failed.at(-1)!.type, "error");
   assert(typeof failed.at(-1)!.status === "number");
+  // The nesting and value caps of an HTTP body hold for a message too, before any upstream is asked.
+  const asked = e2e.requests.length;
+  let deep: unknown = "x";
+  for (let i = 0; i < MAX_JSON_DEPTH + 1; i++) deep = [deep];
+  const tooDeep = await ws.request({ type: "response.create", model: "up_chat/agent", input: deep });
+  assertEquals(tooDeep.map((f) => [f.type, f.status]), [["error", 400]]);
+  assertStringIncludes(
+    (tooDeep[0].error as { message: string }).message,
+    `WebSocket message: JSON is nested deeper than ${MAX_JSON_DEPTH} levels`,
+  );
+  const tooMany = await ws.request({
+    type: "response.create",
+    model: "up_chat/agent",
+    input: Array.from({ length: MAX_JSON_VALUES }, () => 0),
+  });
+  assertStringIncludes(
+    (tooMany[0].error as { message: string }).message,
+    `WebSocket message: JSON holds more than ${MAX_JSON_VALUES} values`,
+  );
+  assertEquals(e2e.requests.length, asked);
 });
 
 Deno.test("the Responses WebSocket refuses a web page of another site and takes one of its own", async () => {
