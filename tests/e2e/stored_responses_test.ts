@@ -238,6 +238,17 @@ Deno.test("store: false keeps nothing, and a stored response is gone after its T
       s.a.responses.create({ model: "up/m1", previous_response_id: stored.id, input: "x" }),
     );
     assertEquals(expired.status, 400);
+    // An id of the wrong type is refused, not ignored (the conversation would lose its history unseen).
+    const mistyped = await failure(s.a.responses.create({
+      model: "up/m1",
+      previous_response_id: { id: stored.id } as unknown as string,
+      input: "x",
+    }));
+    assertEquals(mistyped.status, 400);
+    assertEquals(
+      (mistyped.error as { message: string }).message,
+      "previous_response_id: must be a string (a response id)",
+    );
   } finally {
     await s.stop();
   }
