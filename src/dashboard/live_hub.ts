@@ -39,6 +39,8 @@ export interface LivePeers {
 interface Subscriber {
   readonly send: (text: string) => void;
   readonly end: () => void;
+  /** Whether the stream takes more now (false while its client does not read what it was sent). */
+  readonly ready: () => boolean;
   pending: RequestEvent[];
   dropped: number;
   lastInflight: number;
@@ -131,10 +133,16 @@ export class LiveHub {
 
   /**
    * Adds a stream; it gets the snapshot at once and batches after. `end` is called when the hub closes
-   * (shutdown), so open streams do not hold the server open. Returns the unsubscribe function.
+   * (shutdown), so open streams do not hold the server open. While `ready` says no (a client that does not
+   * read what it was sent), the stream is sent nothing: its events wait, at most 2 × MAX_BATCH of them, and
+   * the batch it gets once it reads again counts the ones dropped. Returns the unsubscribe function.
    */
-  subscribe(send: (text: string) => void, end: () => void = () => {}): () => void {
-    const subscriber: Subscriber = { send, end, pending: [], dropped: 0, lastInflight: this.inflight };
+  subscribe(
+    send: (text: string) => void,
+    end: () => void = () => {},
+    ready: () => boolean = () => true,
+  ): () => void {
+    const subscriber: Subscriber = { send, end, ready, pending: [], dropped: 0, lastInflight: this.inflight };
     send(message("snapshot", { inflight: this.inflight, recent: this.recent() }));
     this.#subscribers.add(subscriber);
     if (this.#flushTimer === undefined) {
@@ -215,6 +223,7 @@ export class LiveHub {
   #flush(): void {
     for (const subscriber of this.#subscribers) {
       try {
+        if (!subscriber.ready()) continue;
         if (subscriber.pending.length > 0) {
           let events = subscriber.pending;
           if (events.length > MAX_BATCH) {
@@ -239,7 +248,7 @@ export class LiveHub {
   #broadcast(text: string): void {
     for (const subscriber of this.#subscribers) {
       try {
-        subscriber.send(text);
+        if (subscriber.ready()) subscriber.send(text);
       } catch {
         this.#subscribers.delete(subscriber);
       }

@@ -4,6 +4,13 @@ import type { AppEnv } from "../http/env.ts";
 import { accessVia } from "./access.ts";
 import { eventStream } from "../http/responses.ts";
 
+/**
+ * The most a live stream holds unread: past it the hub sends the stream nothing (events wait in the hub,
+ * bounded) until its client reads. Without it a dashboard that stops reading (a stalled tab, a client that
+ * never reads) would have every batch queued for it for as long as it stays connected.
+ */
+export const LIVE_QUEUE_BYTES = 256 * 1024;
+
 /** The live usage stream (SSE) and the caller's own identity. */
 export function liveRoutes(ctx: DashboardContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -18,7 +25,11 @@ export function liveRoutes(ctx: DashboardContext): Hono<AppEnv> {
             controller.close();
           } catch { /* already closed */ }
         };
-        unsubscribe = ctx.hub.subscribe((text) => controller.enqueue(encoder.encode(text)), end);
+        unsubscribe = ctx.hub.subscribe(
+          (text) => controller.enqueue(encoder.encode(text)),
+          end,
+          () => (controller.desiredSize ?? 0) > 0,
+        );
         c.req.raw.signal.addEventListener("abort", () => {
           unsubscribe();
           end();
@@ -27,7 +38,7 @@ export function liveRoutes(ctx: DashboardContext): Hono<AppEnv> {
       cancel() {
         unsubscribe();
       },
-    });
+    }, { highWaterMark: LIVE_QUEUE_BYTES, size: (chunk) => chunk.byteLength });
     return eventStream(body);
   });
 
