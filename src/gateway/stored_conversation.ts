@@ -4,7 +4,7 @@
  * The items are Responses wire items, kept as the client sent and received them.
  */
 import { GatewayError } from "../model/mod.ts";
-import { invalidAt, isRecord } from "../wire/shared/mod.ts";
+import { isRecord } from "../wire/shared/mod.ts";
 
 /** One Responses input or output item, as JSON. */
 export type WireItem = Record<string, unknown>;
@@ -23,13 +23,10 @@ export interface StoredLookup {
   item(id: string): WireItem | null;
 }
 
-/**
- * True when a body names stored state (a previous response or an item reference), or gives a
- * `previous_response_id` that is not a string (which `expandStoredState` refuses).
- */
+/** True when a body names stored state (a previous response or an item reference). */
 export function namesStoredState(body: unknown): boolean {
   if (!isRecord(body)) return false;
-  if (body.previous_response_id !== undefined && body.previous_response_id !== null) return true;
+  if (typeof body.previous_response_id === "string") return true;
   return Array.isArray(body.input) &&
     body.input.some((item) => isRecord(item) && item.type === "item_reference");
 }
@@ -51,10 +48,6 @@ export function expandStoredState(
   lookup: StoredLookup,
 ): Record<string, unknown> {
   const { previous_response_id: previousId, ...rest } = body;
-  // Ignored, the conversation would silently lose its history; the OpenAI API refuses it too.
-  if (previousId !== undefined && previousId !== null && typeof previousId !== "string") {
-    throw invalidAt(["previous_response_id"], "must be a string (a response id)");
-  }
   const items: unknown[] = typeof rest.input === "string" ? inputItemsOf(rest.input) : [
     ...(Array.isArray(rest.input) ? rest.input : []),
   ];

@@ -238,17 +238,20 @@ Deno.test("store: false keeps nothing, and a stored response is gone after its T
       s.a.responses.create({ model: "up/m1", previous_response_id: stored.id, input: "x" }),
     );
     assertEquals(expired.status, 400);
-    // An id of the wrong type is refused, not ignored (the conversation would lose its history unseen).
+    // The fields the store reads are refused with a wrong type, not taken as absent: an id ignored would lose
+    // the conversation's history unseen, a `store: "false"` would keep what the client asked not to keep.
     const mistyped = await failure(s.a.responses.create({
       model: "up/m1",
       previous_response_id: { id: stored.id } as unknown as string,
       input: "x",
     }));
     assertEquals(mistyped.status, 400);
-    assertEquals(
-      (mistyped.error as { message: string }).message,
-      "previous_response_id: must be a string (a response id)",
+    assertEquals((mistyped.error as { message: string }).message, "previous_response_id: must be a string");
+    const storeText = await failure(
+      s.a.responses.create({ model: "up/m1", store: "false" as unknown as boolean, input: "x" }),
     );
+    assertEquals(storeText.status, 400);
+    assertEquals((storeText.error as { message: string }).message, "store: must be a boolean");
   } finally {
     await s.stop();
   }

@@ -18,6 +18,10 @@ export const RequestBodySchema = z.looseObject({
   top_p: z.number().min(0).max(1).nullish(),
   reasoning: z.looseObject({ effort: EffortSchema.nullish(), summary: z.string().nullish() }).nullish(),
   stream: z.boolean().nullish(),
+  // Read by the gateway itself (the response store): a wrong type is refused rather than taken as absent,
+  // which would keep what the client asked not to keep, or lose the conversation's history unseen.
+  store: z.boolean().nullish(),
+  previous_response_id: z.string().nullish(),
 });
 
 /** A message item (`type` may be absent when `role` is present). */
