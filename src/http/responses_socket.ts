@@ -81,7 +81,7 @@ function refuseOtherSites(request: Request): void {
   }
 }
 
-function send(socket: WebSocket, data: string): void {
+function send(socket: FrameSocket, data: string): void {
   if (socket.readyState === WebSocket.OPEN) socket.send(data);
 }
 
@@ -233,8 +233,24 @@ function sendWarmup(socket: WebSocket, body: Record<string, unknown>, nowMs: num
  * (what a later `previous_response_id` stands for), or null when the stream did not complete. The socket
  * closing cancels the stream, as a client leaving an HTTP stream does.
  */
-async function forwardFrames(
-  socket: WebSocket,
+/**
+ * Most bytes a socket may hold unsent before the next frames are read from the upstream. A WebSocket has no
+ * backpressure of its own: without this a client that reads slowly would have the whole answer buffered
+ * for it, where over HTTP the stream waits for the client.
+ */
+export const SOCKET_UNSENT_BYTES = 1024 * 1024;
+/** How often a socket over SOCKET_UNSENT_BYTES is looked at again (it has no event for a drained buffer). */
+const DRAIN_POLL_MS = 10;
+
+/** The socket side of forwardFrames: what it sends on and reads its backlog from. */
+export type FrameSocket = Pick<WebSocket, "send" | "readyState" | "bufferedAmount">;
+
+/**
+ * Sends a stream's frames as messages, one batch (one upstream read) at a time, waiting while the socket
+ * holds more than SOCKET_UNSENT_BYTES unsent. Returns the completed response's id and output items, or null.
+ */
+export async function forwardFrames(
+  socket: FrameSocket,
   source: FrameSource,
   signal: AbortSignal,
 ): Promise<{ id: string; items: unknown[] } | null> {
@@ -248,6 +264,10 @@ async function forwardFrames(
         if (frame.event === "response.completed" || frame.data.includes('"response.completed"')) {
           completed = completedResponse(frame.data) ?? completed;
         }
+      }
+      while (socket.bufferedAmount > SOCKET_UNSENT_BYTES && socket.readyState === WebSocket.OPEN) {
+        if (signal.aborted) return null;
+        await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
       }
       if (signal.aborted) return null;
     }

@@ -2,6 +2,8 @@ import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts
 import { startE2E, textAnswer, toolAnswer } from "./harness.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "../../src/wire/mod.ts";
+import { forwardFrames, SOCKET_UNSENT_BYTES } from "../../src/http/responses_socket.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 type Frame = Record<string, unknown> & { type: string };
 
@@ -187,4 +189,36 @@ Deno.test("the Responses WebSocket tells what translation lost in a response.gat
   const plain = await ws.request({ type: "response.create", model: "up_generate/agent", input: "hello" });
   assertEquals(plain.map((f) => f.type).filter((t) => t === "response.gateway_warnings"), []);
   assertEquals(plain[0].type, "response.created");
+});
+
+Deno.test("a socket that holds more than SOCKET_UNSENT_BYTES unsent gets no more frames read for it until it drains", async () => {
+  const frame = { data: "x".repeat(300 * 1024) };
+  let unsent = 0;
+  let polls = 0;
+  let clientReads = false;
+  const socket = {
+    readyState: WebSocket.OPEN,
+    send(data: string) {
+      unsent += data.length;
+    },
+    get bufferedAmount() {
+      polls++;
+      if (clientReads) unsent = 0;
+      return unsent;
+    },
+  };
+  let reads = 0;
+  const source = {
+    next: () => Promise.resolve(++reads <= 10 ? [frame] : null),
+    cancel() {},
+  };
+  const forwarding = forwardFrames(socket, source, new AbortController().signal);
+  // Four batches put 1.2 MiB in the socket's backlog; it is looked at again and again, and no fifth is read.
+  await waitFor(() => polls >= 6, { what: "the socket's backlog to be looked at again" });
+  // 4 × 300 KiB is the first backlog over SOCKET_UNSENT_BYTES (1 MiB).
+  assertEquals(SOCKET_UNSENT_BYTES, 1024 * 1024);
+  assertEquals(reads, 4);
+  clientReads = true;
+  assertEquals(await forwarding, null);
+  assertEquals(reads, 11);
 });
