@@ -19,6 +19,12 @@ const PACE_AFTER_VALUES = 2_000;
  */
 const READ_SLICE_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Longest wait for the next bytes of a big body. It holds the big-body lane while it uploads (body_lane.ts),
+ * and every other big body waits behind it: a client that stops sending must not hold it for ever.
+ */
+export const BODY_STALL_MS = 30_000;
+
 /** Decoding without `stream: true` keeps no state between calls, so one decoder serves every request. */
 const UTF8 = new TextDecoder();
 
@@ -32,6 +38,8 @@ export type AdmitBigBody = (bytes: number) => Promise<void>;
 export interface BigBodies {
   readonly admit: AdmitBigBody;
   readonly parser: JsonParser;
+  /** Longest wait for a big body's next bytes (default BODY_STALL_MS; tests pass less). */
+  readonly stallMs?: number;
 }
 
 /**
@@ -51,7 +59,7 @@ export async function readJsonBody(
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
   if (big && declared > BIG_BODY_BYTES) await big.admit(declared);
-  const read = await readBody(request, declared, limit, big?.admit);
+  const read = await readBody(request, declared, limit, big?.admit, big?.stallMs ?? BODY_STALL_MS);
   if (typeof read !== "string" && big) return await parseOffLoop(request, read, big.parser);
   // Without a parser, a big body is decoded and parsed here, a turn apart (each is one step of tens of
   // ms), so requests that arrived meanwhile are served between them.
@@ -111,13 +119,14 @@ async function readBody(
   declared: number,
   limit: number,
   admit: AdmitBigBody | undefined,
+  stallMs: number,
 ): Promise<string | Uint8Array> {
   try {
     // With a declared length the whole body can be read at once (the common, fast case); without one,
     // it is read chunk by chunk so an endless body is cut off at the limit.
     return declared > 0
-      ? await readDeclared(request, declared, limit)
-      : await readUndeclared(request, limit, admit);
+      ? await readDeclared(request, declared, limit, stallMs)
+      : await readUndeclared(request, limit, admit, stallMs);
   } catch (error) {
     if (error instanceof GatewayError) throw error;
     throw clientClosed(error);
@@ -132,7 +141,12 @@ async function readBody(
  * length, already checked; the length checks here only guard a hand-built Request whose header understates
  * its body (a string longer than the limit certainly has more bytes than it).
  */
-async function readDeclared(request: Request, declared: number, limit: number): Promise<string | Uint8Array> {
+async function readDeclared(
+  request: Request,
+  declared: number,
+  limit: number,
+  stallMs: number,
+): Promise<string | Uint8Array> {
   if (declared <= BIG_BODY_BYTES || !request.body) {
     const text = await request.text();
     if (text.length > limit) throw tooLarge(limit);
@@ -142,7 +156,7 @@ async function readDeclared(request: Request, declared: number, limit: number): 
   let size = 0;
   let paced = 0;
   const reader = request.body.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+  for (let next = await readOrStall(reader, stallMs); !next.done; next = await readOrStall(reader, stallMs)) {
     if (size + next.value.length > declared) {
       await reader.cancel();
       throw tooLarge(Math.min(declared, limit));
@@ -161,6 +175,7 @@ async function readUndeclared(
   request: Request,
   limit: number,
   admit: AdmitBigBody | undefined,
+  stallMs: number,
 ): Promise<string | Uint8Array> {
   if (!request.body) throw emptyBody();
   const reader = request.body.getReader();
@@ -170,7 +185,8 @@ async function readUndeclared(
   let size = 0;
   let paced = 0;
   while (true) {
-    const next = await reader.read();
+    // Only a body in the lane (grown past BIG_BODY_BYTES) is timed: a small one holds up no other.
+    const next = size > BIG_BODY_BYTES ? await readOrStall(reader, stallMs) : await reader.read();
     if (next.done) break;
     const before = size;
     size += next.value.length;
@@ -214,4 +230,29 @@ function tooLarge(limit: number): GatewayError {
     "payload_too_large",
     `Request body is larger than ${Math.round(limit / 1024 / 1024)} MiB`,
   );
+}
+
+/** The reader's next chunk, or a 408 (the read cancelled) when nothing comes for `stallMs`. */
+async function readOrStall(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  stallMs: number,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new GatewayError(
+          408,
+          "timeout",
+          `Request body stalled: no bytes arrived for ${stallMs / 1000} s`,
+        ),
+      );
+      reader.cancel().catch(() => {});
+    }, stallMs);
+  });
+  try {
+    return await Promise.race([reader.read(), stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
