@@ -2,6 +2,7 @@ import { RequestTiming } from "../gateway/request_timing.ts";
 import { GatewayError } from "../model/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import { checkJsonShape } from "../wire/mod.ts";
+import { MAX_BODY_BYTES } from "./read_body.ts";
 import { authenticate } from "./auth.ts";
 import { errorEnvelope, errorResponse } from "./errors.ts";
 import type { Answer, FrameSource } from "../gateway/answer.ts";
@@ -89,6 +90,12 @@ function sendError(socket: WebSocket, status: number, error: unknown): void {
   send(socket, JSON.stringify({ type: "error", status, error }));
 }
 
+/** An error as the Responses API words it over HTTP, as one `error` message. */
+function sendGatewayError(socket: WebSocket, error: unknown): void {
+  const { status, body: envelope } = errorEnvelope(error, "responses");
+  sendError(socket, status, isRecord(envelope) && "error" in envelope ? envelope.error : envelope);
+}
+
 /**
  * The last response on one socket and the items it leaves in the conversation. Over a WebSocket, Codex
  * sends only the new items with `previous_response_id`, usually with `store: false`: the socket keeps what
@@ -120,6 +127,16 @@ async function serveMessage(
   data: unknown,
   { identity, headers, signal, chain, clock }: SocketContext,
 ): Promise<void> {
+  if (typeof data === "string" && data.length > MAX_BODY_BYTES) {
+    // The HTTP body limit (a socket takes messages up to 64 MiB): parsing one that size held the loop ~40 ms.
+    const tooLarge = new GatewayError(
+      413,
+      "payload_too_large",
+      `WebSocket message is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
+    );
+    sendGatewayError(socket, tooLarge);
+    return;
+  }
   const body = requestOf(data);
   if (body === null) return;
   if (typeof body === "string") {
@@ -151,8 +168,7 @@ async function serveMessage(
       transport: "websocket",
     });
   } catch (error) {
-    const { status, body: envelope } = errorEnvelope(error, "responses");
-    sendError(socket, status, isRecord(envelope) && "error" in envelope ? envelope.error : envelope);
+    sendGatewayError(socket, error);
     return;
   }
   if (answer.warnings.length > 0) sendWarnings(socket, answer.warnings);

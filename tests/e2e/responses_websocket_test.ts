@@ -3,6 +3,7 @@ import { startE2E, textAnswer, toolAnswer } from "./harness.ts";
 import { startTestGateway } from "../helpers/gateway.ts";
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "../../src/wire/mod.ts";
 import { forwardFrames, SOCKET_UNSENT_BYTES } from "../../src/http/responses_socket.ts";
+import { MAX_BODY_BYTES } from "../../src/http/read_body.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 type Frame = Record<string, unknown> & { type: string };
@@ -127,6 +128,14 @@ Deno.test("the Responses WebSocket answers warm-ups without an upstream call and
     (tooMany[0].error as { message: string }).message,
     `WebSocket message: JSON holds more than ${MAX_JSON_VALUES} values`,
   );
+  // Past the HTTP body limit, a message is refused before it is parsed, as a 413.
+  const huge = await ws.request({
+    type: "response.create",
+    model: "up_chat/agent",
+    input: "a".repeat(MAX_BODY_BYTES),
+  });
+  assertEquals(huge.map((f) => [f.type, f.status]), [["error", 413]]);
+  assertEquals((huge[0].error as { message: string }).message, "WebSocket message is larger than 32 MiB");
   assertEquals(e2e.requests.length, asked);
 });
 
