@@ -310,17 +310,13 @@ async function runMediaAttempt(
     text = await input.timing.waitFor(outcome.readAnswer(deps.limits.maxAnswerBytes));
   } catch (error) {
     // Too large (limits.max_answer_bytes) or cut off: the upstream's fault, never a 500.
-    const message = `The upstream's answer could not be read: ${(error as Error).message}`;
-    row.write(502, null, message, () => 0);
-    throw new GatewayError(502, "upstream", message);
+    throw row.upstreamFault(`The upstream's answer could not be read: ${(error as Error).message}`);
   }
   if (outcome.clientGone()) throw new GatewayError(499, "client_closed", "client disconnected");
   try {
     value = JSON.parse(text);
   } catch {
-    const message = `The upstream's answer is not JSON: ${text.slice(0, 200)}`;
-    row.write(502, null, message, () => 0);
-    throw new GatewayError(502, "upstream", message);
+    throw row.upstreamFault(`The upstream's answer is not JSON: ${text.slice(0, 200)}`);
   }
   if (!isImage(media)) {
     const bill = transcriptionBill(value);
@@ -385,14 +381,12 @@ async function passThrough(
       row.write(499, null, "client disconnected", () => 0);
       throw new GatewayError(499, "client_closed", "client disconnected");
     }
-    const message = `The upstream's answer could not be read: ${(error as Error).message}`;
-    row.write(502, null, message, () => 0);
-    throw new GatewayError(502, "upstream", message);
+    throw row.upstreamFault(`The upstream's answer could not be read: ${(error as Error).message}`);
   }
   if (first === null && streams(media)) {
-    const message = `The upstream answered the ${mediaKindLabel(media.kind)} request with an empty body`;
-    row.write(502, null, message, () => 0);
-    throw new GatewayError(502, "upstream", message);
+    throw row.upstreamFault(
+      `The upstream answered the ${mediaKindLabel(media.kind)} request with an empty body`,
+    );
   }
   if (first !== null) body.committed();
   // The request ends (and its request-log row is queued) when the answer starts, but the usage row only
@@ -503,6 +497,12 @@ class MediaRow {
   /** The row will be written after the request has ended (a body passed through): the request log waits. */
   writtenLater(): void {
     this.#lifecycle.recorded(new Promise((resolve) => (this.#promised = resolve)));
+  }
+
+  /** The upstream's fault (an answer unreadable, not JSON, empty): the row says 502, and so does the error. */
+  upstreamFault(message: string): GatewayError {
+    this.write(502, null, message, () => 0);
+    return new GatewayError(502, "upstream", message);
   }
 
   write(status: number, usage: Usage | null, error: string, cost: (price: Price | null) => number): void {

@@ -209,9 +209,9 @@ function requestOf(data: unknown): Record<string, unknown> | string | null {
   // The same nesting and value caps as an HTTP body (read_body.ts): what walks the request later has to
   // stay within the stack, and validation time grows with the number of values.
   try {
-    checkJsonShape(message);
+    checkJsonShape(message, "WebSocket message");
   } catch (error) {
-    if (error instanceof GatewayError) return error.message.replace(/^body: /, "WebSocket message: ");
+    if (error instanceof GatewayError) return error.message;
     throw error;
   }
   // Codex acknowledges a finished response; nothing is owed back, and an answer would be read as the

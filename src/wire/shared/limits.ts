@@ -66,16 +66,18 @@ export function measureJson(
 
 /**
  * Refuses a parsed body nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES values;
- * returns how many values it holds (callers pace big bodies by it).
+ * returns how many values it holds (callers pace big bodies by it). `what` names it in the message.
  */
-export function checkJsonShape(value: unknown): number {
+export function checkJsonShape(value: unknown, what = "body"): number {
   const { tooDeep, values } = measureJson(value, MAX_JSON_DEPTH, MAX_JSON_VALUES);
   if (tooDeep) {
-    throw invalidRequest(`body: JSON is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
+    throw invalidRequest(
+      `${what}: JSON is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`,
+    );
   }
   if (values > MAX_JSON_VALUES) {
     throw invalidRequest(
-      `body: JSON holds more than ${MAX_JSON_VALUES} values (objects, arrays and their items)`,
+      `${what}: JSON holds more than ${MAX_JSON_VALUES} values (objects, arrays and their items)`,
     );
   }
   return values;
