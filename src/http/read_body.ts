@@ -25,6 +25,14 @@ const READ_SLICE_BYTES = 4 * 1024 * 1024;
  */
 export const BODY_STALL_MS = 30_000;
 
+/**
+ * Slowest average pace a big body may keep once BODY_STALL_MS have passed: a client that trickles a byte
+ * just often enough to beat the stall limit would otherwise hold the lane for as long as it liked. At this
+ * pace (half a megabit a second) a maximum body takes about nine minutes; the allowance grows with every
+ * byte that arrives, so a slow start is made up by a faster rest.
+ */
+export const MIN_BODY_BYTES_PER_SECOND = 64 * 1024;
+
 /** Decoding without `stream: true` keeps no state between calls, so one decoder serves every request. */
 const UTF8 = new TextDecoder();
 
@@ -40,6 +48,8 @@ export interface BigBodies {
   readonly parser: JsonParser;
   /** Longest wait for a big body's next bytes (default BODY_STALL_MS; tests pass less). */
   readonly stallMs?: number;
+  /** Slowest average pace of a big body after its first `stallMs` (default MIN_BODY_BYTES_PER_SECOND). */
+  readonly minBytesPerSecond?: number;
 }
 
 /**
@@ -59,7 +69,7 @@ export async function readJsonBody(
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
   if (big && declared > BIG_BODY_BYTES) await big.admit(declared);
-  const read = await readBody(request, declared, limit, big?.admit, big?.stallMs ?? BODY_STALL_MS);
+  const read = await readBody(request, declared, limit, big);
   if (typeof read !== "string" && big) return await parseOffLoop(request, read, big.parser);
   // Without a parser, a big body is decoded and parsed here, a turn apart (each is one step of tens of
   // ms), so requests that arrived meanwhile are served between them.
@@ -118,15 +128,14 @@ async function readBody(
   request: Request,
   declared: number,
   limit: number,
-  admit: AdmitBigBody | undefined,
-  stallMs: number,
+  big: BigBodies | undefined,
 ): Promise<string | Uint8Array> {
   try {
     // With a declared length the whole body can be read at once (the common, fast case); without one,
     // it is read chunk by chunk so an endless body is cut off at the limit.
     return declared > 0
-      ? await readDeclared(request, declared, limit, stallMs)
-      : await readUndeclared(request, limit, admit, stallMs);
+      ? await readDeclared(request, declared, limit, big)
+      : await readUndeclared(request, limit, big);
   } catch (error) {
     if (error instanceof GatewayError) throw error;
     throw clientClosed(error);
@@ -145,7 +154,7 @@ async function readDeclared(
   request: Request,
   declared: number,
   limit: number,
-  stallMs: number,
+  big: BigBodies | undefined,
 ): Promise<string | Uint8Array> {
   if (declared <= BIG_BODY_BYTES || !request.body) {
     const text = await request.text();
@@ -156,7 +165,8 @@ async function readDeclared(
   let size = 0;
   let paced = 0;
   const reader = request.body.getReader();
-  for (let next = await readOrStall(reader, stallMs); !next.done; next = await readOrStall(reader, stallMs)) {
+  const upload = new UploadClock(big, 0);
+  for (let next = await upload.read(reader, 0); !next.done; next = await upload.read(reader, size)) {
     if (size + next.value.length > declared) {
       await reader.cancel();
       throw tooLarge(Math.min(declared, limit));
@@ -174,8 +184,7 @@ async function readDeclared(
 async function readUndeclared(
   request: Request,
   limit: number,
-  admit: AdmitBigBody | undefined,
-  stallMs: number,
+  big: BigBodies | undefined,
 ): Promise<string | Uint8Array> {
   if (!request.body) throw emptyBody();
   const reader = request.body.getReader();
@@ -184,9 +193,11 @@ async function readUndeclared(
   let more: Uint8Array[] | undefined;
   let size = 0;
   let paced = 0;
+  let upload: UploadClock | undefined;
   while (true) {
     // Only a body in the lane (grown past BIG_BODY_BYTES) is timed: a small one holds up no other.
-    const next = size > BIG_BODY_BYTES ? await readOrStall(reader, stallMs) : await reader.read();
+    if (upload === undefined && size > BIG_BODY_BYTES) upload = new UploadClock(big, size);
+    const next = upload === undefined ? await reader.read() : await upload.read(reader, size);
     if (next.done) break;
     const before = size;
     size += next.value.length;
@@ -195,7 +206,7 @@ async function readUndeclared(
       throw tooLarge(limit);
     }
     // Its size is unknown until its end: a body that grows big waits in the lane for the most it may be.
-    if (admit && before <= BIG_BODY_BYTES && size > BIG_BODY_BYTES) await admit(limit);
+    if (big && before <= BIG_BODY_BYTES && size > BIG_BODY_BYTES) await big.admit(limit);
     if (size - paced >= READ_SLICE_BYTES) {
       paced = size;
       await nextTurn();
@@ -232,26 +243,75 @@ function tooLarge(limit: number): GatewayError {
   );
 }
 
-/** The reader's next chunk, or a 408 (the read cancelled) when nothing comes for `stallMs`. */
-async function readOrStall(
+/**
+ * Times a big body's reads from when it became big: each read waits at most the stall limit for its
+ * bytes, and once that long has passed the body must have kept to the minimum pace on average.
+ * Either failure is a 408 with its upload cancelled.
+ */
+class UploadClock {
+  readonly #stallMs: number;
+  readonly #minBytesPerSecond: number;
+  readonly #startedAt = performance.now();
+  /** Bytes that had arrived when the clock started (an undeclared body is timed from BIG_BODY_BYTES on). */
+  readonly #before: number;
+
+  /** `big` names the pace (the defaults without it); `before`: the bytes that arrived untimed. */
+  constructor(big: BigBodies | undefined, before: number) {
+    this.#stallMs = big?.stallMs ?? BODY_STALL_MS;
+    this.#minBytesPerSecond = big?.minBytesPerSecond ?? MIN_BODY_BYTES_PER_SECOND;
+    this.#before = before;
+  }
+
+  /** The reader's next chunk; `received` is how many bytes of the body have arrived so far. */
+  async read(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    received: number,
+  ): Promise<ReadableStreamReadResult<Uint8Array>> {
+    const stallMs = this.#stallMs;
+    const minBytesPerSecond = this.#minBytesPerSecond;
+    const arrived = received - this.#before;
+    const elapsed = performance.now() - this.#startedAt;
+    // The time the bytes so far have earned: the grace, and a second per minBytesPerSecond of them.
+    const allowed = stallMs + (arrived * 1000) / minBytesPerSecond - elapsed;
+    const slow = () => {
+      const seconds = Math.round((performance.now() - this.#startedAt) / 1000);
+      return new GatewayError(
+        408,
+        "timeout",
+        `Request body too slow: ${mib(arrived)} MiB arrived in ${seconds} s; a body over ` +
+          `${BIG_BODY_BYTES / 1024 / 1024} MiB must arrive at ${minBytesPerSecond / 1024} KiB/s or faster`,
+      );
+    };
+    if (allowed <= 0) {
+      reader.cancel().catch(() => {});
+      throw slow();
+    }
+    const stalled = () =>
+      new GatewayError(408, "timeout", `Request body stalled: no bytes arrived for ${stallMs / 1000} s`);
+    return await readWithin(reader, Math.min(stallMs, allowed), allowed < stallMs ? slow : stalled);
+  }
+}
+
+/** MiB with one decimal, as the 408s name sizes. */
+function mib(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
+}
+
+/** The reader's next chunk, or `error()` thrown (the read cancelled) when nothing comes within `waitMs`. */
+async function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  stallMs: number,
+  waitMs: number,
+  error: () => GatewayError,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled = new Promise<never>((_, reject) => {
+  const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reject(
-        new GatewayError(
-          408,
-          "timeout",
-          `Request body stalled: no bytes arrived for ${stallMs / 1000} s`,
-        ),
-      );
+      reject(error());
       reader.cancel().catch(() => {});
-    }, stallMs);
+    }, waitMs);
   });
   try {
-    return await Promise.race([reader.read(), stalled]);
+    return await Promise.race([reader.read(), late]);
   } finally {
     clearTimeout(timer);
   }
