@@ -5,6 +5,7 @@ import { describeError as describe, type UpstreamResponse } from "./upstream_res
 import { partsLength, type RequestBody } from "./request_body.ts";
 import { GATEWAY_VERSION } from "../version.ts";
 import { nextTurn } from "../next_turn.ts";
+import { byteSlab } from "../byte_slab.ts";
 
 export type { UpstreamResponse } from "./upstream_response.ts";
 
@@ -152,9 +153,10 @@ export class Http1Pool {
     headers: Record<string, string>,
     body: string | Uint8Array<ArrayBuffer>,
   ): Uint8Array {
-    const bodyBytes = typeof body === "string" ? encoder.encode(body) : body;
+    // Short bodies, heads and messages come from the byte slab: the message is let go once written.
+    const bodyBytes = typeof body === "string" ? byteSlab.encode(body) : body;
     const headBytes = this.#head(target, headers, bodyBytes.length);
-    const message = new Uint8Array(headBytes.length + bodyBytes.length);
+    const message = byteSlab.take(headBytes.length + bodyBytes.length);
     message.set(headBytes);
     message.set(bodyBytes, headBytes.length);
     return message;
@@ -196,7 +198,7 @@ export class Http1Pool {
       if (OWN_HEADERS.has(name.toLowerCase())) continue;
       head += `${name}: ${value}\r\n`;
     }
-    return encoder.encode(`${head}content-length: ${bodyLength}\r\n\r\n`);
+    return byteSlab.encode(`${head}content-length: ${bodyLength}\r\n\r\n`);
   }
 
   /** The most recently used idle connection that has not expired; expired ones met on the way are closed. */

@@ -64,8 +64,18 @@ export class ResponseBody implements UpstreamResponse {
       this.#fail();
       throw new BodyTooLargeError(limit);
     }
+    if (declared && this.#remaining <= limit && connection.end - connection.start >= this.#remaining) {
+      // The usual JSON answer, already read with its head: decoded where it lies, nothing copied.
+      const start = connection.start;
+      connection.start += this.#remaining;
+      const text = decoder.decode(connection.buffer.subarray(start, start + this.#remaining));
+      this.#remaining = 0;
+      this.#ended = this.#done = true;
+      this.#finish();
+      return text;
+    }
     if (declared && this.#remaining <= limit) {
-      // The usual JSON answer: one exact-size array, filled from the buffer and then straight from the socket.
+      // A longer answer: one exact-size array, filled from the buffer and then straight from the socket.
       const bytes = new Uint8Array(this.#remaining);
       const buffered = Math.min(this.#remaining, connection.end - connection.start);
       bytes.set(connection.buffer.subarray(connection.start, connection.start + buffered));

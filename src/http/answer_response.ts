@@ -1,4 +1,5 @@
 import type { Answer, ByteSource, FrameSource } from "../gateway/answer.ts";
+import { byteSlab } from "../byte_slab.ts";
 import { concatBytes } from "../bytes.ts";
 import { WARNINGS_HEADER, warningsHeaderValue } from "../gateway/warnings.ts";
 import { type ClientFraming, type Frame, frameText } from "../wire/framing/mod.ts";
@@ -36,7 +37,6 @@ export function answerResponse(answer: Answer): Response {
  * reads is the only stream between it and the upstream. The client leaving cancels the source.
  */
 function frameBytes(source: FrameSource, framing: ClientFraming): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let frames: readonly Frame[] | null;
@@ -51,7 +51,7 @@ function frameBytes(source: FrameSource, framing: ClientFraming): ReadableStream
         controller.close();
         return;
       }
-      controller.enqueue(batchBytes(frames, framing, encoder));
+      controller.enqueue(batchBytes(frames, framing));
     },
     cancel(reason) {
       source.cancel(reason);
@@ -62,17 +62,24 @@ function frameBytes(source: FrameSource, framing: ClientFraming): ReadableStream
 /**
  * One batch of frames as the bytes the client reads. Frames the gateway forwards as bytes (`wire`) are
  * written as they are, and a batch of them that sits in one buffer back to back (one upstream read) is
- * that buffer, uncopied; other frames are written from their text.
+ * that buffer, uncopied; other frames are written from their text (encoded into the byte slab when short:
+ * the bytes are let go once written).
  */
-function batchBytes(frames: readonly Frame[], framing: ClientFraming, encoder: TextEncoder): Uint8Array {
-  if (framing !== "sse" || !frames.some((frame) => frame.wire !== undefined)) {
+function batchBytes(frames: readonly Frame[], framing: ClientFraming): Uint8Array {
+  if (framing !== "sse" || !hasWire(frames)) {
     let text = "";
     for (const frame of frames) text += frameText(frame, framing);
-    return encoder.encode(text);
+    return byteSlab.encode(text);
   }
   // A mixed batch is a stream's first: frames from before and after its envelope was learnt.
   return backToBack(frames) ??
-    concatBytes(frames.map((frame) => frame.wire ?? encoder.encode(frameText(frame, "sse"))));
+    concatBytes(frames.map((frame) => frame.wire ?? byteSlab.encode(frameText(frame, "sse"))));
+}
+
+/** Whether any frame is forwarded as bytes (a loop: this runs once per batch, and needs no closure). */
+function hasWire(frames: readonly Frame[]): boolean {
+  for (const frame of frames) if (frame.wire !== undefined) return true;
+  return false;
 }
 
 /** The one buffer every frame's `wire` sits in, back to back, or null. */
@@ -102,7 +109,7 @@ function passedBytes(source: ByteSource): ReadableStream<Uint8Array> {
       }
       // A chunk is only valid until the next read: the client gets its own copy.
       if (chunk === null) controller.close();
-      else controller.enqueue(chunk.slice());
+      else controller.enqueue(byteSlab.copy(chunk));
     },
     cancel(reason) {
       source.cancel(reason);

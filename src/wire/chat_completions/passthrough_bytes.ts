@@ -1,3 +1,4 @@
+import { byteSlab } from "../../byte_slab.ts";
 import type { Frame } from "../framing/mod.ts";
 import type { StageOutput, StageSteps } from "../shared/stream_stage.ts";
 import type { ContentTemplate } from "./content_template.ts";
@@ -159,14 +160,15 @@ function plainContent(chunk: Uint8Array, start: number, end: number): string | n
 
 /**
  * One frame per event, each a view into one buffer the client's body gets as a whole: a copy of the read
- * (the connection reuses its buffer), or the events rebuilt in the client's envelope.
+ * (the connection reuses its buffer), or the events rebuilt in the client's envelope; from the byte slab
+ * when small (they are let go once written).
  */
 function wireFrames(chunk: Uint8Array, events: MatchedEvents, envelope: EncodedEnvelope): WireFrame[] {
   const { bodies } = events;
   const frames: WireFrame[] = [];
   const client = envelope.client;
   if (client === null) {
-    const copy = chunk.slice();
+    const copy = byteSlab.copy(chunk);
     if (bodies.length === 2) return [new WireFrame(copy)];
     let at = 0;
     for (let i = 0; i < bodies.length; i += 2) {
@@ -179,7 +181,7 @@ function wireFrames(chunk: Uint8Array, events: MatchedEvents, envelope: EncodedE
   const { head, tail } = client;
   let size = 0;
   for (let i = 0; i < bodies.length; i += 2) size += head.length + bodies[i + 1] - bodies[i] + tail.length;
-  const out = new Uint8Array(size);
+  const out = byteSlab.take(size);
   let at = 0;
   for (let i = 0; i < bodies.length; i += 2) {
     const start = at;
