@@ -25,10 +25,7 @@ export class ByteSlab {
   /** A zero-filled array of `size` bytes. */
   take(size: number): Uint8Array<ArrayBuffer> {
     if (size > LARGEST_SLAB_TAKE) return new Uint8Array(size);
-    if (this.#at + size > SLAB_BYTES) {
-      this.#buffer = new ArrayBuffer(SLAB_BYTES);
-      this.#at = 0;
-    }
+    this.#makeRoom(size);
     const bytes = new Uint8Array(this.#buffer, this.#at, size);
     this.#at += size;
     return bytes;
@@ -46,14 +43,18 @@ export class ByteSlab {
     // A UTF-16 code unit takes at most three bytes; the part not written goes back to the slab.
     const most = text.length * 3;
     if (most > LARGEST_SLAB_TAKE) return encoder.encode(text);
-    if (this.#at + most > SLAB_BYTES) {
-      this.#buffer = new ArrayBuffer(SLAB_BYTES);
-      this.#at = 0;
-    }
+    this.#makeRoom(most);
     const { written } = encoder.encodeInto(text, new Uint8Array(this.#buffer, this.#at, most));
     const bytes = new Uint8Array(this.#buffer, this.#at, written);
     this.#at += written;
     return bytes;
+  }
+
+  /** Starts a new slab when `size` more bytes do not fit in this one (its views keep it alive). */
+  #makeRoom(size: number): void {
+    if (this.#at + size <= SLAB_BYTES) return;
+    this.#buffer = new ArrayBuffer(SLAB_BYTES);
+    this.#at = 0;
   }
 }
 

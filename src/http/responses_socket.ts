@@ -245,11 +245,6 @@ function sendWarmup(socket: WebSocket, body: Record<string, unknown>, nowMs: num
 }
 
 /**
- * Sends the data of each frame as one message; returns the completed response's id and output items
- * (what a later `previous_response_id` stands for), or null when the stream did not complete. The socket
- * closing cancels the stream, as a client leaving an HTTP stream does.
- */
-/**
  * Most bytes a socket may hold unsent before the next frames are read from the upstream. A WebSocket has no
  * backpressure of its own: without this a client that reads slowly would have the whole answer buffered
  * for it, where over HTTP the stream waits for the client.
@@ -262,8 +257,10 @@ const DRAIN_POLL_MS = 10;
 export type FrameSocket = Pick<WebSocket, "send" | "readyState" | "bufferedAmount">;
 
 /**
- * Sends a stream's frames as messages, one batch (one upstream read) at a time, waiting while the socket
- * holds more than SOCKET_UNSENT_BYTES unsent. Returns the completed response's id and output items, or null.
+ * Sends the data of each frame as one message, one batch (one upstream read) at a time, waiting while the
+ * socket holds more than SOCKET_UNSENT_BYTES unsent. Returns the completed response's id and output items
+ * (what a later `previous_response_id` stands for), or null when the stream did not complete. The socket
+ * closing cancels the stream, as a client leaving an HTTP stream does.
  */
 export async function forwardFrames(
   socket: FrameSocket,
