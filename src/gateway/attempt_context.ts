@@ -14,6 +14,7 @@ import type { UsageRow } from "../storage/mod.ts";
 import type { FrameSource } from "./answer.ts";
 import type { UsageRecorder } from "./usage_recorder.ts";
 import type { GatewayWarning } from "./warnings.ts";
+import type { LongStrings } from "../long_strings.ts";
 
 /** Upstream timeouts (ms). */
 export interface UpstreamTimeouts {
@@ -90,6 +91,8 @@ export interface CallerContext {
   readonly clientModel: string;
   /** Unique to this client request (its span id): the answer's id when the upstream gives none. */
   readonly answerId: string;
+  /** The pieces of the request's long strings (DispatchInput.longStrings). */
+  readonly longStrings?: LongStrings;
 }
 
 /** The outcome of one attempt. */

@@ -174,6 +174,7 @@ export class Dispatcher {
       timing: input.timing,
       clientModel: decoded.model,
       answerId: lifecycle.trace.spanId,
+      longStrings: input.longStrings,
     };
     const members = table.combos.get(request.model);
     const outcome = settings.combo_strategy === "fusion" && members !== undefined && members.length >= 2

@@ -40,6 +40,7 @@ import type { AttemptTrace } from "../telemetry/mod.ts";
 import type { CallTarget } from "./prepare_call.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { RequestTiming } from "./request_timing.ts";
+import type { LongStrings } from "../long_strings.ts";
 
 /** Who asked, and the decoded request with the endpoint its answer is shaped for. */
 export interface EmbeddingsInput {
@@ -48,6 +49,8 @@ export interface EmbeddingsInput {
   readonly identity: ClientIdentity;
   readonly clientSignal: () => AbortSignal;
   readonly timing: RequestTiming;
+  /** The pieces of the client body's long strings (DispatchInput.longStrings). */
+  readonly longStrings?: LongStrings;
 }
 
 /** What the embeddings flow needs from the runtime: the non-chat kinds' deps. */
@@ -225,6 +228,7 @@ async function callBatch(
     upstreamUrl(target, format, attempt.upstreamModel, encoded.endpoint),
     encoded.body,
     span.headers,
+    input.longStrings,
   );
   const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {
     write(status, null, message);

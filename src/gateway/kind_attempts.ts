@@ -26,6 +26,7 @@ import { callUpstream, type UpstreamOutcome, type UpstreamRequest } from "../exe
 import type { RequestTiming } from "./request_timing.ts";
 import { upstreamErrorKind } from "./upstream_error_kind.ts";
 import { jsonRequestBody } from "./sliced_json.ts";
+import type { LongStrings } from "../long_strings.ts";
 
 /** What a non-chat kind's flow needs from the runtime (the dispatcher's own deps). */
 export interface KindDeps extends AttemptDeps, AdmissionDeps {
@@ -178,7 +179,10 @@ export function upstreamCallBase(deps: AttemptDeps, target: CallTarget, clientSi
   };
 }
 
-/** A JSON POST of `body` to `url` on the account, with the account's auth headers and the attempt's trace. */
+/**
+ * A JSON POST of `body` to `url` on the account, with the account's auth headers and the attempt's trace;
+ * `longStrings`: the pieces the client's body held its long strings in (src/long_strings.ts).
+ */
 export async function jsonUpstreamCall(
   deps: AttemptDeps,
   target: CallTarget,
@@ -186,6 +190,7 @@ export async function jsonUpstreamCall(
   url: string,
   body: unknown,
   trace: TraceHeaders,
+  longStrings?: LongStrings,
 ): Promise<UpstreamRequest> {
   return {
     ...upstreamCallBase(deps, target, clientSignal),
@@ -197,7 +202,7 @@ export async function jsonUpstreamCall(
       ...trace,
     },
     // A long input (a big text to embed) is encoded a slice per turn (sliced_json.ts).
-    body: await jsonRequestBody(body),
+    body: await jsonRequestBody(body, longStrings),
   };
 }
 

@@ -225,7 +225,7 @@ function build(
   });
   // A long string (a big prompt, a base64 image) is encoded a slice per turn: in one step it held the
   // serving thread for 40-120 ms per 30 MiB.
-  const json = jsonRequestBody(body);
+  const json = jsonRequestBody(body, caller.longStrings);
   return typeof json === "string" ? prepared(json) : json.then(prepared);
 }
 

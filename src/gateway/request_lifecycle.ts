@@ -25,6 +25,7 @@ import type { RequestTiming } from "./request_timing.ts";
 import { streamEndStatus, type StreamSummary } from "./stream_meter.ts";
 import type { GatewayWarning } from "./warnings.ts";
 import { asksForStream, errorType, operationOf } from "./trace_facts.ts";
+import type { LongStrings } from "../long_strings.ts";
 
 /** One client request as the HTTP layer hands it over. */
 export interface DispatchInput {
@@ -50,6 +51,8 @@ export interface DispatchInput {
    * Playground finds its own request-log row by it); absent: the request log makes one when it is over.
    */
   readonly requestUid?: string;
+  /** The pieces of a big body's long strings, read through them to encode the body again (long_strings.ts). */
+  readonly longStrings?: LongStrings;
 }
 
 /** What one request did, reported once when it is over (request logs, live usage). */

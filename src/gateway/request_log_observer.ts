@@ -3,7 +3,8 @@ import type { BatchedWriter } from "./batched_writer.ts";
 import type { ControlPlane } from "./control_plane.ts";
 import type { DispatchObserver, RequestTrace } from "./dispatch.ts";
 import { identityKeyId, identityLabel } from "./identity.ts";
-import { truncateUtf8 } from "./truncate_utf8.ts";
+import { LOG_BODY_LIMIT, truncateUtf8 } from "./truncate_utf8.ts";
+import type { LongStrings } from "../long_strings.ts";
 
 /**
  * Writes the request log: for every finished client request its index row (`requests`: tokens, cost, time
@@ -62,7 +63,7 @@ export class RequestLogObserver implements DispatchObserver {
   }
 
   #capture(uid: string, trace: RequestTrace): void {
-    const request = truncateUtf8(bodyText(trace.input.body));
+    const request = truncateUtf8(logBodyText(trace.input.body, trace.input.longStrings));
     const failed = trace.status < 200 || trace.status >= 300;
     // Only a failed request's text can carry upstream error text; answers are not scanned (hot path).
     const response = truncateUtf8(
@@ -137,11 +138,21 @@ function requestRow(
   };
 }
 
-function bodyText(body: unknown): string {
+/**
+ * The body's JSON text for the log, which keeps its first LOG_BODY_LIMIT bytes. A big body's long strings
+ * (long_strings.ts) go in as their heads: the kept bytes are the same (a string's first LOG_BODY_LIMIT
+ * characters take at least as many bytes), and the whole string is never made or encoded.
+ */
+export function logBodyText(body: unknown, longStrings?: LongStrings): string {
   if (body === undefined) return "";
   if (typeof body === "string") return body;
   try {
-    return JSON.stringify(body);
+    return longStrings === undefined
+      ? JSON.stringify(body)
+      : JSON.stringify(body, (_key, item) =>
+        typeof item === "string" && item.length > LOG_BODY_LIMIT
+          ? longStrings.head(item, LOG_BODY_LIMIT)
+          : item);
   } catch {
     return String(body);
   }

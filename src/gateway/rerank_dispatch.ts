@@ -30,6 +30,7 @@ import type { AttemptTrace } from "../telemetry/mod.ts";
 import type { CallTarget } from "./prepare_call.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { RequestTiming } from "./request_timing.ts";
+import type { LongStrings } from "../long_strings.ts";
 
 /** Who asked, and the decoded request. */
 export interface RerankInput {
@@ -37,6 +38,8 @@ export interface RerankInput {
   readonly identity: ClientIdentity;
   readonly clientSignal: () => AbortSignal;
   readonly timing: RequestTiming;
+  /** The pieces of the client body's long strings (DispatchInput.longStrings). */
+  readonly longStrings?: LongStrings;
 }
 
 /** Whether a target's API type can serve rerank: OpenAI-compatible API-key providers. */
@@ -137,7 +140,15 @@ async function runRerankAttempt(
   const codec = rerankCodecFor(format);
   const encoded = codec.encodeRequest(request, attempt.upstreamModel);
   const url = `${provider.baseUrl.replace(/\/+$/, "")}/rerank`;
-  const call = await jsonUpstreamCall(deps, target, input.clientSignal, url, encoded.body, span.headers);
+  const call = await jsonUpstreamCall(
+    deps,
+    target,
+    input.clientSignal,
+    url,
+    encoded.body,
+    span.headers,
+    input.longStrings,
+  );
   const outcome = await callKindUpstream(deps, call, target, input.timing, (status, message) => {
     write(status, null, message);
   });

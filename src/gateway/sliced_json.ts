@@ -3,24 +3,37 @@
  * prompt, a base64 image). `JSON.stringify` of a 30 MiB prompt is one step of 40–120 ms on the serving
  * thread, and with several such bodies health checks waited over 100 ms behind it (issue 31, point 4;
  * docs/limits.md). Here the long strings are cut out of the value, the rest is encoded at once (it is
- * small), and each long string is escaped and encoded in slices, one slice a turn. The bytes are the
- * same as `TextEncoder` gives for `JSON.stringify(value)`: a slice never ends between the two halves of a
- * surrogate pair (apart, each would be escaped), and JSON escaping works character by character.
+ * small), and each long string is escaped and encoded in slices, one slice a turn: the pieces it came in
+ * when the request holds it in pieces (src/long_strings.ts; slicing it would first make the whole string,
+ * in one step), else slices of it. The bytes are the same as `TextEncoder` gives for `JSON.stringify(value)`:
+ * a slice never ends between the two halves of a surrogate pair (apart, each would be escaped), and JSON
+ * escaping works character by character.
  */
+import { LONG_STRING_CHARS, type LongStrings, pieceEnd } from "../long_strings.ts";
 import { nextTurn } from "../next_turn.ts";
 
 /**
  * A JSON request body: the text at once, or, when the value holds a long string, its bytes in parts made
  * a slice per turn (`slicedJsonBytes`). What every upstream call with a JSON body sends.
  */
-export function jsonRequestBody(value: unknown): string | Promise<Uint8Array<ArrayBuffer>[]> {
-  return hasLongString(value) ? slicedJsonBytes(value) : JSON.stringify(value);
+export function jsonRequestBody(
+  value: unknown,
+  longStrings?: LongStrings,
+): string | Promise<Uint8Array<ArrayBuffer>[]> {
+  return hasLongString(value) ? slicedJsonBytes(value, { longStrings }) : JSON.stringify(value);
 }
 
 /** Strings at least this long are encoded in slices; a value without one is not worth the walk's turns. */
-export const SLICED_STRING_CHARS = 1024 * 1024;
+export const SLICED_STRING_CHARS = LONG_STRING_CHARS;
 /** One slice: about 5 ms of escaping and encoding. */
 const SLICE_CHARS = 2 * 1024 * 1024;
+
+/** How `slicedJsonBytes` cuts: the request's held long strings, and (tests) smaller limits. */
+export interface SliceOptions {
+  readonly longStrings?: LongStrings;
+  readonly limit?: number;
+  readonly sliceChars?: number;
+}
 
 const utf8 = new TextEncoder();
 
@@ -42,13 +55,12 @@ export function hasLongString(value: unknown, limit = SLICED_STRING_CHARS): bool
 
 /**
  * The UTF-8 bytes of `JSON.stringify(value)` as parts, long strings escaped and encoded a slice per turn
- * (`sliceChars` UTF-16 units at most; tests pass small ones). `value` is plain JSON data (no `toJSON`,
- * no cycles), as an upstream codec builds it.
+ * (`sliceChars` UTF-16 units at most, or the pieces the request holds the string in). `value` is plain
+ * JSON data (no `toJSON`, no cycles), as an upstream codec builds it.
  */
 export async function slicedJsonBytes(
   value: unknown,
-  limit = SLICED_STRING_CHARS,
-  sliceChars = SLICE_CHARS,
+  { longStrings, limit = SLICED_STRING_CHARS, sliceChars = SLICE_CHARS }: SliceOptions = {},
 ): Promise<Uint8Array<ArrayBuffer>[]> {
   const long: string[] = [];
   // A marker no content can hold by chance: it carries a random nonce, and is checked below anyway.
@@ -67,30 +79,32 @@ export async function slicedJsonBytes(
     // The quotes stay with the skeleton; the string's escaped body goes between them.
     parts.push(utf8.encode(skeleton.slice(from, at + 1)));
     from = at + 1 + marker(i).length;
-    const text = long[i];
-    for (let start = 0; start < text.length;) {
-      await nextTurn();
-      let end = Math.min(text.length, start + sliceChars);
-      // A pair stays whole (its halves apart would each be escaped): back to before it, or, in a slice
-      // of one character, on to after it.
-      if (
-        end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))
-      ) {
-        end += end - 1 > start ? -1 : 1;
-      }
-      const escaped = JSON.stringify(text.slice(start, end));
-      parts.push(utf8.encode(escaped.slice(1, -1)));
-      start = end;
+    for await (const slice of slicesOf(long[i], sliceChars, longStrings)) {
+      parts.push(utf8.encode(JSON.stringify(slice).slice(1, -1)));
     }
   }
   parts.push(utf8.encode(skeleton.slice(from)));
   return parts;
 }
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
+/** The slices `text` is encoded in, each on a turn of its own: the pieces the request holds, or cuts of it. */
+async function* slicesOf(
+  text: string,
+  sliceChars: number,
+  longStrings?: LongStrings,
+): AsyncGenerator<string> {
+  const pieces = longStrings?.piecesOf(text);
+  if (pieces !== undefined) {
+    for (const piece of pieces) {
+      await nextTurn();
+      yield piece;
+    }
+    return;
+  }
+  for (let start = 0; start < text.length;) {
+    await nextTurn();
+    const end = pieceEnd(text, start, sliceChars);
+    yield text.slice(start, end);
+    start = end;
+  }
 }

@@ -17,6 +17,13 @@ export class JsonParser {
     return this.#worker.run({ bytes }, [bytes.buffer]);
   }
 
+  /** The next piece of the long strings of the body that parse answer `body` (its id) left out. */
+  async take(body: number): Promise<string> {
+    const answer = await this.#worker.run({ take: body });
+    if ("piece" in answer) return answer.piece;
+    throw new Error("the JSON parser holds no more pieces of that body");
+  }
+
   /** Stops the worker; parses still waiting fail. */
   close(): void {
     this.#worker.close();

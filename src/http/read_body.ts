@@ -3,6 +3,7 @@ import { nextTurn } from "../next_turn.ts";
 import { checkJsonShape } from "../wire/mod.ts";
 import { BIG_BODY_BYTES } from "./body_lane.ts";
 import type { JsonParser } from "./json_parser.ts";
+import { LongStrings } from "../long_strings.ts";
 
 /**
  * Largest request body accepted (base64 images make big bodies legitimate; abuse stops here). It is
@@ -16,8 +17,9 @@ const PACE_AFTER_VALUES = 2_000;
 /**
  * A body's bytes are read this many at a time before other requests get a turn: chunks already in the
  * server's buffers come one after the other without one, and reading 30 MiB held the loop for 45-65 ms.
+ * A slice is 10-15 ms of reading here (4 MiB ones took 13-23 ms).
  */
-const READ_SLICE_BYTES = 4 * 1024 * 1024;
+const READ_SLICE_BYTES = 2 * 1024 * 1024;
 
 /**
  * Longest wait for the next bytes of a big body. It holds the big-body lane while it uploads (body_lane.ts),
@@ -59,13 +61,32 @@ export interface BigBodies {
  * GatewayErrors with clear messages, and a client that goes away mid-body is a 499 client_closed (its
  * input was never wrong, only unfinished). A body over the limit is refused before it is buffered: by its
  * declared length, or, without one, as soon as what arrived passes the limit. With `big`, a body over
- * BIG_BODY_BYTES waits for the body lane and is decoded and parsed on the parser's thread.
+ * BIG_BODY_BYTES waits for the body lane and is decoded and parsed on the parser's thread (see
+ * `readJsonRequest` for its long strings).
  */
 export async function readJsonBody(
   request: Request,
   limit = MAX_BODY_BYTES,
   big?: BigBodies,
 ): Promise<unknown> {
+  return (await readJsonRequest(request, limit, big)).value;
+}
+
+/** A request body's value, and, for a body parsed off the serving thread, the pieces of its long strings. */
+export interface JsonRequest {
+  readonly value: unknown;
+  readonly longStrings?: LongStrings;
+}
+
+/**
+ * `readJsonBody`, with the pieces of a big body's long strings (src/long_strings.ts): whoever encodes the
+ * value again (for its upstream, for the request log) reads those strings through them.
+ */
+export async function readJsonRequest(
+  request: Request,
+  limit = MAX_BODY_BYTES,
+  big?: BigBodies,
+): Promise<JsonRequest> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
   if (big && declared > BIG_BODY_BYTES) await big.admit(declared);
@@ -80,34 +101,57 @@ export async function readJsonBody(
   }
   if (text.trim() === "") throw emptyBody();
   if (text.length > BIG_BODY_BYTES) await nextTurn();
-  let body: unknown;
+  let value: unknown;
   try {
-    body = JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw notJson(request, error);
   }
-  const values = checkJsonShape(body);
+  const values = checkJsonShape(value);
   // Validating a body with many values runs in one go too (tens of ms at the value cap).
   if (values > PACE_AFTER_VALUES || text.length > BIG_BODY_BYTES) await nextTurn();
-  return body;
+  return { value };
 }
 
-/** A big body parsed on the parser's thread; its refusals are the same as on this one. */
-async function parseOffLoop(request: Request, bytes: Uint8Array, parser: JsonParser): Promise<unknown> {
+/**
+ * A big body parsed on the parser's thread; its refusals are the same as on this one. Its long strings
+ * come a piece per turn and are joined here into ropes (src/long_strings.ts): received whole, a 30 MiB
+ * string was one step of 20-140 ms.
+ */
+async function parseOffLoop(request: Request, bytes: Uint8Array, parser: JsonParser): Promise<JsonRequest> {
   // The bytes are handed over, not copied; a view into a larger buffer (never made here) is copied first.
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
     ? bytes as Uint8Array<ArrayBuffer>
     : bytes.slice();
   const answer = await parser.parse(own);
   if ("value" in answer) {
-    // Receiving the value (a structured clone) was one step of its own (about 20 ms for 30 MiB); what
-    // comes next (decoding the request, encoding it for the upstream) starts on a later turn.
-    await nextTurn();
-    return answer.value;
+    if (answer.long.length === 0) return { value: answer.value };
+    const longStrings = new LongStrings();
+    for (const plan of answer.long) {
+      const pieces: string[] = [];
+      let text = "";
+      while (pieces.length < plan.pieces) {
+        await nextTurn();
+        const piece = await parser.take(answer.id);
+        pieces.push(piece);
+        text += piece;
+      }
+      placeAt(answer.value, plan.path, text);
+      longStrings.add(text, pieces);
+    }
+    return { value: answer.value, longStrings };
   }
   if ("empty" in answer) throw emptyBody();
   if ("notJson" in answer) throw notJson(request, new SyntaxError(answer.notJson));
-  throw new GatewayError(400, "invalid_request", answer.refused);
+  if ("refused" in answer) throw new GatewayError(400, "invalid_request", answer.refused);
+  throw new Error("the JSON parser answered a parse with a piece");
+}
+
+/** Puts `text` where the parser's plan says a long string was. */
+function placeAt(value: unknown, path: readonly (string | number)[], text: string): void {
+  let node = value as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  node[path[path.length - 1]] = text;
 }
 
 /** A body that did not parse: bad input, unless the client left mid-body (then it was only cut short). */

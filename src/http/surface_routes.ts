@@ -8,7 +8,7 @@ import { type DecodeContext, hasCompactionTrigger, quoteValue } from "../wire/mo
 import { authenticate } from "./auth.ts";
 import { answerResponse } from "./answer_response.ts";
 import { errorResponse } from "./errors.ts";
-import { type BigBodies, MAX_BODY_BYTES, readJsonBody } from "./read_body.ts";
+import { type BigBodies, MAX_BODY_BYTES, readJsonBody, readJsonRequest } from "./read_body.ts";
 import type { BodyLane } from "./body_lane.ts";
 import type { JsonParser } from "./json_parser.ts";
 import { readMultipartBody } from "./read_multipart.ts";
@@ -234,9 +234,9 @@ async function serveRoute(
   if (route.kind === "media") return serveMedia(deps, route.media, request, base, big);
   if (route.kind === "embeddings") return serveEmbeddingsRoute(deps, route, request, base, big);
   if (route.kind === "rerank") {
-    const body = await readJsonBody(request, undefined, big);
+    const { value: body, longStrings } = await readJsonRequest(request, undefined, big);
     return answerResponse(
-      await deps.dispatcher.rerank({ ...base, surface: route.surface }, body, route.format),
+      await deps.dispatcher.rerank({ ...base, surface: route.surface, longStrings }, body, route.format),
     );
   }
   const decode = route.kind === "generate"
@@ -244,8 +244,14 @@ async function serveRoute(
     : route.kind === "model"
     ? route.decode
     : {};
-  const body = await readJsonBody(request, MAX_BODY_BYTES, big);
-  const input: DispatchInput = { ...base, surface: route.surface, body, decode };
+  const { value: body, longStrings } = await readJsonRequest(request, MAX_BODY_BYTES, big);
+  const input: DispatchInput = {
+    ...base,
+    surface: route.surface,
+    body,
+    decode,
+    ...(longStrings === undefined ? {} : { longStrings }),
+  };
   if (route.kind === "count_tokens") return answerResponse(await deps.dispatcher.countTokens(input));
   if (route.kind === "compact") return answerResponse(await deps.dispatcher.compact(input, "endpoint"));
   return answerResponse(
@@ -285,7 +291,7 @@ async function serveEmbeddingsRoute(
   base: RequestBase,
   big: BigBodies | undefined,
 ): Promise<Response> {
-  const body = await readJsonBody(request, MAX_BODY_BYTES, big);
+  const { value: body, longStrings } = await readJsonRequest(request, MAX_BODY_BYTES, big);
   const decode: EmbeddingsDecodeContext = {
     endpoint: route.endpoint,
     isComboName: (name) => deps.control.combos.some((combo) => combo.name === name),
@@ -293,7 +299,7 @@ async function serveEmbeddingsRoute(
   };
   return answerResponse(
     await deps.dispatcher.embeddings(
-      { ...base, surface: route.surface },
+      { ...base, surface: route.surface, longStrings },
       body,
       route.format,
       decode,

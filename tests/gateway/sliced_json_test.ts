@@ -53,7 +53,7 @@ Deno.test("slicedJsonBytes gives JSON.stringify's bytes for 400 seeded values, w
     const value = randomValue(random, 0);
     const limit = 1 + Math.floor(random() * 12);
     const slice = 1 + Math.floor(random() * 7);
-    const parts = await slicedJsonBytes(value, limit, slice);
+    const parts = await slicedJsonBytes(value, { limit, sliceChars: slice });
     const expected = utf8.encode(JSON.stringify(value));
     assertEquals(
       concatBytes(parts),
@@ -66,7 +66,7 @@ Deno.test("slicedJsonBytes gives JSON.stringify's bytes for 400 seeded values, w
 Deno.test("slicedJsonBytes never ends a slice between the halves of a surrogate pair", async () => {
   const text = "😀".repeat(9);
   for (const slice of [1, 2, 3, 5]) {
-    const parts = await slicedJsonBytes({ text }, 4, slice);
+    const parts = await slicedJsonBytes({ text }, { limit: 4, sliceChars: slice });
     // Skeleton before, the slices, skeleton after: every slice is whole characters.
     for (const part of parts.slice(1, -1)) assertEquals(utf8.encode(new TextDecoder().decode(part)), part);
     assertEquals(concatBytes(parts), utf8.encode(JSON.stringify({ text })));
@@ -77,7 +77,7 @@ Deno.test("slicedJsonBytes yields to the event loop between slices", async () =>
   let timerRan = false;
   setTimeout(() => timerRan = true, 0);
   const value = { messages: [{ content: "x".repeat(64) }] };
-  const parts = await slicedJsonBytes(value, 16, 8);
+  const parts = await slicedJsonBytes(value, { limit: 16, sliceChars: 8 });
   assert(timerRan, "a timer set before the encoding ran before it ended");
   // The skeleton around the long string, and one part per slice of it.
   assertEquals(parts.length, 2 + 8);

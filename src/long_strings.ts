@@ -1,0 +1,72 @@
+/**
+ * A request's long strings (a 30 MiB prompt, a base64 image) held as the pieces they were joined from.
+ *
+ * Making one 30 MB string is one step on the thread that makes it: about 20 ms on a quiet machine, over
+ * 100 ms on a busy one, most of it the first touches of fresh memory (copying into memory already in use
+ * takes 4 ms). A big body is parsed on a worker (src/http/json_parse_worker.ts), and its long strings reach
+ * the serving thread a piece per turn, joined with `+`: V8 keeps such a join as a rope of its pieces, and
+ * the serving thread never makes the whole string. Reading a rope's characters (`slice`, a regular
+ * expression, `JSON.stringify`, hashing it as a `Map` key) flattens it into one string, in one step; what
+ * only needs its characters in order (the upstream body's encoder, the request log's head of the body)
+ * asks here for the pieces instead.
+ */
+
+/** Strings at least this long (UTF-16 units) are long: they come in pieces and are encoded a piece per turn. */
+export const LONG_STRING_CHARS = 1024 * 1024;
+
+/** Longest piece (UTF-16 units): making one costs the serving thread about 1-2 ms. */
+export const PIECE_CHARS = 2 * 1024 * 1024;
+
+/** Where a piece of `text` that starts at `start` ends: PIECE_CHARS on, never between a surrogate pair. */
+export function pieceEnd(text: string, start: number, pieceChars = PIECE_CHARS): number {
+  let end = Math.min(text.length, start + pieceChars);
+  // Apart, the two halves of a pair would each be escaped on their own when the piece is encoded.
+  if (
+    end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))
+  ) {
+    end += end - 1 > start ? -1 : 1;
+  }
+  return end;
+}
+
+/** One request's long strings and their pieces. */
+export class LongStrings {
+  readonly #entries: { readonly text: string; readonly pieces: readonly string[] }[] = [];
+
+  /** Records that `text` is the join of `pieces`. */
+  add(text: string, pieces: readonly string[]): void {
+    this.#entries.push({ text, pieces });
+  }
+
+  /** How many long strings are held. */
+  get size(): number {
+    return this.#entries.length;
+  }
+
+  /**
+   * The pieces `text` was joined from, or undefined for a string not held here. Lengths are compared
+   * first: comparing two different strings of the same length reads both, so it is kept to the rare
+   * request with two long strings of exactly one length.
+   */
+  piecesOf(text: string): readonly string[] | undefined {
+    for (const entry of this.#entries) {
+      if (entry.text.length === text.length && entry.text === text) return entry.pieces;
+    }
+    return undefined;
+  }
+
+  /** The first `chars` characters of `text` (all of it when shorter), read from its first piece when held. */
+  head(text: string, chars: number): string {
+    if (text.length <= chars) return text;
+    const first = this.piecesOf(text)?.[0];
+    return first !== undefined && first.length >= chars ? first.slice(0, chars) : text.slice(0, chars);
+  }
+}
+
+export function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+export function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
