@@ -1,7 +1,7 @@
 import type { Part } from "../model/parts.ts";
 import type { NeutralRequest } from "../model/request.ts";
 import { type Pacer, timePacer } from "./pacer.ts";
-import { pieceEnd } from "./token_pieces.ts";
+import { PIECE_CHARS, pieceEnd } from "./token_pieces.ts";
 
 /** Tokens every chat message costs beyond its content (role and separators in chat templates). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -16,6 +16,12 @@ export const IMAGE_TOKENS = 765;
  * about 65,000 tokens of English.
  */
 export const EXACT_CHARS = 256 * 1024;
+/**
+ * The most characters of an estimate's texts the tokenizer reads, together: EXACT_CHARS and the window the
+ * last piece's end is looked for in. Beyond them only each text's length matters (`countTextTokens`
+ * with `lengths`), so a caller can hand over heads of this many characters instead of whole texts.
+ */
+export const READ_CHARS = EXACT_CHARS + 2 * PIECE_CHARS;
 /** Characters per token assumed when nothing could be counted to calibrate on (o200k on English prose). */
 const FALLBACK_CHARS_PER_TOKEN = 4;
 
@@ -69,19 +75,28 @@ interface Tally {
 
 /**
  * Counts `texts` into `tally` piece by piece; before each piece but the first, a generator yield when
- * `due()` says so (so a count that ends within its slice never pauses).
+ * `due()` says so (so a count that ends within its slice never pauses). `lengths`: each text's whole length
+ * when `texts` are heads of them (see READ_CHARS).
  */
-function* counting(texts: Iterable<string>, tally: Tally, due: () => boolean): Generator<void, void, void> {
+function* counting(
+  texts: readonly string[],
+  tally: Tally,
+  due: () => boolean,
+  lengths?: readonly number[],
+): Generator<void, void, void> {
   let first = true;
-  for (const text of texts) {
-    for (let start = 0; start < text.length;) {
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i];
+    const length = lengths?.[i] ?? text.length;
+    for (let start = 0; start < length;) {
       if (!first && due()) yield;
       first = false;
       if (tokenizer === null) {
         throw new Error("token estimate before the tokenizer was loaded (await loadTokenizer())");
       }
-      if (tally.exactChars >= EXACT_CHARS) {
-        tally.restChars += text.length - start;
+      // Past a head's end only its length is known: it is extrapolated like the rest past EXACT_CHARS.
+      if (tally.exactChars >= EXACT_CHARS || start >= text.length) {
+        tally.restChars += length - start;
         break;
       }
       const end = pieceEnd(text, start);
@@ -101,14 +116,17 @@ function total(tally: Tally): number {
 
 /**
  * Counts the tokens of `texts`: at once when that takes less than one slice of the pacer (the usual
- * case, so callers can record without waiting), else in slices with a pause between them.
+ * case, so callers can record without waiting), else in slices with a pause between them. With
+ * `lengths`, `texts` are heads (of at least READ_CHARS characters together, or whole) of texts that long:
+ * the count is the same as of the whole texts.
  */
 export function countTextTokens(
   texts: readonly string[],
   pacer: Pacer = timePacer(),
+  lengths?: readonly number[],
 ): number | Promise<number> {
   const tally: Tally = { tokens: 0, exactChars: 0, restChars: 0 };
-  const steps = counting(texts, tally, () => pacer.due());
+  const steps = counting(texts, tally, () => pacer.due(), lengths);
   if (steps.next().done) return total(tally);
   return (async () => {
     do await pacer.pause(); while (!steps.next().done);

@@ -57,6 +57,7 @@ export {
   IMAGE_TOKENS,
   loadTokenizer,
   MESSAGE_OVERHEAD_TOKENS,
+  READ_CHARS,
   REPLY_PRIMING_TOKENS,
   requestTexts,
   tokenizerLoaded,

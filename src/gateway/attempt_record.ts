@@ -103,6 +103,7 @@ export class AttemptRecord {
       latencyMs: deps.now() - this.#started,
       streamed,
       error: redacted,
+      longStrings: this.#caller.longStrings,
     }, deps.now());
     this.#caller.listener.recorded(row);
     return redacted;

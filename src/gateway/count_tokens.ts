@@ -7,6 +7,7 @@ import { codecFor, countableInput, unwrapCloudCodeResponse } from "../wire/mod.t
 import { cloudCodeCountCall } from "../executors/cloud_code.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import type { AttemptDeps } from "./attempt_context.ts";
+import type { LongStrings } from "../long_strings.ts";
 
 /** Upstream count answers are tiny; anything bigger is not one. */
 const COUNT_ANSWER_LIMIT = 64 * 1024;
@@ -23,6 +24,7 @@ export async function countMessageTokens(
   attempt: Attempt | undefined,
   clientHeaders: Headers,
   clientSignal: () => AbortSignal,
+  longStrings?: LongStrings,
 ): Promise<number> {
   // The decoder checks the body; documents are counted below but have no neutral part yet.
   const request = codecFor("messages").decodeRequest(countable(body), {});
@@ -39,7 +41,7 @@ export async function countMessageTokens(
   if (raw.system !== undefined) fixed += MESSAGE_OVERHEAD_TOKENS;
   for (const image of input.images) fixed += imageTokens(image);
   try {
-    return fixed + await deps.counter.count(input.texts);
+    return fixed + await deps.counter.count(input.texts, longStrings);
   } catch (error) {
     throw new GatewayError(503, "unavailable", `Cannot count tokens: ${(error as Error).message}`);
   }

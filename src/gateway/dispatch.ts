@@ -345,6 +345,7 @@ export class Dispatcher {
         attempt,
         input.clientHeaders,
         input.clientSignal,
+        input.longStrings,
       );
       const value = { input_tokens: tokens };
       const text = JSON.stringify(value);

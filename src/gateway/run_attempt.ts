@@ -171,7 +171,7 @@ function streamInputTokens(
   if (caller.surface !== "messages" || !prepared.request.stream) return undefined;
   if (upstream === "messages" || upstream === "generate_content") return undefined;
   const { texts, fixed } = requestTexts(prepared.request);
-  return deps.counter.count(texts).then((tokens) => fixed + tokens, () => undefined);
+  return deps.counter.count(texts, caller.longStrings).then((tokens) => fixed + tokens, () => undefined);
 }
 
 /**

@@ -124,7 +124,7 @@ export class GatewayRuntime {
       this.writer,
       this.budgets,
       this.control.pricing,
-      (texts) => this.#counter.count(texts),
+      (texts, longStrings) => this.#counter.count(texts, longStrings),
     );
     this.#rebuild();
     this.routing.quota.seed((accountId, since) => store.usage.accountSince(accountId, since), this.now());

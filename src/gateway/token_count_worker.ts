@@ -10,6 +10,8 @@ export interface CountJob {
   readonly texts: readonly string[];
   /** Count each text on its own (the caller keeps them; each must be within EXACT_CHARS). */
   readonly each?: boolean;
+  /** For a total: each text's whole length when `texts` are its heads (countTextTokens). */
+  readonly lengths?: readonly number[];
 }
 
 /** One answer: the total, the count of each text, or why it failed. */
@@ -27,11 +29,11 @@ const scope = self as unknown as {
 };
 
 scope.onmessage = async (event) => {
-  const { id, texts, each } = event.data;
+  const { id, texts, each, lengths } = event.data;
   try {
     await loadTokenizer();
     if (each) scope.postMessage({ id, counts: texts.map(estimateTokens) });
-    else scope.postMessage({ id, tokens: await countTextTokens(texts, UNPACED) });
+    else scope.postMessage({ id, tokens: await countTextTokens(texts, UNPACED, lengths) });
   } catch (error) {
     scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

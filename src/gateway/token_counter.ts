@@ -1,4 +1,5 @@
-import { EXACT_CHARS } from "../accounting/mod.ts";
+import { EXACT_CHARS, READ_CHARS } from "../accounting/mod.ts";
+import type { LongStrings } from "../long_strings.ts";
 import { LruMap } from "../lru_map.ts";
 import { JobWorker } from "./job_worker.ts";
 import type { CountAnswer, CountJob } from "./token_count_worker.ts";
@@ -27,12 +28,15 @@ export class TokenCounter {
   readonly #cache = new LruMap<string, number>(MAX_CACHED_CHARS, (text) => text.length);
   #started = 0;
 
-  /** The tokens of `texts` with the reference tokenizer (o200k_base). */
-  async count(texts: readonly string[]): Promise<number> {
+  /**
+   * The tokens of `texts` with the reference tokenizer (o200k_base); `longStrings`: the pieces the
+   * request holds its long strings in (src/long_strings.ts).
+   */
+  async count(texts: readonly string[], longStrings?: LongStrings): Promise<number> {
     let chars = 0;
     for (const text of texts) chars += text.length;
     if (chars > EXACT_CHARS) {
-      const done = await this.#run({ texts });
+      const done = await this.#run(heads(texts, longStrings));
       if ("tokens" in done) return done.tokens;
       throw new Error("error" in done ? done.error : "the token counter answered without a total");
     }
@@ -74,4 +78,19 @@ export class TokenCounter {
     this.#started++;
     return answer;
   }
+}
+
+/**
+ * The part of `texts` the tokenizer reads (READ_CHARS together: past it, an estimate only extrapolates from
+ * lengths), and their whole lengths. Posting a 30 MB text copied it to the worker for nothing, and a long
+ * string held in pieces was first made whole, in one step; a head of one comes from its first piece.
+ */
+function heads(texts: readonly string[], longStrings?: LongStrings): Omit<CountJob, "id"> {
+  let room = READ_CHARS;
+  const parts = texts.map((text) => {
+    const head = text.length <= room ? text : longStrings?.head(text, room) ?? text.slice(0, room);
+    room -= head.length;
+    return head;
+  });
+  return { texts: parts, lengths: texts.map((text) => text.length) };
 }

@@ -16,6 +16,7 @@ import type { BatchedWriter } from "./batched_writer.ts";
 import type { BudgetGuard } from "./budget_guard.ts";
 import { type ClientIdentity, identityKeyId, identityLabel } from "./identity.ts";
 import { log } from "../log.ts";
+import type { LongStrings } from "../long_strings.ts";
 
 /** The chat builtins and, beside them, the embedding, image and audio models' (overrides win over both). */
 const BUILTIN_WITH_KINDS = { ...BUILTIN_PRICES, ...BUILTIN_KIND_PRICES };
@@ -50,10 +51,15 @@ export interface AttemptRecord {
    * are used without it. A row with it is never estimated: its unit is not tokens.
    */
   readonly cost?: (price: Price | null) => number;
+  /** The pieces the request holds its long strings in, for an estimate (src/long_strings.ts). */
+  readonly longStrings?: LongStrings;
 }
 
-/** Counts texts with the reference tokenizer off the serving thread (the runtime's TokenCounter). */
-export type CountTokens = (texts: readonly string[]) => Promise<number>;
+/**
+ * Counts texts with the reference tokenizer off the serving thread (the runtime's TokenCounter);
+ * `longStrings` as in AttemptRecord.
+ */
+export type CountTokens = (texts: readonly string[], longStrings?: LongStrings) => Promise<number>;
 
 /**
  * Turns attempt outcomes into usage rows with cost and hands them to the batched writer. Successful
@@ -151,7 +157,7 @@ export class UsageRecorder {
   async #estimate(attempt: AttemptRecord): Promise<Usage> {
     const { texts, fixed } = requestTexts(attempt.request);
     const [input, output] = await Promise.all([
-      this.#count(texts),
+      this.#count(texts, attempt.longStrings),
       this.#count([attempt.outputText ?? ""]),
     ]);
     return { inputTotal: fixed + input, cacheRead: 0, cacheWrite: 0, output, reasoning: 0, estimated: true };

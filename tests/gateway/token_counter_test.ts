@@ -1,7 +1,8 @@
-import { countTextTokens, EXACT_CHARS, loadTokenizer } from "../../src/accounting/mod.ts";
+import { countTextTokens, EXACT_CHARS, loadTokenizer, READ_CHARS } from "../../src/accounting/mod.ts";
+import { LongStrings } from "../../src/long_strings.ts";
 import { TokenCounter } from "../../src/gateway/token_counter.ts";
 import { mulberry32 } from "../fuzz/fuzzer.ts";
-import { assertEquals } from "../helpers/assert.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
 
 /** Runs `use` with a fresh counter and stops its worker after. */
 async function withCounter(use: (counter: TokenCounter) => Promise<void>): Promise<void> {
@@ -85,4 +86,57 @@ Deno.test("TokenCounter keeps at most about a million characters of texts, the l
     assertEquals(counter.started, posted, "the newest is kept");
     await counter.count([texts[0]]);
     assertEquals(counter.started, posted + 1, "the oldest was dropped");
+  }));
+
+Deno.test("countTextTokens() of heads of READ_CHARS with the whole lengths equals the count of the whole texts", async () => {
+  await loadTokenizer();
+  const next = mulberry32(17);
+  // Texts with no break for long stretches too: there the tokenizer's pieces end where the window ends.
+  const words = [
+    " word",
+    "ab",
+    "🙂",
+    " 東京",
+    "\n",
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "  ",
+    "9",
+  ];
+  let cut = 0;
+  for (let i = 0; i < 6; i++) {
+    const texts = Array.from({ length: 1 + Math.floor(next() * 4) }, () => {
+      const parts: string[] = [];
+      const target = Math.floor(next() * 1.5 * EXACT_CHARS);
+      for (let length = 0; length < target;) {
+        const word = words[Math.floor(next() * words.length)];
+        parts.push(word);
+        length += word.length;
+      }
+      return parts.join("");
+    });
+    let room = READ_CHARS;
+    const heads = texts.map((text) => {
+      const head = text.slice(0, Math.max(0, room));
+      room -= head.length;
+      return head;
+    });
+    const lengths = texts.map((text) => text.length);
+    if (heads.some((head, at) => head !== texts[at])) cut++;
+    assertEquals(await countTextTokens(heads, undefined, lengths), await countTextTokens(texts), `case ${i}`);
+  }
+  assert(cut >= 3, `${cut} of 6 cases had a text cut to its head`);
+});
+
+Deno.test("TokenCounter: a text held in pieces is counted from its head, as if whole", () =>
+  withCounter(async (counter) => {
+    const pieces = [
+      "lorem ipsum ".repeat(40_000),
+      "dolor sit amet ".repeat(40_000),
+      "consectetur ".repeat(10),
+    ];
+    const text = pieces.join("");
+    const longStrings = new LongStrings();
+    longStrings.add(text, pieces);
+    const texts = ["system prompt", text, "a tail"];
+    assertEquals(await counter.count(texts, longStrings), await reference(texts));
   }));

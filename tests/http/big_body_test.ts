@@ -4,8 +4,16 @@
  * reaches the upstream, and bad bodies get the same answers as small ones.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { chatCompletion, post, startKindsGateway } from "../helpers/chat_fixtures.ts";
+import { chatChunk, chatCompletion, post, startKindsGateway, usageRows } from "../helpers/chat_fixtures.ts";
 import { startChatGateway } from "../helpers/chat_gateway.ts";
+import { sse } from "../helpers/mock_upstream.ts";
+import {
+  countTextTokens,
+  loadTokenizer,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+} from "../../src/accounting/mod.ts";
+import { truncateUtf8 } from "../../src/gateway/truncate_utf8.ts";
 
 const MIB = 1024 * 1024;
 
@@ -101,4 +109,28 @@ Deno.test("a big input to embed and a big document to rerank reach the upstream 
     await gw.stop();
     await mock.close();
   }
+});
+
+Deno.test("a big prompt streamed back without usage is estimated as if counted whole, and logged by its head", async () => {
+  await using t = await startChatGateway();
+  t.gw.runtime.control.store.settings.set("server_request_logging", "true");
+  t.gw.runtime.control.reload();
+  t.mock.script({
+    chunks: sse(chatChunk({ role: "assistant", content: "Hello" }), chatChunk({}, "stop"), "[DONE]"),
+    contentType: "text/event-stream",
+  });
+  const prompt = "the gateway counts a long prompt ".repeat(3 * MIB / 33);
+  const body = { model: "p/m1", stream: true, messages: [{ role: "user", content: prompt }] };
+  const response = await post(`${t.gw.url}/v1/chat/completions`, body);
+  assertEquals(response.status, 200);
+  assert((await response.text()).includes("[DONE]"));
+  const [row] = await usageRows(t.gw);
+  assertEquals(row.estimated, 1);
+  await loadTokenizer();
+  const whole = REPLY_PRIMING_TOKENS + MESSAGE_OVERHEAD_TOKENS + await countTextTokens([prompt]);
+  assertEquals(row.input_tokens, whole);
+  t.gw.runtime.writer.flush();
+  const [log] = t.gw.runtime.control.store.requestLogs.all();
+  assertEquals(log.requestTruncated, true);
+  assertEquals(log.requestBody, truncateUtf8(JSON.stringify(body)).text);
 });
