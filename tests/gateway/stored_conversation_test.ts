@@ -1,4 +1,5 @@
 import { GatewayError } from "../../src/model/mod.ts";
+import { Redactor } from "../../src/security/redact.ts";
 import {
   expandStoredState,
   itemsPage,
@@ -7,7 +8,7 @@ import {
   type StoredLookup,
   withItemIds,
 } from "../../src/gateway/stored_conversation.ts";
-import { assertEquals, assertThrows } from "../helpers/assert.ts";
+import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
 
 const LOOKUP: StoredLookup = {
   turn: (id) =>
@@ -94,4 +95,29 @@ Deno.test("redactItem() redacts text but keeps encrypted content and ids byte fo
     redactItem({ id: "secret-id", encrypted_content: "secret", content: [{ text: "a secret" }] }, redact),
     { id: "secret-id", encrypted_content: "secret", content: [{ text: "a [redacted]" }] },
   );
+});
+
+Deno.test("redactItem() keeps a base64 data URL byte for byte, even where its payload looks like a credential", () => {
+  const redactor = new Redactor({ secrets: ["sk-provider-key-0123456789"] });
+  const redact = (text: string) => redactor.redact(text);
+  // Base64 that happens to spell a Google key's shape and `+key…` (both are redacted in text).
+  const payload = "iVBORw0KGgo" + "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStU" + "AAAA+keyAbCdEf0123456789xyZw" +
+    "\r\nQUJD==";
+  assert(redact(payload) !== payload, "the real redactor would change this payload");
+  const image = `data:image/png;base64,${payload}`;
+  const file = `data:application/pdf;name=report.pdf;base64,${payload}`;
+  const item = {
+    content: [
+      { type: "input_image", image_url: image },
+      { type: "input_file", file_data: file },
+      { type: "input_text", text: "my key is sk-provider-key-0123456789" },
+      // Not base64 after the comma: text, redacted like any other.
+      { type: "input_text", text: "data:text/plain;base64,sk-provider-key-0123456789" },
+    ],
+  };
+  const redacted = redactItem(item, redact);
+  assertEquals(redacted.content[0].image_url, image);
+  assertEquals(redacted.content[1].file_data, file);
+  assertEquals(redacted.content[2].text, "my key is [redacted]");
+  assertEquals(redacted.content[3].text, "data:text/plain;base64,[redacted]");
 });
