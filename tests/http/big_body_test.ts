@@ -14,6 +14,9 @@ import {
   REPLY_PRIMING_TOKENS,
 } from "../../src/accounting/mod.ts";
 import { truncateUtf8 } from "../../src/gateway/truncate_utf8.ts";
+import { codecFor } from "../../src/wire/mod.ts";
+import { startE2E, textAnswer } from "../e2e/harness.ts";
+import { upstreamLabelOf } from "../helpers/format_upstream.ts";
 
 const MIB = 1024 * 1024;
 
@@ -133,4 +136,26 @@ Deno.test("a big prompt streamed back without usage is estimated as if counted w
   const [log] = t.gw.runtime.control.store.requestLogs.all();
   assertEquals(log.requestTruncated, true);
   assertEquals(log.requestBody, truncateUtf8(JSON.stringify(body)).text);
+});
+
+Deno.test("a big prompt held in pieces reaches each upstream of a fallback unchanged, whatever its format", async () => {
+  await using e2e = await startE2E(
+    { broken: { status: 500 }, echo: textAnswer("ok") },
+    "combos:\n  - name: bigfall\n    models: [up_chat/broken, up_messages/echo]\n",
+  );
+  // Characters outside the BMP and ones JSON escapes, so every upstream encoding is exercised.
+  const prompt = 'a "quoted" line\n\u{1F600} é '.repeat(Math.ceil(3 * MIB / 24));
+  const response = await post(`${e2e.url}/v1/chat/completions`, {
+    model: "bigfall",
+    messages: [{ role: "user", content: prompt }],
+  });
+  assertEquals(response.status, 200, await response.clone().text());
+  await response.body?.cancel();
+  const labels = e2e.requests.map((request) => upstreamLabelOf(request.path));
+  assertEquals(labels, ["chat_completions", "messages"]);
+  const chat = e2e.requests[0].body as { messages: { content: string }[] };
+  assert(chat.messages[0].content === prompt, "the chat upstream got other text");
+  const messages = codecFor("messages").decodeRequest(e2e.requests[1].body, {});
+  const text = messages.messages[0].parts.map((part) => part.kind === "text" ? part.text : "").join("");
+  assert(text === prompt, "the messages upstream got other text");
 });
