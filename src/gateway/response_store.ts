@@ -58,6 +58,12 @@ export interface AnsweredBy {
 export class ResponseStore {
   readonly #deps: ResponseStoreDeps;
   #sweptAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Items a request body got from stored state: redacted when they were stored, so saving the next turn
+   * does not redact them again (redaction costs the serving thread 20-35 ms a MB of text, and a long
+   * conversation was redacted whole on every turn).
+   */
+  readonly #storedItems = new WeakSet<WireItem>();
 
   constructor(deps: ResponseStoreDeps) {
     this.#deps = deps;
@@ -87,6 +93,7 @@ export class ResponseStore {
         const text = repo.item(owner, id, now());
         return text === null ? null : JSON.parse(text) as WireItem;
       },
+      replayed: (item) => this.#storedItems.add(item),
     });
     // Item references name the gateway's items, which the upstream may not know: those turns resolve here.
     const resumable = previous !== null && previous.upstreamKept && previous.accountId !== "" &&
@@ -148,7 +155,10 @@ export class ResponseStore {
     const { redact, repo, now, settings } = this.#deps;
     const id = response.id;
     const owner = identityRateScope(identity);
-    const input = redactItem(withItemIds(inputItemsOf(body.input), id), redact);
+    const items = inputItemsOf(body.input);
+    const input = withItemIds(items, id).map((item, i) =>
+      this.#storedItems.has(items[i]) ? item : redactItem(item, redact)
+    );
     const stored: WireItem = redactItem({
       ...response,
       store: true,

@@ -21,6 +21,8 @@ export interface StoredTurn {
 export interface StoredLookup {
   turn(id: string): StoredTurn | null;
   item(id: string): WireItem | null;
+  /** Hears each item put into the body from stored state (as it is sent again). */
+  replayed?(item: WireItem): void;
 }
 
 /** True when a body names stored state (a previous response or an item reference). */
@@ -51,17 +53,22 @@ export function expandStoredState(
   const items: unknown[] = typeof rest.input === "string" ? inputItemsOf(rest.input) : [
     ...(Array.isArray(rest.input) ? rest.input : []),
   ];
+  const replay = (item: WireItem): WireItem => {
+    const again = replayable(item);
+    lookup.replayed?.(again);
+    return again;
+  };
   const expanded = items.map((item, i) => {
     if (!isRecord(item) || item.type !== "item_reference") return item;
     const id = typeof item.id === "string" ? item.id : "";
     const found = id === "" ? null : lookup.item(id);
     if (found === null) throw itemNotFound(id, i);
-    return replayable(found);
+    return replay(found);
   });
   if (typeof previousId !== "string") return { ...rest, input: expanded };
   const turn = lookup.turn(previousId);
   if (turn === null) throw previousNotFound(previousId);
-  return { ...rest, input: [...turn.input.map(replayable), ...turn.output.map(replayable), ...expanded] };
+  return { ...rest, input: [...turn.input.map(replay), ...turn.output.map(replay), ...expanded] };
 }
 
 /**
