@@ -8,6 +8,7 @@ import { cloudCodeCountCall } from "../executors/cloud_code.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import type { AttemptDeps } from "./attempt_context.ts";
 import type { LongStrings } from "../long_strings.ts";
+import { jsonRequestBody } from "./sliced_json.ts";
 
 /** Upstream count answers are tiny; anything bigger is not one. */
 const COUNT_ANSWER_LIMIT = 64 * 1024;
@@ -30,7 +31,15 @@ export async function countMessageTokens(
   const request = codecFor("messages").decodeRequest(countable(body), {});
   const raw = body as Record<string, unknown>;
   if (attempt !== undefined) {
-    const upstream = await upstreamCount(deps, raw, request, attempt, clientHeaders, clientSignal);
+    const upstream = await upstreamCount(
+      deps,
+      raw,
+      request,
+      attempt,
+      clientHeaders,
+      clientSignal,
+      longStrings,
+    );
     if (upstream !== null) return upstream;
   }
   const input = countableInput(raw);
@@ -58,6 +67,7 @@ async function upstreamCount(
   attempt: Attempt,
   clientHeaders: Headers,
   clientSignal: () => AbortSignal,
+  longStrings?: LongStrings,
 ): Promise<number | null> {
   const provider = deps.control.providers.find((p) => p.id === attempt.account.id);
   const preset = provider ? presetFor(provider.apiType) : null;
@@ -99,7 +109,8 @@ async function upstreamCount(
   const outcome = await callUpstream({
     url: preset.countUrl(provider.baseUrl, model),
     headers,
-    body: JSON.stringify(body),
+    // A big body (a long document to count) is encoded a slice per turn, its held strings by their pieces.
+    body: await jsonRequestBody(body, longStrings),
     client: deps.clients.get(provider.id, `${provider.baseUrl}|${provider.apiType}`),
     clientSignal,
     headersTimeoutMs: deps.timeouts.headersMs,

@@ -159,3 +159,19 @@ Deno.test("a big prompt held in pieces reaches each upstream of a fallback uncha
   const text = messages.messages[0].parts.map((part) => part.kind === "text" ? part.text : "").join("");
   assert(text === prompt, "the messages upstream got other text");
 });
+
+Deno.test("a big count_tokens body reaches a messages upstream's counting endpoint unchanged", async () => {
+  await using e2e = await startE2E({ echo: textAnswer("ok") });
+  const prompt = 'count "this"\n\u{1F600} '.repeat(Math.ceil(3 * MIB / 16));
+  const response = await post(`${e2e.url}/v1/messages/count_tokens`, {
+    model: "up_messages/echo",
+    messages: [{ role: "user", content: prompt }],
+  });
+  // This mock's counting endpoint gives no count, so the gateway counted (the heads it reads).
+  assertEquals(response.status, 200, await response.clone().text());
+  const counted = await response.json() as { input_tokens: number };
+  assert(counted.input_tokens > MIB / 8, JSON.stringify(counted));
+  assertEquals(e2e.requests.map((request) => request.path), ["/v1/messages/count_tokens"]);
+  const sent = e2e.requests[0].body as { messages: { content: string }[] };
+  assert(sent.messages[0].content === prompt, "the counting endpoint got other text");
+});
