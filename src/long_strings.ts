@@ -11,7 +11,10 @@
  * asks here for the pieces instead.
  */
 
-/** Strings at least this long (UTF-16 units) are long: they come in pieces and are encoded a piece per turn. */
+/**
+ * Strings at least this long (UTF-16 units) are long: they come in pieces and are encoded a piece per turn
+ * (a value without one is not worth the encoder's walk and turns).
+ */
 export const LONG_STRING_CHARS = 1024 * 1024;
 
 /** Longest piece (UTF-16 units): making one costs the serving thread about 1-2 ms. */
@@ -63,10 +66,10 @@ export class LongStrings {
   }
 }
 
-export function isHighSurrogate(code: number): boolean {
+function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-export function isLowSurrogate(code: number): boolean {
+function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }

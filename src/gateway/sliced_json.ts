@@ -23,8 +23,6 @@ export function jsonRequestBody(
   return hasLongString(value) ? slicedJsonBytes(value, { longStrings }) : JSON.stringify(value);
 }
 
-/** Strings at least this long are encoded in slices; a value without one is not worth the walk's turns. */
-export const SLICED_STRING_CHARS = LONG_STRING_CHARS;
 /** One slice: about 5 ms of escaping and encoding. */
 const SLICE_CHARS = 2 * 1024 * 1024;
 
@@ -38,7 +36,7 @@ export interface SliceOptions {
 const utf8 = new TextEncoder();
 
 /** Whether the JSON value holds a string of at least `limit` characters (a walk over its nodes). */
-export function hasLongString(value: unknown, limit = SLICED_STRING_CHARS): boolean {
+export function hasLongString(value: unknown, limit = LONG_STRING_CHARS): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const next = pending.pop();
@@ -60,7 +58,7 @@ export function hasLongString(value: unknown, limit = SLICED_STRING_CHARS): bool
  */
 export async function slicedJsonBytes(
   value: unknown,
-  { longStrings, limit = SLICED_STRING_CHARS, sliceChars = SLICE_CHARS }: SliceOptions = {},
+  { longStrings, limit = LONG_STRING_CHARS, sliceChars = SLICE_CHARS }: SliceOptions = {},
 ): Promise<Uint8Array<ArrayBuffer>[]> {
   const long: string[] = [];
   // A marker no content can hold by chance: it carries a random nonce, and is checked below anyway.

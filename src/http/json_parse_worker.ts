@@ -64,10 +64,6 @@ function parse(id: number, bytes: Uint8Array): ParseAnswer {
     if (error instanceof GatewayError) return { id, refused: error.message };
     throw error;
   }
-  if (typeof value === "string" && value.length >= LONG_STRING_CHARS) {
-    // A body that is one long string is no request any surface takes; it goes back whole.
-    return { id, value, long: [] };
-  }
   const pieces: string[] = [];
   const long = cutLongStrings(value, pieces);
   if (pieces.length > 0) held.set(id, pieces);
@@ -83,8 +79,9 @@ function take(id: number, body: number): ParseAnswer {
 }
 
 /**
- * Replaces every long string in `value` (an object or array) with "", appends its pieces to `pieces`,
- * and says where each was. `value` passed the shape check, so the walk is bounded.
+ * Replaces every long string in `value`'s objects and arrays with "", appends its pieces to `pieces`, and
+ * says where each was (a body that is one string goes back whole: no surface takes one). `value` passed the
+ * shape check, so the walk is bounded.
  */
 function cutLongStrings(value: unknown, pieces: string[]): LongStringPlan[] {
   const plans: LongStringPlan[] = [];

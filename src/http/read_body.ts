@@ -125,7 +125,12 @@ async function parseOffLoop(request: Request, bytes: Uint8Array, parser: JsonPar
     : bytes.slice();
   const answer = await parser.parse(own);
   if ("value" in answer) {
-    if (answer.long.length === 0) return { value: answer.value };
+    // Receiving the value was one step of its own; what comes next (decoding the request, encoding it
+    // for the upstream) starts on a later turn, as each piece does.
+    if (answer.long.length === 0) {
+      await nextTurn();
+      return { value: answer.value };
+    }
     const longStrings = new LongStrings();
     for (const plan of answer.long) {
       const pieces: string[] = [];
