@@ -77,6 +77,8 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     // Read when a request is captured or logged: the runtime (and its redactor) exists by then.
     redact: (text) => runtime.control.redactor.redact(text),
   });
+  // Big request bodies and big stored conversations are parsed on its thread.
+  const jsonParser = new JsonParser();
   const runtime = new GatewayRuntime(config, store, {
     now,
     timeouts: options.timeouts,
@@ -84,6 +86,7 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
     env,
     processLabel: options.processLabel,
     spans: telemetry.telemetry.sink,
+    parseStored: (parts) => jsonParser.parseStored(parts),
   });
   const management = new Management({ store, config, now, env, reload: () => runtime.control.reload() });
   const checkRequests = runtime.cluster.channel<CheckRequest>(
@@ -205,7 +208,6 @@ export function composeGateway(options: ComposeOptions): ComposedGateway {
   };
   const drain = new AbortController();
   const authFailures = new AuthFailureLog(store, runtime.writer, now, requestUid);
-  const jsonParser = new JsonParser();
   const handler = createHandler({
     bigBodies: {
       inFlight: new BodyLane(BIG_BODIES_IN_FLIGHT_BYTES),

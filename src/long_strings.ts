@@ -32,6 +32,23 @@ export function pieceEnd(text: string, start: number, pieceChars = PIECE_CHARS):
   return end;
 }
 
+/** A parsed JSON value, and the pieces of its long strings when it has any. */
+export interface ParsedJson {
+  readonly value: unknown;
+  readonly longStrings?: LongStrings;
+}
+
+/** `text` cut into pieces of at most `pieceChars` (see `pieceEnd`); slices of a flat string cost little. */
+export function cutIntoPieces(text: string, pieceChars = PIECE_CHARS): string[] {
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length;) {
+    const end = pieceEnd(text, start, pieceChars);
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  return pieces;
+}
+
 /** One request's long strings and their pieces. */
 export class LongStrings {
   readonly #entries: { readonly text: string; readonly pieces: readonly string[] }[] = [];
@@ -39,6 +56,11 @@ export class LongStrings {
   /** Records that `text` is the join of `pieces`. */
   add(text: string, pieces: readonly string[]): void {
     this.#entries.push({ text, pieces });
+  }
+
+  /** Records every long string `other` holds as well. */
+  addFrom(other: LongStrings): void {
+    this.#entries.push(...other.#entries);
   }
 
   /** How many long strings are held. */

@@ -77,9 +77,14 @@ export class Dispatcher {
       const store = input.surface === "responses" ? deps.responses : undefined;
       if (store === undefined) return lifecycle.withRateHeaders(await this.#handle(input, lifecycle));
       // The request log keeps what the client sent; the upstream gets the conversation it stands for.
-      const { body, resumeOn } = store.expand(input.body, input.identity);
+      const { body, resumeOn, longStrings } = await store.expand(
+        input.body,
+        input.identity,
+        input.longStrings,
+      );
       const resume = resumeOn === null ? undefined : { accountId: resumeOn, body: input.body };
-      const answer = await this.#handle(body === input.body ? input : { ...input, body }, lifecycle, resume);
+      const expanded = body === input.body ? input : { ...input, body, longStrings };
+      const answer = await this.#handle(expanded, lifecycle, resume);
       const answeredBy = () => {
         const accountId = lifecycle.trace.providerId;
         const apiType = deps.control.account(accountId)?.apiType;
@@ -88,7 +93,9 @@ export class Dispatcher {
           format: apiType !== undefined && isApiType(apiType) ? presetFor(apiType).format : null,
         };
       };
-      return lifecycle.withRateHeaders(store.keep(answer, body, input.identity, answeredBy));
+      return lifecycle.withRateHeaders(
+        await store.keep(answer, body, input.identity, answeredBy, longStrings),
+      );
     } catch (error) {
       throw lifecycle.failed(error);
     }
@@ -103,10 +110,12 @@ export class Dispatcher {
     const lifecycle = this.#begin(input);
     lifecycle.hold();
     try {
-      const body = this.#deps.responses?.expand(input.body, input.identity).body ?? input.body;
+      const expanded = await this.#deps.responses?.expand(input.body, input.identity, input.longStrings);
+      const body = expanded?.body ?? input.body;
+      const longStrings = expanded?.longStrings ?? input.longStrings;
       const answer = await serveCompaction(
         {
-          dispatch: (body) => this.#handle({ ...input, body }, lifecycle),
+          dispatch: (body) => this.#handle({ ...input, body, longStrings }, lifecycle),
           firstUpstreamFormat: (model) => this.firstUpstreamFormat(model),
         },
         body,
@@ -199,7 +208,10 @@ export class Dispatcher {
     resumed?: { readonly accountId: string; readonly request: NeutralRequest },
   ): Promise<RouteSuccess> {
     const deps = this.#deps;
-    const cacheKey = deps.control.settings.server_cache_affinity ? cacheAffinityKey(request) : null;
+    const long = caller.longStrings;
+    const cacheKey = deps.control.settings.server_cache_affinity
+      ? cacheAffinityKey(request, long && ((text, chars) => long.head(text, chars)))
+      : null;
     const plan = deps.routing.resolve(
       deps.table(),
       request.model,

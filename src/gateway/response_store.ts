@@ -1,6 +1,7 @@
 import { log } from "../log.ts";
+import { LongStrings, type ParsedJson } from "../long_strings.ts";
 import type { RuntimeSettings } from "../config/runtime_settings.ts";
-import type { StoredResponsesRepo } from "../storage/mod.ts";
+import type { StoredResponseRecord, StoredResponsesRepo } from "../storage/mod.ts";
 import type { UpstreamFormat } from "../model/mod.ts";
 import { isRecord } from "../wire/shared/mod.ts";
 import type { Answer, FrameSource } from "./answer.ts";
@@ -17,6 +18,7 @@ import {
   type WireItem,
   withItemIds,
 } from "./stored_conversation.ts";
+import { PARTS_CHARS, readParts, redactPaced, stringChars, writeParts } from "./stored_parts.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** How often saving also sweeps expired rows (reads skip them anyway; the sweep only frees space). */
@@ -28,12 +30,21 @@ export interface ResponseStoreDeps {
   readonly now: () => number;
   readonly settings: () => RuntimeSettings;
   readonly redact: (text: string) => string;
+  /**
+   * The same redaction of a long string, given and given back in pieces, off the serving thread (null:
+   * nothing to redact).
+   */
+  readonly redactLong: (pieces: readonly string[]) => Promise<readonly string[] | null>;
+  /** Parses JSON the store wrote in parts, off the serving thread (its long strings come in pieces). */
+  readonly parseStored: (parts: Uint8Array<ArrayBuffer>[]) => Promise<ParsedJson>;
 }
 
 /** A request body after `ResponseStore.expand`. */
 export interface Expanded {
   /** The body with the stored conversation and referenced items put in. */
   readonly body: unknown;
+  /** The pieces of the body's long strings: the request's, and a big stored conversation's. */
+  readonly longStrings?: LongStrings;
   /**
    * The account that stored the previous response upstream (null: none did): an attempt on it is sent the
    * client's own body, `previous_response_id` included; any other attempt gets the expanded body.
@@ -72,22 +83,25 @@ export class ResponseStore {
   /**
    * The request body with stored state put in (the same body when it names none), and the account that may
    * be sent the client's own body instead: a Responses upstream that stored the previous response itself.
-   * Throws the OpenAI API's own 400 for an id that is unknown, expired or another caller's.
+   * Throws the OpenAI API's own 400 for an id that is unknown, expired or another caller's. A big stored
+   * conversation is read across turns, its long strings added to `longStrings` (the request's).
    */
-  expand(body: unknown, identity: ClientIdentity): Expanded {
-    if (!namesStoredState(body)) return { body, resumeOn: null };
+  async expand(body: unknown, identity: ClientIdentity, longStrings?: LongStrings): Promise<Expanded> {
+    if (!namesStoredState(body)) return { body, resumeOn: null, longStrings };
     const record = body as Record<string, unknown>;
     const owner = identityRateScope(identity);
     const { repo, now } = this.#deps;
     const previous = typeof record.previous_response_id === "string"
       ? repo.get(owner, record.previous_response_id, now())
       : null;
+    const read = previous === null ? null : await this.#inputOf(previous.inputItems);
+    const pieces = read?.longStrings === undefined ? longStrings : longStrings ?? new LongStrings();
+    if (read?.longStrings !== undefined) pieces!.addFrom(read.longStrings);
     const expanded = expandStoredState(record, {
       turn: (id): StoredTurn | null => {
-        const row = id === previous?.id ? previous : repo.get(owner, id, now());
-        if (row === null) return null;
-        const response = JSON.parse(row.response) as { output?: WireItem[] };
-        return { input: JSON.parse(row.inputItems) as WireItem[], output: response.output ?? [] };
+        if (previous === null || id !== previous.id || read === null) return null;
+        const response = JSON.parse(previous.response) as { output?: WireItem[] };
+        return { input: read.value as WireItem[], output: response.output ?? [] };
       },
       item: (id) => {
         const text = repo.item(owner, id, now());
@@ -98,25 +112,39 @@ export class ResponseStore {
     // Item references name the gateway's items, which the upstream may not know: those turns resolve here.
     const resumable = previous !== null && previous.upstreamKept && previous.accountId !== "" &&
       !(Array.isArray(record.input) && record.input.some((i) => isRecord(i) && i.type === "item_reference"));
-    return { body: expanded, resumeOn: resumable ? previous.accountId : null };
+    return { body: expanded, resumeOn: resumable ? previous.accountId : null, longStrings: pieces };
+  }
+
+  /** A stored conversation's items: parsed here, or read in parts and parsed off the serving thread. */
+  async #inputOf(input: StoredResponseRecord["inputItems"]): Promise<ParsedJson | null> {
+    if (typeof input === "string") return { value: JSON.parse(input) };
+    return await readParts(this.#deps.repo, input, this.#deps.parseStored);
   }
 
   /**
    * The answer, arranged so that its response is stored once complete (a stream at its
-   * `response.completed` event). `body` is the expanded request; `answeredBy` names who answered.
+   * `response.completed` event). `body` is the expanded request, `longStrings` the pieces of its long
+   * strings (`Expanded`); `answeredBy` names who answered. A big conversation is saved across turns, and the
+   * answer waits for it: the client's next turn may name it at once.
    */
-  keep(answer: Answer, body: unknown, identity: ClientIdentity, answeredBy: () => AnsweredBy): Answer {
+  async keep(
+    answer: Answer,
+    body: unknown,
+    identity: ClientIdentity,
+    answeredBy: () => AnsweredBy,
+    longStrings?: LongStrings,
+  ): Promise<Answer> {
     if (!isRecord(body) || body.store === false) return answer;
-    const save = (response: unknown) => {
+    const save = async (response: unknown) => {
       try {
-        this.#save(response, body, identity, answeredBy());
+        await this.#save(response, body, identity, answeredBy(), longStrings ?? new LongStrings());
       } catch (error) {
         // The client has its answer; a database that cannot take it costs only the stored state.
         log("warn", `stored response not kept: ${error instanceof Error ? error.message : String(error)}`);
       }
     };
     if (answer.body.kind === "json") {
-      save(answer.body.value);
+      await save(answer.body.value);
       return answer;
     }
     if (answer.body.kind !== "stream") return answer;
@@ -131,10 +159,11 @@ export class ResponseStore {
   }
 
   /** A page of the items the caller's response `id` answered (`GET /v1/responses/{id}/input_items`). */
-  inputItems(identity: ClientIdentity, id: string, query: ItemsQuery): unknown {
+  async inputItems(identity: ClientIdentity, id: string, query: ItemsQuery): Promise<unknown> {
     const row = this.#deps.repo.get(identityRateScope(identity), id, this.#deps.now());
-    if (row === null) throw responseNotFound(id);
-    return itemsPage(JSON.parse(row.inputItems) as WireItem[], query);
+    const input = row === null ? null : await this.#inputOf(row.inputItems);
+    if (input === null) throw responseNotFound(id);
+    return itemsPage(input.value as WireItem[], query);
   }
 
   /** Deletes the caller's response `id` (`DELETE /v1/responses/{id}`); the API's 404 when there is none. */
@@ -149,23 +178,33 @@ export class ResponseStore {
     return this.#deps.repo.prune(this.#sweptAt);
   }
 
-  #save(response: unknown, body: Record<string, unknown>, identity: ClientIdentity, by: AnsweredBy): void {
+  async #save(
+    response: unknown,
+    body: Record<string, unknown>,
+    identity: ClientIdentity,
+    by: AnsweredBy,
+    longStrings: LongStrings,
+  ): Promise<void> {
     if (!isRecord(response) || typeof response.id !== "string") return;
     if (response.status !== "completed" && response.status !== "incomplete") return;
-    const { redact, repo, now, settings } = this.#deps;
+    const { redact, redactLong, repo, now, settings } = this.#deps;
     const id = response.id;
     const owner = identityRateScope(identity);
     const items = inputItemsOf(body.input);
-    const input = withItemIds(items, id).map((item, i) =>
-      this.#storedItems.has(items[i]) ? item : redactItem(item, redact)
-    );
-    const stored: WireItem = redactItem({
+    const named = withItemIds(items, id);
+    const stored = (i: number) => this.#storedItems.has(items[i]);
+    const big = stringChars(named) >= PARTS_CHARS;
+    const input = big
+      ? await redactPaced(named, stored, { redact, redactLong, longStrings })
+      : named.map((item, i) => stored(i) ? item : redactItem(item, redact));
+    const kept: WireItem = redactItem({
       ...response,
       store: true,
       previous_response_id: typeof body.previous_response_id === "string" ? body.previous_response_id : null,
     }, redact);
-    const output: WireItem[] = Array.isArray(stored.output) ? stored.output.filter(isRecord) : [];
+    const output: WireItem[] = Array.isArray(kept.output) ? kept.output.filter(isRecord) : [];
     const createdAt = now();
+    const inputItems = big ? await writeParts(repo, input, longStrings, createdAt) : JSON.stringify(input);
     const current = settings();
     repo.put({
       owner,
@@ -176,8 +215,8 @@ export class ResponseStore {
       // A Responses upstream keeps what it answered only when the client asked for `store: true` itself: the
       // gateway sends `store: false` otherwise (see src/wire/responses/request_encode.ts).
       upstreamKept: by.format === "responses" && body.store === true,
-      inputItems: JSON.stringify(input),
-      response: JSON.stringify(stored),
+      inputItems,
+      response: JSON.stringify(kept),
       items: output.filter((item) => typeof item.id === "string")
         .map((item) => ({ id: item.id as string, item: JSON.stringify(item) })),
     });
@@ -191,7 +230,7 @@ export class ResponseStore {
  * `save`: the one frame of a stream read back, since it is the response object the client now holds
  * (a Responses upstream's own item ids included, when its stream passes through).
  */
-function onCompleted(source: FrameSource, save: (response: unknown) => void): FrameSource {
+function onCompleted(source: FrameSource, save: (response: unknown) => Promise<void>): FrameSource {
   return {
     async next() {
       const frames = await source.next();
@@ -204,7 +243,7 @@ function onCompleted(source: FrameSource, save: (response: unknown) => void): Fr
         } catch {
           // A frame that does not parse stores nothing; the stream goes on untouched.
         }
-        if (isRecord(event)) save(event.response);
+        if (isRecord(event)) await save(event.response);
       }
       return frames;
     },

@@ -9,6 +9,8 @@ import { BatchedWriter } from "./batched_writer.ts";
 import { TurnTokenStore } from "./turn_token_store.ts";
 import { ResponseStore } from "./response_store.ts";
 import { TokenCounter } from "./token_counter.ts";
+import { LongTextRedactor } from "./long_text_redactor.ts";
+import type { ParsedJson } from "../long_strings.ts";
 import { RateLimiter } from "../accounting/mod.ts";
 import { BudgetGuard } from "./budget_guard.ts";
 import { RateGate } from "./rate_gate.ts";
@@ -39,6 +41,11 @@ export interface RuntimeOptions {
   readonly processLabel?: string;
   /** Where request and attempt spans go (src/telemetry); without it nothing is recorded. */
   readonly spans?: RequestSpanSink;
+  /**
+   * Parses JSON the response store wrote in parts off the serving thread (the HTTP layer's JSON parser);
+   * without it such JSON is parsed here, in one step.
+   */
+  readonly parseStored?: (parts: Uint8Array<ArrayBuffer>[]) => Promise<ParsedJson>;
 }
 
 /**
@@ -69,6 +76,7 @@ export class GatewayRuntime {
   readonly rateSync: RateLimitSync;
   #table!: RoutingTable;
   readonly #counter = new TokenCounter();
+  readonly #longRedactor = new LongTextRedactor();
   /** Each account's endpoint at the last reload, to see which changed (see #clearChangedAccounts). */
   #endpoints = new Map<string, AccountEndpoint>();
   #catalog: CatalogEntry[] = [];
@@ -134,6 +142,8 @@ export class GatewayRuntime {
       now: this.now,
       settings: () => this.control.settings,
       redact: (text) => this.control.redactor.redact(text),
+      redactLong: (pieces) => this.#longRedactor.redact(this.control.redactor.source, pieces),
+      parseStored: options.parseStored ?? parseHere,
     });
     this.responses.sweep();
     this.dispatcher = new Dispatcher({
@@ -208,6 +218,7 @@ export class GatewayRuntime {
     this.writer.close();
     this.clients.closeAll();
     this.#counter.close();
+    this.#longRedactor.close();
   }
 
   #rebuild(): void {
@@ -284,4 +295,12 @@ function accountLimits(account: AccountConfig): AccountLimits | null {
   const rpd = account.rateLimitRpd ?? quota?.rpd;
   if (quota === undefined && rpm === undefined && rpd === undefined) return null;
   return { rpm, rpd, quotas: quota?.windows ?? [] };
+}
+
+/** Stored JSON parts parsed on this thread (a runtime without the HTTP layer's parser: tests, tools). */
+function parseHere(parts: Uint8Array<ArrayBuffer>[]): Promise<ParsedJson> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for (const part of parts) text += decoder.decode(part, { stream: true });
+  return Promise.resolve({ value: JSON.parse(text + decoder.decode()) });
 }

@@ -58,8 +58,21 @@ export function hasLongString(value: unknown, limit = LONG_STRING_CHARS): boolea
  */
 export async function slicedJsonBytes(
   value: unknown,
-  { longStrings, limit = LONG_STRING_CHARS, sliceChars = SLICE_CHARS }: SliceOptions = {},
+  options: SliceOptions = {},
 ): Promise<Uint8Array<ArrayBuffer>[]> {
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  for await (const text of slicedJsonText(value, options)) parts.push(utf8.encode(text));
+  return parts;
+}
+
+/**
+ * `JSON.stringify(value)` as texts whose concatenation it is: the value around its long strings, then each
+ * long string's escaped slices, each made on a turn of its own (see `slicedJsonBytes`).
+ */
+export async function* slicedJsonText(
+  value: unknown,
+  { longStrings, limit = LONG_STRING_CHARS, sliceChars = SLICE_CHARS }: SliceOptions = {},
+): AsyncGenerator<string> {
   const long: string[] = [];
   // A marker no content can hold by chance: it carries a random nonce, and is checked below anyway.
   const nonce = crypto.randomUUID();
@@ -69,20 +82,18 @@ export async function slicedJsonBytes(
     long.push(item);
     return marker(long.length - 1);
   });
-  const parts: Uint8Array<ArrayBuffer>[] = [];
   let from = 0;
   for (let i = 0; i < long.length; i++) {
     const at = skeleton.indexOf(`"${marker(i)}"`, from);
     if (at < 0) throw new Error("sliced JSON: a marker went missing");
     // The quotes stay with the skeleton; the string's escaped body goes between them.
-    parts.push(utf8.encode(skeleton.slice(from, at + 1)));
+    yield skeleton.slice(from, at + 1);
     from = at + 1 + marker(i).length;
     for await (const slice of slicesOf(long[i], sliceChars, longStrings)) {
-      parts.push(utf8.encode(JSON.stringify(slice).slice(1, -1)));
+      yield JSON.stringify(slice).slice(1, -1);
     }
   }
-  parts.push(utf8.encode(skeleton.slice(from)));
-  return parts;
+  yield skeleton.slice(from);
 }
 
 /** The slices `text` is encoded in, each on a turn of its own: the pieces the request holds, or cuts of it. */

@@ -141,10 +141,37 @@ export function redactItem<T>(value: T, redact: (text: string) => string): T {
   return redactValue(value, redact, "") as T;
 }
 
-const KEPT_AS_IS = new Set(["encrypted_content", "id", "call_id"]);
+/** Fields kept byte for byte whatever they hold (opaque to the client, or ids it names later). */
+export const KEPT_AS_IS: ReadonlySet<string> = new Set(["encrypted_content", "id", "call_id"]);
 
 /** A data URL with a base64 payload of nothing but the base64 alphabet (line breaks allowed). */
 const BASE64_DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,[A-Za-z0-9+/\r\n]*={0,2}$/;
+const DATA_URL_HEAD = /^data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,/;
+const BASE64_RUN = /^[A-Za-z0-9+/\r\n]*$/;
+
+/**
+ * Whether the text `pieces` join to is a base64 data URL (as `BASE64_DATA_URL` tests the whole), read
+ * piece by piece: a long string is held in pieces (src/long_strings.ts), and testing the joined string
+ * would make it whole in one step. The data URL's head is looked for in the first piece (a piece is a
+ * million characters or more but for the last).
+ */
+export function isBase64DataUrl(pieces: readonly string[]): boolean {
+  const head = DATA_URL_HEAD.exec(pieces[0] ?? "");
+  if (head === null) return false;
+  const runs = [pieces[0].slice(head[0].length), ...pieces.slice(1)];
+  // Up to two `=` of padding at the very end, which may straddle the last pieces.
+  let padding = 0;
+  for (let i = runs.length - 1; i >= 0; i--) {
+    let end = runs[i].length;
+    while (end > 0 && runs[i].charCodeAt(end - 1) === 0x3d && padding <= 2) {
+      end--;
+      padding++;
+    }
+    runs[i] = runs[i].slice(0, end);
+    if (end > 0) break;
+  }
+  return padding <= 2 && runs.every((run) => BASE64_RUN.test(run));
+}
 
 function redactValue(value: unknown, redact: (text: string) => string, key: string): unknown {
   if (typeof value === "string") {

@@ -6,11 +6,16 @@
  */
 import { GatewayError } from "../model/mod.ts";
 import { checkJsonShape } from "../wire/shared/limits.ts";
-import { LONG_STRING_CHARS, pieceEnd } from "../long_strings.ts";
+import { cutIntoPieces, LONG_STRING_CHARS } from "../long_strings.ts";
 
-/** One job: a body's bytes to parse (transferred, not copied), or the next piece of a parsed body's strings. */
+/**
+ * One job: a body's bytes to parse (transferred, not copied); JSON the gateway wrote itself, in parts (a
+ * stored conversation: not shape-checked, it was checked as it came in); or the next piece of a parsed
+ * body's strings.
+ */
 export type ParseJob =
   | { readonly id: number; readonly bytes: Uint8Array }
+  | { readonly id: number; readonly stored: readonly Uint8Array[] }
   /** `take`: the id of the parse job whose next piece is wanted. */
   | { readonly id: number; readonly take: number };
 
@@ -46,11 +51,19 @@ const scope = self as unknown as {
 
 scope.onmessage = (event) => {
   const job = event.data;
-  scope.postMessage("take" in job ? take(job.id, job.take) : parse(job.id, job.bytes));
+  if ("take" in job) scope.postMessage(take(job.id, job.take));
+  else if ("stored" in job) scope.postMessage(parse(job.id, decodeParts(job.stored), false));
+  else scope.postMessage(parse(job.id, UTF8.decode(job.bytes), true));
 };
 
-function parse(id: number, bytes: Uint8Array): ParseAnswer {
-  const text = UTF8.decode(bytes);
+function decodeParts(parts: readonly Uint8Array[]): string {
+  const decoder = new TextDecoder();
+  let text = "";
+  for (const part of parts) text += decoder.decode(part, { stream: true });
+  return text + decoder.decode();
+}
+
+function parse(id: number, text: string, checkShape: boolean): ParseAnswer {
   if (text.trim() === "") return { id, empty: true };
   let value: unknown;
   try {
@@ -59,7 +72,7 @@ function parse(id: number, bytes: Uint8Array): ParseAnswer {
     return { id, notJson: (error as Error).message };
   }
   try {
-    checkJsonShape(value);
+    if (checkShape) checkJsonShape(value);
   } catch (error) {
     if (error instanceof GatewayError) return { id, refused: error.message };
     throw error;
@@ -94,14 +107,10 @@ function cutLongStrings(value: unknown, pieces: string[]): LongStringPlan[] {
     for (const key of keys) {
       const item = record[key];
       if (typeof item === "string" && item.length >= LONG_STRING_CHARS) {
-        let count = 0;
-        for (let start = 0; start < item.length; count++) {
-          const end = pieceEnd(item, start);
-          pieces.push(item.slice(start, end));
-          start = end;
-        }
+        const cut = cutIntoPieces(item);
+        pieces.push(...cut);
         record[key] = "";
-        plans.push({ path: [...path, key], pieces: count });
+        plans.push({ path: [...path, key], pieces: cut.length });
       } else if (typeof item === "object" && item !== null) {
         pending.push({ node: item, path: [...path, key] });
       }

@@ -3,7 +3,7 @@ import { nextTurn } from "../next_turn.ts";
 import { checkJsonShape } from "../wire/mod.ts";
 import { BIG_BODY_BYTES } from "./body_lane.ts";
 import type { JsonParser } from "./json_parser.ts";
-import { LongStrings } from "../long_strings.ts";
+import type { ParsedJson } from "../long_strings.ts";
 
 /**
  * Largest request body accepted (base64 images make big bodies legitimate; abuse stops here). It is
@@ -73,10 +73,7 @@ export async function readJsonBody(
 }
 
 /** A request body's value, and, for a body parsed off the serving thread, the pieces of its long strings. */
-export interface JsonRequest {
-  readonly value: unknown;
-  readonly longStrings?: LongStrings;
-}
+export type JsonRequest = ParsedJson;
 
 /**
  * `readJsonBody`, with the pieces of a big body's long strings (src/long_strings.ts): whoever encodes the
@@ -124,39 +121,11 @@ async function parseOffLoop(request: Request, bytes: Uint8Array, parser: JsonPar
     ? bytes as Uint8Array<ArrayBuffer>
     : bytes.slice();
   const answer = await parser.parse(own);
-  if ("value" in answer) {
-    // Receiving the value was one step of its own; what comes next (decoding the request, encoding it
-    // for the upstream) starts on a later turn, as each piece does.
-    if (answer.long.length === 0) {
-      await nextTurn();
-      return { value: answer.value };
-    }
-    const longStrings = new LongStrings();
-    for (const plan of answer.long) {
-      const pieces: string[] = [];
-      let text = "";
-      while (pieces.length < plan.pieces) {
-        await nextTurn();
-        const piece = await parser.take(answer.id);
-        pieces.push(piece);
-        text += piece;
-      }
-      placeAt(answer.value, plan.path, text);
-      longStrings.add(text, pieces);
-    }
-    return { value: answer.value, longStrings };
-  }
+  if ("value" in answer) return await parser.receive(answer);
   if ("empty" in answer) throw emptyBody();
   if ("notJson" in answer) throw notJson(request, new SyntaxError(answer.notJson));
   if ("refused" in answer) throw new GatewayError(400, "invalid_request", answer.refused);
   throw new Error("the JSON parser answered a parse with a piece");
-}
-
-/** Puts `text` where the parser's plan says a long string was. */
-function placeAt(value: unknown, path: readonly (string | number)[], text: string): void {
-  let node = value as Record<string | number, unknown>;
-  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
-  node[path[path.length - 1]] = text;
 }
 
 /** A body that did not parse: bad input, unless the client left mid-body (then it was only cut short). */

@@ -11,9 +11,9 @@ import type { AppEnv } from "./env.ts";
 export function storedResponseRoutes(store: ResponseStore): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get("/v1/responses/:id", (c) => c.json(store.get(c.get("identity"), c.req.param("id"))));
-  app.get("/v1/responses/:id/input_items", (c) => {
+  app.get("/v1/responses/:id/input_items", async (c) => {
     const query = itemsQuery((name) => c.req.query(name));
-    return c.json(store.inputItems(c.get("identity"), c.req.param("id"), query));
+    return c.json(await store.inputItems(c.get("identity"), c.req.param("id"), query));
   });
   app.delete("/v1/responses/:id", (c) => c.json(store.delete(c.get("identity"), c.req.param("id"))));
   return app;

@@ -10,9 +10,13 @@ const SESSION_IN_USER_ID = /session_([A-Za-z0-9-]{8,})/;
  * `user_…_account_…_session_<uuid>` string or its JSON form with `session_id`), else a hash of the
  * cacheable prefix (system, tools and first message) when the request marks cache breakpoints or
  * continues a conversation. A lone first turn gets no key, so unrelated chats do not pile onto one
- * account.
+ * account. `head` gives a text's first characters: a long string held in pieces (src/long_strings.ts) is
+ * read from its first piece, since reading a character of the whole string would first make it whole.
  */
-export function cacheAffinityKey(request: NeutralRequest): string | null {
+export function cacheAffinityKey(
+  request: NeutralRequest,
+  head: (text: string, chars: number) => string = (text, chars) => text.slice(0, chars),
+): string | null {
   const fields = request.extra?.fields;
   const explicit = fields?.prompt_cache_key;
   if (typeof explicit === "string" && explicit !== "") return `key:${explicit}`;
@@ -22,7 +26,7 @@ export function cacheAffinityKey(request: NeutralRequest): string | null {
     if (session !== null) return `session:${session}`;
   }
   if (!hasCacheMarker(request) && request.messages.length < 3) return null;
-  return `prefix:${prefixHash(request)}`;
+  return `prefix:${prefixHash(request, head)}`;
 }
 
 function sessionOf(userId: unknown): string | null {
@@ -47,11 +51,12 @@ function hasCacheMarker(request: NeutralRequest): boolean {
 }
 
 /** A 64-bit FNV-1a style hash (two 32-bit lanes) of the conversation's opening, as hex. */
-function prefixHash(request: NeutralRequest): string {
+function prefixHash(request: NeutralRequest, head: (text: string, chars: number) => string): string {
   let budget = MAX_PREFIX_CHARS;
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ 0x5bd1e995;
-  const feed = (text: string) => {
+  const feed = (whole: string) => {
+    const text = whole.length > budget ? head(whole, budget) : whole;
     const n = Math.min(text.length, budget);
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);

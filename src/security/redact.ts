@@ -104,13 +104,16 @@ function isInternalHost(host: string, upstreamHosts: ReadonlySet<string>): boole
  * to API clients, also internal addresses (private and loopback IPs, `localhost`, upstream hosts).
  */
 export class Redactor {
+  /** What it was built from, as plain arrays (a worker thread builds the same redactor from it). */
+  readonly source: { readonly secrets: readonly string[]; readonly upstreamUrls: readonly string[] };
   readonly #secrets: RegExp | null;
   readonly #upstreamHosts: ReadonlySet<string>;
   readonly #upstreamPattern: RegExp | null;
 
   constructor(source: RedactorSource) {
-    this.#secrets = literalPattern([...source.secrets].flatMap(secretForms), MIN_SECRET_LENGTH);
-    const hosts = hostsOf(source.upstreamUrls ?? []).map((h) => h.toLowerCase());
+    this.source = { secrets: [...source.secrets], upstreamUrls: [...source.upstreamUrls ?? []] };
+    this.#secrets = literalPattern(this.source.secrets.flatMap(secretForms), MIN_SECRET_LENGTH);
+    const hosts = hostsOf(this.source.upstreamUrls).map((h) => h.toLowerCase());
     this.#upstreamHosts = new Set(hosts);
     // Host names are matched whole: "api.example.com" must not eat part of "api.example.com.evil".
     const names = [...new Set(hosts)];

@@ -106,6 +106,7 @@ export type { SqlDatabase } from "./sql.ts";
 export { loadMigrations, migrate } from "./migrate.ts";
 export { TurnTokensRepo, type TurnTokensRow } from "./turn_tokens_repo.ts";
 export {
+  type StagedParts,
   type StoredResponseRecord,
   type StoredResponseRow,
   StoredResponsesRepo,

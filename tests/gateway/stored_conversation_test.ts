@@ -2,6 +2,7 @@ import { GatewayError } from "../../src/model/mod.ts";
 import { Redactor } from "../../src/security/redact.ts";
 import {
   expandStoredState,
+  isBase64DataUrl,
   itemsPage,
   itemsQuery,
   redactItem,
@@ -9,6 +10,7 @@ import {
   withItemIds,
 } from "../../src/gateway/stored_conversation.ts";
 import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
+import { mulberry32 } from "../fuzz/fuzzer.ts";
 
 const LOOKUP: StoredLookup = {
   turn: (id) =>
@@ -120,4 +122,39 @@ Deno.test("redactItem() keeps a base64 data URL byte for byte, even where its pa
   assertEquals(redacted.content[1].file_data, file);
   assertEquals(redacted.content[2].text, "my key is [redacted]");
   assertEquals(redacted.content[3].text, "data:text/plain;base64,[redacted]");
+});
+
+Deno.test("isBase64DataUrl() of a string's pieces agrees with redactItem's test of the whole string (seeded)", () => {
+  const random = mulberry32(4711);
+  const pick = (chars: string) => chars[Math.floor(random() * chars.length)];
+  const heads = [
+    "data:image/png;base64,",
+    "data:image/png;charset=x;base64,",
+    "data:image/png,",
+    "data:;base64,",
+    "",
+  ];
+  let kept = 0;
+  for (let i = 0; i < 5000; i++) {
+    const head = heads[Math.floor(random() * heads.length)];
+    let body = "";
+    const length = Math.floor(random() * 40);
+    for (let j = 0; j < length; j++) body += pick(random() < 0.9 ? "AZaz09+/\n" : "=-; ");
+    if (random() < 0.3) body += "=".repeat(Math.floor(random() * 4));
+    const whole = head + body;
+    // Pieces as the store has them: the first holds the data URL's head (real pieces are a million characters).
+    const pieces: string[] = [];
+    let at = Math.min(whole.length, head.length + Math.floor(random() * 5));
+    pieces.push(whole.slice(0, at));
+    while (at < whole.length) {
+      const end = Math.min(whole.length, at + 1 + Math.floor(random() * 6));
+      pieces.push(whole.slice(at, end));
+      at = end;
+    }
+    const keptWhole = redactItem({ image_url: whole }, () => "[redacted]").image_url === whole;
+    assertEquals(isBase64DataUrl(pieces), keptWhole, JSON.stringify(pieces));
+    if (keptWhole) kept++;
+  }
+  // Both answers really came up.
+  assert(kept > 200 && kept < 4800, `${kept} kept`);
 });

@@ -63,3 +63,22 @@ Deno.test("cacheAffinityKey() hashes the cacheable prefix of marked or continuin
   });
   assert(cacheAffinityKey(other) !== cacheAffinityKey(continued("a")));
 });
+
+Deno.test("cacheAffinityKey() reads a long first message through `head`, and hashes the same as reading it whole", () => {
+  const long = "x".repeat(10_000) + "tail";
+  const conversation = request({
+    messages: [
+      { role: "user", parts: [{ kind: "text", text: long }] },
+      { role: "assistant", parts: [{ kind: "text", text: "ok" }] },
+      { role: "user", parts: [{ kind: "text", text: "more" }] },
+    ],
+  });
+  const asked: number[] = [];
+  const key = cacheAffinityKey(conversation, (text, chars) => {
+    asked.push(text.length);
+    return text.slice(0, chars);
+  });
+  // Only the long text is asked for (the model's name fits the budget whole), and only its opening is hashed.
+  assertEquals(asked, [long.length]);
+  assertEquals(key, cacheAffinityKey(conversation));
+});

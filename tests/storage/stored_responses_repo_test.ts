@@ -8,6 +8,7 @@ import {
   StoredResponsesRepo,
 } from "../../src/storage/mod.ts";
 import { migratePostgres } from "../../src/storage/postgres/pg_migrate.ts";
+import { ORPHAN_PART_MS } from "../../src/storage/stored_responses_repo.ts";
 import { postgresSkip, testPostgres } from "../helpers/postgres.ts";
 import { mulberry32 } from "../fuzz/fuzzer.ts";
 import { loadMigrations, migrate } from "../../src/storage/migrate.ts";
@@ -168,4 +169,67 @@ Deno.test("migration 0033 fills each owner's total from the responses stored bef
   migrate(db, migrations);
   assertEquals(repo.ownerBytes("key:1"), 150);
   db.close();
+});
+
+/** A big conversation's parts live and die with the row that names them; parts no row names are swept. */
+function checkParts(db: Database): void {
+  const repo = new StoredResponsesRepo(db);
+  const staged = (stage: string, texts: string[], at: number) => {
+    texts.forEach((text, seq) => repo.putPart(stage, seq, text, at));
+    return { stage, count: texts.length, chars: texts.join("").length };
+  };
+  // Named by a row: read back by part, counted toward the owner's total by its characters.
+  repo.put({
+    ...row("key:1", "resp_a", 0, 1e12),
+    inputItems: staged("stage-a", ['[{"a":"', "é😀", '"}]'], 0),
+  });
+  assertEquals(repo.get("key:1", "resp_a", 0)?.inputItems, { stage: "stage-a", count: 3 });
+  assertEquals(repo.part("stage-a", 1), "é😀");
+  assertEquals(repo.ownerBytes("key:1"), '[{"a":"é😀"}]'.length + 10 + '{"id":"msg_resp_a"}'.length);
+  // Replaced by an inline row: the parts go.
+  repo.put(row("key:1", "resp_a", 0, 1e12));
+  assertEquals(repo.part("stage-a", 0), null);
+  assertEquals(repo.get("key:1", "resp_a", 0)?.inputItems, "[]");
+  // Deleted, trimmed or expired: the parts go with the row.
+  repo.put({ ...row("key:1", "resp_b", 1, 1e12), inputItems: staged("stage-b", ["[]"], 1) });
+  repo.put({ ...row("key:2", "resp_c", 2, 1e12), inputItems: staged("stage-c", ["[", "]"], 2) });
+  repo.put({ ...row("key:3", "resp_d", 3, 500), inputItems: staged("stage-d", ["[]"], 3) });
+  assertEquals(repo.delete("key:1", "resp_b"), true);
+  assertEquals(repo.part("stage-b", 0), null);
+  assertEquals(repo.trim("key:2", 0), 1);
+  assertEquals(repo.part("stage-c", 1), null);
+  // Parts of a save cut short stay for an hour (a save may still be writing them), then go; parts a live
+  // row names stay however old they are.
+  staged("stage-orphan", ["[", "]"], 1000);
+  repo.put({ ...row("key:4", "resp_e", 4, 1e12), inputItems: staged("stage-e", ["[]"], 4) });
+  assertEquals(repo.prune(1000 + ORPHAN_PART_MS - 1), 1);
+  assertEquals(repo.part("stage-d", 0), null);
+  assertEquals(repo.part("stage-orphan", 0), "[");
+  repo.prune(1000 + ORPHAN_PART_MS);
+  assertEquals(repo.part("stage-orphan", 0), null);
+  assertEquals(repo.part("stage-e", 0), "[]");
+  // A save that gives up drops what it wrote.
+  staged("stage-given-up", ["[", "]"], 5);
+  repo.dropStage("stage-given-up");
+  assertEquals(repo.part("stage-given-up", 0), null);
+}
+
+Deno.test("StoredResponsesRepo keeps a big conversation's parts with the row that names them, and sweeps orphans", () => {
+  const db = openDatabase(":memory:");
+  checkParts(db);
+  db.close();
+});
+
+Deno.test({
+  name: "StoredResponsesRepo on PostgreSQL keeps parts with their row and sweeps orphans",
+  ignore: postgresSkip("stored response parts"),
+  async fn() {
+    const db = PgDatabase.connect(await (await testPostgres()).newDatabase());
+    try {
+      migratePostgres(db);
+      checkParts(db);
+    } finally {
+      db.close();
+    }
+  },
 });

@@ -15,6 +15,14 @@ const SKIPPED = new Set([
 const FIRST = ["api_keys", "inventory_providers", "upstream_keys"];
 /** PostgreSQL takes at most 65,535 parameters per statement. */
 const MAX_PARAMS = 60_000;
+/**
+ * Rows per chunk for tables whose rows can be megabytes (a stored conversation, a part of one: up to 1 Mi
+ * characters each), so one chunk stays tens of MB instead of thousands of rows of them.
+ */
+const LARGE_ROW_CHUNKS: Readonly<Record<string, number>> = {
+  stored_response_parts: 16,
+  stored_responses: 16,
+};
 
 /** One table's row counts, before and after a copy. */
 export interface TableCount {
@@ -107,7 +115,10 @@ export function copyTables(
   try {
     for (const { table, columns } of plan) {
       const quoted = columns.map((c) => `"${c}"`).join(", ");
-      const chunk = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+      const chunk = Math.min(
+        Math.max(1, Math.floor(MAX_PARAMS / columns.length)),
+        LARGE_ROW_CHUNKS[table] ?? Number.POSITIVE_INFINITY,
+      );
       const page = pager(source, table, quoted, chunk);
       let copied = 0;
       for (;;) {
