@@ -25,6 +25,7 @@ export const INCLUDES = [
   "src/storage/postgres/bridge_worker.ts",
   "src/gateway/token_count_worker.ts",
   "src/http/json_parse_worker.ts",
+  "src/gateway/long_text_redact_worker.ts",
 ] as const;
 
 /** Files that must exist inside the includes for the binary to work. */
