@@ -20,6 +20,9 @@ export const LONG_STRING_CHARS = 1024 * 1024;
 /** Longest piece (UTF-16 units): making one costs the serving thread about 1-2 ms. */
 export const PIECE_CHARS = 2 * 1024 * 1024;
 
+/** A stand-in's number, fixed in width so that it ends where its text says. */
+const STAND_IN_DIGITS = 6;
+
 /** Where a piece of `text` that starts at `start` ends: PIECE_CHARS on, never between a surrogate pair. */
 export function pieceEnd(text: string, start: number, pieceChars = PIECE_CHARS): number {
   let end = Math.min(text.length, start + pieceChars);
@@ -52,6 +55,46 @@ export function cutIntoPieces(text: string, pieceChars = PIECE_CHARS): string[] 
 /** One request's long strings and their pieces. */
 export class LongStrings {
   readonly #entries: { readonly text: string; readonly pieces: readonly string[] }[] = [];
+  /** Stand-ins by their text (`standIn`). */
+  readonly #standIns = new Map<string, readonly string[]>();
+  #standInPrefix = "";
+
+  /**
+   * A short text that stands for the long text `pieces` join to, in a value the wire codecs read in its
+   * place (a base64 image's payload: taking a data URL apart would make the whole string, in one step).
+   * The upstream body's encoder puts the pieces where it finds the stand-in (`standInAt`); whatever else
+   * writes a value that may hold one resolves it first (`resolveStandIns` in src/gateway/stand_ins.ts).
+   * The text is letters, digits and `-` only, so JSON and URLs carry it as it is, and it holds a random
+   * nonce, so no content holds it by chance.
+   */
+  standIn(pieces: readonly string[]): string {
+    if (this.#standInPrefix === "") this.#standInPrefix = `gateway-stand-in-${crypto.randomUUID()}-`;
+    const text = `${this.#standInPrefix}${String(this.#standIns.size).padStart(STAND_IN_DIGITS, "0")}`;
+    this.#standIns.set(text, pieces);
+    return text;
+  }
+
+  /** Whether any stand-in was made (only then can a value hold one). */
+  get hasStandIns(): boolean {
+    return this.#standIns.size > 0;
+  }
+
+  /**
+   * The first stand-in in `text` at or after `from`: where it starts, how long it is, and the pieces it
+   * stands for; undefined when there is none.
+   */
+  standInAt(
+    text: string,
+    from: number,
+  ): { readonly at: number; readonly length: number; readonly pieces: readonly string[] } | undefined {
+    if (this.#standInPrefix === "") return undefined;
+    const at = text.indexOf(this.#standInPrefix, from);
+    if (at < 0) return undefined;
+    const length = this.#standInPrefix.length + STAND_IN_DIGITS;
+    const pieces = this.#standIns.get(text.slice(at, at + length));
+    if (pieces === undefined) throw new Error("a stand-in of another request, or a cut one");
+    return { at, length, pieces };
+  }
 
   /** Records that `text` is the join of `pieces`. */
   add(text: string, pieces: readonly string[]): void {

@@ -26,6 +26,7 @@ import { type FusionSettings, runFusion } from "./fusion.ts";
 import { identityRoutingKey } from "./identity.ts";
 import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./request_lifecycle.ts";
 import { runAttempt } from "./run_attempt.ts";
+import { withStandIns } from "./stand_ins.ts";
 import { serveEmbeddings } from "./embeddings_dispatch.ts";
 import { embeddingsCodecFor, type EmbeddingsDecodeContext } from "../wire/embeddings.ts";
 import type { EmbeddingsFormat, RerankFormat } from "../model/mod.ts";
@@ -147,7 +148,9 @@ export class Dispatcher {
 
   async #handle(input: DispatchInput, lifecycle: RequestLifecycle, resume?: Resume): Promise<Answer> {
     const deps = this.#deps;
-    const decoded = codecFor(input.surface, input.decode.endpoint).decodeRequest(input.body, input.decode);
+    // Long base64 data URLs reach the codecs as stand-ins for their payloads (stand_ins.ts).
+    const body = input.longStrings === undefined ? input.body : withStandIns(input.body, input.longStrings);
+    const decoded = codecFor(input.surface, input.decode.endpoint).decodeRequest(body, input.decode);
     if (decoded.warnings !== undefined) lifecycle.warned(decoded.warnings);
     const orphan = orphanToolResult(decoded);
     if (orphan !== null) {

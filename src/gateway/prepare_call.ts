@@ -27,6 +27,7 @@ import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
 import { droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
 import { jsonRequestBody } from "./sliced_json.ts";
+import { resolveStandIns } from "./stand_ins.ts";
 
 /** The account an attempt calls and how to reach it. */
 export interface CallTarget {
@@ -195,7 +196,8 @@ function build(
       baseUrl: provider.baseUrl.replace(/\/+$/, ""),
       accessToken: credential.accessToken,
       extra: credential.extra,
-      body,
+      // The envelope is written in one step: stand-ins for long payloads are put back first.
+      body: resolveStandIns(body, caller.longStrings),
       model: attempt.upstreamModel,
       stream: upstreamStream,
       newId: deps.newId,

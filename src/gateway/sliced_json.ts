@@ -20,7 +20,9 @@ export function jsonRequestBody(
   value: unknown,
   longStrings?: LongStrings,
 ): string | Promise<Uint8Array<ArrayBuffer>[]> {
-  return hasLongString(value) ? slicedJsonBytes(value, { longStrings }) : JSON.stringify(value);
+  return hasLongString(value) || longStrings?.hasStandIns
+    ? slicedJsonBytes(value, { longStrings })
+    : JSON.stringify(value);
 }
 
 /** One slice: about 5 ms of escaping and encoding. */
@@ -87,13 +89,32 @@ export async function* slicedJsonText(
     const at = skeleton.indexOf(`"${marker(i)}"`, from);
     if (at < 0) throw new Error("sliced JSON: a marker went missing");
     // The quotes stay with the skeleton; the string's escaped body goes between them.
-    yield skeleton.slice(from, at + 1);
+    yield* withStandInsPut(skeleton.slice(from, at + 1), longStrings);
     from = at + 1 + marker(i).length;
     for await (const slice of slicesOf(long[i], sliceChars, longStrings)) {
       yield JSON.stringify(slice).slice(1, -1);
     }
   }
-  yield skeleton.slice(from);
+  yield* withStandInsPut(skeleton.slice(from), longStrings);
+}
+
+/**
+ * `text` (JSON) with each stand-in it holds (src/gateway/stand_ins.ts) replaced by the escaped pieces it
+ * stands for, a piece per turn. A stand-in is only ever inside a JSON string, and escaping leaves it as it is.
+ */
+async function* withStandInsPut(text: string, longStrings?: LongStrings): AsyncGenerator<string> {
+  let from = 0;
+  if (longStrings?.hasStandIns) {
+    for (let found = longStrings.standInAt(text, 0); found; found = longStrings.standInAt(text, from)) {
+      yield text.slice(from, found.at);
+      for (const piece of found.pieces) {
+        await nextTurn();
+        yield JSON.stringify(piece).slice(1, -1);
+      }
+      from = found.at + found.length;
+    }
+  }
+  yield from === 0 ? text : text.slice(from);
 }
 
 /** The slices `text` is encoded in, each on a turn of its own: the pieces the request holds, or cuts of it. */

@@ -17,6 +17,7 @@ import { truncateUtf8 } from "../../src/gateway/truncate_utf8.ts";
 import { codecFor } from "../../src/wire/mod.ts";
 import { startE2E, textAnswer } from "../e2e/harness.ts";
 import { upstreamLabelOf } from "../helpers/format_upstream.ts";
+import { noiseBase64 } from "../helpers/base64_fixtures.ts";
 
 const MIB = 1024 * 1024;
 
@@ -174,4 +175,66 @@ Deno.test("a big count_tokens body reaches a messages upstream's counting endpoi
   assertEquals(e2e.requests.map((request) => request.path), ["/v1/messages/count_tokens"]);
   const sent = e2e.requests[0].body as { messages: { content: string }[] };
   assert(sent.messages[0].content === prompt, "the counting endpoint got other text");
+});
+
+Deno.test("a big base64 image reaches every upstream format of a fallback unchanged, from a chat client and a Responses client", async () => {
+  const upstreams = [
+    "up_chat",
+    "up_messages",
+    "up_generate",
+    "up_responses",
+    "up_kiro",
+    "up_antigravity",
+    "up_cloudcode",
+  ];
+  const combo = `combos:\n  - name: imagefall\n    models: [${
+    upstreams.slice(0, -1).map((u) => `${u}/broken`).join(", ")
+  }, up_cloudcode/echo]\n`;
+  // 3 MiB of base64 (over the size held in pieces), in which `/` and `+` are frequent.
+  const payload = noiseBase64(9 * MIB / 4);
+  const url = `data:image/png;base64,${payload}`;
+  const bodies = [
+    {
+      path: "/v1/chat/completions",
+      body: {
+        model: "imagefall",
+        messages: [{
+          role: "user",
+          content: [{ type: "text", text: "what is it?" }, { type: "image_url", image_url: { url } }],
+        }],
+      },
+    },
+    {
+      path: "/v1/responses",
+      body: {
+        model: "imagefall",
+        store: false,
+        input: [{
+          role: "user",
+          content: [{ type: "input_text", text: "what is it?" }, { type: "input_image", image_url: url }],
+        }],
+      },
+    },
+  ];
+  for (const { path, body } of bodies) {
+    // A gateway each: the first one's failed accounts are cooling down.
+    await using e2e = await startE2E({ broken: { status: 500 }, echo: textAnswer("ok") }, combo);
+    const response = await post(`${e2e.url}${path}`, body);
+    assertEquals(response.status, 200, await response.clone().text());
+    await response.body?.cancel();
+    // The model calls (not the subscriptions' own token and session calls).
+    const calls = e2e.requests.filter((request) => request.method === "POST" && request.path !== "/");
+    assertEquals(calls.length, upstreams.length, `${path}: ${calls.map((request) => request.path)}`);
+    for (const call of calls) {
+      const text = JSON.stringify(call.body);
+      assert(text.includes(payload), `${path} → ${call.path}: the image's payload did not arrive whole`);
+      assert(!text.includes("gateway-stand-in"), `${path} → ${call.path}: a stand-in reached the upstream`);
+    }
+    // The chat upstream gets the client's data URL itself.
+    const chat = calls[0].body as { messages: { content: { image_url?: { url: string } }[] }[] };
+    assert(
+      chat.messages[0].content.some((part) => part.image_url?.url === url),
+      `${path}: the chat upstream's URL`,
+    );
+  }
 });

@@ -11,7 +11,8 @@ import { readJsonRequest } from "../../src/http/read_body.ts";
 import { slicedJsonBytes } from "../../src/gateway/sliced_json.ts";
 import { logBodyText } from "../../src/gateway/request_log_observer.ts";
 import { LOG_BODY_LIMIT, truncateUtf8 } from "../../src/gateway/truncate_utf8.ts";
-import { LONG_STRING_CHARS, LongStrings, PIECE_CHARS } from "../../src/long_strings.ts";
+import { cutIntoPieces, LONG_STRING_CHARS, LongStrings, PIECE_CHARS } from "../../src/long_strings.ts";
+import { resolveStandIns, withStandIns } from "../../src/gateway/stand_ins.ts";
 
 const utf8 = new TextEncoder();
 
@@ -131,4 +132,35 @@ Deno.test("the request log keeps the same bytes of a big body whether its long s
     assertEquals(heads, whole);
     assert(whole.truncated, "every case is over the log's limit");
   }
+});
+
+Deno.test("a long data URL reaches the codecs as a stand-in, and the upstream body and a resolved value hold it whole again", async () => {
+  const payload = "QUJD".repeat(600_000);
+  const url = `data:image/png;base64,${payload}`;
+  const text = "t".repeat(LONG_STRING_CHARS + 5);
+  const longStrings = new LongStrings();
+  longStrings.add(url, cutIntoPieces(url));
+  longStrings.add(text, cutIntoPieces(text));
+  const body = {
+    messages: [{
+      role: "user",
+      content: [{ type: "text", text }, { type: "image_url", image_url: { url } }],
+    }],
+  };
+  const replaced = withStandIns(body, longStrings) as typeof body;
+  // The client's body is left as it was; the copy holds the URL's head and a short stand-in.
+  assert(body.messages[0].content[1].image_url!.url === url);
+  const standIn = replaced.messages[0].content[1].image_url!.url;
+  assert(standIn.startsWith("data:image/png;base64,gateway-stand-in-") && standIn.length < 100, standIn);
+  // A long text, and a long string outside a data URL field, are not stood in for.
+  assert(replaced.messages[0].content[0] === body.messages[0].content[0]);
+  assertEquals((withStandIns({ text: url }, longStrings) as { text: string }).text.length, url.length);
+  // As a codec would carry it: the payload alone, and the URL rebuilt around it.
+  const [, carried] = standIn.split(";base64,");
+  const upstream = { image: { data: carried }, url: `data:image/png;base64,${carried}`, note: "é\u{1F600}" };
+  const bytes = await slicedJsonBytes(upstream, { longStrings });
+  const joined = new TextDecoder().decode(concatBytes(bytes));
+  assertEquals(joined, JSON.stringify({ image: { data: payload }, url, note: "é\u{1F600}" }));
+  // A value written in one step gets the whole strings back.
+  assertEquals(resolveStandIns(upstream, longStrings), { image: { data: payload }, url, note: "é\u{1F600}" });
 });
