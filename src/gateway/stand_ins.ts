@@ -6,32 +6,30 @@
  * such URL becomes its header and a short stand-in for its payload (`LongStrings.standIn`); the codecs carry
  * the stand-in where the payload goes (a data URL again, a Messages `source.data`, a Gemini `inlineData`),
  * and the upstream body's encoder (src/gateway/sliced_json.ts) writes the payload's pieces in its place. The
- * payload is opaque to everything between: image token estimates are flat, traces omit inline bytes.
+ * payload is opaque to everything between: image token estimates are flat, traces omit inline bytes. The
+ * same for a bare base64 payload (a Messages image or document source, a Gemini `inlineData`).
  */
 import { LONG_STRING_CHARS, type LongStrings } from "../long_strings.ts";
 
 /** The fields a client puts a data URL in: chat's `image_url.url`, Responses' `image_url` and `file_data`. */
 const DATA_URL_FIELDS: ReadonlySet<string> = new Set(["url", "image_url", "file_data"]);
 
+/** Objects whose `data` is a bare base64 payload: Gemini's inline data (a Messages source says `base64`). */
+const INLINE_DATA_FIELDS: ReadonlySet<string> = new Set(["inlineData", "inline_data"]);
+
 /** The head of a base64 data URL, up to its payload. */
 const DATA_URL_HEAD = /^data:[^,]*;base64,/;
 
 /**
- * `body` with each long base64 data URL it holds in a data URL field replaced by its head and a stand-in for
- * its payload; copied only along the way to one (the same value when there is none).
+ * `body` with each long base64 payload it holds replaced by a stand-in (a data URL in a data URL field keeps
+ * its head; a Messages base64 `source.data` or a Gemini `inlineData.data` is replaced whole); copied only
+ * along the way to one (the same value when there is none).
  */
 export function withStandIns(body: unknown, longStrings: LongStrings): unknown {
   return longStrings.size === 0 ? body : replaced(body, "", longStrings);
 }
 
 function replaced(node: unknown, key: string, longStrings: LongStrings): unknown {
-  if (typeof node === "string") {
-    if (node.length < LONG_STRING_CHARS || !DATA_URL_FIELDS.has(key)) return node;
-    const pieces = longStrings.piecesOf(node);
-    const head = pieces === undefined ? null : DATA_URL_HEAD.exec(pieces[0]);
-    if (pieces === undefined || head === null) return node;
-    return head[0] + longStrings.standIn([pieces[0].slice(head[0].length), ...pieces.slice(1)]);
-  }
   if (Array.isArray(node)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < node.length; i++) {
@@ -41,12 +39,29 @@ function replaced(node: unknown, key: string, longStrings: LongStrings): unknown
     return out ?? node;
   }
   if (typeof node !== "object" || node === null) return node;
+  const record = node as Record<string, unknown>;
+  const bareData = record.type === "base64" || INLINE_DATA_FIELDS.has(key);
   let out: Record<string, unknown> | undefined;
-  for (const [k, v] of Object.entries(node)) {
-    const item = replaced(v, k, longStrings);
-    if (item !== v) (out ??= { ...node as Record<string, unknown> })[k] = item;
+  for (const [k, v] of Object.entries(record)) {
+    const item = typeof v === "string"
+      ? standInFor(v, k, bareData, longStrings)
+      : replaced(v, k, longStrings);
+    if (item !== v) (out ??= { ...record })[k] = item;
   }
   return out ?? node;
+}
+
+/** `text` (the value of field `key`), or what stands in for its payload. */
+function standInFor(text: string, key: string, bareData: boolean, longStrings: LongStrings): string {
+  if (text.length < LONG_STRING_CHARS) return text;
+  const isBare = bareData && key === "data";
+  if (!isBare && !DATA_URL_FIELDS.has(key)) return text;
+  const pieces = longStrings.piecesOf(text);
+  if (pieces === undefined) return text;
+  if (isBare) return longStrings.standIn(pieces);
+  const head = DATA_URL_HEAD.exec(pieces[0]);
+  if (head === null) return text;
+  return head[0] + longStrings.standIn([pieces[0].slice(head[0].length), ...pieces.slice(1)]);
 }
 
 /**

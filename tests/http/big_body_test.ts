@@ -177,7 +177,7 @@ Deno.test("a big count_tokens body reaches a messages upstream's counting endpoi
   assert(sent.messages[0].content === prompt, "the counting endpoint got other text");
 });
 
-Deno.test("a big base64 image reaches every upstream format of a fallback unchanged, from a chat client and a Responses client", async () => {
+Deno.test("a big base64 image reaches every upstream format of a fallback unchanged, from a chat, a Responses, a Messages and a Gemini client", async () => {
   const upstreams = [
     "up_chat",
     "up_messages",
@@ -212,6 +212,29 @@ Deno.test("a big base64 image reaches every upstream format of a fallback unchan
         input: [{
           role: "user",
           content: [{ type: "input_text", text: "what is it?" }, { type: "input_image", image_url: url }],
+        }],
+      },
+    },
+    {
+      path: "/v1/messages",
+      body: {
+        model: "imagefall",
+        max_tokens: 100,
+        messages: [{
+          role: "user",
+          content: [
+            { type: "text", text: "what is it?" },
+            { type: "image", source: { type: "base64", media_type: "image/png", data: payload } },
+          ],
+        }],
+      },
+    },
+    {
+      path: "/v1beta/models/imagefall:generateContent",
+      body: {
+        contents: [{
+          role: "user",
+          parts: [{ text: "what is it?" }, { inlineData: { mimeType: "image/png", data: payload } }],
         }],
       },
     },

@@ -155,6 +155,17 @@ Deno.test("a long data URL reaches the codecs as a stand-in, and the upstream bo
   // A long text, and a long string outside a data URL field, are not stood in for.
   assert(replaced.messages[0].content[0] === body.messages[0].content[0]);
   assertEquals((withStandIns({ text: url }, longStrings) as { text: string }).text.length, url.length);
+  // A bare payload is stood in for whole where a source says base64 or it is Gemini's inline data, not elsewhere.
+  longStrings.add(payload, cutIntoPieces(payload));
+  const bare = withStandIns({
+    a: { type: "base64", data: payload },
+    b: { inlineData: { data: payload } },
+    c: { type: "text", data: payload },
+  }, longStrings) as Record<string, { data?: string; inlineData?: { data: string } }>;
+  assert(
+    bare.a.data!.startsWith("gateway-stand-in-") && bare.b.inlineData!.data.startsWith("gateway-stand-in-"),
+  );
+  assert(bare.c.data === payload);
   // As a codec would carry it: the payload alone, and the URL rebuilt around it.
   const [, carried] = standIn.split(";base64,");
   const upstream = { image: { data: carried }, url: `data:image/png;base64,${carried}`, note: "é\u{1F600}" };
