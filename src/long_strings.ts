@@ -62,8 +62,9 @@ export class LongStrings {
   /**
    * A short text that stands for the long text `pieces` join to, in a value the wire codecs read in its
    * place (a base64 image's payload: taking a data URL apart would make the whole string, in one step).
-   * The upstream body's encoder puts the pieces where it finds the stand-in (`standInAt`); whatever else
-   * writes a value that may hold one resolves it first (`resolveStandIns` in src/gateway/stand_ins.ts).
+   * The upstream body's encoder puts the pieces where it finds the stand-in (`standInAt`), so every upstream
+   * call of the request writes its JSON body through it (src/gateway/sliced_json.ts; a subscription
+   * envelope too, src/executors/call_shape.ts).
    * The text is letters, digits and `-` only, so JSON and URLs carry it as it is, and it holds a random
    * nonce, so no content holds it by chance.
    */

@@ -18,7 +18,11 @@ export interface ShapeInput {
 export interface ShapedCall {
   readonly url: string;
   readonly headers: Record<string, string>;
-  readonly body: string;
+  /**
+   * The JSON body, as the value it is written from: the caller writes it (a body holding a long string
+   * is written a slice per turn, src/gateway/sliced_json.ts). Hosts that take the same body share the value.
+   */
+  readonly json: Record<string, unknown>;
 }
 
 /**

@@ -104,7 +104,7 @@ export const KIRO_SHAPER: CallShaper = {
         "x-amz-user-agent": "aws-sdk-js/3.0.0 gateway",
         ...(method === "api-key" ? { tokentype: "API_KEY" } : {}),
       },
-      body: JSON.stringify(kiroBodyFor(input.body, host, conversationId, profileArn)),
+      json: kiroBodyFor(input.body, host, conversationId, profileArn),
     }));
   },
   failover: (status) => status === 403 || status === 429 || status >= 500,

@@ -84,11 +84,10 @@ function shaper(client: CloudCodeClient): CallShaper {
         sessionId: extraString(input.extra, "session_id") ?? id,
       });
       const headers = cloudCodeHeaders(client, input.accessToken, input.model);
-      const body = JSON.stringify(envelope);
       return cloudCodeHosts(client, input.baseUrl).map((host) => ({
         url: cloudCodeUrl(host, method, input.stream),
         headers,
-        body,
+        json: envelope,
       }));
     },
     // Each host has its own capacity: a 429 or a server error there moves on to the next host (the last
@@ -117,7 +116,7 @@ export function cloudCodeCountCall(
   return {
     url: cloudCodeUrl(baseUrl.replace(/\/+$/, ""), "countTokens"),
     headers: { "content-type": "application/json", ...cloudCodeHeaders(client, accessToken, model) },
-    body: JSON.stringify(envelope),
+    json: envelope,
   };
 }
 

@@ -101,7 +101,7 @@ async function upstreamCount(
       return null;
     }
     Object.assign(headers, call.headers);
-    body = JSON.parse(call.body);
+    body = call.json;
   } else if (preset.format === "generate_content") {
     const encoded = codecFor("generate_content").encodeRequest({ ...request, stream: false }, model).body;
     body = { generateContentRequest: { ...encoded, model: `models/${model}` } };

@@ -27,7 +27,6 @@ import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
 import { droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
 import { jsonRequestBody } from "./sliced_json.ts";
-import { resolveStandIns } from "./stand_ins.ts";
 
 /** The account an attempt calls and how to reach it. */
 export interface CallTarget {
@@ -192,17 +191,37 @@ function build(
     maxStreamDurationMs: streamLimits ? deps.limits.maxStreamDurationMs : undefined,
   };
   if (preset.shaper && credential) {
-    const [call, ...nextHosts] = preset.shaper.shape({
+    const failover = preset.shaper.failover;
+    const shaped = preset.shaper.shape({
       baseUrl: provider.baseUrl.replace(/\/+$/, ""),
       accessToken: credential.accessToken,
       extra: credential.extra,
-      // The envelope is written in one step: stand-ins for long payloads are put back first.
-      body: resolveStandIns(body, caller.longStrings),
+      body,
       model: attempt.upstreamModel,
       stream: upstreamStream,
       newId: deps.newId,
-    }).map((shaped) => ({ ...shaped, headers: withTrace(shaped.headers, trace), ...base }));
-    return { request, codec, call, nextHosts, failover: preset.shaper.failover, collect, warnings };
+    });
+    // Each body written once (hosts may share one), a long string a slice per turn, like any other call.
+    const written = new Map<Record<string, unknown>, RequestBody | Promise<RequestBody>>();
+    for (const { json } of shaped) {
+      if (!written.has(json)) written.set(json, jsonRequestBody(json, caller.longStrings));
+    }
+    const calls = (bodies: Map<Record<string, unknown>, RequestBody>): PreparedCall => {
+      const [call, ...nextHosts] = shaped.map(({ url, headers, json }) => ({
+        url,
+        headers: withTrace(headers, trace),
+        body: bodies.get(json)!,
+        ...base,
+      }));
+      return { request, codec, call, nextHosts, failover, collect, warnings };
+    };
+    const pending = [...written.values()];
+    if (pending.every((b) => !(b instanceof Promise))) {
+      return calls(written as Map<Record<string, unknown>, RequestBody>);
+    }
+    return Promise.all(pending).then((bodies) =>
+      calls(new Map([...written.keys()].map((json, i) => [json, bodies[i]])))
+    );
   }
   const prepared = (json: RequestBody): PreparedCall => ({
     request,

@@ -5,7 +5,8 @@
  * image to a chat upstream held the serving thread 89 ms, eight at once 328 ms). So before decoding, each
  * such URL becomes its header and a short stand-in for its payload (`LongStrings.standIn`); the codecs carry
  * the stand-in where the payload goes (a data URL again, a Messages `source.data`, a Gemini `inlineData`),
- * and the upstream body's encoder (src/gateway/sliced_json.ts) writes the payload's pieces in its place. The
+ * and the upstream body's encoder (src/gateway/sliced_json.ts, which writes every upstream JSON body of the
+ * request, subscription envelopes included) writes the payload's pieces in its place. The
  * payload is opaque to everything between: image token estimates are flat, traces omit inline bytes. The
  * same for a bare base64 payload (a Messages image or document source, a Gemini `inlineData`).
  */
@@ -62,27 +63,4 @@ function standInFor(text: string, key: string, bareData: boolean, longStrings: L
   const head = DATA_URL_HEAD.exec(pieces[0]);
   if (head === null) return text;
   return head[0] + longStrings.standIn([pieces[0].slice(head[0].length), ...pieces.slice(1)]);
-}
-
-/**
- * `value` with every stand-in put back whole: for what writes a value in one step anyway (a subscription
- * call's envelope). The same value when it holds none.
- */
-export function resolveStandIns<T>(value: T, longStrings: LongStrings | undefined): T {
-  if (longStrings === undefined || !longStrings.hasStandIns) return value;
-  const resolve = (node: unknown): unknown => {
-    if (typeof node === "string") {
-      let out = "";
-      let from = 0;
-      for (let found = longStrings.standInAt(node, 0); found; found = longStrings.standInAt(node, from)) {
-        out += node.slice(from, found.at) + found.pieces.join("");
-        from = found.at + found.length;
-      }
-      return from === 0 ? node : out + node.slice(from);
-    }
-    if (Array.isArray(node)) return node.map(resolve);
-    if (typeof node !== "object" || node === null) return node;
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolve(v)]));
-  };
-  return resolve(value) as T;
 }

@@ -58,7 +58,8 @@ Deno.test("KIRO_SHAPER gives each host its origin on every user message, one con
     newId: () => (n++).toString(16).padStart(32, "0"),
   });
   assertEquals(calls.length, 2);
-  const [editor, q] = calls.map((c) => JSON.parse(c.body));
+  // As the upstream reads them: the JSON text each host is sent.
+  const [editor, q] = calls.map((c) => JSON.parse(JSON.stringify(c.json)));
   assertEquals(editor.conversationState.conversationId, "00000000-0000-0000-0000-000000000000");
   assertEquals(q.conversationState.conversationId, editor.conversationState.conversationId);
   assertEquals(editor.conversationState.currentMessage.userInputMessage.origin, "AI_EDITOR");
@@ -76,7 +77,7 @@ Deno.test("KIRO_SHAPER gives each host its origin on every user message, one con
     stream: true,
     newId: () => "x",
   });
-  assertEquals(JSON.parse(builder[0].body).profileArn, undefined, "Builder ID accounts send no profile");
+  assertEquals(builder[0].json.profileArn, undefined, "Builder ID accounts send no profile");
   assertEquals([403, 429, 503, 400, 401].map((s) => KIRO_SHAPER.failover(s)), [
     true,
     true,

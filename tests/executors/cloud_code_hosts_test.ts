@@ -27,8 +27,12 @@ Deno.test("Antigravity on its default base tries the daily hosts first and produ
     ANTIGRAVITY_HOSTS.map((h) => `${h}/v1internal:streamGenerateContent?alt=sse`),
   );
   assertEquals(ANTIGRAVITY_HOSTS.at(-1), CLOUD_CODE_BASE_URL);
-  assertEquals(new Set(calls.map((c) => c.body)).size, 1, "the same request id and envelope on every host");
-  assertEquals(JSON.parse(calls[0].body).project, "p-1");
+  assertEquals(
+    new Set(calls.map((c) => JSON.stringify(c.json))).size,
+    1,
+    "the same request id and envelope on every host",
+  );
+  assertEquals(calls[0].json.project, "p-1");
 });
 
 Deno.test("a configured base URL is the one host, for both identities; Gemini CLI never tries daily hosts", () => {

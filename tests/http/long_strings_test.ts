@@ -12,7 +12,7 @@ import { slicedJsonBytes } from "../../src/gateway/sliced_json.ts";
 import { logBodyText } from "../../src/gateway/request_log_observer.ts";
 import { LOG_BODY_LIMIT, truncateUtf8 } from "../../src/gateway/truncate_utf8.ts";
 import { cutIntoPieces, LONG_STRING_CHARS, LongStrings, PIECE_CHARS } from "../../src/long_strings.ts";
-import { resolveStandIns, withStandIns } from "../../src/gateway/stand_ins.ts";
+import { withStandIns } from "../../src/gateway/stand_ins.ts";
 
 const utf8 = new TextEncoder();
 
@@ -134,7 +134,7 @@ Deno.test("the request log keeps the same bytes of a big body whether its long s
   }
 });
 
-Deno.test("a long data URL reaches the codecs as a stand-in, and the upstream body and a resolved value hold it whole again", async () => {
+Deno.test("a long data URL reaches the codecs as a stand-in, and the upstream body holds it whole again", async () => {
   const payload = "QUJD".repeat(600_000);
   const url = `data:image/png;base64,${payload}`;
   const text = "t".repeat(LONG_STRING_CHARS + 5);
@@ -172,6 +172,4 @@ Deno.test("a long data URL reaches the codecs as a stand-in, and the upstream bo
   const bytes = await slicedJsonBytes(upstream, { longStrings });
   const joined = new TextDecoder().decode(concatBytes(bytes));
   assertEquals(joined, JSON.stringify({ image: { data: payload }, url, note: "é\u{1F600}" }));
-  // A value written in one step gets the whole strings back.
-  assertEquals(resolveStandIns(upstream, longStrings), { image: { data: payload }, url, note: "é\u{1F600}" });
 });

@@ -153,7 +153,7 @@ export async function shapedProbe(
     });
     let failed = result.failed(0, "no host to ask");
     for (const [i, call] of calls.entries()) {
-      const response = await postProbe(call.url, call.headers, call.body, fetcher);
+      const response = await postProbe(call.url, call.headers, JSON.stringify(call.json), fetcher);
       if (!response.ok) {
         failed = result.failed(
           response.status,
