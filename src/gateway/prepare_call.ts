@@ -203,25 +203,22 @@ function build(
     });
     // Each body written once (hosts may share one), a long string a slice per turn, like any other call.
     const written = new Map<Record<string, unknown>, RequestBody | Promise<RequestBody>>();
-    for (const { json } of shaped) {
+    const bodies = shaped.map(({ json }) => {
       if (!written.has(json)) written.set(json, jsonRequestBody(json, caller.longStrings));
-    }
-    const calls = (bodies: Map<Record<string, unknown>, RequestBody>): PreparedCall => {
-      const [call, ...nextHosts] = shaped.map(({ url, headers, json }) => ({
+      return written.get(json)!;
+    });
+    const calls = (ready: readonly RequestBody[]): PreparedCall => {
+      const [call, ...nextHosts] = shaped.map(({ url, headers }, i) => ({
         url,
         headers: withTrace(headers, trace),
-        body: bodies.get(json)!,
+        body: ready[i],
         ...base,
       }));
       return { request, codec, call, nextHosts, failover, collect, warnings };
     };
-    const pending = [...written.values()];
-    if (pending.every((b) => !(b instanceof Promise))) {
-      return calls(written as Map<Record<string, unknown>, RequestBody>);
-    }
-    return Promise.all(pending).then((bodies) =>
-      calls(new Map([...written.keys()].map((json, i) => [json, bodies[i]])))
-    );
+    return bodies.some((body) => body instanceof Promise)
+      ? Promise.all(bodies).then(calls)
+      : calls(bodies as RequestBody[]);
   }
   const prepared = (json: RequestBody): PreparedCall => ({
     request,

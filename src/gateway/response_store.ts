@@ -95,8 +95,11 @@ export class ResponseStore {
       ? repo.get(owner, record.previous_response_id, now())
       : null;
     const read = previous === null ? null : await this.#inputOf(previous.inputItems);
-    const pieces = read?.longStrings === undefined ? longStrings : longStrings ?? new LongStrings();
-    if (read?.longStrings !== undefined) pieces!.addFrom(read.longStrings);
+    let pieces = longStrings;
+    if (read?.longStrings !== undefined) {
+      pieces ??= new LongStrings();
+      pieces.addFrom(read.longStrings);
+    }
     const expanded = expandStoredState(record, {
       turn: (id): StoredTurn | null => {
         if (previous === null || id !== previous.id || read === null) return null;

@@ -11,6 +11,7 @@ import { ResponseStore } from "./response_store.ts";
 import { TokenCounter } from "./token_counter.ts";
 import { LongTextRedactor } from "./long_text_redactor.ts";
 import type { ParsedJson } from "../long_strings.ts";
+import { decodeUtf8Parts } from "../bytes.ts";
 import { RateLimiter } from "../accounting/mod.ts";
 import { BudgetGuard } from "./budget_guard.ts";
 import { RateGate } from "./rate_gate.ts";
@@ -299,8 +300,5 @@ function accountLimits(account: AccountConfig): AccountLimits | null {
 
 /** Stored JSON parts parsed on this thread (a runtime without the HTTP layer's parser: tests, tools). */
 function parseHere(parts: Uint8Array<ArrayBuffer>[]): Promise<ParsedJson> {
-  const decoder = new TextDecoder();
-  let text = "";
-  for (const part of parts) text += decoder.decode(part, { stream: true });
-  return Promise.resolve({ value: JSON.parse(text + decoder.decode()) });
+  return Promise.resolve({ value: JSON.parse(decodeUtf8Parts(parts)) });
 }

@@ -173,10 +173,13 @@ export function isBase64DataUrl(pieces: readonly string[]): boolean {
   return padding <= 2 && runs.every((run) => BASE64_RUN.test(run));
 }
 
+/** One string of an item (under `key`) as `redactItem` stores it. */
+export function redactText(text: string, key: string, redact: (text: string) => string): string {
+  return KEPT_AS_IS.has(key) || BASE64_DATA_URL.test(text) ? text : redact(text);
+}
+
 function redactValue(value: unknown, redact: (text: string) => string, key: string): unknown {
-  if (typeof value === "string") {
-    return KEPT_AS_IS.has(key) || BASE64_DATA_URL.test(value) ? value : redact(value);
-  }
+  if (typeof value === "string") return redactText(value, key, redact);
   if (Array.isArray(value)) return value.map((v) => redactValue(v, redact, ""));
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};

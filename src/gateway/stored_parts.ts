@@ -16,7 +16,7 @@ import {
 import { nextTurn } from "../next_turn.ts";
 import type { StagedParts, StoredResponsesRepo } from "../storage/mod.ts";
 import { slicedJsonText } from "./sliced_json.ts";
-import { isBase64DataUrl, KEPT_AS_IS, type WireItem } from "./stored_conversation.ts";
+import { isBase64DataUrl, KEPT_AS_IS, redactText, type WireItem } from "./stored_conversation.ts";
 
 /** A conversation with at least this many characters of strings is stored in parts. */
 export const PARTS_CHARS = LONG_STRING_CHARS;
@@ -84,7 +84,7 @@ export async function redactPaced(
       sinceTurn = 0;
       await nextTurn();
     }
-    return isBase64DataUrl([value]) ? value : how.redact(value);
+    return redactText(value, key, how.redact);
   };
   const walk = async (value: unknown, key: string): Promise<unknown> => {
     if (typeof value === "string") return await text(value, key);

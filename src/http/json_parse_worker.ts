@@ -7,6 +7,7 @@
 import { GatewayError } from "../model/mod.ts";
 import { checkJsonShape } from "../wire/shared/limits.ts";
 import { cutIntoPieces, LONG_STRING_CHARS } from "../long_strings.ts";
+import { decodeUtf8Parts } from "../bytes.ts";
 
 /**
  * One job: a body's bytes to parse (transferred, not copied); JSON the gateway wrote itself, in parts (a
@@ -52,16 +53,9 @@ const scope = self as unknown as {
 scope.onmessage = (event) => {
   const job = event.data;
   if ("take" in job) scope.postMessage(take(job.id, job.take));
-  else if ("stored" in job) scope.postMessage(parse(job.id, decodeParts(job.stored), false));
+  else if ("stored" in job) scope.postMessage(parse(job.id, decodeUtf8Parts(job.stored), false));
   else scope.postMessage(parse(job.id, UTF8.decode(job.bytes), true));
 };
-
-function decodeParts(parts: readonly Uint8Array[]): string {
-  const decoder = new TextDecoder();
-  let text = "";
-  for (const part of parts) text += decoder.decode(part, { stream: true });
-  return text + decoder.decode();
-}
 
 function parse(id: number, text: string, checkShape: boolean): ParseAnswer {
   if (text.trim() === "") return { id, empty: true };
