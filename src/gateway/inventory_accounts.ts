@@ -35,16 +35,19 @@ export function expandAccounts(
     else keysByInventory.set(key.providerId, [key]);
   }
   const expandedPrefixes = new Set<string>();
-  const expandedHashes = new Set<string>();
+  /** Key hashes each prefix routes through its inventory (the same key may serve other prefixes too). */
+  const expandedHashes = new Map<string, Set<string>>();
   const inventoryAccounts = new Map<string, AccountConfig[]>();
   for (const row of providers) {
     if (!row.enabled || expandedPrefixes.has(row.prefix)) continue;
     expandedPrefixes.add(row.prefix);
     const list = keysByInventory.get(inventoryIdForPrefix(row.prefix)) ?? [];
+    const hashes = new Set<string>();
+    expandedHashes.set(row.prefix, hashes);
     inventoryAccounts.set(
       row.id,
       list.map((key) => {
-        expandedHashes.add(key.hash);
+        hashes.add(key.hash);
         const baseUrl = key.baseUrl === "" ? row.baseUrl : key.baseUrl.replace(/\/+$/, "");
         return {
           ...row,
@@ -68,7 +71,7 @@ export function expandAccounts(
     accounts.push(...(inventoryAccounts.get(row.id) ?? []));
     if (row.apiKey !== "") {
       const hash = hashApiKey(row.apiKey);
-      if (expandedHashes.has(hash)) continue;
+      if (expandedHashes.get(row.prefix)?.has(hash)) continue;
       if (blockedHashes.has(hash) && prefixHasKeys.has(row.prefix)) continue;
     }
     accounts.push({ ...row, rowId: row.id, inventoryKeyId: null, clientId: row.id });

@@ -113,4 +113,12 @@ Deno.test("expandAccounts(): keys expand under the prefix's first enabled row on
   assertEquals(blocked.map((a) => a.id), ["a::uk_1"], "a known-bad own key gives way to inventory keys");
   const alone = expandAccounts([row("a", "p", "own-a")], [], new Set([hashApiKey("own-a")]));
   assertEquals(alone.map((a) => a.id), ["a"], "without inventory keys the row still routes its own key");
+  // One key for two prefixes (two upstream kinds behind one service): its inventory copy routes prefix p
+  // only, so prefix q keeps the row's own account (q once lost its only one and answered "no provider").
+  const shared = expandAccounts(
+    [row("a", "p", "same"), row("c", "q", "same")],
+    [key("uk_1", "same")],
+    new Set(),
+  );
+  assertEquals(shared.map((a) => a.id), ["a::uk_1", "c"]);
 });
