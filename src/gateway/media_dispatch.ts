@@ -19,6 +19,7 @@ import {
   type NeutralRequest,
   type NeutralSpeechRequest,
   type NeutralTranscriptionRequest,
+  type UploadedFile,
   type Usage,
 } from "../model/mod.ts";
 import { type Attempt, kindOfModel, mayServe, type MediaKind, mediaKindLabel } from "../routing/mod.ts";
@@ -47,6 +48,8 @@ import { type ClientIdentity, identityRoutingKey } from "./identity.ts";
 import type { RequestLifecycle } from "./request_lifecycle.ts";
 import type { RequestTiming } from "./request_timing.ts";
 import { jsonRequestBody } from "./sliced_json.ts";
+import { base64StandIn } from "./stand_ins.ts";
+import { LongStrings } from "../long_strings.ts";
 import {
   callKindUpstream,
   kindAttemptEnded,
@@ -229,12 +232,16 @@ async function buildCall(
     if (media.kind !== "image_generation" && media.kind !== "image_edit") {
       throw new Error("gemini serves images only");
     }
-    const encoded = encodeGeminiImageRequest(media.request);
+    // Images go inline as base64: a big upload's is made and written a piece per turn.
+    const longStrings = new LongStrings();
+    const base64 = new Map<UploadedFile, string>();
+    for (const image of media.request.images) base64.set(image, await base64StandIn(image.data, longStrings));
+    const encoded = encodeGeminiImageRequest(media.request, (image) => base64.get(image)!);
     return {
       call: {
         url: preset.url(provider.baseUrl, attempt.upstreamModel, false),
         headers: { "content-type": "application/json", accept: "application/json", ...auth, ...trace },
-        body: await jsonRequestBody(encoded.body),
+        body: await jsonRequestBody(encoded.body, longStrings),
         ...base,
       },
       warnings: encoded.warnings,
@@ -257,7 +264,7 @@ async function buildCall(
       call: {
         url,
         headers: { "content-type": encoded.contentType, ...auth, ...trace },
-        body: encoded.bytes,
+        body: encoded.parts,
         ...base,
       },
       warnings,

@@ -10,7 +10,8 @@
  * payload is opaque to everything between: image token estimates are flat, traces omit inline bytes. The
  * same for a bare base64 payload (a Messages image or document source, a Gemini `inlineData`).
  */
-import { LONG_STRING_CHARS, type LongStrings } from "../long_strings.ts";
+import { LONG_STRING_CHARS, type LongStrings, PIECE_CHARS } from "../long_strings.ts";
+import { nextTurn } from "../next_turn.ts";
 
 /** The fields a client puts a data URL in: chat's `image_url.url`, Responses' `image_url` and `file_data`. */
 const DATA_URL_FIELDS: ReadonlySet<string> = new Set(["url", "image_url", "file_data"]);
@@ -63,4 +64,29 @@ function standInFor(text: string, key: string, bareData: boolean, longStrings: L
   const head = DATA_URL_HEAD.exec(pieces[0]);
   if (head === null) return text;
   return head[0] + longStrings.standIn([pieces[0].slice(head[0].length), ...pieces.slice(1)]);
+}
+
+/** Bytes per base64 piece: a multiple of three, so the pieces' base64 joins to the whole's; PIECE_CHARS each. */
+const BASE64_PIECE_BYTES = PIECE_CHARS / 4 * 3;
+/** Files whose base64 pieces were made (a fallback's next attempt takes them again). */
+const base64Pieces = new WeakMap<Uint8Array, readonly string[]>();
+
+/**
+ * A file's bytes as base64 for an upstream's JSON body (an uploaded image sent to Gemini inline): the text
+ * when it is short, else a stand-in for its base64 in pieces, each made on a turn of its own. Encoding a 30
+ * MiB upload at once was one step of about 25 ms, and the body's encoder would have read the 40 MiB string
+ * whole again; the encoder writes the pieces a turn apart instead (see `withStandIns`).
+ */
+export async function base64StandIn(bytes: Uint8Array, longStrings: LongStrings): Promise<string> {
+  if (bytes.length < BASE64_PIECE_BYTES) return bytes.toBase64();
+  let pieces = base64Pieces.get(bytes);
+  if (pieces === undefined) {
+    const made: string[] = [];
+    for (let at = 0; at < bytes.length; at += BASE64_PIECE_BYTES) {
+      await nextTurn();
+      made.push(bytes.subarray(at, at + BASE64_PIECE_BYTES).toBase64());
+    }
+    base64Pieces.set(bytes, pieces = made);
+  }
+  return longStrings.standIn(pieces);
 }

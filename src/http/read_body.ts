@@ -139,21 +139,41 @@ function notJson(request: Request, error: unknown): GatewayError {
 }
 
 /**
- * The body: as text when it is small, as bytes over BIG_BODY_BYTES (decoded later, a turn apart or on
- * the parser's thread). A failed read is the client's going away, not bad input.
+ * A request body's bytes (a multipart upload), read as a JSON body is: refused over `limit` before it is
+ * buffered, and, over BIG_BODY_BYTES, admitted to the body lane and read a slice per turn under the stall
+ * and pace limits (see `readJsonRequest`). A missing body is empty bytes.
+ */
+export async function readBodyBytes(
+  request: Request,
+  limit: number,
+  big?: BigBodies,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  if (big && declared > BIG_BODY_BYTES) await big.admit(declared);
+  const read = await readBody(request, declared, limit, big, "bytes");
+  // Every array read here is the runtime's or made here, on an ArrayBuffer of its own.
+  return typeof read === "string" ? new TextEncoder().encode(read) : read as Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * The body: as text (`small` "text") or bytes when it is small, as bytes over BIG_BODY_BYTES (a JSON body is
+ * decoded later, a turn apart or on the parser's thread). A failed read is the client's going away, not bad
+ * input.
  */
 async function readBody(
   request: Request,
   declared: number,
   limit: number,
   big: BigBodies | undefined,
+  small: "text" | "bytes" = "text",
 ): Promise<string | Uint8Array> {
   try {
     // With a declared length the whole body can be read at once (the common, fast case); without one,
     // it is read chunk by chunk so an endless body is cut off at the limit.
     return declared > 0
-      ? await readDeclared(request, declared, limit, big)
-      : await readUndeclared(request, limit, big);
+      ? await readDeclared(request, declared, limit, big, small)
+      : await readUndeclared(request, limit, big, small);
   } catch (error) {
     if (error instanceof GatewayError) throw error;
     throw clientClosed(error);
@@ -173,11 +193,12 @@ async function readDeclared(
   declared: number,
   limit: number,
   big: BigBodies | undefined,
+  small: "text" | "bytes",
 ): Promise<string | Uint8Array> {
   if (declared <= BIG_BODY_BYTES || !request.body) {
-    const text = await request.text();
-    if (text.length > limit) throw tooLarge(limit);
-    return text;
+    const read = small === "text" ? await request.text() : await request.bytes();
+    if (read.length > limit) throw tooLarge(limit);
+    return read;
   }
   const bytes = new Uint8Array(declared);
   let size = 0;
@@ -203,8 +224,12 @@ async function readUndeclared(
   request: Request,
   limit: number,
   big: BigBodies | undefined,
+  small: "text" | "bytes",
 ): Promise<string | Uint8Array> {
-  if (!request.body) throw emptyBody();
+  if (!request.body) {
+    if (small === "bytes") return new Uint8Array(0);
+    throw emptyBody();
+  }
   const reader = request.body.getReader();
   // A small body usually comes in one chunk: the list of chunks is only started for a second one.
   let first: Uint8Array | undefined;
@@ -232,8 +257,9 @@ async function readUndeclared(
     if (first === undefined) first = next.value;
     else (more ??= []).push(next.value);
   }
-  if (first === undefined) return "";
-  if (more === undefined) return size > BIG_BODY_BYTES ? first : UTF8.decode(first);
+  const asText = small === "text";
+  if (first === undefined) return asText ? "" : new Uint8Array(0);
+  if (more === undefined) return size > BIG_BODY_BYTES || !asText ? first : UTF8.decode(first);
   const bytes = new Uint8Array(size);
   bytes.set(first);
   let offset = first.length;
@@ -241,7 +267,7 @@ async function readUndeclared(
     bytes.set(chunk, offset);
     offset += chunk.length;
   }
-  return size > BIG_BODY_BYTES ? bytes : UTF8.decode(bytes);
+  return size > BIG_BODY_BYTES || !asText ? bytes : UTF8.decode(bytes);
 }
 
 function clientClosed(cause: unknown): GatewayError {

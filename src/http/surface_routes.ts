@@ -276,7 +276,11 @@ async function serveMedia(
     ? { kind, json: await readJsonBody(request, MAX_BODY_BYTES, big) }
     : {
       kind,
-      form: await readMultipartBody(request, kind === "image_edit" ? MAX_BODY_BYTES : MAX_AUDIO_UPLOAD_BYTES),
+      form: await readMultipartBody(
+        request,
+        kind === "image_edit" ? MAX_BODY_BYTES : MAX_AUDIO_UPLOAD_BYTES,
+        big,
+      ),
     };
   return answerResponse(
     await deps.dispatcher.media({ ...base, surface: "chat_completions" }, body),

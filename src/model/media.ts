@@ -10,7 +10,7 @@ export interface UploadedFile {
   readonly field: string;
   readonly filename: string;
   readonly contentType: string;
-  readonly data: Uint8Array;
+  readonly data: Uint8Array<ArrayBuffer>;
 }
 
 /** A multipart body as plain data: text fields (the last value of a repeated name wins) and files. */

@@ -321,6 +321,28 @@ Deno.test("media: an audio upload over 25 MiB is a 413 in OpenAI's error format;
   });
   assertEquals(badN.status, 400);
   assertStringIncludes((await badN.json()).error.message, "n: must be an integer from 1 to 10");
+  // Forms that cannot be read: no boundary named, or a body cut before its closing boundary.
+  for (
+    const [type, form, why] of [
+      ["multipart/form-data", "--b\r\n", "names no boundary"],
+      [
+        "multipart/form-data; boundary=b",
+        '--b\r\ncontent-disposition: form-data; name="model"\r\n\r\noa/whisper-1',
+        "ends before",
+      ],
+    ]
+  ) {
+    const bad = await fetch(`${s.gw.url}/v1/audio/transcriptions`, {
+      method: "POST",
+      headers: { "content-type": type },
+      body: form,
+    });
+    assertEquals(bad.status, 400);
+    const error = (await bad.json()).error;
+    assertEquals(error.type, "invalid_request_error");
+    assertStringIncludes(error.message, `The multipart body cannot be read: `);
+    assertStringIncludes(error.message, why);
+  }
   assertEquals(s.mock.seen.length, 0);
 });
 

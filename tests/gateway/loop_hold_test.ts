@@ -4,7 +4,8 @@
  * upstream usage for a 64 KB prompt and (b) takes eight 30 MiB bodies at once. No probe may find the event
  * loop held longer than 100 ms; time the machine's other processes took from the gateway is not counted
  * (tests/helpers/loop_hold_probe.ts says how). The same while eight base64 images at the body limit arrive
- * at once, and while a 30 MiB Responses input is stored and the turn that continues it is served.
+ * at once, while a 30 MiB Responses input is stored and the turn that continues it is served, and while
+ * eight 30 MiB image uploads (multipart) arrive at once.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { join } from "node:path";
@@ -15,7 +16,7 @@ import { type LoopHoldReport, probeLoopHold } from "../helpers/loop_hold_probe.t
 import { type MockUpstream, sse, startMockUpstream } from "../helpers/mock_upstream.ts";
 import { startServeProcess } from "../helpers/serve_process.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { noiseBase64 } from "../helpers/base64_fixtures.ts";
+import { noiseBase64, noiseBytes } from "../helpers/base64_fixtures.ts";
 import { V8_FLAGS_ARG } from "../../src/cli/v8_flags.ts";
 import { BIG_BODIES_IN_FLIGHT_BYTES } from "../../src/http/body_lane.ts";
 
@@ -97,6 +98,18 @@ function describe(report: LoopHoldReport): string {
     `longest with the machine's share taken out ${report.maxHeldMs.toFixed(0)} ms`;
 }
 
+/** No probe failed or found the loop held over the limit, and RSS grew at most RSS_GROWTH_LIMIT_MIB over `idle`. */
+function assertHeldBriefly(
+  report: LoopHoldReport,
+  gateway: Awaited<ReturnType<typeof startServe>>,
+  idle: number,
+): void {
+  assertEquals(report.failed, 0, describe(report));
+  assert(report.maxHeldMs <= HELD_LIMIT_MS, describe(report));
+  const grew = gateway.rssMiB("VmHWM") - idle;
+  assert(grew <= RSS_GROWTH_LIMIT_MIB, `RSS grew ${grew.toFixed(0)} MiB over idle (${idle.toFixed(0)} MiB)`);
+}
+
 async function withGateway(
   replies: Parameters<Awaited<ReturnType<typeof startMockUpstream>>["script"]>,
   run: (gateway: Awaited<ReturnType<typeof startServe>>, home: string, mock: MockUpstream) => Promise<void>,
@@ -168,15 +181,9 @@ Deno.test("eight 30 MiB bodies arriving at once never hold health checks 100 ms,
     const statuses = await postAtOnce(`${gateway.url}/v1/chat/completions`, body, 8);
     const report = await probe.stop();
     assertEquals(statuses, Array(8).fill(200));
-    assertEquals(report.failed, 0, describe(report));
-    assert(report.maxHeldMs <= HELD_LIMIT_MS, describe(report));
     // Big bodies in flight are capped (BIG_BODIES_IN_FLIGHT_BYTES): 350-400 MiB over idle here, where
     // all eight at once took 1.2 GB.
-    const grew = gateway.rssMiB("VmHWM") - idle;
-    assert(
-      grew <= RSS_GROWTH_LIMIT_MIB,
-      `RSS grew ${grew.toFixed(0)} MiB over idle (${idle.toFixed(0)} MiB)`,
-    );
+    assertHeldBriefly(report, gateway, idle);
   });
 });
 
@@ -240,4 +247,73 @@ Deno.test("a 30 MiB Responses input the store keeps, and the turn that continues
     assertEquals(report.failed, 0, describe(report));
     assert(report.maxHeldMs <= HELD_LIMIT_MS, describe(report));
   });
+});
+
+/**
+ * An upstream for image edits: an OpenAI-compatible one reading the multipart form, and Gemini's
+ * generateContent reading the image inline; each records the SHA-256 of the image it got.
+ */
+function startImageUpstream(): { url: string; received: string[]; close(): Promise<void> } {
+  const received: string[] = [];
+  const digest = async (bytes: Uint8Array<ArrayBuffer>) =>
+    new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).toHex();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
+    if (new URL(request.url).pathname.endsWith(":generateContent")) {
+      const body = await request.json() as { contents: { parts: { inlineData?: { data: string } }[] }[] };
+      received.push(await digest(Uint8Array.fromBase64(body.contents[0].parts[1].inlineData!.data)));
+      return Response.json({
+        candidates: [{
+          content: { role: "model", parts: [{ inlineData: { mimeType: "image/png", data: "AAAA" } }] },
+        }],
+      });
+    }
+    // Anything else (the gateway's model listing) is not this test's.
+    if (!new URL(request.url).pathname.endsWith("/images/edits")) {
+      return new Response("not here", { status: 404 });
+    }
+    const image = (await request.formData()).get("image") as File;
+    received.push(await digest(new Uint8Array(await image.arrayBuffer())));
+    return Response.json({ created: 1, data: [{ b64_json: "AAAA" }] });
+  });
+  const { port } = server.addr as Deno.NetAddr;
+  return { url: `http://127.0.0.1:${port}`, received, close: () => server.shutdown() };
+}
+
+Deno.test("eight 30 MiB image uploads arriving at once never hold health checks 100 ms, and each upstream gets its image whole", async () => {
+  const upstream = startImageUpstream();
+  const home = await Deno.makeTempDir({ prefix: "gateway-loop-" });
+  try {
+    await Deno.writeTextFile(
+      join(home, "config.yaml"),
+      "providers:\n" +
+        `  - id: oa-1\n    prefix: oa\n    api_type: chat_compat\n    base_url: ${upstream.url}/v1\n    api_key: sk-test\n` +
+        `  - id: gem-1\n    prefix: gem\n    api_type: generate_native\n    base_url: ${upstream.url}\n    api_key: g-test\n`,
+    );
+    await using gateway = await startServe(home);
+    const image = noiseBytes(30 * MIB);
+    const sent = new Uint8Array(await crypto.subtle.digest("SHA-256", image)).toHex();
+    const idle = gateway.rssMiB("VmRSS");
+    const probe = probeLoopHold(`${gateway.url}/v1/health`, gateway.pid);
+    // Four go out as multipart (OpenAI), four as base64 in JSON (Gemini).
+    const statuses = await Promise.all(
+      ["oa/gpt-image-1", "gem/gemini-2.5-flash-image"].flatMap((model) =>
+        Array.from({ length: 4 }, async () => {
+          const form = new FormData();
+          form.set("model", model);
+          form.set("prompt", "make it blue");
+          form.set("image", new File([image], "big.png", { type: "image/png" }));
+          const response = await fetch(`${gateway.url}/v1/images/edits`, { method: "POST", body: form });
+          await response.body?.cancel();
+          return response.status;
+        })
+      ),
+    );
+    const report = await probe.stop();
+    assertEquals(statuses, Array(8).fill(200));
+    assertEquals(upstream.received, Array(8).fill(sent));
+    assertHeldBriefly(report, gateway, idle);
+  } finally {
+    await upstream.close();
+    await Deno.remove(home, { recursive: true });
+  }
 });

@@ -8,6 +8,7 @@ import type {
   GeneratedImage,
   NeutralImageRequest,
   NeutralImageResponse,
+  UploadedFile,
 } from "../../model/mod.ts";
 import { droppedField, GatewayError } from "../../model/mod.ts";
 import { isRecord } from "../shared/mod.ts";
@@ -21,12 +22,18 @@ export interface EncodedGeminiImageRequest {
   readonly warnings: readonly GatewayWarning[];
 }
 
-/** Neutral → a generateContent body asking for image output. */
-export function encodeGeminiImageRequest(request: NeutralImageRequest): EncodedGeminiImageRequest {
+/**
+ * Neutral → a generateContent body asking for image output. `base64` writes an image's bytes (the caller
+ * may give a big image's base64 as a stand-in it writes later, src/gateway/stand_ins.ts).
+ */
+export function encodeGeminiImageRequest(
+  request: NeutralImageRequest,
+  base64: (image: UploadedFile) => string = (image) => image.data.toBase64(),
+): EncodedGeminiImageRequest {
   const warnings: GatewayWarning[] = [];
   const parts: Record<string, unknown>[] = [{ text: request.prompt }];
   for (const image of request.images) {
-    parts.push({ inlineData: { mimeType: image.contentType || "image/png", data: toBase64(image.data) } });
+    parts.push({ inlineData: { mimeType: image.contentType || "image/png", data: base64(image) } });
   }
   if (request.mask !== undefined) {
     warnings.push(droppedField("mask", "mask: Gemini edits from the prompt and takes no mask; dropped"));
@@ -101,13 +108,4 @@ export function decodeGeminiImageResponse(body: unknown): NeutralImageResponse {
   const input = typeof meta.promptTokenCount === "number" ? meta.promptTokenCount : 0;
   const output = typeof meta.candidatesTokenCount === "number" ? meta.candidatesTokenCount : 0;
   return { images, usage: { inputTotal: input, cacheRead: 0, cacheWrite: 0, output, reasoning: 0 } };
-}
-
-/** Bytes → base64, in chunks (String.fromCharCode takes a bounded number of arguments). */
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
 }

@@ -58,14 +58,14 @@ Deno.test("images encode: an edit with several images is multipart image[] plus 
 });
 
 Deno.test("encodeMultipart(): a body that a standard form parser reads back field for field and byte for byte", async () => {
-  const { bytes, contentType } = encodeMultipart({
+  const { parts, contentType } = encodeMultipart({
     fields: { model: "whisper-1", prompt: 'say "hi"\nplease' },
     files: [{ field: "file", filename: "a b.mp3", contentType: "audio/mpeg", data: PNG }],
   }, "boundary-1");
   const form = await new Request("http://x/", {
     method: "POST",
     headers: { "content-type": contentType },
-    body: bytes,
+    body: new Blob([...parts]),
   })
     .formData();
   assertEquals(form.get("model"), "whisper-1");
