@@ -8,16 +8,24 @@
  * and the upstream body's encoder (src/gateway/sliced_json.ts, which writes every upstream JSON body of the
  * request, subscription envelopes included) writes the payload's pieces in its place. The
  * payload is opaque to everything between: image token estimates are flat, traces omit inline bytes. The
- * same for a bare base64 payload (a Messages image or document source, a Gemini `inlineData`).
+ * same for a bare base64 payload (a Messages image or document source, a Gemini `inlineData`), and for an
+ * Ollama `images` entry past the characters its type is read from.
  */
 import { LONG_STRING_CHARS, type LongStrings, PIECE_CHARS } from "../long_strings.ts";
 import { nextTurn } from "../next_turn.ts";
+import { SNIFFED_BASE64_CHARS } from "../wire/local_runner/mod.ts";
 
 /** The fields a client puts a data URL in: chat's `image_url.url`, Responses' `image_url` and `file_data`. */
 const DATA_URL_FIELDS: ReadonlySet<string> = new Set(["url", "image_url", "file_data"]);
 
 /** Objects whose `data` is a bare base64 payload: Gemini's inline data (a Messages source says `base64`). */
 const INLINE_DATA_FIELDS: ReadonlySet<string> = new Set(["inlineData", "inline_data"]);
+
+/**
+ * Lists of images as base64 (Ollama's `images`, bare or as data URLs): a bare one keeps the characters its
+ * decoder reads the image type from, before its stand-in.
+ */
+const IMAGE_LIST_FIELDS: ReadonlySet<string> = new Set(["images"]);
 
 /** The head of a base64 data URL, up to its payload. */
 const DATA_URL_HEAD = /^data:[^,]*;base64,/;
@@ -47,6 +55,8 @@ function replaced(node: unknown, key: string, longStrings: LongStrings): unknown
   for (const [k, v] of Object.entries(record)) {
     const item = typeof v === "string"
       ? standInFor(v, k, bareData, longStrings)
+      : IMAGE_LIST_FIELDS.has(k) && Array.isArray(v)
+      ? imageList(v, longStrings)
       : replaced(v, k, longStrings);
     if (item !== v) (out ??= { ...record })[k] = item;
   }
@@ -64,6 +74,20 @@ function standInFor(text: string, key: string, bareData: boolean, longStrings: L
   const head = DATA_URL_HEAD.exec(pieces[0]);
   if (head === null) return text;
   return head[0] + longStrings.standIn([pieces[0].slice(head[0].length), ...pieces.slice(1)]);
+}
+
+/** A list of base64 images with each long one's payload, after its type's characters, as a stand-in. */
+function imageList(list: readonly unknown[], longStrings: LongStrings): readonly unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const text = list[i];
+    if (typeof text !== "string" || text.length < LONG_STRING_CHARS) continue;
+    const pieces = longStrings.piecesOf(text);
+    if (pieces === undefined) continue;
+    const head = DATA_URL_HEAD.exec(pieces[0])?.[0] ?? pieces[0].slice(0, SNIFFED_BASE64_CHARS);
+    (out ??= [...list])[i] = head + longStrings.standIn([pieces[0].slice(head.length), ...pieces.slice(1)]);
+  }
+  return out ?? list;
 }
 
 /** Bytes per base64 piece: a multiple of three, so the pieces' base64 joins to the whole's; PIECE_CHARS each. */

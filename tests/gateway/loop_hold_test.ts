@@ -187,24 +187,38 @@ Deno.test("eight 30 MiB bodies arriving at once never hold health checks 100 ms,
   });
 });
 
-Deno.test("eight 29 MiB base64 images arriving at once never hold health checks 100 ms", async () => {
-  await withGateway(Array(8).fill({ json: chatCompletion("ok") }), async (gateway, _home, mock) => {
-    // 22 MiB of bytes, 29 MiB of base64: a screenshot-sized data URL at the body limit.
-    const url = `data:image/png;base64,${noiseBase64(22 * MIB)}`;
-    const body = new TextEncoder().encode(JSON.stringify({
+Deno.test("eight 29 MiB base64 images arriving at once, from chat and then from Ollama clients, never hold health checks 100 ms", async () => {
+  await withGateway(Array(16).fill({ json: chatCompletion("ok") }), async (gateway, _home, mock) => {
+    // 22 MiB of bytes, 29 MiB of base64: a screenshot-sized image at the body limit.
+    const payload = noiseBase64(22 * MIB);
+    const url = `data:image/png;base64,${payload}`;
+    const chat = new TextEncoder().encode(JSON.stringify({
       model: "p/m1",
       messages: [{
         role: "user",
         content: [{ type: "text", text: "what is it?" }, { type: "image_url", image_url: { url } }],
       }],
     }));
+    // Ollama clients send the bare base64.
+    const ollama = new TextEncoder().encode(JSON.stringify({
+      model: "p/m1",
+      stream: false,
+      messages: [{ role: "user", content: "what is it?", images: [payload] }],
+    }));
     const probe = probeLoopHold(`${gateway.url}/v1/health`, gateway.pid);
-    const statuses = await postAtOnce(`${gateway.url}/v1/chat/completions`, body, 8);
+    const statuses = [
+      ...await postAtOnce(`${gateway.url}/v1/chat/completions`, chat, 8),
+      ...await postAtOnce(`${gateway.url}/api/chat`, ollama, 8),
+    ];
     const report = await probe.stop();
-    assertEquals(statuses, Array(8).fill(200));
+    assertEquals(statuses, Array(16).fill(200));
     const sent = mock.requests.filter((request) => request.path === "/v1/chat/completions");
-    const last = sent.at(-1)!.body as { messages: { content: { image_url?: { url: string } }[] }[] };
-    assert(last.messages[0].content[1].image_url?.url === url, "the upstream got another image");
+    assertEquals(sent.length, 16);
+    for (const call of sent) {
+      const content =
+        (call.body as { messages: { content: { image_url?: { url: string } }[] }[] }).messages[0].content;
+      assert(content.some((part) => part.image_url?.url === url), "the upstream got another image");
+    }
     assertEquals(report.failed, 0, describe(report));
     assert(report.maxHeldMs <= HELD_LIMIT_MS, describe(report));
   });

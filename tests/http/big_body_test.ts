@@ -177,7 +177,7 @@ Deno.test("a big count_tokens body reaches a messages upstream's counting endpoi
   assert(sent.messages[0].content === prompt, "the counting endpoint got other text");
 });
 
-Deno.test("a big base64 image reaches every upstream format of a fallback unchanged, from a chat, a Responses, a Messages and a Gemini client", async () => {
+Deno.test("a big base64 image reaches every upstream format of a fallback unchanged, from a chat, a Responses, a Messages, a Gemini and an Ollama client", async () => {
   const upstreams = [
     "up_chat",
     "up_messages",
@@ -193,7 +193,9 @@ Deno.test("a big base64 image reaches every upstream format of a fallback unchan
   // 3 MiB of base64 (over the size held in pieces), in which `/` and `+` are frequent.
   const payload = noiseBase64(9 * MIB / 4);
   const url = `data:image/png;base64,${payload}`;
-  const bodies = [
+  // A JPEG's first bytes (FF D8 FF) before it: an Ollama client's bare base64 is typed by them.
+  const jpeg = `/9j/${payload}`;
+  const bodies: { path: string; body: unknown; url?: string }[] = [
     {
       path: "/v1/chat/completions",
       body: {
@@ -238,8 +240,21 @@ Deno.test("a big base64 image reaches every upstream format of a fallback unchan
         }],
       },
     },
+    {
+      path: "/api/chat",
+      body: {
+        model: "imagefall",
+        stream: false,
+        messages: [{ role: "user", content: "what is it?", images: [jpeg] }],
+      },
+      url: `data:image/jpeg;base64,${jpeg}`,
+    },
+    {
+      path: "/api/generate",
+      body: { model: "imagefall", stream: false, prompt: "what is it?", images: [url] },
+    },
   ];
-  for (const { path, body } of bodies) {
+  for (const { path, body, url: upstreamUrl = url } of bodies) {
     // A gateway each: the first one's failed accounts are cooling down.
     await using e2e = await startE2E({ broken: { status: 500 }, echo: textAnswer("ok") }, combo);
     const response = await post(`${e2e.url}${path}`, body);
@@ -256,7 +271,7 @@ Deno.test("a big base64 image reaches every upstream format of a fallback unchan
     // The chat upstream gets the client's data URL itself.
     const chat = calls[0].body as { messages: { content: { image_url?: { url: string } }[] }[] };
     assert(
-      chat.messages[0].content.some((part) => part.image_url?.url === url),
+      chat.messages[0].content.some((part) => part.image_url?.url === upstreamUrl),
       `${path}: the chat upstream's URL`,
     );
   }

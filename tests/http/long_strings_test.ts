@@ -13,6 +13,7 @@ import { logBodyText } from "../../src/gateway/request_log_observer.ts";
 import { LOG_BODY_LIMIT, truncateUtf8 } from "../../src/gateway/truncate_utf8.ts";
 import { cutIntoPieces, LONG_STRING_CHARS, LongStrings, PIECE_CHARS } from "../../src/long_strings.ts";
 import { withStandIns } from "../../src/gateway/stand_ins.ts";
+import { SNIFFED_BASE64_CHARS } from "../../src/wire/local_runner/mod.ts";
 
 const utf8 = new TextEncoder();
 
@@ -166,6 +167,19 @@ Deno.test("a long data URL reaches the codecs as a stand-in, and the upstream bo
     bare.a.data!.startsWith("gateway-stand-in-") && bare.b.inlineData!.data.startsWith("gateway-stand-in-"),
   );
   assert(bare.c.data === payload);
+  // An Ollama `images` entry keeps the characters its type is read from, bare or as a data URL.
+  const ollama = withStandIns({ images: [payload, url, "short"] }, longStrings) as { images: string[] };
+  assert(
+    ollama.images[0].startsWith(`${payload.slice(0, SNIFFED_BASE64_CHARS)}gateway-stand-in-`),
+    ollama.images[0],
+  );
+  assert(ollama.images[1].startsWith("data:image/png;base64,gateway-stand-in-"), ollama.images[1]);
+  assertEquals(ollama.images[2], "short");
+  const restored = await slicedJsonBytes(ollama, { longStrings });
+  assertEquals(
+    new TextDecoder().decode(concatBytes(restored)),
+    JSON.stringify({ images: [payload, url, "short"] }),
+  );
   // As a codec would carry it: the payload alone, and the URL rebuilt around it.
   const [, carried] = standIn.split(";base64,");
   const upstream = { image: { data: carried }, url: `data:image/png;base64,${carried}`, note: "é\u{1F600}" };

@@ -3,10 +3,13 @@ import type { ImagePart } from "../../model/mod.ts";
 /** Media type used when the bytes match no known signature (Ollama clients send mostly PNG). */
 export const DEFAULT_IMAGE_MEDIA_TYPE = "image/png";
 
+/** How much of an image's base64 its type is read from (12 bytes: the longest signature, webp's, and more). */
+export const SNIFFED_BASE64_CHARS = 16;
+
 /** Reads the first bytes of base64 text; undefined when the text is not base64. */
 function leadingBytes(base64: string): Uint8Array | undefined {
   try {
-    const head = atob(base64.slice(0, 16));
+    const head = atob(base64.slice(0, SNIFFED_BASE64_CHARS));
     return Uint8Array.from(head, (c) => c.charCodeAt(0));
   } catch {
     return undefined;

@@ -33,4 +33,4 @@ export const localRunnerCodec: Codec = {
 
 export { modelDigest, showBody, tagsBody, versionBody } from "./meta.ts";
 export type { ShowCapabilities, TagsModel } from "./meta.ts";
-export { detectImageMediaType } from "./images.ts";
+export { detectImageMediaType, SNIFFED_BASE64_CHARS } from "./images.ts";
