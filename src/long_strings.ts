@@ -35,7 +35,11 @@ export function pieceEnd(text: string, start: number, pieceChars = PIECE_CHARS):
   return end;
 }
 
-/** A parsed JSON value, and the pieces of its long strings when it has any. */
+/**
+ * A parsed JSON value, and, for a big body (one parsed off the serving loop), the pieces of its long
+ * strings, none when it has none: whoever handles the value takes turns between its big steps when
+ * `longStrings` is there.
+ */
 export interface ParsedJson {
   readonly value: unknown;
   readonly longStrings?: LongStrings;

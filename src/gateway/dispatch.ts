@@ -27,6 +27,7 @@ import { identityRoutingKey } from "./identity.ts";
 import { type DispatchInput, type DispatchObserver, RequestLifecycle } from "./request_lifecycle.ts";
 import { runAttempt } from "./run_attempt.ts";
 import { withStandIns } from "./stand_ins.ts";
+import { nextTurn } from "../next_turn.ts";
 import { serveEmbeddings } from "./embeddings_dispatch.ts";
 import { embeddingsCodecFor, type EmbeddingsDecodeContext } from "../wire/embeddings.ts";
 import type { EmbeddingsFormat, RerankFormat } from "../model/mod.ts";
@@ -151,6 +152,9 @@ export class Dispatcher {
     // Long base64 data URLs reach the codecs as stand-ins for their payloads (stand_ins.ts).
     const body = input.longStrings === undefined ? input.body : withStandIns(input.body, input.longStrings);
     const decoded = codecFor(input.surface, input.decode.endpoint).decodeRequest(body, input.decode);
+    // A big body (parsed off the loop) is decoded, encoded and written on turns of their own: in one,
+    // thousands of messages held the loop for 30-60 ms.
+    if (input.longStrings !== undefined) await nextTurn();
     if (decoded.warnings !== undefined) lifecycle.warned(decoded.warnings);
     const orphan = orphanToolResult(decoded);
     if (orphan !== null) {

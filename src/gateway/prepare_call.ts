@@ -27,6 +27,7 @@ import type { AttemptDeps, CallerContext } from "./attempt_context.ts";
 import type { AccountConfig } from "./inventory_accounts.ts";
 import { droppedExtraWarnings, type GatewayWarning } from "./warnings.ts";
 import { jsonRequestBody } from "./sliced_json.ts";
+import { nextTurn } from "../next_turn.ts";
 
 /** The account an attempt calls and how to reach it. */
 export interface CallTarget {
@@ -114,10 +115,13 @@ function prepareFor(
   credential?: CredentialBlob,
 ): PreparedCall | Promise<PreparedCall> {
   const adjusting = adjustForTarget(deps, caller, original, attempt, target, sub?.inlineImagesOnly ?? false);
-  if (adjusting instanceof Promise) {
-    return adjusting.then((adjusted) =>
-      build(deps, caller, attempt, target, adjusted, trace, sub, credential)
-    );
+  // A big body (parsed off the loop, `longStrings` set) is encoded on a turn of its own (see #handle).
+  if (adjusting instanceof Promise || caller.longStrings !== undefined) {
+    return (async () => {
+      const adjusted = await adjusting;
+      await nextTurn();
+      return build(deps, caller, attempt, target, adjusted, trace, sub, credential);
+    })();
   }
   return build(deps, caller, attempt, target, adjusting, trace, sub, credential);
 }

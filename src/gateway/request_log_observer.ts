@@ -5,6 +5,8 @@ import type { DispatchObserver, RequestTrace } from "./dispatch.ts";
 import { identityKeyId, identityLabel } from "./identity.ts";
 import { LOG_BODY_LIMIT, truncateUtf8 } from "./truncate_utf8.ts";
 import type { LongStrings } from "../long_strings.ts";
+import { jsonHead } from "./sliced_json.ts";
+import { isBigJson } from "../json_size.ts";
 
 /**
  * Writes the request log: for every finished client request its index row (`requests`: tokens, cost, time
@@ -139,20 +141,18 @@ function requestRow(
 }
 
 /**
- * The body's JSON text for the log, which keeps its first LOG_BODY_LIMIT bytes. A big body's long strings
- * (long_strings.ts) go in as their heads: the kept bytes are the same (a string's first LOG_BODY_LIMIT
- * characters take at least as many bytes), and the whole string is never made or encoded.
+ * The body's JSON text for the log, which keeps its first LOG_BODY_LIMIT bytes. A big body's text is made
+ * only that far (`jsonHead`; one character more, so the log still sees that it is cut): the kept bytes are
+ * the same (a character takes at least a byte), and a 30 MiB body is never written whole (one step of 40-120
+ * ms) nor encoded. Its long strings (long_strings.ts) are read from their first pieces.
  */
 export function logBodyText(body: unknown, longStrings?: LongStrings): string {
   if (body === undefined) return "";
   if (typeof body === "string") return body;
   try {
-    return longStrings === undefined
-      ? JSON.stringify(body)
-      : JSON.stringify(body, (_key, item) =>
-        typeof item === "string" && item.length > LOG_BODY_LIMIT
-          ? longStrings.head(item, LOG_BODY_LIMIT)
-          : item);
+    return isBigJson(body, LOG_BODY_LIMIT)
+      ? jsonHead(body, LOG_BODY_LIMIT + 1, longStrings)
+      : JSON.stringify(body);
   } catch {
     return String(body);
   }

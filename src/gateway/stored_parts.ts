@@ -28,7 +28,7 @@ export const PARTS_CHARS = LONG_STRING_CHARS;
 const PART_CHARS = 1024 * 1024;
 
 /** Text redacted on the serving thread between two turns (about 20-35 ms a million characters). */
-const REDACT_CHARS_PER_TURN = 1024 * 1024;
+const REDACT_CHARS_PER_TURN = 256 * 1024;
 
 /** The characters of every string in `value` (a walk over its nodes; no string is read). */
 export function stringChars(value: unknown): number {
@@ -65,7 +65,8 @@ export async function redactPaced(
   skip: (index: number) => boolean,
   how: PacedRedaction,
 ): Promise<WireItem[]> {
-  let sinceTurn = 0;
+  // The first string waits for a turn too: the items were just gathered and measured, in a step of their own.
+  let sinceTurn = REDACT_CHARS_PER_TURN;
   const text = async (value: string, key: string): Promise<string> => {
     if (KEPT_AS_IS.has(key)) return value;
     if (value.length >= LONG_STRING_CHARS) {

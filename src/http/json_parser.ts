@@ -1,7 +1,7 @@
 import { JobWorker } from "../gateway/job_worker.ts";
 import { LongStrings, type ParsedJson } from "../long_strings.ts";
 import { nextTurn } from "../next_turn.ts";
-import type { ParseAnswer, ParseJob } from "./json_parse_worker.ts";
+import type { ParseAnswer, ParseJob, Subtree } from "./json_parse_worker.ts";
 
 /** A parse job's answer that carries the value. */
 export type ValueAnswer = Extract<ParseAnswer, { readonly value: unknown }>;
@@ -39,18 +39,32 @@ export class JsonParser {
     throw new Error("the JSON parser holds no more pieces of that body");
   }
 
+  /** The next batch of subtrees of the body that parse answer `body` (its id) sent apart. */
+  async #takeSubtrees(body: number): Promise<readonly Subtree[]> {
+    const answer = await this.#worker.run({ take: body });
+    if ("subtrees" in answer) return answer.subtrees;
+    throw new Error("the JSON parser holds no more subtrees of that body");
+  }
+
   /**
    * The value of a parse answer with its long strings put back, each joined here from its pieces, a piece
    * per turn, into a rope (src/long_strings.ts): received whole, a 30 MiB string was one step of 20-140 ms.
    */
   async receive(answer: ValueAnswer): Promise<ParsedJson> {
-    // Receiving the value was one step of its own; what comes next (decoding the request, encoding it
-    // for the upstream) starts on a later turn, as each piece does.
-    if (answer.long.length === 0) {
+    // Receiving the value was one step of its own; what comes next (its subtrees, decoding the request,
+    // encoding it for the upstream) starts on a later turn, as each batch and piece does. Subtrees first: a
+    // long string's path may lead into one.
+    for (let batch = 0; batch < answer.batches; batch++) {
       await nextTurn();
-      return { value: answer.value };
+      for (const subtree of await this.#takeSubtrees(answer.id)) {
+        placeAt(answer.value, subtree.path, subtree.node);
+      }
     }
     const longStrings = new LongStrings();
+    if (answer.long.length === 0) {
+      await nextTurn();
+      return { value: answer.value, longStrings };
+    }
     for (const plan of answer.long) {
       const pieces: string[] = [];
       let text = "";
@@ -72,9 +86,9 @@ export class JsonParser {
   }
 }
 
-/** Puts `text` where the parser's plan says a long string was. */
-function placeAt(value: unknown, path: readonly (string | number)[], text: string): void {
+/** Puts `item` where the parser's answer says it was. */
+function placeAt(value: unknown, path: readonly (string | number)[], item: unknown): void {
   let node = value as Record<string | number, unknown>;
   for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
-  node[path[path.length - 1]] = text;
+  node[path[path.length - 1]] = item;
 }

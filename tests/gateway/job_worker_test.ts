@@ -11,12 +11,12 @@ Deno.test("a job worker stops after its idle time and starts again on the next j
   try {
     assertEquals(worker.running, false);
     const first = await worker.run({ bytes: bytes('{"a":1}') });
-    assertEquals(first, { id: 1, value: { a: 1 }, long: [] });
+    assertEquals(first, { id: 1, value: { a: 1 }, long: [], batches: 0 });
     assert(worker.running, "the first job started the thread");
     await waitFor(() => !worker.running, { what: "the idle worker to stop" });
     // A job after the stop starts a new thread and gets its answer as before.
     const second = await worker.run({ bytes: bytes("[2]") });
-    assertEquals(second, { id: 2, value: [2], long: [] });
+    assertEquals(second, { id: 2, value: [2], long: [], batches: 0 });
     assert(worker.running);
   } finally {
     worker.close();

@@ -74,7 +74,7 @@ Deno.test("a big body's long strings come back whole, held in pieces that never 
   }
 });
 
-Deno.test("a big body without long strings holds none", async () => {
+Deno.test("a big body without long strings holds none, and says it is big", async () => {
   const parser = new JsonParser();
   try {
     const body = {
@@ -83,7 +83,37 @@ Deno.test("a big body without long strings holds none", async () => {
     };
     const { value, longStrings } = await read({ ...body, pad: "p".repeat(1024 * 1024 - 1) }, parser);
     assertEquals((value as typeof body).messages.length, 3000);
-    assertEquals(longStrings, undefined);
+    assertEquals(longStrings?.size, 0);
+  } finally {
+    parser.close();
+  }
+});
+
+Deno.test("a big body of many messages comes back whole from the worker, its skeleton first and its subtrees in batches", async () => {
+  const parser = new JsonParser();
+  try {
+    const words = (i: number) => `message ${i} é\u{1F600} `.repeat(40);
+    const body = {
+      model: "p/m1",
+      messages: Array.from(
+        { length: 6000 },
+        (_, i) => ({ role: i % 2 ? "assistant" : "user", content: words(i) }),
+      ),
+      // A long string inside a subtree sent apart, and an array of medium strings (an embeddings input).
+      tools: [{ type: "function", function: { name: "f", description: "d".repeat(LONG_STRING_CHARS + 3) } }],
+      input: Array.from({ length: 3000 }, (_, i) => words(i)),
+      short: ["kept", 1, null, true],
+    };
+    const bytes = utf8.encode(JSON.stringify(body));
+    const answer = await parser.parse(bytes.slice());
+    assert("value" in answer, "parsed");
+    assert(answer.batches > 5, `${answer.batches} batches`);
+    // The skeleton is small: the messages and inputs left out as null.
+    assert(JSON.stringify(answer.value).length < 200_000, "the skeleton holds the subtrees");
+    const { value, longStrings } = await parser.receive(answer);
+    assertEquals(value, body);
+    assertEquals(longStrings?.size, 1);
+    await assertRejects(() => parser.take(answer.id), Error, "holds no more pieces");
   } finally {
     parser.close();
   }
