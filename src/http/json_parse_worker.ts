@@ -127,10 +127,10 @@ function detachSubtrees(value: unknown): Subtree[][] {
     const keys: (string | number)[] = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
     for (const key of keys) {
       const item = record[key];
-      if (typeof item !== "object" && (typeof item !== "string" || item.length <= KEPT_CHARS)) continue;
-      if (item === null) continue;
+      const container = typeof item === "object" && item !== null;
+      if (!container && (typeof item !== "string" || item.length <= KEPT_CHARS)) continue;
       const size = jsonTextSize(item, sizes);
-      if (typeof item === "object" && size > BATCH_CHARS) {
+      if (container && size > BATCH_CHARS) {
         open(item, [...path, key]);
         continue;
       }

@@ -183,7 +183,9 @@ interface PartHead {
 /** Where the blank line ending a head that starts at `start` starts (its CR LF CR LF's second CR LF). */
 function headBlockEnd(body: Uint8Array, start: number): number {
   const limit = Math.min(body.length - 3, start + MAX_PART_HEAD_BYTES);
-  for (let at = body.indexOf(CR, start); at >= 0 && at < limit; at = body.indexOf(CR, at + 1)) {
+  // Searched within the head's limit only: a body with no CR after it would be searched to its end.
+  const head = body.subarray(0, limit + 3);
+  for (let at = head.indexOf(CR, start); at >= 0 && at < limit; at = head.indexOf(CR, at + 1)) {
     if (body[at + 1] === LF && body[at + 2] === CR && body[at + 3] === LF) return at + 2;
   }
   if (limit < body.length - 3) {
