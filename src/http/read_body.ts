@@ -151,9 +151,8 @@ export async function readBodyBytes(
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
   if (big && declared > BIG_BODY_BYTES) await big.admit(declared);
-  const read = await readBody(request, declared, limit, big, "bytes");
-  // Every array read here is the runtime's or made here, on an ArrayBuffer of its own.
-  return typeof read === "string" ? new TextEncoder().encode(read) : read as Uint8Array<ArrayBuffer>;
+  // Read as bytes, never text; every array read here is the runtime's or made here, on a buffer of its own.
+  return await readBody(request, declared, limit, big, "bytes") as Uint8Array<ArrayBuffer>;
 }
 
 /**
