@@ -18,7 +18,8 @@ import {
   type WireItem,
   withItemIds,
 } from "./stored_conversation.ts";
-import { PARTS_CHARS, readParts, redactPaced, stringChars, writeParts } from "./stored_parts.ts";
+import { PARTS_CHARS, readParts, redactPaced, writeParts } from "./stored_parts.ts";
+import { isBigJson } from "../json_size.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** How often saving also sweeps expired rows (reads skip them anyway; the sweep only frees space). */
@@ -196,7 +197,7 @@ export class ResponseStore {
     const items = inputItemsOf(body.input);
     const named = withItemIds(items, id);
     const stored = (i: number) => this.#storedItems.has(items[i]);
-    const big = stringChars(named) >= PARTS_CHARS;
+    const big = isBigJson(named, PARTS_CHARS);
     const input = big
       ? await redactPaced(named, stored, { redact, redactLong, longStrings })
       : named.map((item, i) => stored(i) ? item : redactItem(item, redact));

@@ -18,7 +18,7 @@ import type { StagedParts, StoredResponsesRepo } from "../storage/mod.ts";
 import { slicedJsonText } from "./sliced_json.ts";
 import { isBase64DataUrl, KEPT_AS_IS, redactText, type WireItem } from "./stored_conversation.ts";
 
-/** A conversation with at least this many characters of strings is stored in parts. */
+/** A conversation whose JSON takes about this many characters or more (`isBigJson`) is stored in parts. */
 export const PARTS_CHARS = LONG_STRING_CHARS;
 
 /**
@@ -29,21 +29,6 @@ const PART_CHARS = 1024 * 1024;
 
 /** Text redacted on the serving thread between two turns (about 20-35 ms a million characters). */
 const REDACT_CHARS_PER_TURN = 256 * 1024;
-
-/** The characters of every string in `value` (a walk over its nodes; no string is read). */
-export function stringChars(value: unknown): number {
-  let chars = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (typeof next === "string") chars += next.length;
-    else if (Array.isArray(next)) pending.push(...next);
-    else if (typeof next === "object" && next !== null) {
-      for (const key in next) pending.push((next as Record<string, unknown>)[key]);
-    }
-  }
-  return chars;
-}
 
 /** What redacting a big conversation needs. */
 export interface PacedRedaction {
